@@ -1,0 +1,32 @@
+/*
+ * buf: a growable byte string on the heap.  The struct's owner calls
+ * buf_free(); buf_detach() hands the bytes (NUL-terminated) to the caller,
+ * who then owns them.  The data is always NUL-terminated after any call,
+ * but may hold NUL bytes inside; len is the truth.
+ */
+#ifndef BUF_H
+#define BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+#define BUF_INIT {0}
+
+void buf_init(struct buf *b);
+void buf_free(struct buf *b);
+void buf_reset(struct buf *b);
+void buf_reserve(struct buf *b, size_t extra);
+void buf_put(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, int c);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+char *buf_detach(struct buf *b);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * json: JSON in and out.  json_parse() reads a source with cJSON and
+ * converts the result into the config tree, giving each node the span of
+ * its text; a syntax error is reported at the offending byte.  cJSON's
+ * objects are owned and freed here.  json_write() prints a tree as JSON
+ * deterministically: keys in tree order, non-ASCII as UTF-8, integers
+ * exact, floats in the shortest form that reads back the same.
+ */
+#ifndef JSON_H
+#define JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+struct node;
+struct run;
+struct source;
+
+bool json_parse(struct run *run, struct source *src, struct node **out);
+
+/* indent < 0: compact, one line; else pretty with that many spaces. */
+void json_write(struct buf *out, const struct node *n, int indent);
+/* A JSON string literal for s[0..len). */
+void json_write_string(struct buf *out, const char *s, size_t len);
+
+#endif

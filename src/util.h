@@ -1,0 +1,44 @@
+/*
+ * util: allocation that never returns NULL, fatal errors, small string
+ * helpers.  xmalloc() and friends call die() on failure, so no caller
+ * checks for NULL.  The program name (progname) is the only mutable global
+ * in strata; main() sets it once.
+ */
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern const char *progname;
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+/* xreallocarray() checks nmemb * size for overflow. */
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Print "progname: fatal: ..." to stderr and exit 3.  A format that ends
+ * in ':' gets ": strerror(errno)" appended. */
+_Noreturn void die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 when the
+ * bytes there are not valid UTF-8 (overlong, surrogate, > U+10FFFF,
+ * truncated).  *cp receives the code point. */
+size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Write code point cp as UTF-8 into out (4 bytes room); return length. */
+size_t utf8_encode(uint32_t cp, char *out);
+/* Number of code points in s[0..n); invalid bytes count one each. */
+size_t utf8_count(const char *s, size_t n);
+
+bool str_has_suffix(const char *s, const char *suffix);
+/* Edit distance, capped: returns a value > max when it exceeds max. */
+size_t str_distance(const char *a, const char *b, size_t max);
+
+#endif

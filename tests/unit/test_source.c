@@ -1,0 +1,50 @@
+#include "check.h"
+#include "run.h"
+#include "source.h"
+#include "util.h"
+
+int
+main(void)
+{
+	struct run run;
+	struct source *src;
+	struct span sp;
+	unsigned line, col;
+	static const char text[] = "a = 1\r\nb = \"\xe4\xb8\xad\xe6\x96\x87\" x\nlast";
+
+	run_init(&run);
+	src = source_from_mem(&run, "t.toml", text, sizeof(text) - 1);
+	CHECK_INT(src->id, 0);
+	CHECK(source_get(&run, 0) == src);
+	CHECK(source_get(&run, 1) == NULL);
+	source_linecol(src, 0, &line, &col);
+	CHECK_INT(line, 1);
+	CHECK_INT(col, 1);
+	source_linecol(src, 4, &line, &col);
+	CHECK_INT(line, 1);
+	CHECK_INT(col, 5);
+	/* After two 3-byte CJK characters, the column counts code points. */
+	source_linecol(src, 7 + 4 + 1 + 6 + 1 + 1, &line, &col);
+	CHECK_INT(line, 2);
+	CHECK_INT(col, 10);
+	source_linecol(src, (uint32_t)src->len, &line, &col);
+	CHECK_INT(line, 3);
+	CHECK_INT(col, 5);
+	sp = source_line(src, 1);
+	CHECK_INT(sp.off, 0);
+	CHECK_INT(sp.len, 5);   /* without \r\n */
+	sp = source_line(src, 3);
+	CHECK_INT(sp.len, 4);
+	sp = source_line(src, 9);
+	CHECK_INT(sp.len, 0);
+	CHECK_INT(utf8_count("\xe4\xb8\xad" "a\xff", 5), 3);
+	/* A missing file is reported, not fatal. */
+	CHECK(source_read(&run, "/nonexistent/strata-test", NULL,
+	    span_make(0, 0)) == NULL);
+	CHECK_INT(run.diag.errors, 1);
+	CHECK(source_read(&run, "/", NULL, span_make(0, 0)) == NULL);
+	CHECK_INT(run.diag.errors, 2);
+	CHECK_INT(diag_status(&run), 1);
+	run_free(&run);
+	return check_done("test_source");
+}
