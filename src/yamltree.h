@@ -15,7 +15,8 @@ struct node;
 struct run;
 struct source;
 
-/* Parse src into *out.  An empty document is an empty table. */
+/* Parse src into *out.  An empty document (nothing, comments, "---",
+ * "~") is an empty table; any other root is returned as it is. */
 bool yamltree_parse(struct run *run, struct source *src, struct node **out);
 
 #endif
