@@ -1,0 +1,601 @@
+/* Tool definitions: the shapes, the checks, the prose, the native nodes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "check.h"
+#include "diag.h"
+#include "json.h"
+#include "run.h"
+#include "source.h"
+#include "tool.h"
+#include "tree.h"
+
+static struct run run;
+static char *stderr_text;       /* what the last read_tools() printed */
+
+static struct node *
+parse(const char *text)
+{
+	struct source *src;
+	struct node *n = NULL;
+
+	src = source_from_mem(&run, "t.json", text, strlen(text));
+	if (!json_parse(&run, src, &n)) {
+		fprintf(stderr, "cannot parse test input:\n%s\n", text);
+		exit(1);
+	}
+	return n;
+}
+
+/* tool_read() on text; returns the number of errors it reported and
+ * keeps what it printed in stderr_text. */
+static unsigned
+read_tools(const char *text, struct tool_list *list, bool *ok)
+{
+	struct node *n = parse(text);
+	unsigned before = run.diag.errors;
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	struct buf b = BUF_INIT;
+	char chunk[512];
+	size_t k;
+	bool r;
+
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	r = tool_read(&run, n, list);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	while ((k = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
+		buf_put(&b, chunk, k);
+	fclose(tmp);
+	free(stderr_text);
+	buf_putc(&b, '\0');
+	stderr_text = buf_detach(&b);
+	if (ok)
+		*ok = r;
+	return run.diag.errors - before;
+}
+
+static unsigned
+errors(const char *text)
+{
+	struct tool_list list = { 0 };
+	bool ok;
+	unsigned n = read_tools(text, &list, &ok);
+
+	CHECK(ok == (n == 0));
+	CHECK_INT(list.n, 0);
+	return n;
+}
+
+/* One error, whose message contains want. */
+#define CHECK_ERROR(text, want) do { \
+	CHECK_INT(errors(text), 1); \
+	if (!strstr(stderr_text, want)) { \
+		check_failures++; \
+		fprintf(stderr, "%s:%d: want \"%s\" in:\n%s", __FILE__, \
+		    __LINE__, want, stderr_text); \
+	} \
+} while (0)
+
+static char *
+compact(const struct node *n)
+{
+	struct buf b = BUF_INIT;
+
+	json_write(&b, n, -1);
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
+
+static char *
+prose(const struct tool_list *list)
+{
+	struct buf b = BUF_INIT;
+
+	tool_prose(&b, list);
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
+
+static const char weather[] =
+    "{\n"
+    "  \"name\": \"get_weather\",\n"
+    "  \"description\": \"Get the current weather for a city.\\n\",\n"
+    "  \"parameters\": {\n"
+    "    \"type\": \"object\",\n"
+    "    \"properties\": {\n"
+    "      \"city\": {\"type\": \"string\",\n"
+    "        \"description\": \"City name\"},\n"
+    "      \"unit\": {\"type\": \"string\",\n"
+    "        \"description\": \"Temperature unit\",\n"
+    "        \"enum\": [\"c\", \"f\"], \"default\": \"c\"},\n"
+    "      \"filters\": {\"type\": \"object\",\n"
+    "        \"description\": \"Narrow the result.\",\n"
+    "        \"properties\": {\n"
+    "          \"days\": {\"type\": \"integer\",\n"
+    "            \"description\": \"How many days ahead.\\r\\n"
+    "At most 7.  \\n\\n  Counted from today.\",\n"
+    "            \"default\": 1},\n"
+    "          \"hourly\": {\"type\": \"boolean\"}\n"
+    "        },\n"
+    "        \"required\": [\"days\"]},\n"
+    "      \"tags\": {\"type\": \"array\",\n"
+    "        \"items\": {\"type\": \"string\"}},\n"
+    "      \"stops\": {\"type\": \"array\",\n"
+    "        \"description\": \"Stops on the way.\",\n"
+    "        \"items\": {\"type\": \"object\", \"properties\": {\n"
+    "          \"name\": {\"type\": \"string\"},\n"
+    "          \"lat\": {\"type\": \"number\",\n"
+    "            \"description\": \"Latitude\"}},\n"
+    "          \"required\": [\"name\"]}},\n"
+    "      \"note\": {\"anyOf\": [{\"type\": \"string\"},\n"
+    "        {\"type\": \"null\"},\n"
+    "        {\"type\": \"string\", \"format\": \"date\"}],\n"
+    "        \"description\": \"A note\", \"default\": null},\n"
+    "      \"mode\": {\"enum\": [\"fast\", \"slow\"]},\n"
+    "      \"level\": {\"type\": [\"integer\", \"null\"],\n"
+    "        \"enum\": [1, 2, null],\n"
+    "        \"description\": \"\xe7\xad\x89\xe7\xba\xa7\xe3\x80\x82\"},\n"
+    "      \"extra\": {},\n"
+    "      \"where\": {\"anyOf\": [{\"type\": \"object\",\n"
+    "        \"properties\": {\n"
+    "        \"x\": {\"type\": \"number\"}}}, {\"type\": \"null\"}]}\n"
+    "    },\n"
+    "    \"required\": [\"city\"]\n"
+    "  },\n"
+    "  \"usage_hint\": \"Call it when the user asks about the weather.\"\n"
+    "}\n";
+
+static const char weather_prose[] =
+    "You can call the following tools.\n"
+    "\n"
+    "### get_weather\n"
+    "Get the current weather for a city.\n"
+    "Parameters:\n"
+    "- city (string, required): City name\n"
+    "- unit (string, optional): Temperature unit. One of: \"c\", \"f\". "
+    "Default: \"c\".\n"
+    "- filters (object, optional): Narrow the result.\n"
+    "  - days (integer, required): How many days ahead.\n"
+    "    At most 7.\n"
+    "\n"
+    "      Counted from today. Default: 1.\n"
+    "  - hourly (boolean, optional)\n"
+    "- tags (array of string, optional)\n"
+    "- stops (array of object, optional): Stops on the way.\n"
+    "  - name (string, required)\n"
+    "  - lat (number, optional): Latitude\n"
+    "- note (string or null, optional): A note. Default: null.\n"
+    "- mode (string, optional): One of: \"fast\", \"slow\".\n"
+    "- level (integer or null, optional): \xe7\xad\x89\xe7\xba\xa7\xe3\x80\x82"
+    " One of: 1, 2, null.\n"
+    "- extra (any, optional)\n"
+    "- where (object or null, optional)\n"
+    "  - x (number, optional)\n"
+    "When to use: Call it when the user asks about the weather.\n"
+    "\n"
+    "### ping\n"
+    "Check that the server is up.\n"
+    "Parameters: none.";
+
+static void
+test_prose(void)
+{
+	struct tool_list list = { 0 };
+	char *s;
+
+	s = prose(&list);
+	CHECK_STR(s, "");
+	free(s);
+	CHECK_INT(read_tools(weather, &list, NULL), 0);
+	CHECK_INT(read_tools("{\"name\": \"ping\", \"inputSchema\": "
+	    "{\"type\": \"object\"},\n"
+	    " \"description\": \"Check that the server is up.\"}", &list,
+	    NULL), 0);
+	CHECK_INT(list.n, 2);
+	s = prose(&list);
+	CHECK_STR(s, weather_prose);
+	free(s);
+	/* The same again: nothing depends on state. */
+	s = prose(&list);
+	CHECK_STR(s, weather_prose);
+	free(s);
+}
+
+static void
+test_shapes(void)
+{
+	struct tool_list list = { 0 };
+	char *s;
+	bool ok;
+
+	/* Ours, with no parameters at all. */
+	CHECK_INT(read_tools("{\"name\": \"now\", \"description\": \"The time.\"}",
+	    &list, &ok), 0);
+	CHECK(ok);
+	CHECK_INT(list.n, 1);
+	CHECK_STR(list.items[0]->name, "now");
+	CHECK_STR(list.items[0]->description, "The time.");
+	CHECK(list.items[0]->usage_hint == NULL);
+	s = compact(tool_openai(&run.arena, list.items[0]));
+	CHECK_STR(s, "{\"type\":\"function\",\"function\":{\"name\":\"now\","
+	    "\"description\":\"The time.\",\"parameters\":{\"type\":\"object\","
+	    "\"properties\":{}}}}");
+	free(s);
+
+	/* OpenAI, usage_hint beside "function", strict inside. */
+	CHECK_INT(read_tools("{\"type\": \"function\", \"function\": {\"name\": "
+	    "\"search\", \"description\": \"Search the web.\", \"parameters\": "
+	    "{\"type\": \"object\", \"properties\": {\"q\": {\"type\": "
+	    "\"string\"}}, \"required\": [\"q\"], \"additionalProperties\": "
+	    "false}, \"strict\": true}, \"usage_hint\": \"For fresh facts.\"}",
+	    &list, &ok), 0);
+	CHECK(ok);
+	CHECK_INT(list.n, 2);
+	CHECK_STR(list.items[1]->name, "search");
+	CHECK_STR(list.items[1]->usage_hint, "For fresh facts.");
+	s = compact(tool_openai(&run.arena, list.items[1]));
+	CHECK_STR(s, "{\"type\":\"function\",\"function\":{\"name\":\"search\","
+	    "\"description\":\"Search the web.\",\"parameters\":{\"type\":"
+	    "\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},"
+	    "\"required\":[\"q\"],\"additionalProperties\":false},"
+	    "\"strict\":true}}");
+	free(s);
+	s = compact(tool_anthropic(&run.arena, list.items[1]));
+	CHECK_STR(s, "{\"name\":\"search\",\"description\":\"Search the web.\","
+	    "\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":"
+	    "{\"type\":\"string\"}},\"required\":[\"q\"],"
+	    "\"additionalProperties\":false}}");
+	free(s);
+	s = compact(tool_gemini(&run.arena, list.items[1]));
+	CHECK_STR(s, "{\"name\":\"search\",\"description\":\"Search the web.\","
+	    "\"parametersJsonSchema\":{\"type\":\"object\",\"properties\":"
+	    "{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"],"
+	    "\"additionalProperties\":false}}");
+	free(s);
+
+	/* OpenAI with usage_hint inside "function" and no type. */
+	CHECK_INT(read_tools("{\"function\": {\"name\": \"f1\", \"description\": "
+	    "\"One.\", \"usage_hint\": \"Inside.\"}}", &list, NULL), 0);
+	CHECK_STR(list.items[2]->usage_hint, "Inside.");
+
+	/* MCP, with the keys real servers send; the schema has no "type",
+	 * so the tool gets a copy that has one, first. */
+	CHECK_INT(read_tools("{\"name\": \"read_file\", \"title\": \"Read file\", "
+	    "\"description\": \"Read a file.\", \"inputSchema\": "
+	    "{\"properties\": {\"path\": {\"type\": \"string\"}}, "
+	    "\"required\": [\"path\"]}, \"outputSchema\": {\"type\": "
+	    "\"object\"}, \"annotations\": {\"readOnlyHint\": true}, "
+	    "\"icons\": [], \"execution\": {}, \"_meta\": {}}", &list, &ok),
+	    0);
+	CHECK(ok);
+	CHECK_STR(list.items[3]->name, "read_file");
+	s = compact(tool_anthropic(&run.arena, list.items[3]));
+	CHECK_STR(s, "{\"name\":\"read_file\",\"description\":\"Read a file.\","
+	    "\"input_schema\":{\"type\":\"object\",\"properties\":{\"path\":"
+	    "{\"type\":\"string\"}},\"required\":[\"path\"]}}");
+	free(s);
+
+	/* Anthropic's own shape. */
+	CHECK_INT(read_tools("{\"name\": \"calc\", \"description\": \"Add.\", "
+	    "\"input_schema\": {\"type\": \"object\", \"properties\": {}}}",
+	    &list, NULL), 0);
+	CHECK_STR(list.items[4]->name, "calc");
+	s = compact(tool_gemini(&run.arena, list.items[4]));
+	CHECK_STR(s, "{\"name\":\"calc\",\"description\":\"Add.\","
+	    "\"parametersJsonSchema\":{\"type\":\"object\",\"properties\":{}}}");
+	free(s);
+
+	/* OpenAI Responses' flat shape. */
+	CHECK_INT(read_tools("{\"type\": \"function\", \"name\": \"flat\", "
+	    "\"description\": \"Flat.\", \"strict\": false, \"parameters\": "
+	    "{\"type\": \"object\", \"properties\": {}}}", &list, NULL), 0);
+	CHECK_STR(list.items[5]->name, "flat");
+	CHECK(list.items[5]->strict && !list.items[5]->strict->u.b);
+
+	/* An array of mixed shapes, then an MCP tools/list result. */
+	CHECK_INT(read_tools("[{\"name\": \"a1\", \"description\": \"A.\"},\n"
+	    " {\"type\": \"function\", \"function\": {\"name\": \"a2\", "
+	    "\"description\": \"B.\"}},\n"
+	    " {\"name\": \"a3\", \"description\": \"C.\", \"inputSchema\": "
+	    "{\"type\": \"object\"}}]", &list, &ok), 0);
+	CHECK(ok);
+	CHECK_INT(read_tools("{\"tools\": [{\"name\": \"b1\", \"description\": "
+	    "\"D.\"}, {\"name\": \"b2\", \"description\": \"E.\"}], "
+	    "\"nextCursor\": \"x\", \"_meta\": {}}", &list, &ok), 0);
+	CHECK(ok);
+	CHECK_INT(read_tools("[]", &list, &ok), 0);
+	CHECK(ok);
+	CHECK_INT(list.n, 11);
+	CHECK_STR(list.items[6]->name, "a1");
+	CHECK_STR(list.items[7]->name, "a2");
+	CHECK_STR(list.items[8]->name, "a3");
+	CHECK_STR(list.items[9]->name, "b1");
+	CHECK_STR(list.items[10]->name, "b2");
+
+	/* Ordering in a long list is the definitions' order. */
+	s = prose(&list);
+	CHECK(strstr(s, "### now\n") < strstr(s, "### search\n"));
+	CHECK(strstr(s, "### a3\n") < strstr(s, "### b1\n"));
+	CHECK(strstr(s, "### flat\nFlat.\nParameters: none.\n\n### a1"));
+	CHECK(strstr(s, "### read_file\nRead a file.\nParameters:\n"
+	    "- path (string, required)\n\n"));
+	CHECK(strstr(s, "### search\nSearch the web.\nParameters:\n"
+	    "- q (string, required)\nWhen to use: For fresh facts.\n\n"));
+	free(s);
+}
+
+/* A schema with a type is shared, not copied; without one it is copied
+ * and the definition is left as it was. */
+static void
+test_sharing(void)
+{
+	struct tool_list list = { 0 };
+	struct node *def, *schema;
+
+	def = parse("{\"name\": \"x\", \"description\": \"X.\", "
+	    "\"parameters\": {\"type\": \"object\", \"properties\": {}}}");
+	CHECK(tool_read(&run, def, &list));
+	CHECK(list.items[0]->parameters == tree_get(def, "parameters"));
+	def = parse("{\"name\": \"y\", \"description\": \"Y.\", "
+	    "\"parameters\": {\"properties\": {\"a\": {}}}}");
+	CHECK(tool_read(&run, def, &list));
+	schema = tree_get(def, "parameters");
+	CHECK(list.items[1]->parameters != schema);
+	CHECK(tree_get(schema, "type") == NULL);
+	CHECK(tree_get(list.items[1]->parameters, "properties") ==
+	    tree_get(schema, "properties"));
+}
+
+static void
+test_errors(void)
+{
+	struct tool_list list = { 0 };
+	char name[80];
+	char *s;
+	int i;
+	bool ok;
+
+	/* Not a definition at all. */
+	CHECK_ERROR("42", "expected a tool definition (a table), found integer");
+	CHECK_ERROR("[\"b\"]", "found string");
+	CHECK_ERROR("{\"tools\": {}}", "'tools' must be an array (found table)");
+	CHECK_ERROR("{\"tools\": [], \"cursor\": 1}",
+	    "unknown key 'cursor' in a tool list");
+
+	/* name and description. */
+	CHECK_ERROR("{\"description\": \"d\"}", "tool definition has no 'name'");
+	CHECK_ERROR("{\"name\": \"x\"}", "tool definition has no 'description'");
+	CHECK_ERROR("{\"name\": 5, \"description\": \"d\"}",
+	    "'name' must be a string (found integer)");
+	CHECK_ERROR("{\"name\": \"\", \"description\": \"d\"}", "'name' is empty");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \" \\n\"}",
+	    "'description' is empty");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": null}",
+	    "'description' must be a string (found null)");
+	CHECK_ERROR("{\"name\": \"a.b\", \"description\": \"d\"}",
+	    "tool name 'a.b' is not allowed");
+	CHECK_ERROR("{\"name\": \"a b\", \"description\": \"d\"}",
+	    "tool name 'a b' is not allowed");
+	CHECK_ERROR("{\"name\": \"\xc3\xa9t\xc3\xa9\", \"description\": \"d\"}",
+	    "is not allowed");
+	for (i = 0; i < 65; i++)
+		name[i] = 'a' + i % 26;
+	name[65] = '\0';
+	s = malloc(200);
+	snprintf(s, 200, "{\"name\": \"%s\", \"description\": \"d\"}", name);
+	CHECK_ERROR(s, "is not allowed");
+	name[64] = '\0';
+	snprintf(s, 200, "{\"name\": \"%s\", \"description\": \"d\"}", name);
+	CHECK_INT(read_tools(s, &list, &ok), 0);
+	CHECK(ok);
+	free(s);
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"usage_hint\": 3}",
+	    "'usage_hint' must be a string (found integer)");
+
+	/* Unknown keys, with a suggestion when one is close. */
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"descripton\": "
+	    "\"e\"}", "unknown key 'descripton' in a tool definition; "
+	    "did you mean 'description'?");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"params\": "
+	    "{}}", "unknown key 'params' in a tool definition; "
+	    "did you mean 'parameters'?");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"foo\": 1}",
+	    "unknown key 'foo' in a tool definition\n");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"title\": \"T\"}",
+	    "unknown key 'title' in a tool definition\n");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"inputSchema\": "
+	    "{}, \"foo\": 1}", "unknown key 'foo' in an MCP tool definition");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"input_schema\": "
+	    "{}, \"title\": 1}", "in an Anthropic tool definition");
+	CHECK_ERROR("{\"type\": \"function\", \"function\": {\"name\": \"x\", "
+	    "\"description\": \"d\"}, \"extra\": 1}",
+	    "unknown key 'extra' in an OpenAI tool definition");
+	CHECK_ERROR("{\"type\": \"function\", \"function\": {\"name\": \"x\", "
+	    "\"description\": \"d\", \"paramters\": {}}}",
+	    "unknown key 'paramters' in an OpenAI function; "
+	    "did you mean 'parameters'?");
+
+	/* The OpenAI envelope. */
+	CHECK_ERROR("{\"type\": \"custom\", \"function\": {\"name\": \"x\", "
+	    "\"description\": \"d\"}}", "unsupported tool type 'custom'");
+	CHECK_ERROR("{\"type\": \"function\", \"function\": \"x\"}",
+	    "'function' must be a table (found string)");
+	CHECK_ERROR("{\"type\": \"function\", \"function\": {\"name\": \"x\", "
+	    "\"description\": \"d\", \"usage_hint\": \"a\"}, \"usage_hint\": "
+	    "\"b\"}", "'usage_hint' is given twice");
+	CHECK(strstr(stderr_text, "note: first given here"));
+	CHECK_ERROR("{\"type\": \"function\", \"function\": {\"name\": \"x\", "
+	    "\"description\": \"d\", \"strict\": \"yes\"}}",
+	    "'strict' must be true or false (found string)");
+	CHECK_ERROR("{\"type\": 1, \"name\": \"x\", \"description\": \"d\"}",
+	    "'type' must be a string (found integer)");
+
+	/* Parameters that are not a JSON Schema object. */
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "[]}", "'parameters' must be a JSON Schema object (found array)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"inputSchema\": "
+	    "\"s\"}", "'inputSchema' must be a JSON Schema object "
+	    "(found string)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"type\": \"array\"}}",
+	    "the parameters schema must have \"type\": \"object\"");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"type\": [\"object\"]}}", "must have \"type\": \"object\"");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": []}}", "'properties' must be a table "
+	    "(found array)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": \"string\"}}}",
+	    "property 'a' must be a JSON Schema object (found string)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": \"str\"}}}}",
+	    "unknown type 'str': JSON Schema types are");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": [\"string\", 1]}}}}",
+	    "'type' must be a type name or a non-empty array of them "
+	    "(found integer)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": []}}}}", "(found array)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": true}}}}", "(found boolean)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": [\"string\", \"nul\"]}}}}",
+	    "unknown type 'nul'");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {}}, \"required\": \"a\"}}",
+	    "'required' must be an array (found string)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {}}, \"required\": [\"a\", 1]}}",
+	    "'required' must list property names (found integer)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {}}, \"required\": [\"a\", \"b\"]}}",
+	    "required property 'b' is not in 'properties'");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"required\": [\"a\"]}}", "required property 'a'");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"enum\": \"x\"}}}}",
+	    "'enum' must be an array (found string)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": \"array\", \"items\": "
+	    "[]}}}}", "'items' must be a JSON Schema object (found array)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": \"array\", \"items\": "
+	    "{\"type\": \"foo\"}}}}}", "unknown type 'foo'");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"type\": \"object\", \"properties\": "
+	    "{\"b\": {\"type\": \"object\", \"required\": [\"c\"]}}}}}}",
+	    "required property 'c'");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"anyOf\": {}}}}}",
+	    "'anyOf' must be an array (found table)");
+	CHECK_ERROR("{\"name\": \"x\", \"description\": \"d\", \"parameters\": "
+	    "{\"properties\": {\"a\": {\"oneOf\": [{\"type\": \"string\"}, "
+	    "3]}}}}", "an 'oneOf' entry must be a JSON Schema object "
+	    "(found integer)");
+
+	/* Every error in a definition is reported, and it is not kept. */
+	CHECK_INT(errors("{\"name\": \"a b\", \"description\": \"\", "
+	    "\"parameters\": {\"type\": \"object\", \"properties\": {\"x\": "
+	    "{\"type\": \"str\"}}, \"required\": [\"y\"]}, \"foo\": 1}"), 5);
+	/* ... and every definition of an array is checked. */
+	CHECK_INT(read_tools("[{\"name\": \"ok1\", \"description\": \"d\"}, "
+	    "{\"name\": \"bad\"}, {\"name\": \"ok2\", \"description\": "
+	    "\"d\"}, {\"description\": \"d\"}]", &list, &ok), 2);
+	CHECK(!ok);
+	CHECK_INT(list.n, 3);   /* the 64-letter name, ok1, ok2 */
+	CHECK_STR(list.items[1]->name, "ok1");
+	CHECK_STR(list.items[2]->name, "ok2");
+}
+
+static void
+test_locations(void)
+{
+	struct tool_list list = { 0 };
+	bool ok;
+
+	/* Errors point at the offending node or key. */
+	CHECK_INT(read_tools("{\n"
+	    "  \"name\": \"x\",\n"
+	    "  \"description\": \"d\",\n"
+	    "  \"parameters\": {\n"
+	    "    \"properties\": {\n"
+	    "      \"a\": {\"type\": \"str\"},\n"
+	    "      \"b\": {}\n"
+	    "    },\n"
+	    "    \"required\": [\"b\", \"zz\"]\n"
+	    "  },\n"
+	    "  \"usage\": \"u\"\n"
+	    "}", &list, &ok), 3);
+	CHECK(!ok);
+	CHECK(strstr(stderr_text, "t.json:6:21: error: unknown type 'str'"));
+	CHECK(strstr(stderr_text, "t.json:9:23: error: required property 'zz'"));
+	CHECK(strstr(stderr_text, "t.json:11:3: error: unknown key 'usage' in "
+	    "a tool definition; did you mean 'usage_hint'?"));
+
+	/* A name defined twice: the error at the second, a note at the
+	 * first, within one read and across reads. */
+	CHECK_INT(read_tools("[{\"name\": \"twice\", \"description\": \"1\"},\n"
+	    " {\"name\": \"twice\", \"description\": \"2\"}]", &list, &ok), 1);
+	CHECK(!ok);
+	CHECK(strstr(stderr_text, "t.json:2:11: error: tool 'twice' is "
+	    "defined twice"));
+	CHECK(strstr(stderr_text, "t.json:1:11: note: first defined here"));
+	CHECK_INT(list.n, 1);
+	CHECK_STR(list.items[0]->description, "1");
+	CHECK_INT(read_tools("\n{\"type\": \"function\", \"function\": {\"name\": "
+	    "\"twice\", \"description\": \"3\"}}", &list, &ok), 1);
+	CHECK(strstr(stderr_text, "t.json:2:43: error: tool 'twice' is "
+	    "defined twice"));
+	CHECK_INT(list.n, 1);
+}
+
+/* Deep schemas fail fast, with one message.  Built with the tree
+ * builders: the JSON reader may have its own, lower, nesting limit. */
+static void
+test_depth(void)
+{
+	struct tool_list list = { 0 };
+	struct arena *a = &run.arena;
+	struct node *def, *s, *props;
+	unsigned before = run.diag.errors;
+	int i;
+
+	def = tree_table(a);
+	tree_put(a, def, "name", tree_str(a, "deep"));
+	tree_put(a, def, "description", tree_str(a, "d"));
+	s = tree_put(a, def, "parameters", tree_table(a));
+	for (i = 0; i < 100; i++) {
+		props = tree_put(a, s, "properties", tree_table(a));
+		s = tree_put(a, props, "a", tree_table(a));
+		tree_put(a, s, "type", tree_str(a, "array"));
+		s = tree_put(a, s, "items", tree_table(a));
+	}
+	fflush(stderr);
+	fprintf(stderr, "(one \"nesting deeper\" error expected)\n");
+	CHECK(!tool_read(&run, def, &list));
+	CHECK_INT(run.diag.errors - before, 1);
+	CHECK_INT(list.n, 0);
+}
+
+int
+main(void)
+{
+	run_init(&run);
+	test_prose();
+	test_shapes();
+	test_sharing();
+	test_errors();
+	test_locations();
+	test_depth();
+	free(stderr_text);
+	run_free(&run);
+	return check_done("test_tool");
+}
