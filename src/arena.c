@@ -117,6 +117,10 @@ arena_printf(struct arena *a, const char *fmt, ...)
 	int n;
 	char *p;
 
+	/* GCC 12 with -fsanitize=undefined warns of a "null format string"
+	 * on the sanitizer's own path unless told fmt is not NULL. */
+	if (!fmt)
+		die("arena_printf: no format");
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);

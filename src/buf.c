@@ -76,6 +76,8 @@ buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	va_list aq;
 	int n;
 
+	if (!fmt)       /* see arena_printf() */
+		die("buf_vprintf: no format");
 	va_copy(aq, ap);
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);

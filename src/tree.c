@@ -200,6 +200,64 @@ tree_kind_name(enum node_kind kind)
 }
 
 struct node *
+tree_table(struct arena *a)
+{
+	return tree_new(a, NODE_TABLE, 0, span_make(0, 0));
+}
+
+struct node *
+tree_array(struct arena *a)
+{
+	return tree_new(a, NODE_ARRAY, 0, span_make(0, 0));
+}
+
+struct node *
+tree_strn(struct arena *a, const char *s, size_t len)
+{
+	return tree_new_string(a, s, len, 0, span_make(0, 0));
+}
+
+struct node *
+tree_str(struct arena *a, const char *s)
+{
+	return tree_strn(a, s, strlen(s));
+}
+
+struct node *
+tree_int(struct arena *a, int64_t i)
+{
+	struct node *n = tree_new(a, NODE_INT, 0, span_make(0, 0));
+
+	n->u.i = i;
+	return n;
+}
+
+struct node *
+tree_float(struct arena *a, double f)
+{
+	struct node *n = tree_new(a, NODE_FLOAT, 0, span_make(0, 0));
+
+	n->u.f = f;
+	return n;
+}
+
+struct node *
+tree_bool(struct arena *a, bool b)
+{
+	struct node *n = tree_new(a, NODE_BOOL, 0, span_make(0, 0));
+
+	n->u.b = b;
+	return n;
+}
+
+struct node *
+tree_put(struct arena *a, struct node *t, const char *key, struct node *v)
+{
+	tree_add(a, t, key, strlen(key), 0, span_make(0, 0), v);
+	return v;
+}
+
+struct node *
 tree_copy(struct arena *a, const struct node *n)
 {
 	struct node *c;

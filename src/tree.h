@@ -111,6 +111,21 @@ void tree_push(struct arena *a, struct node *arr, struct node *value);
  * "null": the words used in messages. */
 const char *tree_kind_name(enum node_kind kind);
 
+/*
+ * Building trees for output (json_write): nodes with no source (src and
+ * span 0).  tree_put() appends key -> v to table t and returns v; the key
+ * must not be present yet.
+ */
+struct node *tree_table(struct arena *a);
+struct node *tree_array(struct arena *a);
+struct node *tree_str(struct arena *a, const char *s);
+struct node *tree_strn(struct arena *a, const char *s, size_t len);
+struct node *tree_int(struct arena *a, int64_t i);
+struct node *tree_float(struct arena *a, double f);
+struct node *tree_bool(struct arena *a, bool b);
+struct node *tree_put(struct arena *a, struct node *t, const char *key,
+    struct node *v);
+
 /* A deep copy into arena a (spans kept). */
 struct node *tree_copy(struct arena *a, const struct node *n);
 
