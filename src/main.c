@@ -19,10 +19,17 @@ static const struct command {
 	int (*fn)(int, char **);
 	const char *args;
 	const char *summary;
+	const char *help;
 } commands[] = {
+	{ "build", cmd_build, "[PROFILE] [options]",
+	  "print the request body (stdout)", cmd_build_help },
+	{ "debug", cmd_debug, "[PROFILE] [options]",
+	  "show each entry, its source, and why it is in or out",
+	  cmd_debug_help },
 	{ "check", cmd_check, "[PROFILE...]",
-	  "validate profiles and everything they name" },
-	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command" },
+	  "validate profiles and everything they name", cmd_check_help },
+	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
+	  NULL },
 };
 
 static const struct command *
@@ -44,7 +51,7 @@ overview(FILE *f)
 	fprintf(f, "usage: %s [--help | --version] COMMAND [ARGS]\n\n"
 	    "commands:\n", progname);
 	for (i = 0; i < LEN(commands); i++)
-		fprintf(f, "  %-7s %-14s %s\n", commands[i].name,
+		fprintf(f, "  %-6s %-20s %s\n", commands[i].name,
 		    commands[i].args, commands[i].summary);
 	fprintf(f, "\nRun '%s help COMMAND' for a command's options; "
 	    "see strata(1).\n", progname);
@@ -80,7 +87,11 @@ cmd_help(int argc, char **argv)
 		overview(stderr);
 		return EXIT_USAGE;
 	}
-	return cmd_help_of(argv[1]);
+	if (find(argv[1])->help)
+		fputs(find(argv[1])->help, stdout);
+	else
+		overview(stdout);
+	return EXIT_OK;
 }
 
 int
@@ -91,6 +102,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char verb[64];
 	const struct command *c;
 	int ch, status;
 
@@ -123,6 +135,9 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;
+	/* getopt's own messages then read "strata build: ...". */
+	snprintf(verb, sizeof(verb), "%s %s", progname, c->name);
+	argv[0] = verb;
 	status = c->fn(argc, argv);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: error: cannot write standard output\n",

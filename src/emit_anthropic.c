@@ -1,0 +1,80 @@
+/*
+ * Anthropic Messages request body: the system prompt (system and
+ * developer text) is top-level `system`; messages alternate from a user
+ * turn; `max_tokens` is required.
+ */
+#include "emit.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "chat.h"
+#include "diag.h"
+#include "json.h"
+#include "run.h"
+#include "tree.h"
+
+/* When neither output.params.max_tokens nor output.max_tokens is set. */
+#define DEFAULT_MAX_TOKENS 1024
+
+static const char *const reserved[] = { "model", "messages", "tools",
+	"system", NULL };
+static const char *const skip[] = { "max_tokens", NULL };
+
+bool
+emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
+{
+	struct arena *a = &run->arena;
+	struct node *body = tree_table(a), *msgs, *tools, *sys, *blk;
+	const struct node *mt = c->params ? tree_get(c->params, "max_tokens") :
+	    NULL;
+	const char *model, *system;
+	size_t i, first = emit_first_turn(c);
+
+	if (!emit_model(run, c, "anthropic", &model))
+		return false;
+	if (first == c->n) {
+		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "anthropic");
+		return false;
+	}
+	if (c->msgs[first].role != ROLE_USER) {
+		diag_error(run, source_get(run, c->msgs[first].src),
+		    c->msgs[first].span, MSG_FIRST_NOT_USER, "anthropic");
+		return false;
+	}
+	tree_put(a, body, "model", tree_str(a, model));
+	if (mt)
+		tree_put(a, body, "max_tokens", (struct node *)mt);
+	else
+		tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
+		    c->max_tokens : DEFAULT_MAX_TOKENS));
+	system = emit_system_text(run, c);
+	if (system) {
+		sys = tree_put(a, body, "system", tree_array(a));
+		blk = tree_table(a);
+		tree_put(a, blk, "type", tree_str(a, "text"));
+		tree_put(a, blk, "text", tree_str(a, system));
+		tree_push(a, sys, blk);
+	}
+	msgs = tree_put(a, body, "messages", tree_array(a));
+	for (i = first; i < c->n; i++) {
+		const struct message *m = &c->msgs[i];
+		struct node *o = tree_table(a);
+
+		tree_put(a, o, "role", tree_str(a, profile_role_name(m->role)));
+		tree_put(a, o, "content", tree_strn(a, m->content, m->len));
+		tree_push(a, msgs, o);
+	}
+	if (c->tools.n) {
+		tools = tree_put(a, body, "tools", tree_array(a));
+		for (i = 0; i < c->tools.n; i++)
+			tree_push(a, tools,
+			    tool_anthropic(a, c->tools.items[i]));
+	}
+	if (!emit_params(run, c, body, reserved, skip))
+		return false;
+	json_write(out, body, 2);
+	buf_putc(out, '\n');
+	return true;
+}

@@ -1,0 +1,47 @@
+/* OpenAI Chat Completions request body. */
+#include "emit.h"
+
+#include "arena.h"
+#include "buf.h"
+#include "chat.h"
+#include "json.h"
+#include "run.h"
+#include "tree.h"
+
+static const char *const reserved[] = { "model", "messages", "tools", NULL };
+
+bool
+emit_openai(struct run *run, const struct chat *c, struct buf *out)
+{
+	struct arena *a = &run->arena;
+	struct node *body = tree_table(a), *msgs, *tools;
+	const char *model;
+	size_t i;
+	bool ok;
+
+	ok = emit_model(run, c, "openai", &model);
+	if (!ok)
+		return false;
+	tree_put(a, body, "model", tree_str(a, model));
+	msgs = tree_put(a, body, "messages", tree_array(a));
+	for (i = 0; i < c->n; i++) {
+		const struct message *m = &c->msgs[i];
+		struct node *o = tree_table(a);
+
+		tree_put(a, o, "role", tree_str(a, profile_role_name(m->role)));
+		tree_put(a, o, "content", tree_strn(a, m->content, m->len));
+		if (m->name)
+			tree_put(a, o, "name", tree_str(a, m->name));
+		tree_push(a, msgs, o);
+	}
+	if (c->tools.n) {
+		tools = tree_put(a, body, "tools", tree_array(a));
+		for (i = 0; i < c->tools.n; i++)
+			tree_push(a, tools, tool_openai(a, c->tools.items[i]));
+	}
+	if (!emit_params(run, c, body, reserved, NULL))
+		return false;
+	json_write(out, body, 2);
+	buf_putc(out, '\n');
+	return true;
+}
