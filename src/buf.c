@@ -44,6 +44,7 @@ buf_reserve(struct buf *b, size_t extra)
 	while (b->cap < need)
 		b->cap = b->cap > SIZE_MAX / 2 ? need : b->cap * 2;
 	b->data = xrealloc(b->data, b->cap);
+	b->data[b->len] = '\0';
 }
 
 void

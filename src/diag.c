@@ -23,7 +23,7 @@ diag_init(struct diag *d)
 	d->errors = d->warnings = 0;
 	d->system_error = false;
 	d->color = false;
-	d->quiet_notes = false;
+	d->capped = false;
 }
 
 const char *
@@ -171,6 +171,19 @@ vreport(struct run *run, enum diag_level level, const struct source *csrc,
 		run->diag.errors++;
 	else if (level == DIAG_WARNING)
 		run->diag.warnings++;
+	/* A broken generated file can hold thousands of the same mistake:
+	 * show the first ones, count the rest. */
+	if (run->diag.capped ||
+	    run->diag.errors + run->diag.warnings > DIAG_MAX_SHOWN) {
+		if (!run->diag.capped) {
+			run->diag.capped = true;
+			fprintf(stderr, "%s: note: more than %d messages; "
+			    "the rest are counted but not shown\n", progname,
+			    DIAG_MAX_SHOWN);
+		}
+		errno = err;
+		return;
+	}
 	if (src) {
 		source_linecol(src, sp.off, &line, &col);
 		buf_printf(&out, "%s%s:%u:%u:%s ", color ? "\033[1m" : "",

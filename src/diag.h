@@ -194,8 +194,11 @@ struct diag {
 	unsigned errors, warnings;
 	bool system_error;      /* an I/O or system failure: exit 3 */
 	bool color;             /* colour the level words */
-	bool quiet_notes;
+	bool capped;            /* DIAG_MAX_SHOWN reached */
 };
+
+/* Messages printed per run; later ones are only counted. */
+#define DIAG_MAX_SHOWN 50
 
 void diag_init(struct diag *d);
 

@@ -25,12 +25,10 @@ where(struct run *run, char *buf, size_t size, bool has, uint32_t src,
     struct span sp)
 {
 	struct source *s = has ? source_get(run, src) : NULL;
-	unsigned line, col;
 
 	if (!s)
 		return "-";
-	source_linecol(s, sp.off, &line, &col);
-	snprintf(buf, size, "%s:%u", s->path, line);
+	snprintf(buf, size, "%s:%u", s->path, source_lineno(s, sp.off));
 	return buf;
 }
 

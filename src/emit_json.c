@@ -27,13 +27,11 @@ static struct node *
 where(struct run *run, bool has, uint32_t src, struct span sp)
 {
 	struct source *s = has ? source_get(run, src) : NULL;
-	unsigned line, col;
 
 	if (!s)
 		return tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
-	source_linecol(s, sp.off, &line, &col);
 	return tree_str(&run->arena, arena_printf(&run->arena, "%s:%u",
-	    s->path, line));
+	    s->path, source_lineno(s, sp.off)));
 }
 
 static const char *

@@ -139,17 +139,14 @@ index_lines(struct source *src)
 	src->nlines = n;
 }
 
-void
-source_linecol(struct source *src, uint32_t off, unsigned *line,
-    unsigned *col)
+/* Index of the last line starting at or before off. */
+static size_t
+line_index(struct source *src, uint32_t off)
 {
 	size_t lo = 0, hi;
 
 	index_lines(src);
-	if (off > src->len)
-		off = (uint32_t)src->len;
 	hi = src->nlines;
-	/* Last line start <= off. */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -158,9 +155,33 @@ source_linecol(struct source *src, uint32_t off, unsigned *line,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+unsigned
+source_lineno(struct source *src, uint32_t off)
+{
+	if (off > src->len)
+		off = (uint32_t)src->len;
+	return (unsigned)line_index(src, off) + 1;
+}
+
+void
+source_linecol(struct source *src, uint32_t off, unsigned *line,
+    unsigned *col)
+{
+	size_t lo, start;
+
+	if (off > src->len)
+		off = (uint32_t)src->len;
+	lo = line_index(src, off);
+	start = src->lines[lo];
+	/* A byte order mark is not a column an editor shows. */
+	if (lo == 0 && src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3)
+	    == 0 && off >= 3)
+		start = 3;
 	*line = (unsigned)lo + 1;
-	*col = (unsigned)utf8_count(src->text + src->lines[lo],
-	    off - src->lines[lo]) + 1;
+	*col = (unsigned)utf8_count(src->text + start, off - start) + 1;
 }
 
 struct span

@@ -48,6 +48,9 @@ void source_free(struct source *src);
  * (an invalid UTF-8 byte counts as one). */
 void source_linecol(struct source *src, uint32_t off, unsigned *line,
     unsigned *col);
+/* Just the 1-based line of byte offset off: O(log lines), where the
+ * column would cost a walk along the line. */
+unsigned source_lineno(struct source *src, uint32_t off);
 /* The span of line number `line` (1-based), without its line ending. */
 struct span source_line(struct source *src, unsigned line);
 

@@ -325,7 +325,7 @@ test_errors(void)
 		    "expected a value" },
 		{ "", "t.json:1:1: error: empty JSON document" },
 		{ " \n\t", "t.json:2:2: error: empty JSON document" },
-		{ "\xef\xbb\xbf", "t.json:1:2: error: empty JSON document" },
+		{ "\xef\xbb\xbf", "t.json:1:1: error: empty JSON document" },
 		{ "[1]\n}", "t.json:2:1: error: unexpected character '}' after "
 		    "the JSON value" },
 		{ "{\"a\": [1, {\"b\": }]}", "t.json:1:17: error: unexpected "

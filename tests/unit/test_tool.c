@@ -35,8 +35,13 @@ parse(const char *text)
 static unsigned
 read_tools(const char *text, struct tool_list *list, bool *ok)
 {
-	struct node *n = parse(text);
-	unsigned before = run.diag.errors;
+	struct node *n;
+	unsigned before;
+
+	/* Each case starts with fresh counts (and no message cap). */
+	diag_init(&run.diag);
+	n = parse(text);
+	before = run.diag.errors;
 	FILE *tmp = tmpfile();
 	int saved = dup(2);
 	struct buf b = BUF_INIT;
@@ -565,8 +570,11 @@ test_depth(void)
 	struct tool_list list = { 0 };
 	struct arena *a = &run.arena;
 	struct node *def, *s, *props;
-	unsigned before = run.diag.errors;
+	unsigned before;
 	int i;
+
+	diag_init(&run.diag);
+	before = run.diag.errors;
 
 	def = tree_table(a);
 	tree_put(a, def, "name", tree_str(a, "deep"));

@@ -33,6 +33,9 @@ parse(const char *text, size_t len)
 	struct node *tree = NULL;
 	char chunk[4096];
 	size_t n;
+
+	/* Each case starts with fresh counts (and no message cap). */
+	diag_init(&run.diag);
 	bool ok;
 
 	free(err);
