@@ -22,6 +22,8 @@ arena_init(struct arena *a)
 {
 	a->head = NULL;
 	a->total = 0;
+	a->adopted = NULL;
+	a->nadopted = a->capadopted = 0;
 }
 
 void
@@ -33,8 +35,22 @@ arena_free(struct arena *a)
 		next = b->next;
 		free(b);
 	}
-	a->head = NULL;
-	a->total = 0;
+	while (a->nadopted)
+		free(a->adopted[--a->nadopted]);
+	free(a->adopted);
+	arena_init(a);
+}
+
+void *
+arena_adopt(struct arena *a, void *p)
+{
+	if (a->nadopted == a->capadopted) {
+		a->capadopted = a->capadopted ? a->capadopted * 2 : 8;
+		a->adopted = xreallocarray(a->adopted, a->capadopted,
+		    sizeof(*a->adopted));
+	}
+	a->adopted[a->nadopted++] = p;
+	return p;
 }
 
 void *

@@ -14,6 +14,8 @@ struct arena_block;
 struct arena {
 	struct arena_block *head;
 	size_t total;           /* bytes obtained from malloc, for benchmarks */
+	void **adopted;         /* heap blocks handed over by arena_adopt() */
+	size_t nadopted, capadopted;
 };
 
 void arena_init(struct arena *a);
@@ -25,6 +27,9 @@ void *arena_array(struct arena *a, size_t nmemb, size_t size);
  * old block is simply abandoned. */
 void *arena_grow(struct arena *a, void *old, size_t oldn, size_t newn,
     size_t size);
+/* Take ownership of heap memory p (from xmalloc, e.g. buf_detach()):
+ * it is freed with the arena.  Saves copying a big text into it. */
+void *arena_adopt(struct arena *a, void *p);
 /* NUL-terminated copies. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);

@@ -240,8 +240,8 @@ compose(struct run *run, struct chat *c, enum role role, const char *origin)
 		return;
 	layer_compose(&b, c->profile->style, v, n);
 	m = add_message(run, c, role, origin);
-	m->content = arena_strndup(&run->arena, b.data, b.len);
 	m->len = b.len;
+	m->content = arena_adopt(&run->arena, buf_detach(&b));
 	m->entries = v;
 	m->nentries = n;
 	for (i = 0; i < n; i++)
@@ -270,8 +270,8 @@ user_turn(struct run *run, struct chat *c, const struct source *user)
 	}
 	if (b.len) {
 		m = add_message(run, c, ROLE_USER, "turn");
-		m->content = arena_strndup(&run->arena, b.data, b.len);
 		m->len = b.len;
+		m->content = arena_adopt(&run->arena, buf_detach(&b));
 		m->entries = v;
 		m->nentries = n;
 		if (user) {

@@ -57,14 +57,32 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, blk, "text", tree_str(a, system));
 		tree_push(a, sys, blk);
 	}
+	/* The API merges consecutive turns of one role; do it here, with a
+	 * blank line between, so the body is what the model reads. */
 	msgs = tree_put(a, body, "messages", tree_array(a));
-	for (i = first; i < c->n; i++) {
+	for (i = first; i < c->n; ) {
 		const struct message *m = &c->msgs[i];
 		struct node *o = tree_table(a);
+		struct buf text = BUF_INIT;
+		size_t k;
 
+		for (k = i; k < c->n && c->msgs[k].role == m->role; k++) {
+			if (k > i)
+				buf_puts(&text, "\n\n");
+			buf_put(&text, c->msgs[k].content, c->msgs[k].len);
+		}
 		tree_put(a, o, "role", tree_str(a, profile_role_name(m->role)));
-		tree_put(a, o, "content", tree_strn(a, m->content, m->len));
+		if (k == i + 1) {       /* the usual case: no copy */
+			tree_put(a, o, "content", tree_strref(a, m->content,
+			    m->len));
+			buf_free(&text);
+		} else {
+			tree_put(a, o, "content", tree_strref(a, text.data,
+			    text.len));
+			arena_adopt(a, buf_detach(&text));
+		}
 		tree_push(a, msgs, o);
+		i = k;
 	}
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));

@@ -38,7 +38,7 @@ text_parts(struct arena *a, const char *s, size_t len)
 {
 	struct node *parts = tree_array(a), *part = tree_table(a);
 
-	tree_put(a, part, "text", tree_strn(a, s, len));
+	tree_put(a, part, "text", tree_strref(a, s, len));
 	tree_push(a, parts, part);
 	return parts;
 }

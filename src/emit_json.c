@@ -65,7 +65,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		if (m->name)
 			tree_put(a, o, "name", tree_str(a, m->name));
 		tree_put(a, o, "origin", tree_str(a, m->origin));
-		tree_put(a, o, "content", tree_strn(a, m->content, m->len));
+		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
 		tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
 		tree_put(a, o, "tokens", tree_int(a,
 		    (int64_t)emit_tokens(m->content, m->len)));

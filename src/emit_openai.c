@@ -29,7 +29,7 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 		struct node *o = tree_table(a);
 
 		tree_put(a, o, "role", tree_str(a, profile_role_name(m->role)));
-		tree_put(a, o, "content", tree_strn(a, m->content, m->len));
+		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
 		if (m->name)
 			tree_put(a, o, "name", tree_str(a, m->name));
 		tree_push(a, msgs, o);

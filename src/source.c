@@ -62,6 +62,7 @@ source_read(struct run *run, const char *path, const struct source *from,
 {
 	struct buf b = BUF_INIT;
 	struct stat st;
+	size_t len;
 	int fd, err;
 	bool is_stdin = strcmp(path, "-") == 0;
 
@@ -82,8 +83,8 @@ source_read(struct run *run, const char *path, const struct source *from,
 		goto fail;
 	if (!is_stdin)
 		close(fd);
-	buf_reserve(&b, 0);
-	return add(run, is_stdin ? "<stdin>" : path, buf_detach(&b), b.len);
+	len = b.len;    /* buf_detach() resets b */
+	return add(run, is_stdin ? "<stdin>" : path, buf_detach(&b), len);
 fail:
 	err = errno;
 	if (fd >= 0 && !is_stdin)

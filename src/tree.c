@@ -218,6 +218,16 @@ tree_strn(struct arena *a, const char *s, size_t len)
 }
 
 struct node *
+tree_strref(struct arena *a, const char *s, size_t len)
+{
+	struct node *n = tree_new(a, NODE_STRING, 0, span_make(0, 0));
+
+	n->u.str.s = (char *)s;
+	n->u.str.len = len;
+	return n;
+}
+
+struct node *
 tree_str(struct arena *a, const char *s)
 {
 	return tree_strn(a, s, strlen(s));

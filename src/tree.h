@@ -120,6 +120,9 @@ struct node *tree_table(struct arena *a);
 struct node *tree_array(struct arena *a);
 struct node *tree_str(struct arena *a, const char *s);
 struct node *tree_strn(struct arena *a, const char *s, size_t len);
+/* A string node that borrows s (which must outlive the tree): for big
+ * texts already in the arena. */
+struct node *tree_strref(struct arena *a, const char *s, size_t len);
 struct node *tree_int(struct arena *a, int64_t i);
 struct node *tree_float(struct arena *a, double f);
 struct node *tree_bool(struct arena *a, bool b);
