@@ -124,7 +124,7 @@ history(struct run *run, const char *path, struct chat *c, struct buf *base,
 		return false;
 	if (root->kind != NODE_ARRAY) {
 		diag_error(run, src, root->span, MSG_HISTORY_NOT_ARRAY,
-		    tree_kind_name(root->kind));
+		    tree_kind_article(root->kind));
 		return false;
 	}
 	*basesrc = src;
@@ -137,7 +137,7 @@ history(struct run *run, const char *path, struct chat *c, struct buf *base,
 
 		if (e->kind != NODE_TABLE) {
 			diag_error(run, src, e->span, MSG_HISTORY_ITEM,
-			    tree_kind_name(e->kind));
+			    tree_kind_article(e->kind));
 			ok = false;
 			continue;
 		}
@@ -162,7 +162,7 @@ history(struct run *run, const char *path, struct chat *c, struct buf *base,
 		    !role_of(role->u.str.s, &r)) {
 			diag_error(run, src, role->span, MSG_HISTORY_ROLE,
 			    role->kind == NODE_STRING ? role->u.str.s :
-			    tree_kind_name(role->kind));
+			    tree_kind_article(role->kind));
 			eok = false;
 		}
 		if (!content) {
@@ -172,12 +172,12 @@ history(struct run *run, const char *path, struct chat *c, struct buf *base,
 		} else if (content->kind != NODE_STRING) {
 			diag_error(run, src, content->span,
 			    MSG_HISTORY_CONTENT,
-			    tree_kind_name(content->kind));
+			    tree_kind_article(content->kind));
 			eok = false;
 		}
 		if (name && name->kind != NODE_STRING) {
 			diag_error(run, src, name->span, MSG_WRONG_TYPE,
-			    "name", "a string", tree_kind_name(name->kind));
+			    "name", "a string", tree_kind_article(name->kind));
 			eok = false;
 		}
 		if (!eok) {

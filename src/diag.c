@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "run.h"
 #include "util.h"
@@ -30,6 +31,38 @@ const char *
 diag_text(enum diag_msg msg)
 {
 	return (unsigned)msg < MSG__COUNT ? catalogue[msg] : "?";
+}
+
+const char *
+diag_shown(struct run *run, const char *s, size_t n)
+{
+	struct buf out = BUF_INIT;
+	size_t i = 0, k, cps = 0;
+	const char *r;
+	uint32_t c;
+
+	while (i < n && cps < DIAG_SHOWN_MAX) {
+		k = utf8_decode(s + i, n - i, &c);
+		if (k == 0) {
+			buf_printf(&out, "\\x%02x", (unsigned char)s[i]);
+			k = 1;
+		} else if (c == '\n') {
+			buf_puts(&out, "\\n");
+		} else if (c == '\t') {
+			buf_puts(&out, "\\t");
+		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+			buf_printf(&out, "\\u%04x", (unsigned)c);
+		} else {
+			buf_put(&out, s + i, k);
+		}
+		i += k;
+		cps++;
+	}
+	if (i < n)
+		buf_puts(&out, "...");
+	r = arena_strndup(&run->arena, out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return r;
 }
 
 int
@@ -177,9 +210,10 @@ vreport(struct run *run, enum diag_level level, const struct source *csrc,
 	    run->diag.errors + run->diag.warnings > DIAG_MAX_SHOWN) {
 		if (!run->diag.capped) {
 			run->diag.capped = true;
-			fprintf(stderr, "%s: note: more than %d messages; "
-			    "the rest are counted but not shown\n", progname,
+			fprintf(stderr, "%s: note: ", progname);
+			fprintf(stderr, diag_text(MSG_TOO_MANY),
 			    DIAG_MAX_SHOWN);
+			fputc('\n', stderr);
 		}
 		errno = err;
 		return;

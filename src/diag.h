@@ -42,8 +42,7 @@ enum diag_level {
 #define DIAG_MESSAGES \
 	/* general */ \
 	X(MSG_CANNOT_READ, "cannot read %s:") \
-	X(MSG_CANNOT_WRITE, "cannot write %s:") \
-	X(MSG_TOO_LARGE, "%s is too large (%zu bytes; the limit is %zu)") \
+	X(MSG_TOO_MANY, "more than %d messages; the rest are counted but not shown") \
 	X(MSG_UNKNOWN_FILE_TYPE, "cannot tell the format of '%s': name it .toml, .yaml or .yml") \
 	X(MSG_INVALID_UTF8, "invalid UTF-8") \
 	X(MSG_NUL_BYTE, "NUL byte in text") \
@@ -154,10 +153,11 @@ enum diag_level {
 	X(MSG_EXTENDS_DEPTH, "extends chain deeper than %d profiles") \
 	X(MSG_SET_SYNTAX, "expected %s=VALUE") \
 	X(MSG_SET_NO_ENTRY, "no '%s' entry named '%s'") \
+	X(MSG_SET_WHOLE_ENTRY, "cannot set a whole '%s' entry: name one of its keys, e.g. %s.file=...") \
+	X(MSG_PRIORITY_RANGE, "'%s' is out of range (a priority is between -1073741824 and 1073741823)") \
 	X(MSG_SET_NOT_TABLE, "cannot set '%s': '%.*s' is %s, not a table") \
 	X(MSG_SET_BAD_VALUE, "'%s' expects %s; '%s' is not one") \
 	X(MSG_DUPLICATE_ENTRY, "%s '%s' is defined twice") \
-	X(MSG_NAMED_HERE, "named here") \
 	X(MSG_NEEDS_ONE_OF, "%s needs %s") \
 	X(MSG_BOTH_GIVEN, "%s takes '%s' or '%s', not both") \
 	/* layer */ \
@@ -218,6 +218,10 @@ void diag_plain(struct run *run, enum diag_level level, enum diag_msg msg,
 void diag_system(struct run *run);
 
 const char *diag_text(enum diag_msg msg);
+/* Text fit to quote in a message: control characters and invalid bytes
+ * escaped, cut after DIAG_SHOWN_MAX code points.  In the run's arena. */
+const char *diag_shown(struct run *run, const char *s, size_t n);
+#define DIAG_SHOWN_MAX 40
 /* EXIT_OK, EXIT_INPUT or EXIT_SYSTEM, from what was reported. */
 int diag_status(const struct run *run);
 

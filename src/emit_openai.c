@@ -41,6 +41,12 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 	}
 	if (!emit_params(run, c, body, reserved, NULL))
 		return false;
+	/* [output] max_tokens, unless the params say it their own way:
+	 * max_tokens is deprecated in Chat Completions. */
+	if (c->max_tokens && !tree_get(body, "max_tokens") &&
+	    !tree_get(body, "max_completion_tokens"))
+		tree_put(a, body, "max_completion_tokens",
+		    tree_int(a, c->max_tokens));
 	json_write(out, body, 2);
 	buf_putc(out, '\n');
 	return true;

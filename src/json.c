@@ -35,7 +35,6 @@
 /* Duplicate keys and range errors reported before the reader stops. */
 #define MAX_ERRORS 20
 /* How much of a key or word a message quotes, in code points. */
-#define SHOWN_MAX 40
 
 struct walker {
 	struct run *run;
@@ -45,39 +44,6 @@ struct walker {
 	struct buf tmp;         /* the last string decoded, or number text */
 	unsigned errors0;
 };
-
-/* Text fit for a message: control characters escaped, long text cut. */
-static const char *
-shown(struct run *run, const char *s, size_t n)
-{
-	struct buf out = BUF_INIT;
-	size_t i = 0, k, cps = 0;
-	const char *r;
-	uint32_t c;
-
-	while (i < n && cps < SHOWN_MAX) {
-		k = utf8_decode(s + i, n - i, &c);
-		if (k == 0) {
-			buf_printf(&out, "\\x%02x", (unsigned char)s[i]);
-			k = 1;
-		} else if (c == '\n') {
-			buf_puts(&out, "\\n");
-		} else if (c == '\t') {
-			buf_puts(&out, "\\t");
-		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-			buf_printf(&out, "\\u%04x", (unsigned)c);
-		} else {
-			buf_put(&out, s + i, k);
-		}
-		i += k;
-		cps++;
-	}
-	if (i < n)
-		buf_puts(&out, "...");
-	r = arena_strndup(&run->arena, out.data ? out.data : "", out.len);
-	buf_free(&out);
-	return r;
-}
 
 /* The character at off, as a message names it: 'x' or U+0001. */
 static const char *
@@ -216,13 +182,13 @@ escape(struct walker *w, size_t *ip)
 	if (w->s[i + 1] != 'u') {       /* string() saw that i + 1 < n */
 		k = 1 + char_span(w, i + 1).len;
 		diag_error(w->run, w->src, span_make(i, k), MSG_JSON_ESCAPE,
-		    shown(w->run, w->s + i, k));
+		    diag_shown(w->run, w->s + i, k));
 		return false;
 	}
 	if (!hex4(w->s, w->n, i + 2, &c)) {
 		k = w->n - i < 6 ? w->n - i : 6;
 		diag_error(w->run, w->src, span_make(i, k), MSG_JSON_ESCAPE,
-		    shown(w->run, w->s + i, k));
+		    diag_shown(w->run, w->s + i, k));
 		return false;
 	}
 	*ip = i + 6;
@@ -233,7 +199,7 @@ escape(struct walker *w, size_t *ip)
 		*ip = i + 12;
 	} else if (c >= 0xd800 && c <= 0xdfff) {
 		diag_error(w->run, w->src, span_make(i, 6), MSG_JSON_SURROGATE,
-		    shown(w->run, w->s + i, 6));
+		    diag_shown(w->run, w->s + i, 6));
 		return false;
 	}
 	buf_put(&w->tmp, enc, utf8_encode(c, enc));
@@ -445,7 +411,7 @@ word(struct walker *w, const cJSON *item)
 			return mismatch(w);
 		return tree_new(&w->run->arena, NODE_NULL, w->src->id, sp);
 	}
-	diag_error(w->run, w->src, sp, MSG_JSON_WORD, shown(w->run, s, n));
+	diag_error(w->run, w->src, sp, MSG_JSON_WORD, diag_shown(w->run, s, n));
 	return NULL;
 }
 
@@ -536,7 +502,7 @@ object(struct walker *w, const cJSON *item, int depth)
 		m = tree_member(t, w->tmp.data, w->tmp.len);
 		at = -1;
 		if (m) {
-			k = shown(w->run, w->tmp.data, w->tmp.len);
+			k = diag_shown(w->run, w->tmp.data, w->tmp.len);
 			diag_error(w->run, w->src, ks, MSG_JSON_DUP_KEY, k);
 			diag_note(w->run, w->src, m->keyspan,
 			    MSG_JSON_FIRST_KEY, k);

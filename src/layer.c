@@ -109,7 +109,7 @@ meta_string(struct run *run, const struct node *meta, const char *key,
 		return NULL;
 	if (n->kind != NODE_STRING) {
 		diag_error(run, src_of(run, n), n->span, MSG_WRONG_TYPE,
-		    key, "a string", tree_kind_name(n->kind));
+		    key, "a string", tree_kind_article(n->kind));
 		*ok = false;
 		return NULL;
 	}
@@ -205,7 +205,8 @@ skills(struct run *run, const struct profile *p, struct tvars *vars,
 	struct arena *a = &run->arena;
 	struct buf outline = BUF_INIT;
 	const struct node *first = NULL;
-	size_t i, noutline = 0;
+	const char **names = arena_array(a, p->nskills + 1, sizeof(*names));
+	size_t i, k, noutline = 0;
 	bool ok = true;
 
 	for (i = 0; i < p->nskills; i++) {
@@ -230,6 +231,21 @@ skills(struct run *run, const struct profile *p, struct tvars *vars,
 		}
 		if (!name)
 			name = stem(a, sk->file.s);
+		/* Names may come from front matter or the file name, where
+		 * the profile check cannot see them. */
+		for (k = 0; k < i; k++)
+			if (names[k] && strcmp(names[k], name) == 0) {
+				diag_error(run, src_of(run, sk->node),
+				    sk->node->span, MSG_DUPLICATE_ENTRY,
+				    "skill", name);
+				diag_note(run, src_of(run, p->skills[k].node),
+				    p->skills[k].node->span, MSG_FIRST_HERE);
+				ok = false;
+				break;
+			}
+		names[i] = name;
+		if (k < i)
+			continue;
 		if (sk->mode == SKILL_INLINE) {
 			struct entry *e = entry_new(a,
 			    arena_printf(a, "skill.%s", name), "skill");

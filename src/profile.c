@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -285,30 +286,6 @@ type_text(enum ftype t)
 	return "an array of tables";
 }
 
-static const char *
-kind_text(const struct node *n)
-{
-	switch (n->kind) {
-	case NODE_TABLE:
-		return "a table";
-	case NODE_ARRAY:
-		return "an array";
-	case NODE_STRING:
-		return "a string";
-	case NODE_INT:
-		return "an integer";
-	case NODE_FLOAT:
-		return "a float";
-	case NODE_BOOL:
-		return "a boolean";
-	case NODE_DATETIME:
-		return "a date-time";
-	case NODE_NULL:
-		break;
-	}
-	return "null";
-}
-
 /* " (did you mean 'x'?)" for the nearest field name, or "". */
 static const char *
 suggest(struct arena *a, const char *key, const struct field *fields)
@@ -348,6 +325,7 @@ dotted(struct arena *a, const char *prefix, const char *key)
 
 static bool check_table(struct run *run, const struct node *t,
     const struct field *fields, const char *prefix);
+static const char *entry_id(const struct node *e);
 
 static bool
 check_value(struct run *run, const struct field *f, const struct node *v,
@@ -390,7 +368,7 @@ check_value(struct run *run, const struct field *f, const struct node *v,
 			if (v->u.i >= INT_MIN / 2 && v->u.i <= INT_MAX / 2)
 				return true;
 			diag_error(run, src_of(run, v), v->span,
-			    MSG_BAD_PRIORITY, path, "out of range");
+			    MSG_PRIORITY_RANGE, path);
 			return false;
 		}
 		if (v->kind == NODE_STRING) {
@@ -421,7 +399,7 @@ check_value(struct run *run, const struct field *f, const struct node *v,
 				diag_error(run, src_of(run, x), x->span,
 				    MSG_WRONG_TYPE, dotted(a, path, m->key),
 				    "a string, number or boolean",
-				    kind_text(x));
+				    tree_kind_article(x->kind));
 				ok = false;
 			}
 		}
@@ -431,21 +409,25 @@ check_value(struct run *run, const struct field *f, const struct node *v,
 			break;
 		for (i = 0; i < v->u.array.n; i++) {
 			const struct node *e = v->u.array.items[i];
-			const char *ep = arena_printf(a, "%s[%zu]", path, i);
+			const char *id = entry_id(e);
+			/* Name the entry as --set would: skills.diary. */
+			const char *ep = id && !strchr(id, '[') ?
+			    arena_printf(a, "%s.%s", path, id) :
+			    arena_printf(a, "%s[%zu]", path, i + 1);
 
 			if (e->kind != NODE_TABLE) {
 				diag_error(run, src_of(run, e), e->span,
 				    MSG_WRONG_TYPE, ep, "a table",
-				    kind_text(e));
+				    tree_kind_article(e->kind));
 				ok = false;
-			} else if (!check_table(run, e, f->sub, path)) {
+			} else if (!check_table(run, e, f->sub, ep)) {
 				ok = false;
 			}
 		}
 		return ok;
 	}
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
-	    type_text(f->type), kind_text(v));
+	    type_text(f->type), tree_kind_article(v->kind));
 	return false;
 }
 
@@ -665,9 +647,9 @@ add_dir(struct loader *ld, uint32_t src, char *dir, bool embedded)
 }
 
 /*
- * The prompt directory of one profile file: its own prompt.dir, else the
- * one it inherits from its base, else prompts/ beside it, else
- * ../prompts/.
+ * The prompt directory of one profile file: its own prompt.dir, else
+ * prompts/ beside it, else ../prompts/, else the one of the profile it
+ * extends, else (for the message when a file is missing) prompts/.
  */
 static char *
 prompt_dir(struct loader *ld, const struct source *src, const struct node *t,
@@ -680,14 +662,14 @@ prompt_dir(struct loader *ld, const struct source *src, const struct node *t,
 
 	if (d && d->kind == NODE_STRING)
 		return join(a, here, d->u.str.s);
-	if (inherited)
-		return arena_strdup(a, inherited);
 	p = join(a, here, "prompts");
 	if (is_dir(p))
 		return p;
 	p = join(a, here, "../prompts");
 	if (is_dir(p))
 		return p;
+	if (inherited)
+		return arena_strdup(a, inherited);
 	return join(a, here, "prompts");
 }
 
@@ -700,6 +682,17 @@ same_file(const char *a, const char *b)
 		return true;
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
 	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool
+pdir_in(const struct loader *ld, uint32_t src)
+{
+	size_t i;
+
+	for (i = 0; i < ld->ndirs; i++)
+		if (ld->dirs[i].src == src)
+			return true;
+	return false;
 }
 
 /* Load one profile file and, first, what it extends; *dirp gets its
@@ -742,7 +735,7 @@ load_chain(struct loader *ld, const char *path, const struct source *from,
 		return NULL;
 	if (t->kind != NODE_TABLE) {
 		diag_error(run, src, t->span, MSG_WRONG_TYPE, "the profile",
-		    "a table", kind_text(t));
+		    "a table", tree_kind_article(t->kind));
 		return NULL;
 	}
 	ld->chain[ld->depth++] = path;
@@ -750,7 +743,7 @@ load_chain(struct loader *ld, const char *path, const struct source *from,
 	if (ext) {
 		if (ext->kind != NODE_STRING) {
 			diag_error(run, src, ext->span, MSG_WRONG_TYPE,
-			    "extends", "a string", kind_text(ext));
+			    "extends", "a string", tree_kind_article(ext->kind));
 			ld->depth--;
 			return NULL;
 		}
@@ -864,8 +857,11 @@ apply_set(struct run *run, struct node *root, const struct setting *s)
 	const char *key = s->src->text + s->name.off;
 	size_t klen = s->name.len, i = 0, j;
 	const struct field *fields = top_fields, *f = NULL;
+	/* Under [vars] every value is text, as with -v. */
+	static const struct field vars_value = { "", T_STRING, NULL, NULL };
 	struct node *t = root;
 	const char *path = "";
+	bool in_vars = false;
 
 	while (i <= klen) {
 		struct span comp;
@@ -886,7 +882,8 @@ apply_set(struct run *run, struct node *root, const struct setting *s)
 		}
 		path = *path ? arena_printf(a, "%s.%.*s", path, (int)clen, c)
 		    : arena_strndup(a, c, clen);
-		f = fields ? find_field(fields, c, clen) : NULL;
+		f = fields ? find_field(fields, c, clen) : in_vars ?
+		    &vars_value : NULL;
 		if (fields && !f) {
 			diag_error(run, s->src, comp, MSG_UNKNOWN_KEY, path,
 			    suggest(a, arena_strndup(a, c, clen), fields));
@@ -918,27 +915,45 @@ apply_set(struct run *run, struct node *root, const struct setting *s)
 			m = tree_add(a, t, c, clen, s->src->id, comp, nt);
 		}
 		if (f && f->type == T_TABLES && m->value->kind == NODE_ARRAY) {
-			/* The next component names the entry. */
-			size_t k, e0 = j + 1, e1;
+			/*
+			 * What follows names the entry.  Names may hold dots
+			 * (injection keys like global.safety), so take the
+			 * longest entry name that the rest starts with and a
+			 * '.' follows.
+			 */
+			size_t k, best = SIZE_MAX, bestlen = 0, e0 = j + 1, e1;
 
-			for (e1 = e0; e1 < klen && key[e1] != '.'; e1++)
-				;
 			for (k = 0; k < m->value->u.array.n; k++) {
 				const char *id = entry_id(
 				    m->value->u.array.items[k]);
+				size_t n = id ? strlen(id) : 0;
 
-				if (id && strlen(id) == e1 - e0 &&
-				    memcmp(id, key + e0, e1 - e0) == 0)
-					break;
+				if (n && e0 + n <= klen &&
+				    memcmp(id, key + e0, n) == 0 &&
+				    (e0 + n == klen || key[e0 + n] == '.') &&
+				    n > bestlen) {
+					best = k;
+					bestlen = n;
+				}
 			}
-			if (k == m->value->u.array.n || e1 >= klen) {
+			for (e1 = e0; e1 < klen && key[e1] != '.'; e1++)
+				;
+			if (best == SIZE_MAX) {
 				diag_error(run, s->src,
 				    span_make(s->name.off + e0, e1 - e0),
 				    MSG_SET_NO_ENTRY, path,
 				    arena_strndup(a, key + e0, e1 - e0));
 				return false;
 			}
-			t = m->value->u.array.items[k];
+			e1 = e0 + bestlen;
+			if (e1 >= klen) {
+				diag_error(run, s->src,
+				    span_make(s->name.off + e0, e1 - e0),
+				    MSG_SET_WHOLE_ENTRY, path,
+				    arena_strndup(a, key, klen));
+				return false;
+			}
+			t = m->value->u.array.items[best];
 			fields = f->sub;
 			path = arena_printf(a, "%s.%.*s", path,
 			    (int)(e1 - e0), key + e0);
@@ -948,11 +963,12 @@ apply_set(struct run *run, struct node *root, const struct setting *s)
 		if (m->value->kind != NODE_TABLE) {
 			diag_error(run, s->src, comp, MSG_SET_NOT_TABLE,
 			    arena_strndup(a, key, klen), (int)(j), key,
-			    kind_text(m->value));
+			    tree_kind_article(m->value->kind));
 			return false;
 		}
 		t = m->value;
 		fields = f ? f->sub : NULL;
+		in_vars = f && f->type == T_SCALARS;
 		if (f && (f->type == T_ANY || f->type == T_SCALARS))
 			fields = NULL;
 		i = j + 1;
@@ -1254,6 +1270,21 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 		if (!apply_set(run, root, &sets[i]))
 			ok = false;
 	p->root = root;
+	{
+		const struct node *pr = tree_get(root, "prompt");
+		const struct node *d = pr ? tree_get(pr, "dir") : NULL;
+
+		/* A --set prompt.dir (a path from the command line, so
+		 * relative to the current directory) wins for every file. */
+		if (d && d->kind == NODE_STRING && !pdir_in(&ld, d->src)) {
+			for (i = 0; i < ld.ndirs; i++) {
+				ld.dirs[i].dir = tidy(a, d->u.str.s);
+				ld.dirs[i].embedded = false;
+			}
+			topdir = tidy(a, d->u.str.s);
+			ld.top_embedded = false;
+		}
+	}
 	pd->dirs = ld.dirs;
 	pd->n = ld.ndirs;
 	pd->topdir = topdir;
@@ -1285,24 +1316,41 @@ pdir_for(const struct profile *p, uint32_t src)
 	return NULL;
 }
 
+/*
+ * A path written in a profile file resolves against that file's prompt
+ * directory.  One from --set resolves like the top profile's -- except
+ * on the embedded profile, whose directory is not on disk: there a path
+ * from the command line is relative to the current directory.
+ */
+static const char *
+dir_for(const struct profile *p, const struct pstr *path, bool *embedded)
+{
+	const struct pdir *d = path->node ? pdir_for(p, path->node->src) :
+	    NULL;
+
+	if (d) {
+		*embedded = d->embedded;
+		return d->dir;
+	}
+	*embedded = false;
+	return dirs_of(p)->top_embedded ? "." : dirs_of(p)->topdir;
+}
+
 const char *
 profile_resolve(struct run *run, const struct profile *p,
     const struct pstr *path)
 {
-	const struct pdir *d = path->node ? pdir_for(p, path->node->src) :
-	    NULL;
-	const char *dir = d ? d->dir : dirs_of(p)->topdir;
+	bool embedded;
 
-	return join(&run->arena, dir, path->s);
+	return join(&run->arena, dir_for(p, path, &embedded), path->s);
 }
 
 struct source *
 profile_open(struct run *run, const struct profile *p, const struct pstr *path)
 {
-	const struct pdir *d = path->node ? pdir_for(p, path->node->src) :
-	    NULL;
-	bool embedded = d ? d->embedded : dirs_of(p)->top_embedded;
-	const char *full = profile_resolve(run, p, path);
+	bool embedded;
+	const char *full = join(&run->arena, dir_for(p, path, &embedded),
+	    path->s);
 	const struct source *from = path->node ?
 	    source_get(run, path->node->src) : NULL;
 	struct span at = path->node ? path->node->span : span_make(0, 0);

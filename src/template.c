@@ -7,6 +7,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "diag.h"
+#include "json.h"
 #include "run.h"
 #include "tree.h"
 #include "util.h"
@@ -62,11 +63,22 @@ template_vars_from(struct run *run, struct tvars *v, const struct node *t)
 		case NODE_INT:
 			s = arena_printf(a, "%" PRId64, x->u.i);
 			break;
-		case NODE_FLOAT:
-			s = arena_printf(a, "%.17g", x->u.f);
+		case NODE_FLOAT: {
+			/* The shortest text that reads back the same. */
+			struct buf b = BUF_INIT;
+
+			json_write(&b, x, -1);
+			s = arena_strndup(a, b.data, b.len);
+			buf_free(&b);
 			break;
+		}
 		case NODE_BOOL:
 			s = x->u.b ? "true" : "false";
+			break;
+		case NODE_DATETIME:
+			/* As written in the profile. */
+			s = arena_strndup(a, source_get(run, x->src)->text +
+			    x->span.off, x->span.len);
 			break;
 		default:
 			continue;       /* the profile check reported it */

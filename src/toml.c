@@ -85,18 +85,6 @@ is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static unsigned
 lineof(struct parser *p, uint32_t off)
 {
@@ -381,7 +369,7 @@ escape(struct parser *p, bool multiline)
 		ndig = e == 'u' ? 4 : 8;
 		cp = 0;
 		for (i = 0; i < ndig && at + 2 + i < p->len &&
-		    (h = hexval((unsigned char)s[at + 2 + i])) >= 0; i++)
+		    (h = hex_value((unsigned char)s[at + 2 + i])) >= 0; i++)
 			cp = cp << 4 | (uint32_t)h;
 		p->pos = at + 2 + i;
 		if (i < ndig) {
@@ -603,12 +591,12 @@ digits(struct parser *p, const char *t, size_t n, size_t *i, int base,
 	size_t j = *i;
 
 	for (; j < n; j++) {
-		int v = hexval((unsigned char)t[j]);
+		int v = hex_value((unsigned char)t[j]);
 
 		if (t[j] == '_') {
 			if (j == *i || t[j - 1] == '_' || j + 1 >= n ||
-			    hexval((unsigned char)t[j + 1]) < 0 ||
-			    hexval((unsigned char)t[j + 1]) >= base) {
+			    hex_value((unsigned char)t[j + 1]) < 0 ||
+			    hex_value((unsigned char)t[j + 1]) >= base) {
 				ERROR(p, span_make(off + j, 1),
 				    MSG_TOML_UNDERSCORE);
 				return -1;
@@ -853,7 +841,7 @@ number(struct parser *p, const char *t, size_t n, size_t off, struct node *v)
 
 			if (t[j] == '_')
 				continue;
-			d = (unsigned)hexval((unsigned char)t[j]);
+			d = (unsigned)hex_value((unsigned char)t[j]);
 			if (u > ((uint64_t)INT64_MAX - d) / (unsigned)base)
 				over = true;
 			else

@@ -1,11 +1,12 @@
 /*
  * tool: tool definitions, the one source of both the tool prose in the
  * system prompt and the provider-native `tools` of the request.  A
- * definition is read from a config tree node in one of three shapes --
- * ours ({name, description, parameters, usage_hint}), OpenAI's
- * ({"type":"function","function":{...}}) or MCP's ({name, description,
- * inputSchema}) -- and its parameters are checked to be a JSON Schema
- * object.  Tools and the nodes they point at live in the run's arena and
+ * definition is read from a config tree node in one of the shapes in use
+ * -- ours ({name, description, parameters, usage_hint}, which also reads
+ * OpenAI Responses' flat form), OpenAI Chat's ({"type":"function",
+ * "function":{...}}), MCP's ({name, description, inputSchema}) or
+ * Anthropic's ({name, description, input_schema}) -- and its parameters
+ * are checked to be a JSON Schema object.  Tools and the nodes they point at live in the run's arena and
  * borrow from the tree they were read from.
  */
 #ifndef TOOL_H

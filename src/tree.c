@@ -267,6 +267,30 @@ tree_put(struct arena *a, struct node *t, const char *key, struct node *v)
 	return v;
 }
 
+const char *
+tree_kind_article(enum node_kind kind)
+{
+	switch (kind) {
+	case NODE_TABLE:
+		return "a table";
+	case NODE_ARRAY:
+		return "an array";
+	case NODE_STRING:
+		return "a string";
+	case NODE_INT:
+		return "an integer";
+	case NODE_FLOAT:
+		return "a float";
+	case NODE_BOOL:
+		return "a boolean";
+	case NODE_DATETIME:
+		return "a date-time";
+	case NODE_NULL:
+		break;
+	}
+	return "null";
+}
+
 struct node *
 tree_copy(struct arena *a, const struct node *n)
 {

@@ -110,6 +110,8 @@ void tree_push(struct arena *a, struct node *arr, struct node *value);
 /* "table", "array", "string", "integer", "float", "boolean", "datetime",
  * "null": the words used in messages. */
 const char *tree_kind_name(enum node_kind kind);
+/* The same with its article, for messages: "an integer", "a table". */
+const char *tree_kind_article(enum node_kind kind);
 
 /*
  * Building trees for output (json_write): nodes with no source (src and

@@ -157,6 +157,18 @@ utf8_count(const char *s, size_t n)
 	return count;
 }
 
+int
+hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 bool
 str_has_suffix(const char *s, const char *suffix)
 {

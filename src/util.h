@@ -37,6 +37,8 @@ size_t utf8_encode(uint32_t cp, char *out);
 /* Number of code points in s[0..n); invalid bytes count one each. */
 size_t utf8_count(const char *s, size_t n);
 
+/* The value of hex digit c, or -1. */
+int hex_value(int c);
 bool str_has_suffix(const char *s, const char *suffix);
 /* Edit distance, capped: returns a value > max when it exceeds max. */
 size_t str_distance(const char *a, const char *b, size_t max);

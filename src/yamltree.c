@@ -36,7 +36,6 @@
 #define ALIAS_FLOOR 100000
 #define ALIAS_FACTOR 10
 /* How much of a key or value a message quotes, in code points. */
-#define SHOWN_MAX 40
 
 #define CORE_TAG "tag:yaml.org,2002:"
 
@@ -161,39 +160,6 @@ event_span(struct builder *b, const yaml_event_t *ev)
 	return span_make(s, e > s ? e - s : 0);
 }
 
-/* Text fit for a message: control characters escaped, long text cut. */
-static const char *
-shown(struct run *run, const char *s, size_t n)
-{
-	struct buf out = BUF_INIT;
-	size_t i = 0, k, cps = 0;
-	const char *r;
-	uint32_t c;
-
-	while (i < n && cps < SHOWN_MAX) {
-		k = utf8_decode(s + i, n - i, &c);
-		if (k == 0) {
-			buf_printf(&out, "\\x%02x", (unsigned char)s[i]);
-			k = 1;
-		} else if (c == '\n') {
-			buf_puts(&out, "\\n");
-		} else if (c == '\t') {
-			buf_puts(&out, "\\t");
-		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-			buf_printf(&out, "\\u%04x", (unsigned)c);
-		} else {
-			buf_put(&out, s + i, k);
-		}
-		i += k;
-		cps++;
-	}
-	if (i < n)
-		buf_puts(&out, "...");
-	r = arena_strndup(&run->arena, out.data ? out.data : "", out.len);
-	buf_free(&out);
-	return r;
-}
-
 /* A tag as written: the core tags in their "!!int" shorthand. */
 static const char *
 tag_shown(struct run *run, const char *tag)
@@ -202,8 +168,8 @@ tag_shown(struct run *run, const char *tag)
 
 	if (strncmp(tag, CORE_TAG, n) == 0)
 		return arena_printf(&run->arena, "!!%s",
-		    shown(run, tag + n, strlen(tag + n)));
-	return shown(run, tag, strlen(tag));
+		    diag_shown(run, tag + n, strlen(tag + n)));
+	return diag_shown(run, tag, strlen(tag));
 }
 
 static enum tag
@@ -240,18 +206,6 @@ is_word(const char *s, size_t n, const char *const *words)
 	return false;
 }
 
-static int
-digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* [-+]?[0-9]+, 0x[0-9a-fA-F]+ or 0o[0-7]+, exactly in 64 bits. */
 static enum form
 integer(const char *s, size_t n, int64_t *out)
@@ -272,7 +226,7 @@ integer(const char *s, size_t n, int64_t *out)
 		return FORM_STRING;
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	for (; i < n; i++) {
-		d = digit(s[i]);
+		d = hex_value(s[i]);
 		if (d < 0 || d >= base)
 			return FORM_STRING;
 		if (v > (limit - (uint64_t)d) / (uint64_t)base)
@@ -453,7 +407,7 @@ scalar(struct builder *b, const yaml_event_t *ev, struct span sp)
 
 		if (f != forms[want]) {
 			diag_error(b->run, b->src, sp, MSG_YAML_BAD_VALUE,
-			    shown(b->run, s, n), tree_kind_name(want),
+			    diag_shown(b->run, s, n), tree_kind_name(want),
 			    tag_shown(b->run, tagname));
 			return tree_new(a, NODE_NULL, id, sp);
 		}
@@ -536,7 +490,7 @@ key(struct builder *b, struct frame *f, const char *s, size_t n,
 
 	f->end = sp.off + sp.len;
 	if (m) {
-		k = shown(b->run, s, n);
+		k = diag_shown(b->run, s, n);
 		diag_error(b->run, b->src, sp, MSG_YAML_DUP_KEY, k);
 		diag_note(b->run, source_get(b->run, m->keysrc), m->keyspan,
 		    MSG_YAML_FIRST_KEY, k);
@@ -607,7 +561,7 @@ alias_event(struct builder *b, const yaml_event_t *ev)
 	if (!a || !a->node) {
 		diag_error(b->run, b->src, sp,
 		    a ? MSG_YAML_ALIAS_CYCLE : MSG_YAML_NO_ANCHOR,
-		    shown(b->run, name, strlen(name)));
+		    diag_shown(b->run, name, strlen(name)));
 		if (awaits_key(f))
 			f->pending = SKIP_VALUE;
 		else
