@@ -288,7 +288,7 @@ user_turn(struct run *run, struct chat *c, const struct source *user)
 static void
 check_warnings(struct run *run, struct chat *c, struct tvars *vars)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < vars->n; i++)
 		if (!vars->items[i].used && vars->items[i].src)
@@ -296,25 +296,15 @@ check_warnings(struct run *run, struct chat *c, struct tvars *vars)
 			    vars->items[i].span, MSG_UNUSED_VAR,
 			    vars->items[i].name);
 	for (i = 0; i < c->stack.nall; i++) {
-		const struct entry *e = c->stack.all[i];
+		const struct entry *e = c->stack.all[i], *by = e->replaced_by;
 
-		if (e->status != ENTRY_REPLACED || strcmp(e->layer, "inject"))
+		if (e->status != ENTRY_REPLACED || strcmp(e->layer, "inject") ||
+		    strcmp(by->layer, "inject"))
 			continue;
-		for (j = i + 1; j < c->stack.nall; j++) {
-			const struct entry *f = c->stack.all[j];
-
-			if (strcmp(f->key, e->key) == 0 &&
-			    f->status != ENTRY_EMPTY)
-				break;
-		}
-		if (j < c->stack.nall && strcmp(c->stack.all[j]->layer,
-		    "inject") == 0) {
-			diag_warning(run, source_get(run, c->stack.all[j]->src),
-			    c->stack.all[j]->span, MSG_INJECT_REPLACED,
-			    e->key);
-			diag_note(run, source_get(run, e->src), e->span,
-			    MSG_FIRST_HERE);
-		}
+		diag_warning(run, source_get(run, by->src), by->span,
+		    MSG_INJECT_REPLACED, e->key);
+		diag_note(run, source_get(run, e->src), e->span,
+		    MSG_FIRST_HERE);
 	}
 }
 

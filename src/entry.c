@@ -97,6 +97,7 @@ stack_add(struct stack *st, struct entry *e)
 		struct entry *old = st->live[slot->u.i];
 
 		old->status = ENTRY_REPLACED;
+		old->replaced_by = e;
 		e->pos = (size_t)slot->u.i;
 		st->live[e->pos] = e;
 		return;

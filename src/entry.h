@@ -51,6 +51,7 @@ struct entry {
 	uint32_t src;
 	struct span span;
 	size_t pos;             /* position among live entries */
+	struct entry *replaced_by;      /* when status is ENTRY_REPLACED */
 	int message;            /* index of the output message, or -1 */
 };
 

@@ -205,8 +205,9 @@ skills(struct run *run, const struct profile *p, struct tvars *vars,
 	struct arena *a = &run->arena;
 	struct buf outline = BUF_INIT;
 	const struct node *first = NULL;
-	const char **names = arena_array(a, p->nskills + 1, sizeof(*names));
-	size_t i, k, noutline = 0;
+	struct node *names = tree_table(a);     /* name -> its [[skills]] */
+	const struct node *dup;
+	size_t i, noutline = 0;
 	bool ok = true;
 
 	for (i = 0; i < p->nskills; i++) {
@@ -233,19 +234,16 @@ skills(struct run *run, const struct profile *p, struct tvars *vars,
 			name = stem(a, sk->file.s);
 		/* Names may come from front matter or the file name, where
 		 * the profile check cannot see them. */
-		for (k = 0; k < i; k++)
-			if (names[k] && strcmp(names[k], name) == 0) {
-				diag_error(run, src_of(run, sk->node),
-				    sk->node->span, MSG_DUPLICATE_ENTRY,
-				    "skill", name);
-				diag_note(run, src_of(run, p->skills[k].node),
-				    p->skills[k].node->span, MSG_FIRST_HERE);
-				ok = false;
-				break;
-			}
-		names[i] = name;
-		if (k < i)
+		dup = tree_get(names, name);
+		if (dup) {
+			diag_error(run, src_of(run, sk->node), sk->node->span,
+			    MSG_DUPLICATE_ENTRY, "skill", name);
+			diag_note(run, src_of(run, dup), dup->span,
+			    MSG_FIRST_HERE);
+			ok = false;
 			continue;
+		}
+		tree_put(a, names, name, (struct node *)sk->node);
 		if (sk->mode == SKILL_INLINE) {
 			struct entry *e = entry_new(a,
 			    arena_printf(a, "skill.%s", name), "skill");

@@ -500,7 +500,7 @@ static struct node *merge(struct arena *a, const struct node *base,
 static struct node *
 merge_array(struct arena *a, const struct node *base, const struct node *over)
 {
-	struct node *out;
+	struct node *out, *pos;
 	size_t i, j;
 
 	for (i = 0; i < over->u.array.n; i++)
@@ -509,19 +509,30 @@ merge_array(struct arena *a, const struct node *base, const struct node *over)
 	for (i = 0; i < base->u.array.n; i++)
 		if (!entry_id(base->u.array.items[i]))
 			return tree_copy(a, over);
+	/* Entries by name -> position, hashed so that merging stays
+	 * linear. */
 	out = tree_copy(a, base);
+	pos = tree_table(a);
+	for (j = 0; j < out->u.array.n; j++) {
+		const char *id = entry_id(out->u.array.items[j]);
+
+		if (!tree_get(pos, id))
+			tree_put(a, pos, id, tree_int(a, (int64_t)j));
+	}
 	for (i = 0; i < over->u.array.n; i++) {
 		const struct node *e = over->u.array.items[i];
-		const char *id = arena_strdup(a, entry_id(e));
+		const char *id = entry_id(e);
+		const struct node *at = tree_get(pos, id);
 
-		for (j = 0; j < out->u.array.n; j++)
-			if (strcmp(entry_id(out->u.array.items[j]), id) == 0)
-				break;
-		if (j < out->u.array.n)
+		if (at) {
+			j = (size_t)at->u.i;
 			out->u.array.items[j] = merge(a,
 			    out->u.array.items[j], e);
-		else
+		} else {
+			tree_put(a, pos, id, tree_int(a,
+			    (int64_t)out->u.array.n));
 			tree_push(a, out, tree_copy(a, e));
+		}
 	}
 	return out;
 }
@@ -1056,33 +1067,32 @@ need(struct run *run, const struct node *e, const char *what,
 	return true;
 }
 
-/* Two entries of one array with the same name. */
+/* Two entries of one array with the same name (hashed: linear). */
 static bool
 unique(struct run *run, const struct node *arr, const char *what,
     const char *key)
 {
-	size_t i, j;
+	struct node *seen = tree_table(&run->arena);
+	size_t i;
 	bool ok = true;
 
 	for (i = 0; arr && i < arr->u.array.n; i++) {
 		const struct node *a = tree_get(arr->u.array.items[i], key);
+		const struct node *first;
 
 		if (!a || a->kind != NODE_STRING)
 			continue;
-		for (j = 0; j < i; j++) {
-			const struct node *b = tree_get(arr->u.array.items[j],
-			    key);
-
-			if (b && b->kind == NODE_STRING &&
-			    strcmp(a->u.str.s, b->u.str.s) == 0) {
-				diag_error(run, src_of(run, a), a->span,
-				    MSG_DUPLICATE_ENTRY, what, a->u.str.s);
-				diag_note(run, src_of(run, b), b->span,
-				    MSG_FIRST_HERE);
-				ok = false;
-				break;
-			}
+		first = tree_getn(seen, a->u.str.s, a->u.str.len);
+		if (first) {
+			diag_error(run, src_of(run, a), a->span,
+			    MSG_DUPLICATE_ENTRY, what, a->u.str.s);
+			diag_note(run, src_of(run, first), first->span,
+			    MSG_FIRST_HERE);
+			ok = false;
+			continue;
 		}
+		tree_add(&run->arena, seen, a->u.str.s, a->u.str.len, 0,
+		    span_make(0, 0), (struct node *)a);
 	}
 	return ok;
 }

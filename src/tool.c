@@ -564,10 +564,9 @@ read_one(struct reader *r, const struct node *def, struct tool_list *list)
 	struct run *run = r->run;
 	struct fields f;
 	const char *name, *desc, *hint;
-	const struct node *schema, *strict = NULL;
+	const struct node *schema, *strict = NULL, *seen;
 	char *subject;
 	struct tool *t;
-	size_t i;
 	bool ok;
 
 	if (def->kind != NODE_TABLE) {
@@ -605,17 +604,22 @@ read_one(struct reader *r, const struct node *def, struct tool_list *list)
 	}
 	if (!ok)
 		return false;
-	for (i = 0; i < list->n; i++) {
-		const struct tool *first = list->items[i];
+	/* The names seen, as a hashed table: linear even for a file of
+	 * thousands of tools. */
+	if (!list->names)
+		list->names = tree_table(&run->arena);
+	seen = tree_get(list->names, name);
+	if (seen) {
+		const struct tool *first = list->items[seen->u.i];
 
-		if (strcmp(first->name, name) != 0)
-			continue;
 		diag_error(run, src_of(run, f.name->value),
 		    f.name->value->span, MSG_TOOL_DUPLICATE, name);
 		diag_note(run, source_get(run, first->src), first->span,
 		    MSG_FIRST_HERE);
 		return false;
 	}
+	tree_put(&run->arena, list->names, name,
+	    tree_int(&run->arena, (int64_t)list->n));
 	t = arena_alloc(&run->arena, sizeof(*t));
 	t->name = name;
 	t->description = desc;

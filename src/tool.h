@@ -40,6 +40,7 @@ struct tool {
 struct tool_list {
 	struct tool **items;
 	size_t n, cap;
+	struct node *names;     /* name -> index, for duplicates */
 };
 
 /*

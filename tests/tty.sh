@@ -1,0 +1,21 @@
+#!/bin/sh
+# tty.sh BIN ROOT: colour only on a terminal, and never with NO_COLOR.
+# Uses script(1) for a pseudo-terminal; skips (77) without it.
+bin=$1
+cd "$2" || exit 1
+if ! command -v script >/dev/null 2>&1; then
+	echo "SKIP: script(1) is not installed"
+	exit 77
+fi
+esc=$(printf '\033')
+fail=0
+out=$(script -qc "$bin debug profiles/promptstack.toml -u hi" /dev/null </dev/null)
+case $out in *"$esc["*) ;; *) echo "tty: no colour on a terminal"; fail=1 ;; esac
+out=$(NO_COLOR=1 script -qc "$bin debug profiles/promptstack.toml -u hi" /dev/null </dev/null)
+case $out in *"$esc["*) echo "tty: colour despite NO_COLOR"; fail=1 ;; esac
+out=$("$bin" debug profiles/promptstack.toml -u hi 2>&1)
+case $out in *"$esc["*) echo "tty: colour into a pipe"; fail=1 ;; esac
+out=$(script -qc "$bin build nope.toml" /dev/null </dev/null)
+case $out in *"$esc[1;31merror"*) ;; *) echo "tty: diagnostics not coloured on a terminal"; fail=1 ;; esac
+[ $fail -eq 0 ] && echo "tty: colour on terminals only, NO_COLOR honoured"
+exit $fail
