@@ -116,6 +116,22 @@ meta_string(struct run *run, const struct node *meta, const char *key,
 	return n->u.str.s;
 }
 
+/* A prompt file saved with CRLF line ends gives the same bytes as one
+ * saved with LF: output must not depend on a checkout's settings. */
+static void
+crlf_to_lf(struct buf *b)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < b->len; i++)
+		if (!(b->data[i] == '\r' && i + 1 < b->len &&
+		    b->data[i + 1] == '\n'))
+			b->data[w++] = b->data[i];
+	b->len = w;
+	if (b->data)
+		b->data[w] = '\0';
+}
+
 /* Expand a file's body (from offset body) into a trimmed arena string. */
 static bool
 expand_file(struct run *run, struct tvars *vars, struct source *src,
@@ -128,6 +144,7 @@ expand_file(struct run *run, struct tvars *vars, struct source *src,
 
 	ok = template_expand(run, vars, src->text + body, src->len - body,
 	    src, (uint32_t)body, true, span_make(body, 0), &b);
+	crlf_to_lf(&b);
 	s = b.data ? b.data : "";
 	n = entry_trim(&s, b.len);
 	e->content = arena_strndup(&run->arena, s, n);
