@@ -149,6 +149,7 @@ enum diag_level {
 	X(MSG_MISSING_KEY, "%s needs '%s'") \
 	X(MSG_NUL_IN_STRING, "'%s' holds a NUL byte") \
 	X(MSG_EMPTY_VALUE, "'%s' must not be empty") \
+	X(MSG_TOOL_FILE_INLINE, "a [[tools]] entry takes 'file' or an inline definition (name, description, parameters, usage_hint), not both") \
 	X(MSG_EXTENDS_CYCLE, "extends cycle: %s") \
 	X(MSG_EXTENDS_DEPTH, "extends chain deeper than %d profiles") \
 	X(MSG_SET_SYNTAX, "expected %s=VALUE") \

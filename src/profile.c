@@ -737,8 +737,15 @@ load_chain(struct loader *ld, const char *path, const struct source *from,
 		diag_error(run, from, at->span, MSG_EXTENDS_DEPTH, EXTENDS_MAX);
 		return NULL;
 	}
-	if (from && load_format_of(path) == LOAD_GUESS) {
-		diag_error(run, from, at->span, MSG_UNKNOWN_FILE_TYPE, path);
+	/* JSON reads as a tree too, but a profile is TOML or YAML. */
+	if (load_format_of(path) == LOAD_GUESS ||
+	    load_format_of(path) == LOAD_JSON) {
+		if (from)
+			diag_error(run, from, at->span, MSG_UNKNOWN_FILE_TYPE,
+			    path);
+		else
+			diag_plain(run, DIAG_ERROR, MSG_UNKNOWN_FILE_TYPE,
+			    path);
 		return NULL;
 	}
 	if (!load_file(run, path, LOAD_GUESS, from,
@@ -806,12 +813,15 @@ typed_value(struct run *run, const struct setting *s, const char *path,
 	if (f && (f->type == T_STRING || f->type == T_SCALARS))
 		return tree_new_string(a, v, len, s->src->id, s->value);
 	if (f && f->type == T_PRIORITY) {
-		int prio;
+		/* A number stays a number, so that the range check
+		 * speaks of it; anything else is a priority name. */
+		char *tmp = arena_strndup(a, v, len);
 
-		if (len && profile_priority(v, len, &prio) &&
-		    (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))) {
+		errno = 0;
+		ll = strtoll(tmp, &end, 10);
+		if (len && *end == '\0' && errno == 0) {
 			n = tree_new(a, NODE_INT, s->src->id, s->value);
-			n->u.i = prio;
+			n->u.i = ll;
 			return n;
 		}
 		return tree_new_string(a, v, len, s->src->id, s->value);
@@ -1060,8 +1070,7 @@ need(struct run *run, const struct node *e, const char *what,
 		return false;
 	}
 	if (v->kind == NODE_STRING && v->u.str.len == 0) {
-		diag_error(run, src_of(run, v), v->span, MSG_EMPTY_VALUE,
-		    arena_printf(&run->arena, "%s.%s", what, key));
+		diag_error(run, src_of(run, v), v->span, MSG_EMPTY_VALUE, key);
 		return false;
 	}
 	return true;
@@ -1149,9 +1158,7 @@ fill(struct run *run, struct profile *p)
 		if (tl->file.node) {
 			if (e->u.table.n > 1) {
 				diag_error(run, src_of(run, e),
-				    tl->file.node->span, MSG_BOTH_GIVEN,
-				    "a tool", "file",
-				    "an inline definition");
+				    tl->file.node->span, MSG_TOOL_FILE_INLINE);
 				ok = false;
 			}
 			ok = need(run, e, "a tool", "file") && ok;

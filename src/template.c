@@ -1,6 +1,7 @@
 #include "template.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,6 +68,14 @@ template_vars_from(struct run *run, struct tvars *v, const struct node *t)
 			/* The shortest text that reads back the same. */
 			struct buf b = BUF_INIT;
 
+			if (isnan(x->u.f)) {
+				s = "nan";
+				break;
+			}
+			if (isinf(x->u.f)) {
+				s = x->u.f < 0 ? "-inf" : "inf";
+				break;
+			}
 			json_write(&b, x, -1);
 			s = arena_strndup(a, b.data, b.len);
 			buf_free(&b);

@@ -284,7 +284,7 @@ tree_kind_article(enum node_kind kind)
 	case NODE_BOOL:
 		return "a boolean";
 	case NODE_DATETIME:
-		return "a date-time";
+		return "a datetime";
 	case NODE_NULL:
 		break;
 	}
