@@ -155,7 +155,7 @@ cmd_run(const struct options *opt, bool debug)
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0 &&
-		    fwrite(out.data, 1, out.len, stdout) != out.len)
+		    out.len && fwrite(out.data, 1, out.len, stdout) != out.len)
 			diag_system(&run);
 	}
 	status = diag_status(&run);

@@ -141,6 +141,7 @@ enum diag_level {
 	X(MSG_TOOL_BAD_TYPE, "unknown type '%s': JSON Schema types are string, number, integer, boolean, object, array and null") \
 	X(MSG_TOOL_REQUIRED_KIND, "'required' must list property names (found %s)") \
 	X(MSG_TOOL_REQUIRED_UNKNOWN, "required property '%s' is not in 'properties'") \
+	X(MSG_TOOL_EMPTY_ALTERNATIVES, "'%s' needs at least one schema") \
 	/* profile */ \
 	X(MSG_UNKNOWN_KEY, "unknown key '%s'%s") \
 	X(MSG_WRONG_TYPE, "'%s' must be %s, not %s") \
@@ -175,6 +176,7 @@ enum diag_level {
 	X(MSG_HISTORY_ROLE, "unknown role '%s' (expected system, developer, user or assistant)") \
 	X(MSG_HISTORY_CONTENT, "a message's content must be a string, not %s") \
 	X(MSG_INJECT_REPLACED, "injection '%s' replaces one defined earlier") \
+	X(MSG_NO_MESSAGE, "the %s format needs at least one message: the profile composes no system prompt, so give -u TEXT or -H FILE") \
 	X(MSG_NO_USER_MESSAGE, "the %s format needs at least one user or assistant message: give -u TEXT or -H FILE") \
 	X(MSG_FIRST_NOT_USER, "the %s format needs the conversation to start with a user message, but the history starts with an assistant message") \
 	X(MSG_NO_MODEL, "the %s format needs a model: set output.model in the profile or pass --set output.model=NAME") \

@@ -83,7 +83,7 @@ emit_model(struct run *run, const struct chat *c, const char *format,
 }
 
 const char *
-emit_system_text(struct run *run, const struct chat *c)
+emit_system_text(struct run *run, const struct chat *c, size_t *len)
 {
 	struct buf b = BUF_INIT;
 	const char *s;
@@ -99,6 +99,7 @@ emit_system_text(struct run *run, const struct chat *c)
 			buf_puts(&b, "\n\n");
 		buf_put(&b, m->content, m->len);
 	}
+	*len = b.len;
 	if (!b.len)
 		return NULL;
 	s = arena_strndup(&run->arena, b.data, b.len);

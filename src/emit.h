@@ -46,7 +46,8 @@ bool emit_model(struct run *run, const struct chat *c, const char *format,
     const char **model);
 /* System text for providers that have one system prompt: the system
  * message, then the developer message. */
-const char *emit_system_text(struct run *run, const struct chat *c);
+const char *emit_system_text(struct run *run, const struct chat *c,
+    size_t *len);
 /* The index of the first conversation message (after system and
  * developer messages). */
 size_t emit_first_turn(const struct chat *c);

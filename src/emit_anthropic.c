@@ -30,6 +30,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	const struct node *mt = c->params ? tree_get(c->params, "max_tokens") :
 	    NULL;
 	const char *model, *system;
+	size_t syslen;
 	size_t i, first = emit_first_turn(c);
 
 	if (!emit_model(run, c, "anthropic", &model))
@@ -49,12 +50,12 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	else
 		tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
 		    c->max_tokens : DEFAULT_MAX_TOKENS));
-	system = emit_system_text(run, c);
+	system = emit_system_text(run, c, &syslen);
 	if (system) {
 		sys = tree_put(a, body, "system", tree_array(a));
 		blk = tree_table(a);
 		tree_put(a, blk, "type", tree_str(a, "text"));
-		tree_put(a, blk, "text", tree_str(a, system));
+		tree_put(a, blk, "text", tree_strn(a, system, syslen));
 		tree_push(a, sys, blk);
 	}
 	/* The API merges consecutive turns of one role; do it here, with a

@@ -83,7 +83,8 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
 	struct node *body = tree_table(a), *contents, *tools, *decls, *g;
-	const char *system = emit_system_text(run, c);
+	size_t syslen;
+	const char *system = emit_system_text(run, c, &syslen);
 	size_t i, first = emit_first_turn(c);
 
 	if (first == c->n) {
@@ -97,8 +98,7 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		struct node *si = tree_put(a, body, "systemInstruction",
 		    tree_table(a));
 
-		tree_put(a, si, "parts", text_parts(a, system,
-		    strlen(system)));
+		tree_put(a, si, "parts", text_parts(a, system, syslen));
 	}
 	contents = tree_put(a, body, "contents", tree_array(a));
 	for (i = first; i < c->n; i++) {

@@ -4,6 +4,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "chat.h"
+#include "diag.h"
 #include "json.h"
 #include "run.h"
 #include "tree.h"
@@ -22,6 +23,11 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 	ok = emit_model(run, c, "openai", &model);
 	if (!ok)
 		return false;
+	/* Chat Completions wants at least one message. */
+	if (c->n == 0) {
+		diag_plain(run, DIAG_ERROR, MSG_NO_MESSAGE, "openai");
+		return false;
+	}
 	tree_put(a, body, "model", tree_str(a, model));
 	msgs = tree_put(a, body, "messages", tree_array(a));
 	for (i = 0; i < c->n; i++) {

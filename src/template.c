@@ -132,8 +132,9 @@ template_expand(struct run *run, struct tvars *v, const char *text,
 			e++;
 		if (ne == ns || e + 1 >= len || text[e] != '}' ||
 		    text[e + 1] != '}') {
-			/* Not a placeholder: literal braces. */
-			i += 2;
+			/* Not a placeholder here; one may start at the next
+			 * brace ("{{{name}}}"). */
+			i++;
 			continue;
 		}
 		e += 2;

@@ -445,6 +445,14 @@ check_alternatives(struct reader *r, const struct node *s, int depth)
 			ok = false;
 			continue;
 		}
+		if (alts->u.array.n == 0) {
+			/* JSON Schema wants at least one alternative, and
+			 * every provider refuses an empty list. */
+			diag_error(run, src_of(run, alts), alts->span,
+			    MSG_TOOL_EMPTY_ALTERNATIVES, keys[k]);
+			ok = false;
+			continue;
+		}
 		subject = arena_printf(&run->arena, "an '%s' entry", keys[k]);
 		for (i = 0; i < alts->u.array.n; i++)
 			ok &= check_schema(r, alts->u.array.items[i], subject,

@@ -143,7 +143,12 @@ tree_add(struct arena *a, struct node *t, const char *key, size_t keylen,
 		else
 			index_put(t->u.table.index, t->u.table.items, n);
 	} else if (t->u.table.n > INDEX_AT) {
-		index_build(a, t, 64);
+		/* Also when a caller dropped the index of a big table. */
+		size_t cap = 64;
+
+		while (cap < t->u.table.n * 2)
+			cap *= 2;
+		index_build(a, t, cap);
 	}
 	return m;
 }
