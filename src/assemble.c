@@ -144,10 +144,12 @@ history(struct run *run, const char *path, struct chat *c, struct buf *base,
 		for (j = 0; j < e->u.table.n; j++) {
 			const struct member *mb = &e->u.table.items[j];
 
-			if (strcmp(mb->key, "role") && strcmp(mb->key,
-			    "content") && strcmp(mb->key, "name")) {
+			if (strlen(mb->key) != mb->keylen || (strcmp(mb->key,
+			    "role") && strcmp(mb->key, "content") &&
+			    strcmp(mb->key, "name"))) {
 				diag_error(run, src, mb->keyspan,
-				    MSG_HISTORY_KEY, mb->key);
+				    MSG_HISTORY_KEY, diag_shown(run, mb->key,
+				    mb->keylen));
 				eok = false;
 			}
 		}
@@ -159,9 +161,11 @@ history(struct run *run, const char *path, struct chat *c, struct buf *base,
 			    "role");
 			eok = false;
 		} else if (role->kind != NODE_STRING ||
+		    strlen(role->u.str.s) != role->u.str.len ||
 		    !role_of(role->u.str.s, &r)) {
 			diag_error(run, src, role->span, MSG_HISTORY_ROLE,
-			    role->kind == NODE_STRING ? role->u.str.s :
+			    role->kind == NODE_STRING ? diag_shown(run,
+			    role->u.str.s, role->u.str.len) :
 			    tree_kind_article(role->kind));
 			eok = false;
 		}

@@ -351,7 +351,8 @@ check_value(struct run *run, const struct field *f, const struct node *v,
 					return true;
 			diag_error(run, src_of(run, v), v->span,
 			    MSG_BAD_CHOICE, path,
-			    choices_text(a, f->choices), v->u.str.s);
+			    choices_text(a, f->choices),
+			    diag_shown(run, v->u.str.s, v->u.str.len));
 			return false;
 		}
 		return true;
@@ -445,7 +446,8 @@ check_table(struct run *run, const struct node *t, const struct field *fields,
 
 		if (!f) {
 			diag_error(run, source_get(run, m->keysrc),
-			    m->keyspan, MSG_UNKNOWN_KEY, path,
+			    m->keyspan, MSG_UNKNOWN_KEY,
+			    diag_shown(run, path, strlen(path)),
 			    suggest(&run->arena, m->key, fields));
 			ok = false;
 			continue;
@@ -636,9 +638,19 @@ tidy(struct arena *a, const char *p)
 static char *
 join(struct arena *a, const char *dir, const char *path)
 {
-	if (path[0] == '/' || strcmp(dir, ".") == 0)
-		return tidy(a, path);
-	return tidy(a, arena_printf(a, "%s/%s", dir, path));
+	const char *raw = path[0] == '/' || strcmp(dir, ".") == 0 ? path :
+	    arena_printf(a, "%s/%s", dir, path);
+	char *neat = tidy(a, raw);
+	struct stat sr, sn;
+
+	/* The tidy name reads better in messages, but "a/.." through a
+	 * symbolic link is not where the kernel goes: keep the raw path
+	 * when the two name different files (or only the raw one exists). */
+	if (strstr(raw, "..") && stat(raw, &sr) == 0 &&
+	    (stat(neat, &sn) != 0 || sr.st_dev != sn.st_dev ||
+	    sr.st_ino != sn.st_ino))
+		return arena_strdup(a, raw);
+	return neat;
 }
 
 static void
@@ -906,7 +918,8 @@ apply_set(struct run *run, struct node *root, const struct setting *s)
 		f = fields ? find_field(fields, c, clen) : in_vars ?
 		    &vars_value : NULL;
 		if (fields && !f) {
-			diag_error(run, s->src, comp, MSG_UNKNOWN_KEY, path,
+			diag_error(run, s->src, comp, MSG_UNKNOWN_KEY,
+			    diag_shown(run, path, strlen(path)),
 			    suggest(a, arena_strndup(a, c, clen), fields));
 			return false;
 		}
