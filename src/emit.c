@@ -107,6 +107,26 @@ emit_system_text(struct run *run, const struct chat *c, size_t *len)
 	return s;
 }
 
+struct node *
+emit_openai_messages(struct run *run, const struct chat *c)
+{
+	struct arena *a = &run->arena;
+	struct node *msgs = tree_array(a);
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct message *m = &c->msgs[i];
+		struct node *o = tree_table(a);
+
+		tree_put(a, o, "role", tree_str(a, profile_role_name(m->role)));
+		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
+		if (m->name)
+			tree_put(a, o, "name", tree_str(a, m->name));
+		tree_push(a, msgs, o);
+	}
+	return msgs;
+}
+
 size_t
 emit_first_turn(const struct chat *c)
 {

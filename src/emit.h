@@ -48,6 +48,8 @@ bool emit_model(struct run *run, const struct chat *c, const char *format,
  * message, then the developer message. */
 const char *emit_system_text(struct run *run, const struct chat *c,
     size_t *len);
+/* The messages as OpenAI Chat Completions spells them (openai, messages). */
+struct node *emit_openai_messages(struct run *run, const struct chat *c);
 /* The index of the first conversation message (after system and
  * developer messages). */
 size_t emit_first_turn(const struct chat *c);

@@ -32,22 +32,11 @@ where(struct run *run, char *buf, size_t size, bool has, uint32_t src,
 	return buf;
 }
 
+/* The status as a reason to leave an entry out. */
 static const char *
 reason(enum entry_status s)
 {
-	switch (s) {
-	case ENTRY_EMPTY:
-		return "empty";
-	case ENTRY_DISABLED:
-		return "disabled";
-	case ENTRY_REPLACED:
-		return "replaced";
-	case ENTRY_MISSING:
-		return "missing context";
-	case ENTRY_ACTIVE:
-		break;
-	}
-	return "not placed";
+	return s == ENTRY_MISSING ? "missing context" : entry_status_name(s);
 }
 
 /* Pad a UTF-8 string to width columns (code points). */

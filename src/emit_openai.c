@@ -15,7 +15,7 @@ bool
 emit_openai(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *body = tree_table(a), *msgs, *tools;
+	struct node *body = tree_table(a), *tools;
 	const char *model;
 	size_t i;
 	bool ok;
@@ -29,17 +29,7 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 		return false;
 	}
 	tree_put(a, body, "model", tree_str(a, model));
-	msgs = tree_put(a, body, "messages", tree_array(a));
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
-		struct node *o = tree_table(a);
-
-		tree_put(a, o, "role", tree_str(a, profile_role_name(m->role)));
-		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
-		if (m->name)
-			tree_put(a, o, "name", tree_str(a, m->name));
-		tree_push(a, msgs, o);
-	}
+	tree_put(a, body, "messages", emit_openai_messages(run, c));
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)

@@ -190,25 +190,11 @@ keyname(struct parser *p, size_t n)
 static const char *
 what(const struct node *v)
 {
-	switch (v->kind) {
-	case NODE_TABLE:
-		return v->flags & NODE_FROZEN ? "an inline table" : "a table";
-	case NODE_ARRAY:
-		return v->flags & NODE_AOT ? "an array of tables" : "an array";
-	case NODE_INT:
-		return "an integer";
-	case NODE_FLOAT:
-		return "a float";
-	case NODE_STRING:
-		return "a string";
-	case NODE_BOOL:
-		return "a boolean";
-	case NODE_DATETIME:
-		return "a datetime";
-	case NODE_NULL:
-		break;
-	}
-	return "null";
+	if (v->kind == NODE_TABLE && (v->flags & NODE_FROZEN))
+		return "an inline table";
+	if (v->kind == NODE_ARRAY && (v->flags & NODE_AOT))
+		return "an array of tables";
+	return tree_kind_article(v->kind);
 }
 
 /*
