@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "run.h"
-#include "source.h"
-#include "toml.h"
-#include "tree.h"
+#include "base/buf.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "data/toml.h"
+#include "data/tree.h"
 
 static void
 json_string(struct buf *b, const char *s, size_t n)

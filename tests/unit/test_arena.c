@@ -1,7 +1,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check.h"
 
 int

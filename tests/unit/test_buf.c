@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
 
 int

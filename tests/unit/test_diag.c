@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
-#include "diag.h"
-#include "run.h"
-#include "source.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "diag/source.h"
 
 static char *
 capture(struct run *run, struct source *src, struct span sp, int level)

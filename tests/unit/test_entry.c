@@ -1,9 +1,9 @@
 /* PromptStack semantics: replace in place, empty skipped, order. */
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check.h"
-#include "entry.h"
+#include "prompt/entry.h"
 
 static struct entry *
 mk(struct arena *a, const char *key, const char *content, int prio)

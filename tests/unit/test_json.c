@@ -7,14 +7,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
-#include "diag.h"
-#include "json.h"
-#include "run.h"
-#include "source.h"
-#include "tree.h"
-#include "util.h"
+#include "diag/diag.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "data/tree.h"
+#include "base/util.h"
 
 static struct run run;
 /* What the last parse printed on stderr; the last out() and str(). */

@@ -1,7 +1,7 @@
 #include "check.h"
-#include "run.h"
-#include "source.h"
-#include "util.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "base/util.h"
 
 int
 main(void)

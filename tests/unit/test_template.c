@@ -3,11 +3,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
-#include "run.h"
-#include "source.h"
-#include "template.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "text/template.h"
 
 static struct run run;
 static struct tvars vars;

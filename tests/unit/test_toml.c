@@ -5,14 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
-#include "diag.h"
-#include "run.h"
-#include "source.h"
-#include "toml.h"
-#include "tree.h"
-#include "util.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "data/toml.h"
+#include "data/tree.h"
+#include "base/util.h"
 
 /* What the last parse() printed on stderr. */
 static char *errtext;

@@ -4,14 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
-#include "diag.h"
-#include "json.h"
-#include "run.h"
-#include "source.h"
-#include "tool.h"
-#include "tree.h"
+#include "diag/diag.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "prompt/tool.h"
+#include "data/tree.h"
 
 static struct run run;
 static char *stderr_text;       /* what the last read_tools() printed */

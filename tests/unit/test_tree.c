@@ -1,9 +1,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check.h"
-#include "tree.h"
+#include "data/tree.h"
 
 int
 main(void)

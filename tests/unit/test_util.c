@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 int
 main(void)

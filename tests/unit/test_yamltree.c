@@ -8,15 +8,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
-#include "diag.h"
-#include "json.h"
-#include "run.h"
-#include "source.h"
-#include "tree.h"
-#include "util.h"
-#include "yamltree.h"
+#include "diag/diag.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "data/tree.h"
+#include "base/util.h"
+#include "data/yamltree.h"
 
 static struct run run;
 /* What the last parse printed on stderr; the last out(). */

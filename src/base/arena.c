@@ -1,0 +1,150 @@
+#include "base/arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define ALIGN 16
+#define BLOCK 65536
+
+struct arena_block {
+	struct arena_block *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+void
+arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->total = 0;
+	a->adopted = NULL;
+	a->nadopted = a->capadopted = 0;
+}
+
+void
+arena_free(struct arena *a)
+{
+	struct arena_block *b, *next;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	while (a->nadopted)
+		free(a->adopted[--a->nadopted]);
+	free(a->adopted);
+	arena_init(a);
+}
+
+void *
+arena_adopt(struct arena *a, void *p)
+{
+	if (a->nadopted == a->capadopted) {
+		a->capadopted = a->capadopted ? a->capadopted * 2 : 8;
+		a->adopted = xreallocarray(a->adopted, a->capadopted,
+		    sizeof(*a->adopted));
+	}
+	a->adopted[a->nadopted++] = p;
+	return p;
+}
+
+void *
+arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b = a->head;
+	size_t need = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	void *p;
+
+	if (need < n)
+		die("out of memory");
+	if (!b || b->size - b->used < need) {
+		size_t size = need > BLOCK / 4 ? need : BLOCK;
+
+		if (size > SIZE_MAX - sizeof(*b))
+			die("out of memory");
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		a->total += sizeof(*b) + size;
+		if (size == need && a->head) {
+			/* A big object gets a block of its own, kept
+			 * behind the current one so its free space
+			 * stays usable. */
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = a->head;
+			a->head = b;
+		}
+	}
+	p = b->data + b->used;
+	b->used += need;
+	memset(p, 0, n);
+	return p;
+}
+
+void *
+arena_array(struct arena *a, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		die("out of memory");
+	return arena_alloc(a, nmemb * size);
+}
+
+void *
+arena_grow(struct arena *a, void *old, size_t oldn, size_t newn, size_t size)
+{
+	void *p = arena_array(a, newn, size);
+
+	if (old && oldn)
+		memcpy(p, old, (oldn < newn ? oldn : newn) * size);
+	return p;
+}
+
+char *
+arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p;
+
+	if (n == SIZE_MAX)
+		die("out of memory");
+	p = arena_alloc(a, n + 1);
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *
+arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *p;
+
+	/* GCC 12 with -fsanitize=undefined warns of a "null format string"
+	 * on the sanitizer's own path unless told fmt is not NULL. */
+	if (!fmt)
+		die("arena_printf: no format");
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("vsnprintf:");
+	p = arena_alloc(a, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}

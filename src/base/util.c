@@ -1,0 +1,217 @@
+#include "base/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *progname = "strata";
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		die("out of memory");
+	return xrealloc(p, nmemb * size);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list ap;
+	int err = errno;
+	size_t n = strlen(fmt);
+
+	fflush(stdout);
+	fprintf(stderr, "%s: fatal: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (n && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(err));
+	fputc('\n', stderr);
+	exit(3);
+}
+
+size_t
+utf8_decode(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t c;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	} else if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
+	    (len == 4 && c < 0x10000) || c > 0x10ffff ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+size_t
+utf8_encode(uint32_t cp, char *out)
+{
+	unsigned char *o = (unsigned char *)out;
+
+	if (cp < 0x80) {
+		o[0] = (unsigned char)cp;
+		return 1;
+	} else if (cp < 0x800) {
+		o[0] = (unsigned char)(0xc0 | (cp >> 6));
+		o[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 2;
+	} else if (cp < 0x10000) {
+		o[0] = (unsigned char)(0xe0 | (cp >> 12));
+		o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (unsigned char)(0xf0 | (cp >> 18));
+	o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+	o[3] = (unsigned char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+size_t
+utf8_count(const char *s, size_t n)
+{
+	size_t i = 0, count = 0, k;
+	uint32_t cp;
+
+	while (i < n) {
+		k = utf8_decode(s + i, n - i, &cp);
+		i += k ? k : 1;
+		count++;
+	}
+	return count;
+}
+
+int
+hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool
+str_has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+size_t
+str_distance(const char *a, const char *b, size_t max)
+{
+	size_t n = strlen(a), m = strlen(b), i, j, best;
+	size_t *row;
+
+	if (n > 64 || m > 64)
+		return max + 1;
+	row = xcalloc(m + 1, sizeof(*row));
+	for (j = 0; j <= m; j++)
+		row[j] = j;
+	for (i = 1; i <= n; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= m; j++) {
+			size_t up = row[j], v;
+
+			v = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > max) {
+			free(row);
+			return max + 1;
+		}
+	}
+	best = row[m];
+	free(row);
+	return best;
+}

@@ -1,0 +1,30 @@
+/*
+ * strata debug: the per-layer view of a build -- every entry, where it
+ * came from, its size, and why it is in or out.
+ */
+#include <stdbool.h>
+
+#include "pipeline/assemble.h"
+#include "cmd/cmd.h"
+
+const char cmd_debug_help[] =
+    "usage: strata debug [PROFILE] [options]\n"
+    "\n"
+    "Show, for each message the build would send, every entry that reached\n"
+    "it (priority, key, layer, role, scope, source, bytes, estimated\n"
+    "tokens), then every entry that did not and why.  Takes the options of\n"
+    "'strata build', and:\n"
+    "\n"
+    "      --json                 print the same as data (the json format)\n";
+
+int
+cmd_debug(int argc, char **argv)
+{
+	struct options opt;
+	int status = cmd_options(argc, argv, "debug", true, &opt);
+
+	if (status < 0)
+		status = cmd_run(&opt, true);
+	cmd_options_free(&opt);
+	return status;
+}

@@ -1,0 +1,849 @@
+/*
+ * JSON is read with cJSON (the project reads assets with it), and then a
+ * small strict scanner walks the same text alongside cJSON's tree.  The
+ * walk gives every node and key its span, which cJSON does not keep;
+ * keeps integers exact (cJSON holds numbers as doubles) and strings whole
+ * (cJSON's stop at the first \u0000); and refuses what cJSON lets
+ * through: leading zeros, "1.", "-.5", raw control characters in
+ * strings, control bytes as whitespace, invalid UTF-8.  When cJSON
+ * fails, the same scanner runs without a tree to find the first error and
+ * say what was expected there, because cJSON only says where it gave up,
+ * often a few bytes early.
+ *
+ * The scanner recurses once per nesting level, which MAX_DEPTH bounds;
+ * trees from the readers are that shallow, so json_write() recurses too.
+ */
+#include "data/json.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "diag/source.h"
+#include "data/tree.h"
+#include "base/util.h"
+
+/* cJSON's own limit: a deeper document fails there first. */
+#define MAX_DEPTH CJSON_NESTING_LIMIT
+/* Duplicate keys and range errors reported before the reader stops. */
+#define MAX_ERRORS 20
+/* How much of a key or word a message quotes, in code points. */
+
+struct walker {
+	struct run *run;
+	struct source *src;
+	const char *s;          /* the whole source text */
+	size_t n, pos;          /* pos: the next byte to read */
+	struct buf tmp;         /* the last string decoded, or number text */
+	unsigned errors0;
+};
+
+/* The character at off, as a message names it: 'x' or U+0001. */
+static const char *
+char_shown(struct walker *w, size_t off)
+{
+	uint32_t c;
+	size_t k = utf8_decode(w->s + off, w->n - off, &c);
+
+	if (k == 0)
+		return arena_printf(&w->run->arena, "byte 0x%02x",
+		    (unsigned char)w->s[off]);
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		return arena_printf(&w->run->arena, "U+%04X", (unsigned)c);
+	if (c == '\'')
+		return "\"'\"";
+	return arena_printf(&w->run->arena, "'%.*s'", (int)k, w->s + off);
+}
+
+static struct span
+char_span(struct walker *w, size_t off)
+{
+	uint32_t c;
+	size_t k;
+
+	if (off >= w->n)
+		return span_make(w->n, 0);
+	k = utf8_decode(w->s + off, w->n - off, &c);
+	return span_make(off, k ? k : 1);
+}
+
+/* Report the byte at pos as not what was expected there. */
+static void
+unexpected(struct walker *w, const char *expected)
+{
+	uint32_t c;
+
+	if (w->pos >= w->n)
+		diag_error(w->run, w->src, span_make(w->n, 0), MSG_JSON_EOF,
+		    expected);
+	else if (w->s[w->pos] == '\0')
+		diag_error(w->run, w->src, span_make(w->pos, 1), MSG_NUL_BYTE);
+	else if (utf8_decode(w->s + w->pos, w->n - w->pos, &c) == 0)
+		diag_error(w->run, w->src, span_make(w->pos, 1),
+		    MSG_INVALID_UTF8);
+	else
+		diag_error(w->run, w->src, char_span(w, w->pos),
+		    MSG_JSON_UNEXPECTED, char_shown(w, w->pos), expected);
+}
+
+/*
+ * Whether cJSON's item (if any) is of one of the types the scanner is
+ * looking at.  They always agree unless one of the two has a bug; a
+ * disagreement is reported, not trusted.
+ */
+static bool
+agrees(const cJSON *item, int types)
+{
+	return !item || (item->type & types);
+}
+
+static struct node *
+mismatch(struct walker *w)
+{
+	diag_error(w->run, w->src, char_span(w, w->pos), MSG_JSON_SYNTAX);
+	return NULL;
+}
+
+static bool
+soft(struct walker *w)
+{
+	return w->run->diag.errors - w->errors0 < MAX_ERRORS;
+}
+
+static void
+skip_ws(struct walker *w)
+{
+	while (w->pos < w->n && (w->s[w->pos] == ' ' ||
+	    w->s[w->pos] == '\t' || w->s[w->pos] == '\n' ||
+	    w->s[w->pos] == '\r'))
+		w->pos++;
+}
+
+static int
+peek(const struct walker *w)
+{
+	return w->pos < w->n ? (unsigned char)w->s[w->pos] : -1;
+}
+
+static bool
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool
+hex4(const char *s, size_t n, size_t i, uint32_t *out)
+{
+	uint32_t v = 0;
+	size_t j;
+
+	if (n < 4 || i > n - 4)
+		return false;
+	for (j = i; j < i + 4; j++) {
+		char c = s[j];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (uint32_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (uint32_t)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (uint32_t)(c - 'A' + 10);
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* The escape at *ip (a backslash) into w->tmp; *ip moves past it. */
+static bool
+escape(struct walker *w, size_t *ip)
+{
+	static const char plain[] = "\"\\/bfnrt";
+	static const char value[] = "\"\\/\b\f\n\r\t";
+	size_t i = *ip, k;
+	uint32_t c, lo;
+	const char *p;
+	char enc[4];
+
+	if (w->s[i + 1] != '\0' && (p = strchr(plain, w->s[i + 1])) != NULL) {
+		buf_putc(&w->tmp, value[p - plain]);
+		*ip = i + 2;
+		return true;
+	}
+	if (w->s[i + 1] != 'u') {       /* string() saw that i + 1 < n */
+		k = 1 + char_span(w, i + 1).len;
+		diag_error(w->run, w->src, span_make(i, k), MSG_JSON_ESCAPE,
+		    diag_shown(w->run, w->s + i, k));
+		return false;
+	}
+	if (!hex4(w->s, w->n, i + 2, &c)) {
+		k = w->n - i < 6 ? w->n - i : 6;
+		diag_error(w->run, w->src, span_make(i, k), MSG_JSON_ESCAPE,
+		    diag_shown(w->run, w->s + i, k));
+		return false;
+	}
+	*ip = i + 6;
+	if (c >= 0xd800 && c <= 0xdbff && i + 12 <= w->n &&
+	    w->s[i + 6] == '\\' && w->s[i + 7] == 'u' &&
+	    hex4(w->s, w->n, i + 8, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+		c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+		*ip = i + 12;
+	} else if (c >= 0xd800 && c <= 0xdfff) {
+		diag_error(w->run, w->src, span_make(i, 6), MSG_JSON_SURROGATE,
+		    diag_shown(w->run, w->s + i, 6));
+		return false;
+	}
+	buf_put(&w->tmp, enc, utf8_encode(c, enc));
+	return true;
+}
+
+/*
+ * The string at pos (a '"') decoded into w->tmp, its span in *sp.  A raw
+ * newline ends the search: it almost always means a missing quote, and
+ * the opening quote is the place to show.
+ */
+static bool
+string(struct walker *w, struct span *sp)
+{
+	const char *s = w->s;
+	size_t start = w->pos, i = start + 1, from, k, eol;
+	unsigned char c;
+	uint32_t cp;
+
+	buf_reset(&w->tmp);
+	for (;;) {
+		from = i;
+		while (i < w->n && (c = (unsigned char)s[i]) >= 0x20 &&
+		    c < 0x80 && c != '"' && c != '\\')
+			i++;
+		buf_put(&w->tmp, s + from, i - from);
+		if (i >= w->n || s[i] == '\n' ||
+		    (s[i] == '\\' && i + 1 >= w->n)) {
+			for (eol = start; eol < w->n && s[eol] != '\n'; eol++)
+				;
+			diag_error(w->run, w->src, span_make(start,
+			    eol - start), MSG_JSON_UNTERMINATED);
+			return false;
+		}
+		c = (unsigned char)s[i];
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			if (!escape(w, &i))
+				return false;
+			continue;
+		}
+		if (c == '\0') {
+			diag_error(w->run, w->src, span_make(i, 1),
+			    MSG_NUL_BYTE);
+			return false;
+		}
+		if (c < 0x20) {
+			diag_error(w->run, w->src, span_make(i, 1),
+			    MSG_JSON_CONTROL, char_shown(w, i));
+			return false;
+		}
+		k = utf8_decode(s + i, w->n - i, &cp);
+		if (k == 0) {
+			diag_error(w->run, w->src, span_make(i, 1),
+			    MSG_INVALID_UTF8);
+			return false;
+		}
+		buf_put(&w->tmp, s + i, k);
+		i += k;
+	}
+	w->pos = i + 1;
+	*sp = span_make(start, w->pos - start);
+	return true;
+}
+
+static bool
+number_error(struct walker *w, size_t at, const char *why)
+{
+	diag_error(w->run, w->src, char_span(w, at), MSG_JSON_NUMBER, why);
+	return false;
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?, exactly. */
+static bool
+scan_number(struct walker *w, bool *isint)
+{
+	const char *s = w->s;
+	size_t i = w->pos;
+
+	*isint = true;
+	if (s[i] == '-')
+		i++;
+	if (i >= w->n || !is_digit(s[i]))
+		return number_error(w, i, "expected a digit after '-'");
+	if (s[i] == '0') {
+		i++;
+		if (i < w->n && is_digit(s[i]))
+			return number_error(w, i,
+			    "leading zeros are not allowed");
+	}
+	while (i < w->n && is_digit(s[i]))
+		i++;
+	if (i < w->n && s[i] == '.') {
+		*isint = false;
+		if (++i >= w->n || !is_digit(s[i]))
+			return number_error(w, i, "expected a digit after '.'");
+		while (i < w->n && is_digit(s[i]))
+			i++;
+	}
+	if (i < w->n && (s[i] == 'e' || s[i] == 'E')) {
+		*isint = false;
+		i++;
+		if (i < w->n && (s[i] == '-' || s[i] == '+'))
+			i++;
+		if (i >= w->n || !is_digit(s[i]))
+			return number_error(w, i,
+			    "expected a digit in the exponent");
+		while (i < w->n && is_digit(s[i]))
+			i++;
+	}
+	w->pos = i;
+	return true;
+}
+
+/* Decimal text (validated) into an int64; false if it does not fit. */
+static bool
+to_int(const char *s, size_t n, int64_t *out)
+{
+	uint64_t v = 0, limit;
+	size_t i = 0;
+	bool neg = false;
+
+	if (n && s[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; i < n; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (v > (limit - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (!neg)
+		*out = (int64_t)v;
+	else if (v == (uint64_t)INT64_MAX + 1)
+		*out = INT64_MIN;
+	else
+		*out = -(int64_t)v;
+	return true;
+}
+
+/*
+ * Integers that fit come from the text, exactly; the rest is strtod's,
+ * which reads '.' as the decimal point because strata never calls
+ * setlocale(), so LC_NUMERIC stays "C" whatever the environment says.
+ */
+static struct node *
+number(struct walker *w, const cJSON *item)
+{
+	struct arena *a = &w->run->arena;
+	size_t start = w->pos;
+	struct span sp;
+	struct node *v;
+	bool isint;
+	int64_t i;
+	double d;
+
+	if (!agrees(item, cJSON_Number))
+		return mismatch(w);
+	if (!scan_number(w, &isint))
+		return NULL;
+	sp = span_make(start, w->pos - start);
+	if (isint && to_int(w->s + start, sp.len, &i)) {
+		v = tree_new(a, NODE_INT, w->src->id, sp);
+		v->u.i = i;
+		return v;
+	}
+	buf_reset(&w->tmp);
+	buf_put(&w->tmp, w->s + start, sp.len);
+	errno = 0;
+	d = strtod(w->tmp.data, NULL);
+	if (errno == ERANGE && isinf(d)) {
+		diag_error(w->run, w->src, sp, MSG_JSON_NUMBER_RANGE);
+		return soft(w) ? tree_new(a, NODE_NULL, w->src->id, sp) : NULL;
+	}
+	v = tree_new(a, NODE_FLOAT, w->src->id, sp);
+	v->u.f = d;
+	return v;
+}
+
+/* true, false, null -- or a word that is none of them. */
+static struct node *
+word(struct walker *w, const cJSON *item)
+{
+	size_t start = w->pos, n;
+	const char *s = w->s + start;
+	struct span sp;
+	struct node *v;
+
+	while (w->pos < w->n && ((w->s[w->pos] >= 'a' && w->s[w->pos] <= 'z') ||
+	    (w->s[w->pos] >= 'A' && w->s[w->pos] <= 'Z') ||
+	    is_digit(w->s[w->pos]) || w->s[w->pos] == '_'))
+		w->pos++;
+	n = w->pos - start;
+	sp = span_make(start, n);
+	if ((n == 4 && memcmp(s, "true", 4) == 0) ||
+	    (n == 5 && memcmp(s, "false", 5) == 0)) {
+		if (!agrees(item, cJSON_True | cJSON_False))
+			return mismatch(w);
+		v = tree_new(&w->run->arena, NODE_BOOL, w->src->id, sp);
+		v->u.b = s[0] == 't';
+		return v;
+	}
+	if (n == 4 && memcmp(s, "null", 4) == 0) {
+		if (!agrees(item, cJSON_NULL))
+			return mismatch(w);
+		return tree_new(&w->run->arena, NODE_NULL, w->src->id, sp);
+	}
+	diag_error(w->run, w->src, sp, MSG_JSON_WORD, diag_shown(w->run, s, n));
+	return NULL;
+}
+
+static struct node *value(struct walker *w, const cJSON *item, int depth);
+
+static struct node *
+array(struct walker *w, const cJSON *item, int depth)
+{
+	size_t start = w->pos;
+	const cJSON *child = item ? item->child : NULL;
+	struct node *arr, *v;
+
+	if (!agrees(item, cJSON_Array))
+		return mismatch(w);
+	if (depth > MAX_DEPTH) {
+		diag_error(w->run, w->src, span_make(start, 1), MSG_TOO_DEEP,
+		    MAX_DEPTH);
+		return NULL;
+	}
+	arr = tree_new(&w->run->arena, NODE_ARRAY, w->src->id,
+	    span_make(start, 1));
+	w->pos++;
+	skip_ws(w);
+	if (peek(w) == ']') {
+		w->pos++;
+	} else {
+		for (;;) {
+			if (item && !child)
+				return mismatch(w);
+			v = value(w, child, depth);
+			if (!v)
+				return NULL;
+			tree_push(&w->run->arena, arr, v);
+			child = child ? child->next : NULL;
+			skip_ws(w);
+			if (peek(w) == ']') {
+				w->pos++;
+				break;
+			}
+			if (peek(w) != ',') {
+				unexpected(w, "',' or ']'");
+				return NULL;
+			}
+			w->pos++;
+		}
+	}
+	if (child)
+		return mismatch(w);
+	arr->span.len = (uint32_t)(w->pos - start);
+	return arr;
+}
+
+static struct node *
+object(struct walker *w, const cJSON *item, int depth)
+{
+	size_t start = w->pos;
+	const cJSON *child = item ? item->child : NULL;
+	struct arena *a = &w->run->arena;
+	struct node *t, *v;
+	struct member *m;
+	struct span ks;
+	const char *k;
+	long at;
+
+	if (!agrees(item, cJSON_Object))
+		return mismatch(w);
+	if (depth > MAX_DEPTH) {
+		diag_error(w->run, w->src, span_make(start, 1), MSG_TOO_DEEP,
+		    MAX_DEPTH);
+		return NULL;
+	}
+	t = tree_new(a, NODE_TABLE, w->src->id, span_make(start, 1));
+	w->pos++;
+	skip_ws(w);
+	if (peek(w) == '}') {
+		w->pos++;
+		goto done;
+	}
+	for (;;) {
+		skip_ws(w);
+		if (peek(w) != '"') {
+			unexpected(w, t->u.table.n ? "a string key" :
+			    "a string key or '}'");
+			return NULL;
+		}
+		if (!string(w, &ks))
+			return NULL;
+		m = tree_member(t, w->tmp.data, w->tmp.len);
+		at = -1;
+		if (m) {
+			k = diag_shown(w->run, w->tmp.data, w->tmp.len);
+			diag_error(w->run, w->src, ks, MSG_JSON_DUP_KEY, k);
+			diag_note(w->run, w->src, m->keyspan,
+			    MSG_JSON_FIRST_KEY, k);
+			if (!soft(w))
+				return NULL;
+		} else {
+			tree_add(a, t, w->tmp.data, w->tmp.len, w->src->id,
+			    ks, NULL);
+			at = (long)t->u.table.n - 1;
+		}
+		skip_ws(w);
+		if (peek(w) != ':') {
+			unexpected(w, "':'");
+			return NULL;
+		}
+		w->pos++;
+		if (item && !child)
+			return mismatch(w);
+		v = value(w, child, depth);
+		if (!v)
+			return NULL;
+		if (at >= 0)
+			t->u.table.items[at].value = v;
+		child = child ? child->next : NULL;
+		skip_ws(w);
+		if (peek(w) == '}') {
+			w->pos++;
+			break;
+		}
+		if (peek(w) != ',') {
+			unexpected(w, "',' or '}'");
+			return NULL;
+		}
+		w->pos++;
+	}
+done:
+	if (child)
+		return mismatch(w);
+	t->span.len = (uint32_t)(w->pos - start);
+	return t;
+}
+
+/* One value at pos (after white space); NULL after a syntax error. */
+static struct node *
+value(struct walker *w, const cJSON *item, int depth)
+{
+	struct span sp;
+	int c;
+
+	skip_ws(w);
+	c = peek(w);
+	if (c == '{')
+		return object(w, item, depth + 1);
+	if (c == '[')
+		return array(w, item, depth + 1);
+	if (c == '-' || is_digit(c))
+		return number(w, item);
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return word(w, item);
+	if (c == '"') {
+		if (!agrees(item, cJSON_String))
+			return mismatch(w);
+		if (!string(w, &sp))
+			return NULL;
+		return tree_new_string(&w->run->arena, w->tmp.data, w->tmp.len,
+		    w->src->id, sp);
+	}
+	unexpected(w, "a value");
+	return NULL;
+}
+
+bool
+json_parse(struct run *run, struct source *src, struct node **out)
+{
+	cJSON_Hooks hooks = { xmalloc, free };
+	struct walker w;
+	const char *end = NULL;
+	struct node *tree;
+	cJSON *root;
+	size_t base = 0;
+
+	*out = NULL;
+	memset(&w, 0, sizeof(w));
+	w.run = run;
+	w.src = src;
+	w.s = src->text;
+	w.n = src->len;
+	w.errors0 = run->diag.errors;
+	if (src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3) == 0)
+		base = 3;
+	w.pos = base;
+	skip_ws(&w);
+	if (w.pos == w.n) {
+		diag_error(run, src, span_make(w.n, 0), MSG_JSON_EMPTY);
+		return false;
+	}
+	/* Every call: cheap, and no global flag to keep. */
+	cJSON_InitHooks(&hooks);
+	/* The length counts the text's terminating NUL, which is where
+	 * cJSON's require_null_terminated looks for the end. */
+	root = cJSON_ParseWithLengthOpts(src->text + base, src->len - base + 1,
+	    &end, 1);
+	tree = value(&w, root, 0);
+	if (tree) {
+		skip_ws(&w);
+		if (w.pos < w.n) {
+			if (w.s[w.pos] == '\0')
+				diag_error(run, src, span_make(w.pos, 1),
+				    MSG_NUL_BYTE);
+			else
+				diag_error(run, src, char_span(&w, w.pos),
+				    MSG_JSON_TRAILING, char_shown(&w, w.pos));
+		}
+	}
+	if (!root && run->diag.errors == w.errors0) {
+		size_t off = end ? (size_t)(end - src->text) : base;
+
+		diag_error(run, src, char_span(&w, off), MSG_JSON_SYNTAX);
+	}
+	cJSON_Delete(root);
+	buf_free(&w.tmp);
+	if (run->diag.errors != w.errors0)
+		return false;
+	*out = tree;
+	return true;
+}
+
+/* Writing. */
+
+static void
+newline(struct buf *out, int indent, int level)
+{
+	size_t n = (size_t)indent * (size_t)level;
+
+	buf_putc(out, '\n');
+	buf_reserve(out, n);
+	memset(out->data + out->len, ' ', n);
+	out->len += n;
+	out->data[out->len] = '\0';
+}
+
+/*
+ * The shortest of %.15g, %.16g and %.17g that reads back as the same
+ * double (%.17g always does), with ".0" added when it would read as an
+ * integer.  The C locale is in force (see number() above), so the
+ * decimal point is '.'.
+ */
+static void
+write_float(struct buf *out, double d)
+{
+	char tmp[40];
+	int prec;
+
+	if (!isfinite(d)) {
+		buf_puts(out, "null");
+		return;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, d);
+		if (strtod(tmp, NULL) == d)
+			break;
+	}
+	if (prec == 17)
+		snprintf(tmp, sizeof(tmp), "%.17g", d);
+	buf_puts(out, tmp);
+	if (!strpbrk(tmp, ".eE"))
+		buf_puts(out, ".0");
+}
+
+/* RFC 3339; the local kinds are its date, time or date-time without an
+ * offset, as TOML writes them. */
+static void
+write_datetime(struct buf *out, const struct datetime *dt)
+{
+	struct buf b = BUF_INIT;
+	char frac[16];
+	int k;
+
+	if (dt->kind != DT_TIME)
+		buf_printf(&b, "%04d-%02d-%02d", dt->year, dt->month, dt->day);
+	if (dt->kind == DT_OFFSET || dt->kind == DT_LOCAL)
+		buf_putc(&b, 'T');
+	if (dt->kind != DT_DATE) {
+		buf_printf(&b, "%02d:%02d:%02d", dt->hour, dt->minute,
+		    dt->second);
+		if (dt->nanosecond) {
+			snprintf(frac, sizeof(frac), ".%09u",
+			    (unsigned)dt->nanosecond % 1000000000u);
+			for (k = (int)strlen(frac); frac[k - 1] == '0'; k--)
+				frac[k - 1] = '\0';
+			buf_puts(&b, frac);
+		}
+	}
+	if (dt->kind == DT_OFFSET) {
+		int off = dt->offset_minutes;
+
+		if (off == 0)
+			buf_putc(&b, 'Z');
+		else
+			buf_printf(&b, "%c%02d:%02d", off < 0 ? '-' : '+',
+			    abs(off) / 60, abs(off) % 60);
+	}
+	json_write_string(out, b.data ? b.data : "", b.len);
+	buf_free(&b);
+}
+
+static void
+write_node(struct buf *out, const struct node *n, int indent, int level)
+{
+	size_t i;
+
+	if (!n) {
+		buf_puts(out, "null");
+		return;
+	}
+	switch (n->kind) {
+	case NODE_TABLE:
+		if (n->u.table.n == 0) {
+			buf_puts(out, "{}");
+			return;
+		}
+		buf_putc(out, '{');
+		for (i = 0; i < n->u.table.n; i++) {
+			const struct member *m = &n->u.table.items[i];
+
+			if (i)
+				buf_putc(out, ',');
+			if (indent >= 0)
+				newline(out, indent, level + 1);
+			json_write_string(out, m->key, m->keylen);
+			buf_puts(out, indent >= 0 ? ": " : ":");
+			write_node(out, m->value, indent, level + 1);
+		}
+		if (indent >= 0)
+			newline(out, indent, level);
+		buf_putc(out, '}');
+		return;
+	case NODE_ARRAY:
+		if (n->u.array.n == 0) {
+			buf_puts(out, "[]");
+			return;
+		}
+		buf_putc(out, '[');
+		for (i = 0; i < n->u.array.n; i++) {
+			if (i)
+				buf_putc(out, ',');
+			if (indent >= 0)
+				newline(out, indent, level + 1);
+			write_node(out, n->u.array.items[i], indent, level + 1);
+		}
+		if (indent >= 0)
+			newline(out, indent, level);
+		buf_putc(out, ']');
+		return;
+	case NODE_STRING:
+		json_write_string(out, n->u.str.s, n->u.str.len);
+		return;
+	case NODE_INT:
+		buf_printf(out, "%" PRId64, n->u.i);
+		return;
+	case NODE_FLOAT:
+		write_float(out, n->u.f);
+		return;
+	case NODE_BOOL:
+		buf_puts(out, n->u.b ? "true" : "false");
+		return;
+	case NODE_DATETIME:
+		write_datetime(out, &n->u.dt);
+		return;
+	case NODE_NULL:
+		break;
+	}
+	buf_puts(out, "null");
+}
+
+void
+json_write(struct buf *out, const struct node *n, int indent)
+{
+	write_node(out, n, indent, 0);
+}
+
+void
+json_write_string(struct buf *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, from, k;
+	unsigned char c;
+	uint32_t cp;
+	char esc[7];
+
+	buf_putc(out, '"');
+	while (i < len) {
+		from = i;
+		while (i < len && (c = (unsigned char)s[i]) >= 0x20 &&
+		    c < 0x80 && c != '"' && c != '\\')
+			i++;
+		buf_put(out, s + from, i - from);
+		if (i >= len)
+			break;
+		c = (unsigned char)s[i];
+		if (c >= 0x80) {
+			/* Valid UTF-8 goes out as it is; a bad byte becomes
+			 * U+FFFD so the output is always valid JSON. */
+			k = utf8_decode(s + i, len - i, &cp);
+			if (k)
+				buf_put(out, s + i, k);
+			else
+				buf_puts(out, "\xef\xbf\xbd");
+			i += k ? k : 1;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			buf_puts(out, "\\\"");
+			break;
+		case '\\':
+			buf_puts(out, "\\\\");
+			break;
+		case '\b':
+			buf_puts(out, "\\b");
+			break;
+		case '\f':
+			buf_puts(out, "\\f");
+			break;
+		case '\n':
+			buf_puts(out, "\\n");
+			break;
+		case '\r':
+			buf_puts(out, "\\r");
+			break;
+		case '\t':
+			buf_puts(out, "\\t");
+			break;
+		default:
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			buf_put(out, esc, 6);
+			break;
+		}
+		i++;
+	}
+	buf_putc(out, '"');
+}

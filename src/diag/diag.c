@@ -1,0 +1,261 @@
+#include "diag/diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "diag/run.h"
+#include "base/util.h"
+
+#define X(name, text) text,
+static const char *const catalogue[] = {
+	DIAG_MESSAGES
+};
+#undef X
+
+/* How much of a long source line is echoed, in code points. */
+#define ECHO_WIDTH 100
+
+void
+diag_init(struct diag *d)
+{
+	d->errors = d->warnings = 0;
+	d->system_error = false;
+	d->color = false;
+	d->capped = false;
+}
+
+const char *
+diag_text(enum diag_msg msg)
+{
+	return (unsigned)msg < MSG__COUNT ? catalogue[msg] : "?";
+}
+
+const char *
+diag_shown(struct run *run, const char *s, size_t n)
+{
+	struct buf out = BUF_INIT;
+	size_t i = 0, k, cps = 0;
+	const char *r;
+	uint32_t c;
+
+	while (i < n && cps < DIAG_SHOWN_MAX) {
+		k = utf8_decode(s + i, n - i, &c);
+		if (k == 0) {
+			buf_printf(&out, "\\x%02x", (unsigned char)s[i]);
+			k = 1;
+		} else if (c == '\n') {
+			buf_puts(&out, "\\n");
+		} else if (c == '\t') {
+			buf_puts(&out, "\\t");
+		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+			buf_printf(&out, "\\u%04x", (unsigned)c);
+		} else {
+			buf_put(&out, s + i, k);
+		}
+		i += k;
+		cps++;
+	}
+	if (i < n)
+		buf_puts(&out, "...");
+	r = arena_strndup(&run->arena, out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return r;
+}
+
+int
+diag_status(const struct run *run)
+{
+	if (run->diag.system_error)
+		return EXIT_SYSTEM;
+	return run->diag.errors ? EXIT_INPUT : EXIT_OK;
+}
+
+void
+diag_system(struct run *run)
+{
+	run->diag.system_error = true;
+}
+
+/* East Asian wide characters take two terminal columns. */
+static int
+width(uint32_t c)
+{
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) ||
+	    (c >= 0x20000 && c <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+/*
+ * Echo one source line with a caret line under the span.  Control
+ * characters and invalid bytes are shown as '?' so the terminal is never
+ * fed escapes; long lines are windowed around the column.
+ */
+static void
+echo(struct buf *out, struct source *src, struct span sp, unsigned line,
+    unsigned col, bool color)
+{
+	struct span ls = source_line(src, line);
+	const char *s = src->text + ls.off;
+	size_t n = ls.len, i = 0, k, cpno = 0, first = 0, last;
+	size_t spanend = (size_t)sp.off + sp.len;
+	struct buf text = BUF_INIT, mark = BUF_INIT;
+	bool caret = false;
+	char gutter[32], enc[4];
+	uint32_t c;
+
+	if (col > ECHO_WIDTH / 2)
+		first = col - ECHO_WIDTH / 2;
+	last = first + ECHO_WIDTH;
+	if (first) {
+		buf_puts(&text, "...");
+		buf_puts(&mark, "   ");
+	}
+	for (; i < n && cpno < last; i += k, cpno++) {
+		size_t off = ls.off + i;
+		int w;
+		char m;
+
+		k = utf8_decode(s + i, n - i, &c);
+		if (k == 0) {
+			k = 1;
+			c = '?';
+		} else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			c = '?';
+		}
+		if (cpno < first)
+			continue;
+		buf_put(&text, enc, utf8_encode(c, enc));
+		if (off == sp.off) {
+			m = '^';
+			caret = true;
+		} else if (off > sp.off && off < spanend) {
+			m = '~';
+		} else {
+			m = c == '\t' ? '\t' : ' ';
+		}
+		for (w = c == '\t' ? 1 : width(c); w > 0; w--)
+			buf_putc(&mark, m);
+	}
+	if (i < n)
+		buf_puts(&text, "...");
+	if (!caret)     /* the span starts at the end of the line */
+		buf_putc(&mark, '^');
+	while (mark.len && (mark.data[mark.len - 1] == ' ' ||
+	    mark.data[mark.len - 1] == '\t'))
+		mark.data[--mark.len] = '\0';
+	snprintf(gutter, sizeof(gutter), "%u", line);
+	buf_printf(out, " %s | %s\n", gutter, text.data ? text.data : "");
+	buf_printf(out, " %*s | %s%s%s\n", (int)strlen(gutter), "",
+	    color ? "\033[1;32m" : "", mark.data, color ? "\033[0m" : "");
+	buf_free(&text);
+	buf_free(&mark);
+}
+
+static const char *
+level_word(enum diag_level level)
+{
+	switch (level) {
+	case DIAG_NOTE:
+		return "note";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_ERROR:
+		break;
+	}
+	return "error";
+}
+
+static const char *
+level_color(enum diag_level level)
+{
+	switch (level) {
+	case DIAG_NOTE:
+		return "\033[1;36m";
+	case DIAG_WARNING:
+		return "\033[1;35m";
+	case DIAG_ERROR:
+		break;
+	}
+	return "\033[1;31m";
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void
+vreport(struct run *run, enum diag_level level, const struct source *csrc,
+    struct span sp, enum diag_msg msg, va_list ap)
+{
+	struct source *src = csrc ? source_get(run, csrc->id) : NULL;
+	const char *fmt = diag_text(msg);
+	size_t flen = strlen(fmt);
+	int err = errno;
+	struct buf out = BUF_INIT;
+	unsigned line = 0, col = 0;
+	bool color = run->diag.color;
+
+	if (level == DIAG_ERROR)
+		run->diag.errors++;
+	else if (level == DIAG_WARNING)
+		run->diag.warnings++;
+	/* A broken generated file can hold thousands of the same mistake:
+	 * show the first ones, count the rest. */
+	if (run->diag.capped ||
+	    run->diag.errors + run->diag.warnings > DIAG_MAX_SHOWN) {
+		if (!run->diag.capped) {
+			run->diag.capped = true;
+			fprintf(stderr, "%s: note: ", progname);
+			fprintf(stderr, diag_text(MSG_TOO_MANY),
+			    DIAG_MAX_SHOWN);
+			fputc('\n', stderr);
+		}
+		errno = err;
+		return;
+	}
+	if (src) {
+		source_linecol(src, sp.off, &line, &col);
+		buf_printf(&out, "%s%s:%u:%u:%s ", color ? "\033[1m" : "",
+		    src->path, line, col, color ? "\033[0m" : "");
+	} else {
+		buf_printf(&out, "%s: ", progname);
+	}
+	buf_printf(&out, "%s%s:%s ", color ? level_color(level) : "",
+	    level_word(level), color ? "\033[0m" : "");
+	buf_vprintf(&out, fmt, ap);
+	if (flen && fmt[flen - 1] == ':')
+		buf_printf(&out, " %s", strerror(err));
+	buf_putc(&out, '\n');
+	if (src && src->len > 0)
+		echo(&out, src, sp, line, col, color);
+	fwrite(out.data, 1, out.len, stderr);
+	buf_free(&out);
+	errno = err;
+}
+#pragma GCC diagnostic pop
+
+void
+diag_report(struct run *run, enum diag_level level, const struct source *src,
+    struct span sp, enum diag_msg msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vreport(run, level, src, sp, msg, ap);
+	va_end(ap);
+}
+
+void
+diag_plain(struct run *run, enum diag_level level, enum diag_msg msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vreport(run, level, NULL, span_make(0, 0), msg, ap);
+	va_end(ap);
+}

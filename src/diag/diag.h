@@ -1,0 +1,231 @@
+/*
+ * diag: every message strata prints to stderr.  Errors are reported where
+ * they are found -- with the source and span of the offending text -- and
+ * the function that found them returns false; callers pass false up and
+ * print nothing more.  All message texts sit in one catalogue below
+ * (DIAG_MESSAGES), so the manual can list each one.  The diag state counts
+ * what was reported and turns it into the exit status.
+ *
+ * Format: "path:line:col: error: message", then the source line and a
+ * caret under the span.  Messages with no location read
+ * "strata: error: message".  A catalogue text ending in ':' gets
+ * ": strerror(errno)" appended, with errno as it was at the call.
+ */
+#ifndef DIAG_H
+#define DIAG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag/source.h"
+
+struct run;
+
+/* Exit statuses, documented in strata(1). */
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,         /* bad input: diagnostics were printed */
+	EXIT_USAGE = 2,         /* bad command line */
+	EXIT_SYSTEM = 3,        /* I/O or system error */
+};
+
+enum diag_level {
+	DIAG_NOTE,
+	DIAG_WARNING,
+	DIAG_ERROR,
+};
+
+/*
+ * The catalogue.  Keep each module's messages together; the name says the
+ * module.  X(NAME, "printf format")
+ */
+#define DIAG_MESSAGES \
+	/* general */ \
+	X(MSG_CANNOT_READ, "cannot read %s:") \
+	X(MSG_TOO_MANY, "more than %d messages; the rest are counted but not shown") \
+	X(MSG_UNKNOWN_FILE_TYPE, "cannot tell the format of '%s': name it .toml, .yaml or .yml") \
+	X(MSG_INVALID_UTF8, "invalid UTF-8") \
+	X(MSG_NUL_BYTE, "NUL byte in text") \
+	X(MSG_TOO_DEEP, "nesting deeper than %d levels") \
+	X(MSG_FIRST_HERE, "first defined here") \
+	/* toml */ \
+	X(MSG_TOML_EXPECTED_KEY, "expected a key, found %s") \
+	X(MSG_TOML_EXPECTED_EQUALS, "expected '=' after key, found %s") \
+	X(MSG_TOML_EXPECTED_VALUE, "expected a value, found %s") \
+	X(MSG_TOML_EXPECTED_EOL_VALUE, "expected end of line after value, found %s") \
+	X(MSG_TOML_EXPECTED_EOL_HEADER, "expected end of line after table header, found %s") \
+	X(MSG_TOML_EXPECTED_HEADER_CLOSE, "expected ']' to close table header, found %s") \
+	X(MSG_TOML_EXPECTED_AOT_CLOSE, "expected ']]' to close array-of-tables header, found %s") \
+	X(MSG_TOML_EXPECTED_ARRAY_SEP, "expected ',' or ']' in array, found %s") \
+	X(MSG_TOML_EXPECTED_INLINE_SEP, "expected ',' or '}' in inline table, found %s") \
+	X(MSG_TOML_INLINE_NEWLINE, "line break in inline table (an inline table must fit on one line)") \
+	X(MSG_TOML_INLINE_TRAILING_COMMA, "trailing comma in inline table") \
+	X(MSG_TOML_BARE_WORD, "'%s' is not a value (strings must be quoted)") \
+	X(MSG_TOML_MULTILINE_KEY, "a multi-line string cannot be a key") \
+	X(MSG_TOML_UNTERMINATED_STRING, "unterminated string") \
+	X(MSG_TOML_UNTERMINATED_MULTILINE, "unterminated multi-line string") \
+	X(MSG_TOML_BAD_ESCAPE, "invalid escape sequence '\\%.*s'") \
+	X(MSG_TOML_SHORT_UNICODE_ESCAPE, "'\\%c' escape needs %d hex digits") \
+	X(MSG_TOML_BAD_CODEPOINT, "'\\%.*s' is not a Unicode scalar value") \
+	X(MSG_TOML_CONTROL_CHAR, "control character U+%04X is not allowed %s") \
+	X(MSG_TOML_BARE_CR, "carriage return not followed by a line feed") \
+	X(MSG_TOML_LEADING_ZERO, "leading zero in a decimal number") \
+	X(MSG_TOML_UNDERSCORE, "'_' in a number must sit between two digits") \
+	X(MSG_TOML_SIGNED_PREFIX, "a hexadecimal, octal or binary integer cannot have a sign") \
+	X(MSG_TOML_INT_OVERFLOW, "integer does not fit in 64 bits") \
+	X(MSG_TOML_FLOAT_OVERFLOW, "float is too large for a 64-bit double") \
+	X(MSG_TOML_DOT_DIGITS, "a decimal point needs digits on both sides") \
+	X(MSG_TOML_EXP_DIGITS, "an exponent needs digits") \
+	X(MSG_TOML_BAD_NUMBER, "invalid number '%s'") \
+	X(MSG_TOML_BAD_DATETIME, "invalid date or time '%s' (expected YYYY-MM-DD, HH:MM:SS or both)") \
+	X(MSG_TOML_BAD_MONTH, "month %02d is out of range") \
+	X(MSG_TOML_BAD_DAY, "day %02d is out of range for %04d-%02d") \
+	X(MSG_TOML_BAD_TIME_FIELD, "%s %02d is out of range") \
+	X(MSG_TOML_DUPLICATE_KEY, "duplicate key '%s' (first defined at line %u)") \
+	X(MSG_TOML_TABLE_REDEFINED, "table '%s' is already defined (at line %u)") \
+	X(MSG_TOML_NOT_TABLE, "'%s' is %s (line %u), not %s") \
+	X(MSG_TOML_INLINE_EXTEND, "cannot extend inline table '%s' (defined at line %u)") \
+	X(MSG_TOML_STATIC_ARRAY, "cannot append to array '%s' with [[...]]: it was given as a value at line %u") \
+	X(MSG_TOML_HEADER_ON_DOTTED, "cannot define table '%s' with a header: dotted keys created it at line %u") \
+	X(MSG_TOML_DOTTED_ON_HEADER, "cannot add to table '%s' with dotted keys: a header defined it at line %u") \
+	X(MSG_TOML_TOO_MANY_ERRORS, "too many errors in %s; stopping") \
+	/* yaml */ \
+	X(MSG_YAML_SYNTAX, "yaml: %s") \
+	X(MSG_YAML_CONTEXT, "%s that started here") \
+	X(MSG_YAML_TAB, "a tab cannot indent YAML: use spaces") \
+	X(MSG_YAML_SECOND_DOC, "a second YAML document: a profile is one document") \
+	X(MSG_YAML_NO_ANCHOR, "undefined alias '*%s'") \
+	X(MSG_YAML_ALIAS_CYCLE, "alias '*%s' refers to a node that contains it") \
+	X(MSG_YAML_ALIAS_BUDGET, "aliases expand to more than %zu nodes (a \"billion laughs\" document?)") \
+	X(MSG_YAML_DUP_KEY, "duplicate key '%s'") \
+	X(MSG_YAML_FIRST_KEY, "'%s' first appears here") \
+	X(MSG_YAML_COMPLEX_KEY, "a mapping key must be a scalar, not a %s") \
+	X(MSG_YAML_UNKNOWN_TAG, "unknown tag '%s'") \
+	X(MSG_YAML_TAG_KIND, "tag '%s' cannot be used on a %s") \
+	X(MSG_YAML_BAD_VALUE, "'%s' is not a valid %s (tagged '%s')") \
+	X(MSG_YAML_INT_RANGE, "integer out of range (64-bit signed)") \
+	X(MSG_YAML_FLOAT_RANGE, "float out of range") \
+	/* json */ \
+	X(MSG_JSON_EMPTY, "empty JSON document") \
+	X(MSG_JSON_UNEXPECTED, "unexpected character %s, expected %s") \
+	X(MSG_JSON_EOF, "unexpected end of input, expected %s") \
+	X(MSG_JSON_TRAILING, "unexpected character %s after the JSON value") \
+	X(MSG_JSON_UNTERMINATED, "unterminated string") \
+	X(MSG_JSON_ESCAPE, "invalid escape '%s' in string") \
+	X(MSG_JSON_SURROGATE, "unpaired surrogate escape '%s' in string") \
+	X(MSG_JSON_CONTROL, "control character %s in string: write it as an escape") \
+	X(MSG_JSON_WORD, "unknown word '%s': JSON has true, false and null") \
+	X(MSG_JSON_NUMBER, "invalid number: %s") \
+	X(MSG_JSON_NUMBER_RANGE, "number out of range") \
+	X(MSG_JSON_DUP_KEY, "duplicate key '%s'") \
+	X(MSG_JSON_FIRST_KEY, "'%s' first appears here") \
+	X(MSG_JSON_SYNTAX, "invalid JSON") \
+	/* tool */ \
+	X(MSG_TOOL_NOT_TABLE, "expected a tool definition (a table), found %s") \
+	X(MSG_TOOL_NOT_ARRAY, "'%s' must be an array (found %s)") \
+	X(MSG_TOOL_KEY_NOT_TABLE, "'%s' must be a table (found %s)") \
+	X(MSG_TOOL_UNKNOWN_KEY, "unknown key '%s' in %s") \
+	X(MSG_TOOL_UNKNOWN_KEY_HINT, "unknown key '%s' in %s; did you mean '%s'?") \
+	X(MSG_TOOL_MISSING, "tool definition has no '%s'") \
+	X(MSG_TOOL_NOT_STRING, "'%s' must be a string (found %s)") \
+	X(MSG_TOOL_NOT_BOOL, "'%s' must be true or false (found %s)") \
+	X(MSG_TOOL_EMPTY, "'%s' is empty") \
+	X(MSG_TOOL_BAD_NAME, "tool name '%s' is not allowed: use 1 to 64 ASCII letters, digits, '_' or '-'") \
+	X(MSG_TOOL_NOT_FUNCTION, "unsupported tool type '%s': only \"function\" tools can be read") \
+	X(MSG_TOOL_TWICE, "'%s' is given twice") \
+	X(MSG_TOOL_GIVEN_HERE, "first given here") \
+	X(MSG_TOOL_DUPLICATE, "tool '%s' is defined twice") \
+	X(MSG_TOOL_NOT_SCHEMA, "%s must be a JSON Schema object (found %s)") \
+	X(MSG_TOOL_TOP_TYPE, "the parameters schema must have \"type\": \"object\"") \
+	X(MSG_TOOL_TYPE_KIND, "'type' must be a type name or a non-empty array of them (found %s)") \
+	X(MSG_TOOL_BAD_TYPE, "unknown type '%s': JSON Schema types are string, number, integer, boolean, object, array and null") \
+	X(MSG_TOOL_REQUIRED_KIND, "'required' must list property names (found %s)") \
+	X(MSG_TOOL_REQUIRED_UNKNOWN, "required property '%s' is not in 'properties'") \
+	X(MSG_TOOL_EMPTY_ALTERNATIVES, "'%s' needs at least one schema") \
+	/* profile */ \
+	X(MSG_UNKNOWN_KEY, "unknown key '%s'%s") \
+	X(MSG_WRONG_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_BAD_CHOICE, "'%s' must be %s, not '%s'") \
+	X(MSG_BAD_PRIORITY, "'%s' must be an integer or a priority name (safety, behavior, persona, format, state, relationship, memories, world_book, knowledge, skills, tools, reaction_plan), not '%s'") \
+	X(MSG_MISSING_KEY, "%s needs '%s'") \
+	X(MSG_NUL_IN_STRING, "'%s' holds a NUL byte") \
+	X(MSG_EMPTY_VALUE, "'%s' must not be empty") \
+	X(MSG_TOOL_FILE_INLINE, "a [[tools]] entry takes 'file' or an inline definition (name, description, parameters, usage_hint), not both") \
+	X(MSG_EXTENDS_CYCLE, "extends cycle: %s") \
+	X(MSG_EXTENDS_DEPTH, "extends chain deeper than %d profiles") \
+	X(MSG_SET_SYNTAX, "expected %s=VALUE") \
+	X(MSG_SET_NO_ENTRY, "no '%s' entry named '%s'") \
+	X(MSG_SET_WHOLE_ENTRY, "cannot set a whole '%s' entry: name one of its keys, e.g. %s.file=...") \
+	X(MSG_PRIORITY_RANGE, "'%s' is out of range (a priority is between -1073741824 and 1073741823)") \
+	X(MSG_SET_NOT_TABLE, "cannot set '%s': '%.*s' is %s, not a table") \
+	X(MSG_SET_BAD_VALUE, "'%s' expects %s; '%s' is not one") \
+	X(MSG_DUPLICATE_ENTRY, "%s '%s' is defined twice") \
+	X(MSG_NEEDS_ONE_OF, "%s needs %s") \
+	X(MSG_BOTH_GIVEN, "%s takes '%s' or '%s', not both") \
+	/* layer */ \
+	X(MSG_FRONT_MATTER_UNCLOSED, "front matter opened here is never closed with a '---' line") \
+	X(MSG_FRONT_MATTER_TABLE, "front matter must be a mapping of keys to values") \
+	X(MSG_OUTLINE_NO_DESCRIPTION, "outline skill '%s' needs a description (in the profile or the file's front matter)") \
+	X(MSG_NO_SUCH_CONTEXT, "the profile has no [[context]] named '%s'") \
+	X(MSG_CONTEXT_REQUIRED, "context '%s' is required: give it with -c %s=FILE") \
+	/* assemble */ \
+	X(MSG_HISTORY_NOT_ARRAY, "the history must be a JSON array of messages, not %s") \
+	X(MSG_HISTORY_ITEM, "a history message must be an object with role and content, not %s") \
+	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name)") \
+	X(MSG_HISTORY_MISSING, "history message has no '%s'") \
+	X(MSG_HISTORY_ROLE, "unknown role '%s' (expected system, developer, user or assistant)") \
+	X(MSG_HISTORY_CONTENT, "a message's content must be a string, not %s") \
+	X(MSG_INJECT_REPLACED, "injection '%s' replaces one defined earlier") \
+	X(MSG_NO_MESSAGE, "the %s format needs at least one message: the profile composes no system prompt, so give -u TEXT or -H FILE") \
+	X(MSG_NO_USER_MESSAGE, "the %s format needs at least one user or assistant message: give -u TEXT or -H FILE") \
+	X(MSG_FIRST_NOT_USER, "the %s format needs the conversation to start with a user message, but the history starts with an assistant message") \
+	X(MSG_NO_MODEL, "the %s format needs a model: set output.model in the profile or pass --set output.model=NAME") \
+	X(MSG_PARAM_RESERVED, "output.params.%s is set by strata itself and cannot be overridden") \
+	/* template */ \
+	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
+	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \
+	/* end */
+
+#define X(name, text) name,
+enum diag_msg {
+	DIAG_MESSAGES
+	MSG__COUNT
+};
+#undef X
+
+struct diag {
+	unsigned errors, warnings;
+	bool system_error;      /* an I/O or system failure: exit 3 */
+	bool color;             /* colour the level words */
+	bool capped;            /* DIAG_MAX_SHOWN reached */
+};
+
+/* Messages printed per run; later ones are only counted. */
+#define DIAG_MAX_SHOWN 50
+
+void diag_init(struct diag *d);
+
+/* Report at span sp of src; src may be NULL for no location. */
+void diag_report(struct run *run, enum diag_level level,
+    const struct source *src, struct span sp, enum diag_msg msg, ...);
+#define diag_error(run, src, sp, ...) \
+	diag_report((run), DIAG_ERROR, (src), (sp), __VA_ARGS__)
+#define diag_warning(run, src, sp, ...) \
+	diag_report((run), DIAG_WARNING, (src), (sp), __VA_ARGS__)
+#define diag_note(run, src, sp, ...) \
+	diag_report((run), DIAG_NOTE, (src), (sp), __VA_ARGS__)
+/* An error with no location. */
+void diag_plain(struct run *run, enum diag_level level, enum diag_msg msg,
+    ...);
+/* Mark the run as failed by an I/O or system error (exit 3). */
+void diag_system(struct run *run);
+
+const char *diag_text(enum diag_msg msg);
+/* Text fit to quote in a message: control characters and invalid bytes
+ * escaped, cut after DIAG_SHOWN_MAX code points.  In the run's arena. */
+const char *diag_shown(struct run *run, const char *s, size_t n);
+#define DIAG_SHOWN_MAX 40
+/* EXIT_OK, EXIT_INPUT or EXIT_SYSTEM, from what was reported. */
+int diag_status(const struct run *run);
+
+#endif

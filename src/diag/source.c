@@ -1,0 +1,201 @@
+#include "diag/source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "diag/run.h"
+#include "base/util.h"
+
+static struct source *
+add(struct run *run, const char *path, char *text, size_t len)
+{
+	struct source *src = xcalloc(1, sizeof(*src));
+
+	if (run->nsources == run->capsources) {
+		run->capsources = run->capsources ? run->capsources * 2 : 8;
+		run->sources = xreallocarray(run->sources, run->capsources,
+		    sizeof(*run->sources));
+	}
+	src->id = (uint32_t)run->nsources;
+	src->path = xstrdup(path);
+	src->text = text;
+	src->len = len;
+	run->sources[run->nsources++] = src;
+	return src;
+}
+
+static bool
+slurp(int fd, struct buf *b, size_t hint)
+{
+	ssize_t n;
+
+	buf_reserve(b, hint ? hint : 4096);
+	for (;;) {
+		if (b->cap - b->len - 1 < 4096)
+			buf_reserve(b, b->cap);
+		n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+		if (b->len > SOURCE_MAX) {
+			errno = EFBIG;
+			return false;
+		}
+	}
+	b->data[b->len] = '\0';
+	return true;
+}
+
+struct source *
+source_read(struct run *run, const char *path, const struct source *from,
+    struct span at)
+{
+	struct buf b = BUF_INIT;
+	struct stat st;
+	size_t len;
+	int fd, err;
+	bool is_stdin = strcmp(path, "-") == 0;
+
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > SOURCE_MAX) {
+		errno = EFBIG;
+		goto fail;
+	}
+	if (!slurp(fd, &b, S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 0))
+		goto fail;
+	if (!is_stdin)
+		close(fd);
+	len = b.len;    /* buf_detach() resets b */
+	return add(run, is_stdin ? "<stdin>" : path, buf_detach(&b), len);
+fail:
+	err = errno;
+	if (fd >= 0 && !is_stdin)
+		close(fd);
+	buf_free(&b);
+	errno = err;
+	diag_error(run, from, at, MSG_CANNOT_READ,
+	    is_stdin ? "standard input" : path);
+	return NULL;
+}
+
+struct source *
+source_from_mem(struct run *run, const char *name, const char *text,
+    size_t len)
+{
+	if (len > SOURCE_MAX)
+		die("%s: text too large", name);
+	return add(run, name, xstrndup(text, len), len);
+}
+
+struct source *
+source_get(const struct run *run, uint32_t id)
+{
+	return id < run->nsources ? run->sources[id] : NULL;
+}
+
+void
+source_free(struct source *src)
+{
+	if (!src)
+		return;
+	free(src->path);
+	free(src->text);
+	free(src->lines);
+	free(src);
+}
+
+static void
+index_lines(struct source *src)
+{
+	size_t i, n = 1, k = 0;
+
+	if (src->lines)
+		return;
+	for (i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			n++;
+	src->lines = xreallocarray(NULL, n, sizeof(*src->lines));
+	src->lines[k++] = 0;
+	for (i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			src->lines[k++] = (uint32_t)(i + 1);
+	src->nlines = n;
+}
+
+/* Index of the last line starting at or before off. */
+static size_t
+line_index(struct source *src, uint32_t off)
+{
+	size_t lo = 0, hi;
+
+	index_lines(src);
+	hi = src->nlines;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (src->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+unsigned
+source_lineno(struct source *src, uint32_t off)
+{
+	if (off > src->len)
+		off = (uint32_t)src->len;
+	return (unsigned)line_index(src, off) + 1;
+}
+
+void
+source_linecol(struct source *src, uint32_t off, unsigned *line,
+    unsigned *col)
+{
+	size_t lo, start;
+
+	if (off > src->len)
+		off = (uint32_t)src->len;
+	lo = line_index(src, off);
+	start = src->lines[lo];
+	/* A byte order mark is not a column an editor shows. */
+	if (lo == 0 && src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3)
+	    == 0 && off >= 3)
+		start = 3;
+	*line = (unsigned)lo + 1;
+	*col = (unsigned)utf8_count(src->text + start, off - start) + 1;
+}
+
+struct span
+source_line(struct source *src, unsigned line)
+{
+	size_t start, end;
+
+	index_lines(src);
+	if (line == 0 || line > src->nlines)
+		return span_make(src->len, 0);
+	start = src->lines[line - 1];
+	end = line < src->nlines ? src->lines[line] - 1 : src->len;
+	if (end > start && src->text[end - 1] == '\r')
+		end--;
+	return span_make(start, end - start);
+}

@@ -1,0 +1,218 @@
+#include "emit/emit.h"
+
+#include "profile/profile.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "prompt/chat.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "data/tree.h"
+#include "base/util.h"
+
+emit_fn *
+emit_for(enum out_format f)
+{
+	switch (f) {
+	case FORMAT_OPENAI:
+		return emit_openai;
+	case FORMAT_ANTHROPIC:
+		return emit_anthropic;
+	case FORMAT_GEMINI:
+		return emit_gemini;
+	case FORMAT_MESSAGES:
+		return emit_messages;
+	case FORMAT_TEXT:
+		return emit_text;
+	case FORMAT_JSON:
+		break;
+	}
+	return emit_json;
+}
+
+static bool
+listed(const char *const *list, const char *key)
+{
+	for (; list && *list; list++)
+		if (strcmp(*list, key) == 0)
+			return true;
+	return false;
+}
+
+bool
+emit_params(struct run *run, const struct chat *c, struct node *body,
+    const char *const *reserved, const char *const *skip)
+{
+	const struct node *p = c->params;
+	size_t i;
+	bool ok = true;
+
+	if (!p)
+		return true;
+	for (i = 0; i < p->u.table.n; i++) {
+		const struct member *m = &p->u.table.items[i];
+
+		if (listed(reserved, m->key)) {
+			diag_error(run, source_get(run, m->keysrc), m->keyspan,
+			    MSG_PARAM_RESERVED, m->key);
+			ok = false;
+		} else if (!listed(skip, m->key)) {
+			tree_add(&run->arena, body, m->key, m->keylen,
+			    m->keysrc, m->keyspan, (struct node *)m->value);
+		}
+	}
+	return ok;
+}
+
+bool
+emit_model(struct run *run, const struct chat *c, const char *format,
+    const char **model)
+{
+	const struct node *out = tree_get(c->profile->root, "output");
+
+	*model = c->model;
+	if (c->model && *c->model)
+		return true;
+	/* Point at [output] when there is one; else there is no place. */
+	if (out)
+		diag_error(run, source_get(run, out->src), out->span,
+		    MSG_NO_MODEL, format);
+	else
+		diag_plain(run, DIAG_ERROR, MSG_NO_MODEL, format);
+	return false;
+}
+
+const char *
+emit_system_text(struct run *run, const struct chat *c, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct message *m = &c->msgs[i];
+
+		if (strcmp(m->origin, "system") && strcmp(m->origin,
+		    "developer"))
+			break;
+		if (b.len)
+			buf_puts(&b, "\n\n");
+		buf_put(&b, m->content, m->len);
+	}
+	*len = b.len;
+	if (!b.len)
+		return NULL;
+	s = arena_strndup(&run->arena, b.data, b.len);
+	buf_free(&b);
+	return s;
+}
+
+struct node *
+emit_openai_messages(struct run *run, const struct chat *c)
+{
+	struct arena *a = &run->arena;
+	struct node *msgs = tree_array(a);
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct message *m = &c->msgs[i];
+		struct node *o = tree_table(a);
+
+		tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
+		if (m->name)
+			tree_put(a, o, "name", tree_str(a, m->name));
+		tree_push(a, msgs, o);
+	}
+	return msgs;
+}
+
+size_t
+emit_first_turn(const struct chat *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->msgs[i].origin, "system") &&
+		    strcmp(c->msgs[i].origin, "developer"))
+			break;
+	return i;
+}
+
+/* Scripts written without spaces, where a character is about a token. */
+static bool
+cjk(uint32_t c)
+{
+	return (c >= 0x2e80 && c <= 0x9fff) ||  /* radicals .. CJK ideographs */
+	    (c >= 0xac00 && c <= 0xd7af) ||     /* Hangul syllables */
+	    (c >= 0xf900 && c <= 0xfaff) ||     /* compatibility ideographs */
+	    (c >= 0xff00 && c <= 0xffef) ||     /* full-width forms */
+	    (c >= 0x20000 && c <= 0x3ffff);     /* extension planes */
+}
+
+size_t
+emit_tokens(const char *s, size_t len)
+{
+	size_t i = 0, k, wide = 0, other = 0;
+	uint32_t c;
+
+	while (i < len) {
+		k = utf8_decode(s + i, len - i, &c);
+		if (k == 0) {
+			k = 1;
+			c = 0xfffd;
+		}
+		if (cjk(c))
+			wide++;
+		else
+			other++;
+		i += k;
+	}
+	return wide + (other + 3) / 4;
+}
+
+uint64_t
+emit_fingerprint(const char *role, const char *s, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i, n = strlen(role);
+
+	for (i = 0; i <= n; i++) {      /* the role and its NUL */
+		h ^= (unsigned char)role[i];
+		h *= 1099511628211ULL;
+	}
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+bool
+emit_check(struct run *run, const struct chat *c)
+{
+	static const char *const openai[] = { "model", "messages", "tools",
+		NULL };
+	static const char *const anthropic[] = { "model", "messages", "tools",
+		"system", NULL };
+	static const char *const gemini[] = { "contents",
+		"systemInstruction", "tools", NULL };
+	struct node *scratch = tree_table(&run->arena);
+	const char *model;
+
+	switch (c->format) {
+	case FORMAT_OPENAI:
+		return emit_model(run, c, "openai", &model) &
+		    emit_params(run, c, scratch, openai, NULL);
+	case FORMAT_ANTHROPIC:
+		return emit_model(run, c, "anthropic", &model) &
+		    emit_params(run, c, scratch, anthropic, NULL);
+	case FORMAT_GEMINI:
+		return emit_params(run, c, scratch, gemini, NULL);
+	default:
+		break;
+	}
+	return true;
+}

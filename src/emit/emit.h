@@ -1,0 +1,63 @@
+/*
+ * emit: one emitter per output format, each in its own file, all with the
+ * same signature: read the chat, append the bytes to out, return false
+ * (after reporting) when the chat cannot be expressed in that format.
+ * Bodies are built as trees and printed by json_write(), so key order is
+ * fixed and the bytes are deterministic.  Emitters allocate from the
+ * run's arena; out belongs to the caller.
+ */
+#ifndef EMIT_H
+#define EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prompt/names.h"
+
+struct buf;
+struct chat;
+struct node;
+struct run;
+
+typedef bool emit_fn(struct run *run, const struct chat *c, struct buf *out);
+
+emit_fn emit_openai;
+emit_fn emit_anthropic;
+emit_fn emit_gemini;
+emit_fn emit_messages;
+emit_fn emit_text;
+emit_fn emit_json;
+emit_fn emit_debug;
+
+/* The emitter of a format. */
+emit_fn *emit_for(enum out_format f);
+
+/* What the emitter of the chat's format would refuse, short of a
+ * conversation (strata check). */
+bool emit_check(struct run *run, const struct chat *c);
+
+/* Shared by the emitters (emit.c). */
+/* Copy [output.params] into body, refusing the keys in reserved. */
+bool emit_params(struct run *run, const struct chat *c, struct node *body,
+    const char *const *reserved, const char *const *skip);
+/* The model, or an error when the format needs one and there is none. */
+bool emit_model(struct run *run, const struct chat *c, const char *format,
+    const char **model);
+/* System text for providers that have one system prompt: the system
+ * message, then the developer message. */
+const char *emit_system_text(struct run *run, const struct chat *c,
+    size_t *len);
+/* The messages as OpenAI Chat Completions spells them (openai, messages). */
+struct node *emit_openai_messages(struct run *run, const struct chat *c);
+/* The index of the first conversation message (after system and
+ * developer messages). */
+size_t emit_first_turn(const struct chat *c);
+
+/* Estimated tokens: a CJK character is about one token, other text about
+ * four characters per token.  An estimate, and documented as one. */
+size_t emit_tokens(const char *s, size_t len);
+/* FNV-1a 64 over role, a NUL byte, then the content. */
+uint64_t emit_fingerprint(const char *role, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,49 @@
+/* OpenAI Chat Completions request body. */
+#include "emit/emit.h"
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "prompt/chat.h"
+#include "diag/diag.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "data/tree.h"
+
+static const char *const reserved[] = { "model", "messages", "tools", NULL };
+
+bool
+emit_openai(struct run *run, const struct chat *c, struct buf *out)
+{
+	struct arena *a = &run->arena;
+	struct node *body = tree_table(a), *tools;
+	const char *model;
+	size_t i;
+	bool ok;
+
+	ok = emit_model(run, c, "openai", &model);
+	if (!ok)
+		return false;
+	/* Chat Completions wants at least one message. */
+	if (c->n == 0) {
+		diag_plain(run, DIAG_ERROR, MSG_NO_MESSAGE, "openai");
+		return false;
+	}
+	tree_put(a, body, "model", tree_str(a, model));
+	tree_put(a, body, "messages", emit_openai_messages(run, c));
+	if (c->tools.n) {
+		tools = tree_put(a, body, "tools", tree_array(a));
+		for (i = 0; i < c->tools.n; i++)
+			tree_push(a, tools, tool_openai(a, c->tools.items[i]));
+	}
+	if (!emit_params(run, c, body, reserved, NULL))
+		return false;
+	/* [output] max_tokens, unless the params say it their own way:
+	 * max_tokens is deprecated in Chat Completions. */
+	if (c->max_tokens && !tree_get(body, "max_tokens") &&
+	    !tree_get(body, "max_completion_tokens"))
+		tree_put(a, body, "max_completion_tokens",
+		    tree_int(a, c->max_tokens));
+	json_write(out, body, 2);
+	buf_putc(out, '\n');
+	return true;
+}

@@ -1,0 +1,118 @@
+/*
+ * profile: the format-neutral profile model.  profile_load() reads a
+ * profile (TOML or YAML, through load.h), follows its `extends` chain and
+ * merges it, applies --set overrides, and validates every key against the
+ * schema in profile.c: unknown keys (with a suggestion), wrong types and
+ * bad enum values are reported at their spans.  The struct profile then
+ * gives typed access; each field keeps its node, so later stages report
+ * errors (a missing file, an unknown placeholder) at the key that named
+ * it.  Everything lives in the run's arena and borrows from the merged
+ * tree.
+ */
+#ifndef PROFILE_H
+#define PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag/source.h"
+#include "prompt/names.h"
+
+struct node;
+struct run;
+
+enum skill_mode {
+	SKILL_INLINE,
+	SKILL_OUTLINE,
+};
+
+/* A string value with the node it came from (for spans). */
+struct pstr {
+	const char *s;          /* NULL when the key is absent */
+	size_t len;
+	const struct node *node;
+};
+
+struct pskill {
+	struct pstr name, file, description;
+	enum skill_mode mode;
+	int priority;
+	bool has_priority;
+	const struct node *node;
+};
+
+struct ptool {
+	struct pstr file;               /* a definition file ... */
+	const struct node *def;         /* ... or an inline definition */
+	const struct node *node;
+};
+
+struct pcontext {
+	struct pstr name, tag, file;
+	bool required;
+	const struct node *node;
+};
+
+struct pinject {
+	struct pstr key, content, file;
+	int priority;
+	enum role role;
+	enum scope scope;
+	bool enabled;
+	const struct node *node;
+};
+
+struct profile {
+	const struct source *src;       /* the top profile */
+	struct node *root;              /* merged and overridden */
+	bool embedded;                  /* the built-in default */
+	struct pstr name, description;
+	struct pstr persona, format, prefix;
+	struct pstr outline_header, outline_footer;
+	enum style style;
+	bool keep_unknown_vars;
+	const struct node *vars;        /* table of scalars, or NULL */
+	struct pskill *skills;
+	size_t nskills;
+	struct ptool *tools;
+	size_t ntools;
+	struct pcontext *contexts;
+	size_t ncontexts;
+	struct pinject *injects;
+	size_t ninjects;
+	enum out_format output;         /* [output] format */
+	bool has_output;
+	struct pstr model;
+	const struct node *params;      /* table, or NULL */
+	int64_t max_tokens;             /* [output] max_tokens, or 0 */
+};
+
+/* A NAME=VALUE pair from the command line, kept as its own source so
+ * messages can point into it. */
+struct setting {
+	const struct source *src;
+	struct span name, value;
+};
+
+/*
+ * Load path (NULL: the embedded default profile), merge its extends
+ * chain, apply the --set overrides, validate.  Reports every error of
+ * the stage; returns NULL if there were any.
+ */
+struct profile *profile_load(struct run *run, const char *path,
+    const struct setting *sets, size_t nsets);
+
+/*
+ * Open a file the profile names: a relative path is resolved against the
+ * prompt directory of the profile file that wrote it (prompt.dir, else
+ * prompts/ beside that file, else ../prompts/).  Errors are reported at
+ * the naming node.  Returns NULL on error.
+ */
+struct source *profile_open(struct run *run, const struct profile *p,
+    const struct pstr *path);
+/* The resolved path of a profile-named file, for messages and listings. */
+const char *profile_resolve(struct run *run, const struct profile *p,
+    const struct pstr *path);
+
+#endif

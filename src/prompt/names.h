@@ -1,0 +1,66 @@
+/*
+ * names: the enumerations of the prompt model -- roles, scopes, join
+ * styles, output formats -- and the built-in priorities, each defined
+ * once with its spelling.  Every reader (profile, -i, history) parses
+ * through these tables and every writer (emitters, debug) prints through
+ * them, so a name can only be spelled one way.  The returned strings are
+ * static.
+ */
+#ifndef NAMES_H
+#define NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum role {
+	ROLE_SYSTEM,
+	ROLE_DEVELOPER,
+	ROLE_USER,
+	ROLE_ASSISTANT,
+};
+
+enum scope {
+	SCOPE_GLOBAL,
+	SCOPE_SESSION,
+	SCOPE_TURN,
+};
+
+enum style {
+	STYLE_PLAIN,
+	STYLE_MARKDOWN,
+	STYLE_SECTIONS,
+	STYLE_TAGGED,
+};
+
+enum out_format {
+	FORMAT_OPENAI,
+	FORMAT_ANTHROPIC,
+	FORMAT_GEMINI,
+	FORMAT_MESSAGES,
+	FORMAT_TEXT,
+	FORMAT_JSON,
+};
+
+/* NULL-terminated spellings, indexed by the enum (for choices lists). */
+extern const char *const names_roles[];
+extern const char *const names_scopes[];
+extern const char *const names_styles[];
+extern const char *const names_formats[];
+
+const char *names_role(enum role r);
+const char *names_scope(enum scope s);
+const char *names_style(enum style s);
+const char *names_format(enum out_format f);
+bool names_format_parse(const char *s, enum out_format *out);
+/* The index of s in a NULL-terminated list, or -1. */
+int names_index(const char *const *list, const char *s, size_t len);
+
+/* The priority of an entry given none. */
+#define PRIORITY_DEFAULT 100
+/*
+ * A built-in priority name ("safety", "persona", ...) or a decimal
+ * integer within +-INT_MAX/2; false if s[0..len) is neither.
+ */
+bool names_priority_parse(const char *s, size_t len, int *out);
+
+#endif

@@ -1,0 +1,1088 @@
+/*
+ * Tool definitions: reading and checking them, the prose section, and the
+ * provider-native nodes.
+ *
+ * Shapes read (the first rule that matches decides):
+ *
+ *   {"type": "function", "function": {name, description, parameters,
+ *       strict?, usage_hint?}, usage_hint?, strict?}     OpenAI Chat
+ *   {"tools": [...], "nextCursor"?, "_meta"?}           a tool list (MCP)
+ *   {name, description, inputSchema, title?, outputSchema?,
+ *       annotations?, icons?, execution?, _meta?, usage_hint?}   MCP
+ *   {name, description, input_schema, usage_hint?}      Anthropic
+ *   {name, description, parameters?, usage_hint?, type?, strict?}  ours
+ *       (type "function" and strict make OpenAI Responses' flat shape)
+ *
+ * usage_hint and strict may sit beside "function" or inside it, not both.
+ * A missing parameters schema reads as {"type":"object","properties":{}};
+ * one without "type" gets "type": "object" (in a copy), which every
+ * provider wants.
+ *
+ * The prose format (the manual copies this).  Nothing at all for no tools;
+ * otherwise, with no newline after the last line (the section's heading
+ * is the join style's business: layer.c):
+ *
+ *   You can call the following tools.
+ *
+ *   ### NAME
+ *   DESCRIPTION
+ *   Parameters:
+ *   - PROP (TYPE, required|optional): DESCRIPTION. One of: V, V. Default: V.
+ *     - PROP (TYPE, ...): ...          properties of an object, nested
+ *   When to use: USAGE_HINT
+ *
+ *   ### NEXT_NAME
+ *   ...
+ *
+ * "Parameters: none." when the schema has no properties; no "When to use"
+ * line without a hint.  A property line has ": " and the rest only when
+ * there is a description, enum or default; the description gets a "."
+ * before "One of"/"Default" unless it ends in . ! ? : ; or their CJK
+ * forms.  Enum values and defaults are compact JSON.  TYPE is the
+ * schema's type ("string"), its type array or anyOf/oneOf alternatives
+ * joined by " or " ("string or null"), "array of T" with items, "object"
+ * for a schema with only properties, the JSON type of the enum values for
+ * one with only an enum, else "any".  The properties of an object, of an
+ * array's items ("array of object") and of the first object alternative
+ * of anyOf/oneOf are listed under it, indented two spaces per level.
+ * Descriptions and hints are trimmed; their later lines are indented to
+ * the text of their item.  Properties come in schema order.
+ */
+#include "prompt/tool.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "diag/diag.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "data/tree.h"
+#include "base/util.h"
+
+/* How deep schemas may nest (properties, items, anyOf...). */
+#define SCHEMA_DEPTH 64
+/* The strictest provider rule: OpenAI's ^[A-Za-z0-9_-]{1,64}$. */
+#define NAME_MAX_LEN 64
+
+static const char *const openai_keys[] = {
+	"type", "function", "usage_hint", "strict", NULL
+};
+static const char *const function_keys[] = {
+	"name", "description", "parameters", "strict", "usage_hint", NULL
+};
+static const char *const list_keys[] = {
+	"tools", "nextCursor", "_meta", NULL
+};
+static const char *const mcp_keys[] = {
+	"name", "title", "description", "inputSchema", "outputSchema",
+	"annotations", "icons", "execution", "_meta", "usage_hint", NULL
+};
+static const char *const anthropic_keys[] = {
+	"name", "description", "input_schema", "usage_hint", NULL
+};
+static const char *const our_keys[] = {
+	"name", "description", "parameters", "usage_hint", "type", "strict",
+	NULL
+};
+
+static const char *const schema_types[] = {
+	"string", "number", "integer", "boolean", "object", "array", "null",
+	NULL
+};
+
+/* The state of one tool_read() call. */
+struct reader {
+	struct run *run;
+	bool deep;              /* MSG_TOO_DEEP reported for this tool */
+};
+
+/* What a definition holds, wherever its shape put it. */
+struct fields {
+	const struct node *body;        /* the table holding name */
+	const char *what;               /* the shape, for messages */
+	const char *schema_key;         /* "parameters", "inputSchema"... */
+	const struct member *name, *description, *schema, *usage_hint;
+	const struct member *strict;
+};
+
+static struct source *
+src_of(struct run *run, const struct node *n)
+{
+	return source_get(run, n->src);
+}
+
+static bool
+in_list(const char *const *list, const char *s, size_t len)
+{
+	for (; *list; list++)
+		if (strlen(*list) == len && memcmp(*list, s, len) == 0)
+			return true;
+	return false;
+}
+
+static bool
+blank(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr(" \t\r\n\f\v", *s))
+			return false;
+	return true;
+}
+
+static size_t
+common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/*
+ * The allowed key that key was probably meant to be: the nearest within
+ * two edits, else the one sharing the longest prefix of four or more
+ * ("usage" -> "usage_hint", "params" -> "parameters"); NULL if none.
+ */
+static const char *
+suggest(const char *key, size_t keylen, const char *const *keys)
+{
+	const char *const *k, *best = NULL;
+	size_t d, bestd = 3, p, bestp = 3;
+
+	for (k = keys; *k; k++) {
+		d = str_distance(key, *k, 2);
+		if (d < bestd && d < keylen) {
+			best = *k;
+			bestd = d;
+		}
+	}
+	if (best)
+		return best;
+	for (k = keys; *k; k++) {
+		p = common_prefix(key, *k);
+		if (p > bestp) {
+			best = *k;
+			bestp = p;
+		}
+	}
+	return best;
+}
+
+/* Report keys of t that are not in keys; "what" names the shape. */
+static bool
+check_keys(struct run *run, const struct node *t, const char *const *keys,
+    const char *what)
+{
+	const char *best;
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < t->u.table.n; i++) {
+		const struct member *m = &t->u.table.items[i];
+
+		if (in_list(keys, m->key, m->keylen))
+			continue;
+		best = suggest(m->key, m->keylen, keys);
+		if (best)
+			diag_error(run, source_get(run, m->keysrc), m->keyspan,
+			    MSG_TOOL_UNKNOWN_KEY_HINT, m->key, what, best);
+		else
+			diag_error(run, source_get(run, m->keysrc), m->keyspan,
+			    MSG_TOOL_UNKNOWN_KEY, m->key, what);
+		ok = false;
+	}
+	return ok;
+}
+
+/* "type" beside a tool's name or "function": "function" if anything. */
+static bool
+check_function_type(struct run *run, const struct node *t)
+{
+	const struct node *type = tree_get(t, "type");
+
+	if (!type)
+		return true;
+	if (type->kind != NODE_STRING) {
+		diag_error(run, src_of(run, type), type->span,
+		    MSG_TOOL_NOT_STRING, "type", tree_kind_name(type->kind));
+		return false;
+	}
+	if (strcmp(type->u.str.s, "function") != 0) {
+		diag_error(run, src_of(run, type), type->span,
+		    MSG_TOOL_NOT_FUNCTION, type->u.str.s);
+		return false;
+	}
+	return true;
+}
+
+/* A key that may sit beside "function" (outer) or inside it (inner). */
+static const struct member *
+either(struct run *run, const struct member *outer,
+    const struct member *inner, bool *ok)
+{
+	if (outer && inner) {
+		diag_error(run, source_get(run, inner->keysrc), inner->keyspan,
+		    MSG_TOOL_TWICE, inner->key);
+		diag_note(run, source_get(run, outer->keysrc), outer->keyspan,
+		    MSG_TOOL_GIVEN_HERE);
+		*ok = false;
+	}
+	return inner ? inner : outer;
+}
+
+static const struct member *
+member(const struct node *t, const char *key)
+{
+	return tree_member(t, key, strlen(key));
+}
+
+/* Sort out the shape of definition t into f; false if it is broken. */
+static bool
+shape(struct run *run, const struct node *t, struct fields *f)
+{
+	const struct member *fn = member(t, "function");
+	const struct node *body;
+	bool ok = true;
+
+	memset(f, 0, sizeof(*f));
+	f->schema_key = "parameters";
+	if (fn) {
+		body = fn->value;
+		ok &= check_keys(run, t, openai_keys, "an OpenAI tool definition");
+		ok &= check_function_type(run, t);
+		if (body->kind != NODE_TABLE) {
+			diag_error(run, src_of(run, body), body->span,
+			    MSG_TOOL_KEY_NOT_TABLE, "function",
+			    tree_kind_name(body->kind));
+			return false;
+		}
+		ok &= check_keys(run, body, function_keys, "an OpenAI function");
+		f->body = body;
+		f->what = "an OpenAI function";
+		f->usage_hint = either(run, member(t, "usage_hint"),
+		    member(body, "usage_hint"), &ok);
+		f->strict = either(run, member(t, "strict"),
+		    member(body, "strict"), &ok);
+	} else {
+		const char *const *keys = our_keys;
+
+		body = t;
+		f->what = "a tool definition";
+		if (member(t, "inputSchema")) {
+			keys = mcp_keys;
+			f->what = "an MCP tool definition";
+			f->schema_key = "inputSchema";
+		} else if (member(t, "input_schema")) {
+			keys = anthropic_keys;
+			f->what = "an Anthropic tool definition";
+			f->schema_key = "input_schema";
+		} else {
+			ok &= check_function_type(run, t);
+			f->strict = member(t, "strict");
+		}
+		ok &= check_keys(run, t, keys, f->what);
+		f->body = t;
+		f->usage_hint = member(t, "usage_hint");
+	}
+	f->name = member(body, "name");
+	f->description = member(body, "description");
+	f->schema = member(body, f->schema_key);
+	return ok;
+}
+
+/*
+ * The string value of m (named key) in table t; a missing or blank value
+ * is an error when required.  *out is NULL when there is none.
+ */
+static bool
+string_field(struct run *run, const struct node *t, const struct member *m,
+    const char *key, bool required, const char **out)
+{
+	const struct node *v;
+
+	*out = NULL;
+	if (!m) {
+		if (required)
+			diag_error(run, src_of(run, t), t->span, MSG_TOOL_MISSING,
+			    key);
+		return !required;
+	}
+	v = m->value;
+	if (v->kind != NODE_STRING) {
+		diag_error(run, src_of(run, v), v->span, MSG_TOOL_NOT_STRING, key,
+		    tree_kind_name(v->kind));
+		return false;
+	}
+	if (blank(v->u.str.s)) {
+		if (required) {
+			diag_error(run, src_of(run, v), v->span, MSG_TOOL_EMPTY,
+			    key);
+			return false;
+		}
+		return true;
+	}
+	*out = v->u.str.s;
+	return true;
+}
+
+static bool
+check_name(struct run *run, const struct node *v)
+{
+	const char *s = v->u.str.s;
+	size_t i;
+
+	for (i = 0; i < v->u.str.len; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			break;
+	}
+	if (i == v->u.str.len && i <= NAME_MAX_LEN)
+		return true;
+	diag_error(run, src_of(run, v), v->span, MSG_TOOL_BAD_NAME, s);
+	return false;
+}
+
+static bool check_schema(struct reader *r, const struct node *s,
+    const char *subject, int depth, bool top);
+
+/* "type": a type name or a non-empty array of them. */
+static bool
+check_type(struct run *run, const struct node *type, bool top)
+{
+	size_t i;
+	bool ok = true;
+
+	if (top) {
+		if (type->kind == NODE_STRING &&
+		    strcmp(type->u.str.s, "object") == 0)
+			return true;
+		diag_error(run, src_of(run, type), type->span,
+		    MSG_TOOL_TOP_TYPE);
+		return false;
+	}
+	if (type->kind == NODE_STRING) {
+		if (in_list(schema_types, type->u.str.s, type->u.str.len))
+			return true;
+		diag_error(run, src_of(run, type), type->span,
+		    MSG_TOOL_BAD_TYPE, type->u.str.s);
+		return false;
+	}
+	if (type->kind != NODE_ARRAY || type->u.array.n == 0) {
+		diag_error(run, src_of(run, type), type->span,
+		    MSG_TOOL_TYPE_KIND, tree_kind_name(type->kind));
+		return false;
+	}
+	for (i = 0; i < type->u.array.n; i++) {
+		const struct node *e = type->u.array.items[i];
+
+		if (e->kind != NODE_STRING) {
+			diag_error(run, src_of(run, e), e->span,
+			    MSG_TOOL_TYPE_KIND, tree_kind_name(e->kind));
+			ok = false;
+		} else if (!in_list(schema_types, e->u.str.s, e->u.str.len)) {
+			diag_error(run, src_of(run, e), e->span,
+			    MSG_TOOL_BAD_TYPE, e->u.str.s);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* "required": property names, each one in props (which may be NULL;
+ * when props is there but broken, only the names' kinds are checked). */
+static bool
+check_required(struct run *run, const struct node *req,
+    const struct node *props)
+{
+	size_t i;
+	bool ok = true;
+
+	if (req->kind != NODE_ARRAY) {
+		diag_error(run, src_of(run, req), req->span, MSG_TOOL_NOT_ARRAY,
+		    "required", tree_kind_name(req->kind));
+		return false;
+	}
+	for (i = 0; i < req->u.array.n; i++) {
+		const struct node *e = req->u.array.items[i];
+
+		if (e->kind != NODE_STRING) {
+			diag_error(run, src_of(run, e), e->span,
+			    MSG_TOOL_REQUIRED_KIND, tree_kind_name(e->kind));
+			ok = false;
+		} else if (!props || (props->kind == NODE_TABLE &&
+		    !tree_getn(props, e->u.str.s, e->u.str.len))) {
+			diag_error(run, src_of(run, e), e->span,
+			    MSG_TOOL_REQUIRED_UNKNOWN, e->u.str.s);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* anyOf, oneOf, allOf: arrays of schemas. */
+static bool
+check_alternatives(struct reader *r, const struct node *s, int depth)
+{
+	static const char *const keys[] = { "anyOf", "oneOf", "allOf" };
+	struct run *run = r->run;
+	size_t i, k;
+	bool ok = true;
+
+	for (k = 0; k < LEN(keys); k++) {
+		const struct node *alts = tree_get(s, keys[k]);
+		char *subject;
+
+		if (!alts)
+			continue;
+		if (alts->kind != NODE_ARRAY) {
+			diag_error(run, src_of(run, alts), alts->span,
+			    MSG_TOOL_NOT_ARRAY, keys[k],
+			    tree_kind_name(alts->kind));
+			ok = false;
+			continue;
+		}
+		if (alts->u.array.n == 0) {
+			/* JSON Schema wants at least one alternative, and
+			 * every provider refuses an empty list. */
+			diag_error(run, src_of(run, alts), alts->span,
+			    MSG_TOOL_EMPTY_ALTERNATIVES, keys[k]);
+			ok = false;
+			continue;
+		}
+		subject = arena_printf(&run->arena, "an '%s' entry", keys[k]);
+		for (i = 0; i < alts->u.array.n; i++)
+			ok &= check_schema(r, alts->u.array.items[i], subject,
+			    depth + 1, false);
+	}
+	return ok;
+}
+
+/*
+ * Check that s is a JSON Schema object as far as strata reads it: a table
+ * whose type, properties, required, enum, items and alternatives have the
+ * right kinds.  subject names s in messages.  Other keywords pass.
+ */
+static bool
+check_schema(struct reader *r, const struct node *s, const char *subject,
+    int depth, bool top)
+{
+	struct run *run = r->run;
+	const struct node *type, *props, *req, *e, *items;
+	size_t i;
+	bool ok = true;
+
+	if (s->kind != NODE_TABLE) {
+		diag_error(run, src_of(run, s), s->span, MSG_TOOL_NOT_SCHEMA,
+		    subject, tree_kind_name(s->kind));
+		return false;
+	}
+	if (depth > SCHEMA_DEPTH) {
+		if (!r->deep)
+			diag_error(run, src_of(run, s), s->span, MSG_TOO_DEEP,
+			    SCHEMA_DEPTH);
+		r->deep = true;
+		return false;
+	}
+	type = tree_get(s, "type");
+	if (type)
+		ok &= check_type(run, type, top);
+	props = tree_get(s, "properties");
+	if (props && props->kind != NODE_TABLE) {
+		diag_error(run, src_of(run, props), props->span,
+		    MSG_TOOL_KEY_NOT_TABLE, "properties",
+		    tree_kind_name(props->kind));
+		ok = false;
+	} else if (props) {
+		for (i = 0; i < props->u.table.n; i++) {
+			const struct member *m = &props->u.table.items[i];
+			char *sub = arena_printf(&run->arena, "property '%s'",
+			    m->key);
+
+			ok &= check_schema(r, m->value, sub, depth + 1, false);
+		}
+	}
+	req = tree_get(s, "required");
+	if (req)
+		ok &= check_required(run, req, props);
+	e = tree_get(s, "enum");
+	if (e && e->kind != NODE_ARRAY) {
+		diag_error(run, src_of(run, e), e->span, MSG_TOOL_NOT_ARRAY,
+		    "enum", tree_kind_name(e->kind));
+		ok = false;
+	}
+	items = tree_get(s, "items");
+	if (items)
+		ok &= check_schema(r, items, "'items'", depth + 1, false);
+	ok &= check_alternatives(r, s, depth);
+	return ok;
+}
+
+/* s with "type": "object" first, sharing s's values; s if it has a type. */
+static const struct node *
+object_typed(struct arena *a, const struct node *s)
+{
+	struct node *c, *type;
+	struct span at = span_make(s->span.off, 0);
+	size_t i;
+
+	if (tree_get(s, "type"))
+		return s;
+	c = tree_new(a, NODE_TABLE, s->src, s->span);
+	type = tree_new_string(a, "object", 6, s->src, at);
+	tree_add(a, c, "type", 4, s->src, at, type);
+	for (i = 0; i < s->u.table.n; i++) {
+		const struct member *m = &s->u.table.items[i];
+
+		tree_add(a, c, m->key, m->keylen, m->keysrc, m->keyspan,
+		    m->value);
+	}
+	return c;
+}
+
+static const struct node *
+empty_schema(struct arena *a)
+{
+	struct node *s = tree_table(a);
+
+	tree_put(a, s, "type", tree_str(a, "object"));
+	tree_put(a, s, "properties", tree_table(a));
+	return s;
+}
+
+static void
+append(struct arena *a, struct tool_list *list, struct tool *t)
+{
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? list->cap * 2 : 8;
+
+		list->items = arena_grow(a, list->items, list->n, cap,
+		    sizeof(*list->items));
+		list->cap = cap;
+	}
+	list->items[list->n++] = t;
+}
+
+static bool
+read_one(struct reader *r, const struct node *def, struct tool_list *list)
+{
+	struct run *run = r->run;
+	struct fields f;
+	const char *name, *desc, *hint;
+	const struct node *schema, *strict = NULL, *seen;
+	char *subject;
+	struct tool *t;
+	bool ok;
+
+	if (def->kind != NODE_TABLE) {
+		diag_error(run, src_of(run, def), def->span, MSG_TOOL_NOT_TABLE,
+		    tree_kind_name(def->kind));
+		return false;
+	}
+	r->deep = false;
+	ok = shape(run, def, &f);
+	if (!f.body)
+		return false;
+	if (string_field(run, f.body, f.name, "name", true, &name))
+		ok &= check_name(run, f.name->value);
+	else
+		ok = false;
+	ok &= string_field(run, f.body, f.description, "description", true,
+	    &desc);
+	ok &= string_field(run, f.body, f.usage_hint, "usage_hint", false,
+	    &hint);
+	if (f.strict) {
+		strict = f.strict->value;
+		if (strict->kind != NODE_BOOL) {
+			diag_error(run, src_of(run, strict), strict->span,
+			    MSG_TOOL_NOT_BOOL, "strict",
+			    tree_kind_name(strict->kind));
+			ok = false;
+		}
+	}
+	if (f.schema) {
+		subject = arena_printf(&run->arena, "'%s'", f.schema_key);
+		ok &= check_schema(r, f.schema->value, subject, 0, true);
+		schema = f.schema->value;
+	} else {
+		schema = empty_schema(&run->arena);
+	}
+	if (!ok)
+		return false;
+	/* The names seen, as a hashed table: linear even for a file of
+	 * thousands of tools. */
+	if (!list->names)
+		list->names = tree_table(&run->arena);
+	seen = tree_get(list->names, name);
+	if (seen) {
+		const struct tool *first = list->items[seen->u.i];
+
+		diag_error(run, src_of(run, f.name->value),
+		    f.name->value->span, MSG_TOOL_DUPLICATE, name);
+		diag_note(run, source_get(run, first->src), first->span,
+		    MSG_FIRST_HERE);
+		return false;
+	}
+	tree_put(&run->arena, list->names, name,
+	    tree_int(&run->arena, (int64_t)list->n));
+	t = arena_alloc(&run->arena, sizeof(*t));
+	t->name = name;
+	t->description = desc;
+	t->usage_hint = hint;
+	t->parameters = object_typed(&run->arena, schema);
+	t->strict = strict;
+	t->src = f.name->value->src;
+	t->span = f.name->value->span;
+	append(&run->arena, list, t);
+	return true;
+}
+
+/* {"tools": [...]}: a table with "tools" that is no tool itself. */
+static bool
+is_list(const struct node *n)
+{
+	return tree_get(n, "tools") && !tree_get(n, "name") &&
+	    !tree_get(n, "function");
+}
+
+bool
+tool_read(struct run *run, const struct node *n, struct tool_list *list)
+{
+	struct reader r = { run, false };
+	const struct node *arr = n;
+	size_t i;
+	bool ok = true;
+
+	if (n->kind == NODE_TABLE && is_list(n)) {
+		ok = check_keys(run, n, list_keys, "a tool list");
+		arr = tree_get(n, "tools");
+		if (arr->kind != NODE_ARRAY) {
+			diag_error(run, src_of(run, arr), arr->span,
+			    MSG_TOOL_NOT_ARRAY, "tools",
+			    tree_kind_name(arr->kind));
+			return false;
+		}
+	} else if (n->kind != NODE_ARRAY) {
+		return read_one(&r, n, list);
+	}
+	for (i = 0; i < arr->u.array.n; i++)
+		ok &= read_one(&r, arr->u.array.items[i], list);
+	return ok;
+}
+
+/* Prose. */
+
+static bool
+space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
+	    c == '\v';
+}
+
+static void
+trim(const char **s, size_t *len)
+{
+	while (*len && space(**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && space((*s)[*len - 1]))
+		(*len)--;
+}
+
+static void
+indent(struct buf *out, int n)
+{
+	for (; n > 0; n--)
+		buf_putc(out, ' ');
+}
+
+/*
+ * Text trimmed; each later line (CRLF or LF) loses its trailing blanks
+ * and, unless empty, gets ind spaces in front.
+ */
+static void
+put_text(struct buf *out, const char *s, size_t len, int ind)
+{
+	const char *end, *nl;
+	size_t n;
+
+	bool first;
+
+	trim(&s, &len);
+	end = s + len;
+	for (first = true;; first = false) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		n = (size_t)((nl ? nl : end) - s);
+		while (n && space(s[n - 1]))
+			n--;
+		if (!first) {
+			buf_putc(out, '\n');
+			if (n)
+				indent(out, ind);
+		}
+		buf_put(out, s, n);
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+}
+
+/* Does text (trimmed) end a sentence, so that no '.' is needed? */
+static bool
+ends_sentence(const char *s, size_t len)
+{
+	static const char *const cjk[] = {
+		"\xe3\x80\x82", "\xef\xbc\x81", "\xef\xbc\x9f", "\xef\xbc\x9a",
+		"\xef\xbc\x9b",         /* 。！？：； */
+	};
+	size_t i;
+
+	trim(&s, &len);
+	if (len == 0 || memchr(".!?:;", s[len - 1], 5))
+		return true;
+	for (i = 0; i < LEN(cjk); i++)
+		if (len >= 3 && memcmp(s + len - 3, cjk[i], 3) == 0)
+			return true;
+	return false;
+}
+
+static const char *
+json_type(enum node_kind kind)
+{
+	switch (kind) {
+	case NODE_TABLE:
+		return "object";
+	case NODE_ARRAY:
+		return "array";
+	case NODE_INT:
+		return "integer";
+	case NODE_FLOAT:
+		return "number";
+	case NODE_BOOL:
+		return "boolean";
+	case NODE_NULL:
+		return "null";
+	case NODE_STRING:
+	case NODE_DATETIME:
+		break;
+	}
+	return "string";
+}
+
+static const struct node *
+string_at(const struct node *s, const char *key)
+{
+	const struct node *v = tree_get(s, key);
+
+	return v && v->kind == NODE_STRING ? v : NULL;
+}
+
+static void
+truncate_to(struct buf *out, size_t len)
+{
+	out->len = len;
+	if (out->data)
+		out->data[len] = '\0';
+}
+
+static bool put_type(struct buf *out, const struct node *s, int depth);
+
+/* One type name; an array names its items' type when known. */
+static void
+put_type_name(struct buf *out, const struct node *s, const struct node *name,
+    int depth)
+{
+	const struct node *items;
+	size_t mark;
+
+	buf_put(out, name->u.str.s, name->u.str.len);
+	items = tree_get(s, "items");
+	if (strcmp(name->u.str.s, "array") != 0 || !items)
+		return;
+	mark = out->len;
+	buf_puts(out, " of ");
+	if (!put_type(out, items, depth + 1))
+		truncate_to(out, mark);
+}
+
+/* Is word one of the " or "-separated words of list[0..len)? */
+static bool
+has_word(const char *list, size_t len, const char *word, size_t wlen)
+{
+	const char *p = list, *end = list + len, *q;
+
+	while (p < end) {
+		q = strstr(p, " or ");
+		if (!q || q > end)
+			q = end;
+		if ((size_t)(q - p) == wlen && memcmp(p, word, wlen) == 0)
+			return true;
+		p = q + 4;
+	}
+	return false;
+}
+
+/* anyOf/oneOf alternatives joined by " or ", duplicates once. */
+static bool
+put_alternatives(struct buf *out, const struct node *alts, int depth)
+{
+	struct buf word = BUF_INIT;
+	size_t start = out->len, i;
+	bool any = false;
+
+	for (i = 0; i < alts->u.array.n; i++) {
+		buf_reset(&word);
+		if (!put_type(&word, alts->u.array.items[i], depth + 1))
+			continue;
+		if (has_word(out->data + start, out->len - start, word.data,
+		    word.len))
+			continue;
+		if (any)
+			buf_puts(out, " or ");
+		buf_put(out, word.data, word.len);
+		any = true;
+	}
+	buf_free(&word);
+	return any;
+}
+
+/*
+ * The type of schema s in words; false, with nothing written, when the
+ * schema says nothing about it.
+ */
+static bool
+put_type(struct buf *out, const struct node *s, int depth)
+{
+	const struct node *type, *alts, *e;
+	size_t i, n = 0;
+	const char *kind = NULL;
+
+	if (s->kind != NODE_TABLE || depth > SCHEMA_DEPTH)
+		return false;
+	type = tree_get(s, "type");
+	if (type && type->kind == NODE_STRING) {
+		put_type_name(out, s, type, depth);
+		return true;
+	}
+	if (type && type->kind == NODE_ARRAY) {
+		for (i = 0; i < type->u.array.n; i++) {
+			e = type->u.array.items[i];
+			if (e->kind != NODE_STRING)
+				continue;
+			if (n++)
+				buf_puts(out, " or ");
+			put_type_name(out, s, e, depth);
+		}
+		return n > 0;
+	}
+	alts = tree_get(s, "anyOf");
+	if (!alts)
+		alts = tree_get(s, "oneOf");
+	if (alts && alts->kind == NODE_ARRAY &&
+	    put_alternatives(out, alts, depth))
+		return true;
+	if (tree_get(s, "properties")) {
+		buf_puts(out, "object");
+		return true;
+	}
+	e = tree_get(s, "enum");
+	if (e && e->kind == NODE_ARRAY && e->u.array.n) {
+		for (i = 0; i < e->u.array.n; i++) {
+			const char *k = json_type(e->u.array.items[i]->kind);
+
+			if (kind && strcmp(kind, k) != 0)
+				return false;
+			kind = k;
+		}
+		buf_puts(out, kind);
+		return true;
+	}
+	return false;
+}
+
+/* The schema whose properties are listed under s: s itself, its items,
+ * or an alternative; NULL if none has any. */
+static const struct node *
+nested(const struct node *s, int depth)
+{
+	const struct node *props, *items, *alts, *r;
+	const char *const keys[] = { "anyOf", "oneOf" };
+	size_t i, k;
+
+	if (s->kind != NODE_TABLE || depth > SCHEMA_DEPTH)
+		return NULL;
+	props = tree_get(s, "properties");
+	if (props && props->kind == NODE_TABLE && props->u.table.n)
+		return s;
+	items = tree_get(s, "items");
+	if (items && (r = nested(items, depth + 1)))
+		return r;
+	for (k = 0; k < LEN(keys); k++) {
+		alts = tree_get(s, keys[k]);
+		if (!alts || alts->kind != NODE_ARRAY)
+			continue;
+		for (i = 0; i < alts->u.array.n; i++)
+			if ((r = nested(alts->u.array.items[i], depth + 1)))
+				return r;
+	}
+	return NULL;
+}
+
+static bool
+is_required(const struct node *req, const struct member *m)
+{
+	size_t i;
+
+	if (!req || req->kind != NODE_ARRAY)
+		return false;
+	for (i = 0; i < req->u.array.n; i++) {
+		const struct node *e = req->u.array.items[i];
+
+		if (e->kind == NODE_STRING && e->u.str.len == m->keylen &&
+		    memcmp(e->u.str.s, m->key, m->keylen) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+put_values(struct buf *out, const struct node *arr)
+{
+	size_t i;
+
+	for (i = 0; i < arr->u.array.n; i++) {
+		if (i)
+			buf_puts(out, ", ");
+		json_write(out, arr->u.array.items[i], -1);
+	}
+}
+
+/* One line per property of schema s, each starting with a newline. */
+static void
+put_properties(struct buf *out, const struct node *s, int ind, int depth)
+{
+	const struct node *props = tree_get(s, "properties");
+	const struct node *req = tree_get(s, "required");
+	const struct node *p, *desc, *e, *sub;
+	const struct member *def;
+	size_t i;
+
+	for (i = 0; i < props->u.table.n; i++) {
+		const struct member *m = &props->u.table.items[i];
+
+		p = m->value;
+		buf_putc(out, '\n');
+		indent(out, ind);
+		buf_puts(out, "- ");
+		buf_put(out, m->key, m->keylen);
+		buf_puts(out, " (");
+		if (!put_type(out, p, depth + 1))
+			buf_puts(out, "any");
+		buf_puts(out, is_required(req, m) ? ", required)" :
+		    ", optional)");
+		desc = string_at(p, "description");
+		if (desc && blank(desc->u.str.s))
+			desc = NULL;
+		e = tree_get(p, "enum");
+		if (e && (e->kind != NODE_ARRAY || e->u.array.n == 0))
+			e = NULL;
+		def = tree_member(p, "default", 7);
+		if (desc || e || def)
+			buf_puts(out, ":");
+		if (desc) {
+			buf_putc(out, ' ');
+			put_text(out, desc->u.str.s, desc->u.str.len, ind + 2);
+			if ((e || def) &&
+			    !ends_sentence(desc->u.str.s, desc->u.str.len))
+				buf_putc(out, '.');
+		}
+		if (e) {
+			buf_puts(out, " One of: ");
+			put_values(out, e);
+			buf_putc(out, '.');
+		}
+		if (def) {
+			buf_puts(out, " Default: ");
+			json_write(out, def->value, -1);
+			buf_putc(out, '.');
+		}
+		sub = depth < SCHEMA_DEPTH ? nested(p, depth + 1) : NULL;
+		if (sub)
+			put_properties(out, sub, ind + 2, depth + 1);
+	}
+}
+
+void
+tool_prose(struct buf *out, const struct tool_list *list)
+{
+	const struct node *props;
+	size_t i;
+
+	if (list->n == 0)
+		return;
+	buf_puts(out, "You can call the following tools.");
+	for (i = 0; i < list->n; i++) {
+		const struct tool *t = list->items[i];
+
+		buf_puts(out, "\n\n### ");
+		buf_puts(out, t->name);
+		buf_putc(out, '\n');
+		put_text(out, t->description, strlen(t->description), 0);
+		buf_puts(out, "\nParameters:");
+		props = tree_get(t->parameters, "properties");
+		if (props && props->kind == NODE_TABLE && props->u.table.n)
+			put_properties(out, t->parameters, 0, 0);
+		else
+			buf_puts(out, " none.");
+		if (t->usage_hint) {
+			buf_puts(out, "\nWhen to use: ");
+			put_text(out, t->usage_hint, strlen(t->usage_hint), 0);
+		}
+	}
+}
+
+/*
+ * Native nodes.  They share the tool's parameters node: json_write()
+ * only reads it, so the const is cast away for the tree's sake.
+ */
+
+struct node *
+tool_openai(struct arena *a, const struct tool *t)
+{
+	struct node *o = tree_table(a), *fn;
+
+	tree_put(a, o, "type", tree_str(a, "function"));
+	fn = tree_put(a, o, "function", tree_table(a));
+	tree_put(a, fn, "name", tree_str(a, t->name));
+	tree_put(a, fn, "description", tree_str(a, t->description));
+	tree_put(a, fn, "parameters", (struct node *)t->parameters);
+	if (t->strict)
+		tree_put(a, fn, "strict", (struct node *)t->strict);
+	return o;
+}
+
+struct node *
+tool_anthropic(struct arena *a, const struct tool *t)
+{
+	struct node *o = tree_table(a);
+
+	tree_put(a, o, "name", tree_str(a, t->name));
+	tree_put(a, o, "description", tree_str(a, t->description));
+	tree_put(a, o, "input_schema", (struct node *)t->parameters);
+	return o;
+}
+
+struct node *
+tool_gemini(struct arena *a, const struct tool *t)
+{
+	struct node *o = tree_table(a);
+
+	tree_put(a, o, "name", tree_str(a, t->name));
+	tree_put(a, o, "description", tree_str(a, t->description));
+	tree_put(a, o, "parametersJsonSchema", (struct node *)t->parameters);
+	return o;
+}
