@@ -191,7 +191,7 @@ main(void)
 	int status = EXIT_OK;
 
 	run_init(&run);
-	src = source_read(&run, "-", NULL, span_make(0, 0));
+	src = run_read(&run, "-", NULL, span_make(0, 0));
 	if (!src) {
 		status = diag_status(&run);
 	} else if (!toml_parse(&run, src, &root)) {

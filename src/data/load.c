@@ -55,7 +55,7 @@ load_file(struct run *run, const char *path, enum load_format fmt,
 			diag_plain(run, DIAG_ERROR, MSG_UNKNOWN_FILE_TYPE, path);
 		return false;
 	}
-	src = source_read(run, path, from, at);
+	src = run_read(run, path, from, at);
 	if (!src)
 		return false;
 	if (srcp)

@@ -492,7 +492,7 @@ key(struct builder *b, struct frame *f, const char *s, size_t n,
 	if (m) {
 		k = diag_shown(b->run, s, n);
 		diag_error(b->run, b->src, sp, MSG_YAML_DUP_KEY, k);
-		diag_note(b->run, source_get(b->run, m->keysrc), m->keyspan,
+		diag_note(b->run, run_source(b->run, m->keysrc), m->keyspan,
 		    MSG_YAML_FIRST_KEY, k);
 		f->pending = SKIP_VALUE;
 		return soft(b);

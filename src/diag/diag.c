@@ -6,7 +6,6 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "diag/run.h"
 #include "base/util.h"
 
 #define X(name, text) text,
@@ -33,50 +32,60 @@ diag_text(enum diag_msg msg)
 	return (unsigned)msg < MSG__COUNT ? catalogue[msg] : "?";
 }
 
-const char *
-diag_shown(struct run *run, const char *s, size_t n)
+/* Append s[0..n) to out with control characters and invalid bytes
+ * escaped; stop after max code points (0: no limit).  Returns the
+ * number of bytes of s consumed. */
+static size_t
+escape(struct buf *out, const char *s, size_t n, size_t max)
 {
-	struct buf out = BUF_INIT;
 	size_t i = 0, k, cps = 0;
-	const char *r;
 	uint32_t c;
 
-	while (i < n && cps < DIAG_SHOWN_MAX) {
+	while (i < n && (max == 0 || cps < max)) {
 		k = utf8_decode(s + i, n - i, &c);
 		if (k == 0) {
-			buf_printf(&out, "\\x%02x", (unsigned char)s[i]);
+			buf_printf(out, "\\x%02x", (unsigned char)s[i]);
 			k = 1;
 		} else if (c == '\n') {
-			buf_puts(&out, "\\n");
+			buf_puts(out, "\\n");
 		} else if (c == '\t') {
-			buf_puts(&out, "\\t");
+			buf_puts(out, "\\t");
 		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-			buf_printf(&out, "\\u%04x", (unsigned)c);
+			buf_printf(out, "\\u%04x", (unsigned)c);
 		} else {
-			buf_put(&out, s + i, k);
+			buf_put(out, s + i, k);
 		}
 		i += k;
 		cps++;
 	}
-	if (i < n)
+	return i;
+}
+
+const char *
+diag_quote(struct arena *a, const char *s, size_t n)
+{
+	struct buf out = BUF_INIT;
+	const char *r;
+
+	if (escape(&out, s, n, DIAG_SHOWN_MAX) < n)
 		buf_puts(&out, "...");
-	r = arena_strndup(&run->arena, out.data ? out.data : "", out.len);
+	r = arena_strndup(a, out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return r;
 }
 
 int
-diag_status(const struct run *run)
+diag_exit(const struct diag *d)
 {
-	if (run->diag.system_error)
+	if (d->system_error)
 		return EXIT_SYSTEM;
-	return run->diag.errors ? EXIT_INPUT : EXIT_OK;
+	return d->errors ? EXIT_INPUT : EXIT_OK;
 }
 
 void
-diag_system(struct run *run)
+diag_set_system(struct diag *d)
 {
-	run->diag.system_error = true;
+	d->system_error = true;
 }
 
 /* East Asian wide characters take two terminal columns. */
@@ -98,7 +107,7 @@ width(uint32_t c)
  * fed escapes; long lines are windowed around the column.
  */
 static void
-echo(struct buf *out, struct source *src, struct span sp, unsigned line,
+echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
     unsigned col, bool color)
 {
 	struct span ls = source_line(src, line);
@@ -189,27 +198,26 @@ level_color(enum diag_level level)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void
-vreport(struct run *run, enum diag_level level, const struct source *csrc,
+vreport(struct diag *d, enum diag_level level, const struct source *src,
     struct span sp, enum diag_msg msg, va_list ap)
 {
-	struct source *src = csrc ? source_get(run, csrc->id) : NULL;
 	const char *fmt = diag_text(msg);
 	size_t flen = strlen(fmt);
 	int err = errno;
-	struct buf out = BUF_INIT;
+	struct buf out = BUF_INIT, text = BUF_INIT;
 	unsigned line = 0, col = 0;
-	bool color = run->diag.color;
+	bool color = d->color;
 
 	if (level == DIAG_ERROR)
-		run->diag.errors++;
+		d->errors++;
 	else if (level == DIAG_WARNING)
-		run->diag.warnings++;
+		d->warnings++;
 	/* A broken generated file can hold thousands of the same mistake:
 	 * show the first ones, count the rest. */
-	if (run->diag.capped ||
-	    run->diag.errors + run->diag.warnings > DIAG_MAX_SHOWN) {
-		if (!run->diag.capped) {
-			run->diag.capped = true;
+	if (d->capped ||
+	    d->errors + d->warnings > DIAG_MAX_SHOWN) {
+		if (!d->capped) {
+			d->capped = true;
 			fprintf(stderr, "%s: note: ", progname);
 			fprintf(stderr, diag_text(MSG_TOO_MANY),
 			    DIAG_MAX_SHOWN);
@@ -220,16 +228,21 @@ vreport(struct run *run, enum diag_level level, const struct source *csrc,
 	}
 	if (src) {
 		source_linecol(src, sp.off, &line, &col);
-		buf_printf(&out, "%s%s:%u:%u:%s ", color ? "\033[1m" : "",
-		    src->path, line, col, color ? "\033[0m" : "");
+		buf_puts(&out, color ? "\033[1m" : "");
+		escape(&out, src->path, strlen(src->path), 0);
+		buf_printf(&out, ":%u:%u:%s ", line, col,
+		    color ? "\033[0m" : "");
 	} else {
 		buf_printf(&out, "%s: ", progname);
 	}
 	buf_printf(&out, "%s%s:%s ", color ? level_color(level) : "",
 	    level_word(level), color ? "\033[0m" : "");
-	buf_vprintf(&out, fmt, ap);
+	buf_vprintf(&text, fmt, ap);
 	if (flen && fmt[flen - 1] == ':')
-		buf_printf(&out, " %s", strerror(err));
+		buf_printf(&text, " %s", strerror(err));
+	if (text.len)
+		escape(&out, text.data, text.len, 0);
+	buf_free(&text);
 	buf_putc(&out, '\n');
 	if (src && src->len > 0)
 		echo(&out, src, sp, line, col, color);
@@ -240,22 +253,12 @@ vreport(struct run *run, enum diag_level level, const struct source *csrc,
 #pragma GCC diagnostic pop
 
 void
-diag_report(struct run *run, enum diag_level level, const struct source *src,
+diag_at(struct diag *d, enum diag_level level, const struct source *src,
     struct span sp, enum diag_msg msg, ...)
 {
 	va_list ap;
 
 	va_start(ap, msg);
-	vreport(run, level, src, sp, msg, ap);
-	va_end(ap);
-}
-
-void
-diag_plain(struct run *run, enum diag_level level, enum diag_msg msg, ...)
-{
-	va_list ap;
-
-	va_start(ap, msg);
-	vreport(run, level, NULL, span_make(0, 0), msg, ap);
+	vreport(d, level, src, sp, msg, ap);
 	va_end(ap);
 }

@@ -19,7 +19,7 @@
 
 #include "diag/source.h"
 
-struct run;
+struct arena;
 
 /* Exit statuses, documented in strata(1). */
 enum exit_status {
@@ -206,26 +206,17 @@ struct diag {
 void diag_init(struct diag *d);
 
 /* Report at span sp of src; src may be NULL for no location. */
-void diag_report(struct run *run, enum diag_level level,
-    const struct source *src, struct span sp, enum diag_msg msg, ...);
-#define diag_error(run, src, sp, ...) \
-	diag_report((run), DIAG_ERROR, (src), (sp), __VA_ARGS__)
-#define diag_warning(run, src, sp, ...) \
-	diag_report((run), DIAG_WARNING, (src), (sp), __VA_ARGS__)
-#define diag_note(run, src, sp, ...) \
-	diag_report((run), DIAG_NOTE, (src), (sp), __VA_ARGS__)
-/* An error with no location. */
-void diag_plain(struct run *run, enum diag_level level, enum diag_msg msg,
-    ...);
+void diag_at(struct diag *d, enum diag_level level, const struct source *src,
+    struct span sp, enum diag_msg msg, ...);
 /* Mark the run as failed by an I/O or system error (exit 3). */
-void diag_system(struct run *run);
+void diag_set_system(struct diag *d);
+/* EXIT_OK, EXIT_INPUT or EXIT_SYSTEM, from what was reported. */
+int diag_exit(const struct diag *d);
 
 const char *diag_text(enum diag_msg msg);
 /* Text fit to quote in a message: control characters and invalid bytes
- * escaped, cut after DIAG_SHOWN_MAX code points.  In the run's arena. */
-const char *diag_shown(struct run *run, const char *s, size_t n);
+ * escaped, cut after DIAG_SHOWN_MAX code points.  In arena a. */
+const char *diag_quote(struct arena *a, const char *s, size_t n);
 #define DIAG_SHOWN_MAX 40
-/* EXIT_OK, EXIT_INPUT or EXIT_SYSTEM, from what was reported. */
-int diag_status(const struct run *run);
 
 #endif

@@ -1,27 +1,43 @@
 #include "diag/run.h"
 
-#include <stdlib.h>
-
-#include "diag/source.h"
+#include <string.h>
 
 void
 run_init(struct run *run)
 {
 	arena_init(&run->arena);
 	diag_init(&run->diag);
-	run->sources = NULL;
-	run->nsources = run->capsources = 0;
+	memset(&run->sources, 0, sizeof(run->sources));
 }
 
 void
 run_free(struct run *run)
 {
-	size_t i;
-
-	for (i = 0; i < run->nsources; i++)
-		source_free(run->sources[i]);
-	free(run->sources);
-	run->sources = NULL;
-	run->nsources = run->capsources = 0;
+	sources_free(&run->sources);
 	arena_free(&run->arena);
+}
+
+struct source *
+run_read(struct run *run, const char *path, const struct source *from,
+    struct span at)
+{
+	struct source *src = sources_read(&run->sources, path);
+
+	if (!src)
+		diag_error(run, from, at, MSG_CANNOT_READ,
+		    strcmp(path, "-") == 0 ? "standard input" : path);
+	return src;
+}
+
+struct source *
+run_source_mem(struct run *run, const char *name, const char *text,
+    size_t len)
+{
+	return sources_add_mem(&run->sources, name, text, len);
+}
+
+struct source *
+run_source(const struct run *run, uint32_t id)
+{
+	return sources_get(&run->sources, id);
 }

@@ -8,24 +8,22 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "diag/run.h"
 #include "base/util.h"
 
 static struct source *
-add(struct run *run, const char *path, char *text, size_t len)
+add(struct sources *reg, const char *path, char *text, size_t len)
 {
 	struct source *src = xcalloc(1, sizeof(*src));
 
-	if (run->nsources == run->capsources) {
-		run->capsources = run->capsources ? run->capsources * 2 : 8;
-		run->sources = xreallocarray(run->sources, run->capsources,
-		    sizeof(*run->sources));
+	if (reg->n == reg->cap) {
+		reg->cap = reg->cap ? reg->cap * 2 : 8;
+		reg->v = xreallocarray(reg->v, reg->cap, sizeof(*reg->v));
 	}
-	src->id = (uint32_t)run->nsources;
+	src->id = (uint32_t)reg->n;
 	src->path = xstrdup(path);
 	src->text = text;
 	src->len = len;
-	run->sources[run->nsources++] = src;
+	reg->v[reg->n++] = src;
 	return src;
 }
 
@@ -57,8 +55,7 @@ slurp(int fd, struct buf *b, size_t hint)
 }
 
 struct source *
-source_read(struct run *run, const char *path, const struct source *from,
-    struct span at)
+sources_read(struct sources *reg, const char *path)
 {
 	struct buf b = BUF_INIT;
 	struct stat st;
@@ -84,47 +81,53 @@ source_read(struct run *run, const char *path, const struct source *from,
 	if (!is_stdin)
 		close(fd);
 	len = b.len;    /* buf_detach() resets b */
-	return add(run, is_stdin ? "<stdin>" : path, buf_detach(&b), len);
+	return add(reg, is_stdin ? "<stdin>" : path, buf_detach(&b), len);
 fail:
 	err = errno;
 	if (fd >= 0 && !is_stdin)
 		close(fd);
 	buf_free(&b);
 	errno = err;
-	diag_error(run, from, at, MSG_CANNOT_READ,
-	    is_stdin ? "standard input" : path);
 	return NULL;
 }
 
 struct source *
-source_from_mem(struct run *run, const char *name, const char *text,
+sources_add_mem(struct sources *reg, const char *name, const char *text,
     size_t len)
 {
 	if (len > SOURCE_MAX)
 		die("%s: text too large", name);
-	return add(run, name, xstrndup(text, len), len);
+	return add(reg, name, xstrndup(text, len), len);
 }
 
 struct source *
-source_get(const struct run *run, uint32_t id)
+sources_get(const struct sources *reg, uint32_t id)
 {
-	return id < run->nsources ? run->sources[id] : NULL;
+	return id < reg->n ? reg->v[id] : NULL;
 }
 
 void
-source_free(struct source *src)
+sources_free(struct sources *reg)
 {
-	if (!src)
-		return;
-	free(src->path);
-	free(src->text);
-	free(src->lines);
-	free(src);
+	size_t i;
+
+	for (i = 0; i < reg->n; i++) {
+		free(reg->v[i]->path);
+		free(reg->v[i]->text);
+		free(reg->v[i]->lines);
+		free(reg->v[i]);
+	}
+	free(reg->v);
+	reg->v = NULL;
+	reg->n = reg->cap = 0;
 }
 
+/* The line table is a cache: building it does not change what the
+ * source is, so it is filled in through a const pointer. */
 static void
-index_lines(struct source *src)
+index_lines(const struct source *csrc)
 {
+	struct source *src = (struct source *)csrc;
 	size_t i, n = 1, k = 0;
 
 	if (src->lines)
@@ -142,7 +145,7 @@ index_lines(struct source *src)
 
 /* Index of the last line starting at or before off. */
 static size_t
-line_index(struct source *src, uint32_t off)
+line_index(const struct source *src, uint32_t off)
 {
 	size_t lo = 0, hi;
 
@@ -160,7 +163,7 @@ line_index(struct source *src, uint32_t off)
 }
 
 unsigned
-source_lineno(struct source *src, uint32_t off)
+source_lineno(const struct source *src, uint32_t off)
 {
 	if (off > src->len)
 		off = (uint32_t)src->len;
@@ -168,7 +171,7 @@ source_lineno(struct source *src, uint32_t off)
 }
 
 void
-source_linecol(struct source *src, uint32_t off, unsigned *line,
+source_linecol(const struct source *src, uint32_t off, unsigned *line,
     unsigned *col)
 {
 	size_t lo, start;
@@ -186,7 +189,7 @@ source_linecol(struct source *src, uint32_t off, unsigned *line,
 }
 
 struct span
-source_line(struct source *src, unsigned line)
+source_line(const struct source *src, unsigned line)
 {
 	size_t start, end;
 

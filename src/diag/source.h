@@ -2,8 +2,10 @@
  * source: a file (or stdin, or an embedded text) held in memory whole,
  * with its line-start table, so that a span (byte offset and length) can
  * be turned into line:column only when a message is printed.  Sources are
- * owned by the run that read them (run.h) and live until run_free();
- * nodes and diagnostics refer to them by pointer or by id.
+ * owned by a registry (struct sources, one per run) and live until
+ * sources_free(); nodes and diagnostics refer to them by pointer or by
+ * id.  This module reports nothing: a read that fails returns NULL with
+ * errno set, and its caller reports (run_read() in run.h).
  */
 #ifndef SOURCE_H
 #define SOURCE_H
@@ -12,53 +14,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct run;
-
-/* A byte range inside one source. */
-struct span {
-	uint32_t off, len;
-};
+#include "diag/span.h"
 
 /* Largest source strata accepts (offsets are 32-bit). */
 #define SOURCE_MAX ((size_t)UINT32_MAX - 1)
 
 struct source {
-	uint32_t id;            /* index in run->sources */
+	uint32_t id;            /* index in its registry */
 	char *path;             /* as named by the user, for messages */
 	char *text;             /* NUL-terminated; may hold NULs, len rules */
 	size_t len;
-	uint32_t *lines;        /* line-start offsets, built on demand */
+	uint32_t *lines;        /* line-start offsets, built on demand (a
+	                         * cache: filled in through const pointers) */
 	size_t nlines;
 };
 
+/* Every source of a run, by id. */
+struct sources {
+	struct source **v;      /* owned */
+	size_t n, cap;
+};
+
 /*
- * Read a whole file ("-" is stdin).  On failure report the error -- at
- * `at` inside `from` when from is not NULL (the place that named the
- * file), else without a location -- and return NULL.
+ * Read a whole file ("-" is standard input, named "<stdin>") into the
+ * registry.  Returns NULL with errno set when it cannot be read (a
+ * directory is EISDIR, a file over SOURCE_MAX is EFBIG).
  */
-struct source *source_read(struct run *run, const char *path,
-    const struct source *from, struct span at);
+struct source *sources_read(struct sources *reg, const char *path);
 /* A source from memory (embedded defaults, tests); the text is copied. */
-struct source *source_from_mem(struct run *run, const char *name,
+struct source *sources_add_mem(struct sources *reg, const char *name,
     const char *text, size_t len);
-struct source *source_get(const struct run *run, uint32_t id);
-void source_free(struct source *src);
+struct source *sources_get(const struct sources *reg, uint32_t id);
+void sources_free(struct sources *reg);
 
 /* 1-based line and column of byte offset off; columns count code points
  * (an invalid UTF-8 byte counts as one). */
-void source_linecol(struct source *src, uint32_t off, unsigned *line,
+void source_linecol(const struct source *src, uint32_t off, unsigned *line,
     unsigned *col);
 /* Just the 1-based line of byte offset off: O(log lines), where the
  * column would cost a walk along the line. */
-unsigned source_lineno(struct source *src, uint32_t off);
+unsigned source_lineno(const struct source *src, uint32_t off);
 /* The span of line number `line` (1-based), without its line ending. */
-struct span source_line(struct source *src, unsigned line);
-
-static inline struct span
-span_make(size_t off, size_t len)
-{
-	struct span s = { (uint32_t)off, (uint32_t)len };
-	return s;
-}
+struct span source_line(const struct source *src, unsigned line);
 
 #endif

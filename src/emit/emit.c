@@ -55,7 +55,7 @@ emit_params(struct run *run, const struct chat *c, struct node *body,
 		const struct member *m = &p->u.table.items[i];
 
 		if (listed(reserved, m->key)) {
-			diag_error(run, source_get(run, m->keysrc), m->keyspan,
+			diag_error(run, run_source(run, m->keysrc), m->keyspan,
 			    MSG_PARAM_RESERVED, m->key);
 			ok = false;
 		} else if (!listed(skip, m->key)) {
@@ -77,7 +77,7 @@ emit_model(struct run *run, const struct chat *c, const char *format,
 		return true;
 	/* Point at [output] when there is one; else there is no place. */
 	if (out)
-		diag_error(run, source_get(run, out->src), out->span,
+		diag_error(run, run_source(run, out->src), out->span,
 		    MSG_NO_MODEL, format);
 	else
 		diag_plain(run, DIAG_ERROR, MSG_NO_MODEL, format);

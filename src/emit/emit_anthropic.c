@@ -40,7 +40,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		return false;
 	}
 	if (c->msgs[first].role != ROLE_USER) {
-		diag_error(run, source_get(run, c->msgs[first].src),
+		diag_error(run, run_source(run, c->msgs[first].src),
 		    c->msgs[first].span, MSG_FIRST_NOT_USER, "anthropic");
 		return false;
 	}

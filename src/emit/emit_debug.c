@@ -26,7 +26,7 @@ static const char *
 where(struct run *run, char *buf, size_t size, bool has, uint32_t src,
     struct span sp)
 {
-	struct source *s = has ? source_get(run, src) : NULL;
+	struct source *s = has ? run_source(run, src) : NULL;
 
 	if (!s)
 		return "-";

@@ -28,7 +28,7 @@ fingerprint(struct arena *a, uint64_t h)
 static struct node *
 where(struct run *run, bool has, uint32_t src, struct span sp)
 {
-	struct source *s = has ? source_get(run, src) : NULL;
+	struct source *s = has ? run_source(run, src) : NULL;
 
 	if (!s)
 		return tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));

@@ -31,7 +31,7 @@ enum {
 static const struct source *
 src_of(struct run *run, const struct node *n)
 {
-	return n ? source_get(run, n->src) : NULL;
+	return n ? run_source(run, n->src) : NULL;
 }
 
 /* The text between the delimiters is YAML; the body starts after. */
@@ -86,7 +86,7 @@ front_matter(struct run *run, struct source *src, struct front *fm)
 	}
 	copy = arena_strndup(&run->arena, s, i);
 	memset(copy, ' ', 3);
-	yaml = source_from_mem(run, src->path, copy, i);
+	yaml = run_source_mem(run, src->path, copy, i);
 	if (!yamltree_parse(run, yaml, &fm->meta))
 		return false;
 	if (fm->meta->kind == NODE_NULL) {

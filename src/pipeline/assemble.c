@@ -40,7 +40,7 @@ static bool
 split_kv(struct run *run, const struct kv *kv, const char *what,
     struct setting *out)
 {
-	struct source *src = source_from_mem(run, kv->opt, kv->arg,
+	struct source *src = run_source_mem(run, kv->opt, kv->arg,
 	    strlen(kv->arg));
 	const char *eq = strchr(src->text, '=');
 
@@ -305,9 +305,9 @@ check_warnings(struct run *run, struct chat *c, struct tvars *vars)
 		if (e->status != ENTRY_REPLACED || strcmp(e->layer, "inject") ||
 		    strcmp(by->layer, "inject"))
 			continue;
-		diag_warning(run, source_get(run, by->src), by->span,
+		diag_warning(run, run_source(run, by->src), by->span,
 		    MSG_INJECT_REPLACED, e->key);
-		diag_note(run, source_get(run, e->src), e->span,
+		diag_note(run, run_source(run, e->src), e->span,
 		    MSG_FIRST_HERE);
 	}
 }
@@ -372,7 +372,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		    s->src->text + s->name.off, s->name.len);
 		cin[i].arg = s->src;
 		cin[i].namespan = s->name;
-		cin[i].text = source_read(run, file, s->src, s->value);
+		cin[i].text = run_read(run, file, s->src, s->value);
 		if (!cin[i].text)
 			ok = false;
 	}
@@ -384,7 +384,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	}
 	if (opt->user) {
 		if (strcmp(opt->user, "-") == 0) {
-			struct source *s = source_read(run, "-", NULL,
+			struct source *s = run_read(run, "-", NULL,
 			    span_make(0, 0));
 
 			/* Like $(...) in the shell: a piped message loses
@@ -394,7 +394,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 				s->text[--s->len] = '\0';
 			user = s;
 		} else
-			user = source_from_mem(run, "--user", opt->user,
+			user = run_source_mem(run, "--user", opt->user,
 			    strlen(opt->user));
 		if (!user)
 			ok = false;

@@ -159,7 +159,7 @@ static struct profile_dirs *dirs_of(const struct profile *p);
 static const struct source *
 src_of(struct run *run, const struct node *n)
 {
-	return source_get(run, n->src);
+	return run_source(run, n->src);
 }
 
 static const char *
@@ -362,7 +362,7 @@ check_table(struct run *run, const struct node *t, const struct field *fields,
 		const char *path = dotted(&run->arena, prefix, m->key);
 
 		if (!f) {
-			diag_error(run, source_get(run, m->keysrc),
+			diag_error(run, run_source(run, m->keysrc),
 			    m->keyspan, MSG_UNKNOWN_KEY,
 			    diag_shown(run, path, strlen(path)),
 			    suggest(&run->arena, m->key, fields));
@@ -1202,7 +1202,7 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 		text = embedded_find("profiles/default.toml", &len);
 		if (!text)
 			die("the embedded default profile is missing");
-		src = source_from_mem(run, EMBEDDED_NAME, text, len);
+		src = run_source_mem(run, EMBEDDED_NAME, text, len);
 		if (!load_source(run, src, LOAD_TOML, &root))
 			die("the embedded default profile does not parse");
 		topdir = "prompts";
@@ -1212,7 +1212,7 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 	}
 	if (!root)
 		return NULL;
-	p->src = source_get(run, root->src);
+	p->src = run_source(run, root->src);
 	for (i = 0; i < nsets; i++)
 		if (!apply_set(run, root, &sets[i]))
 			ok = false;
@@ -1299,7 +1299,7 @@ profile_open(struct run *run, const struct profile *p, const struct pstr *path)
 	const char *full = join(&run->arena, dir_for(p, path, &embedded),
 	    path->s);
 	const struct source *from = path->node ?
-	    source_get(run, path->node->src) : NULL;
+	    run_source(run, path->node->src) : NULL;
 	struct span at = path->node ? path->node->span : span_make(0, 0);
 
 	if (embedded) {
@@ -1307,11 +1307,11 @@ profile_open(struct run *run, const struct profile *p, const struct pstr *path)
 		const char *text = embedded_find(full, &len);
 
 		if (text)
-			return source_from_mem(run, arena_printf(&run->arena,
+			return run_source_mem(run, arena_printf(&run->arena,
 			    "(default)/%s", full), text, len);
 		errno = ENOENT;
 		diag_error(run, from, at, MSG_CANNOT_READ, full);
 		return NULL;
 	}
-	return source_read(run, full, from, at);
+	return run_read(run, full, from, at);
 }

@@ -109,7 +109,7 @@ struct fields {
 static struct source *
 src_of(struct run *run, const struct node *n)
 {
-	return source_get(run, n->src);
+	return run_source(run, n->src);
 }
 
 static bool
@@ -186,10 +186,10 @@ check_keys(struct run *run, const struct node *t, const char *const *keys,
 			continue;
 		best = suggest(m->key, m->keylen, keys);
 		if (best)
-			diag_error(run, source_get(run, m->keysrc), m->keyspan,
+			diag_error(run, run_source(run, m->keysrc), m->keyspan,
 			    MSG_TOOL_UNKNOWN_KEY_HINT, m->key, what, best);
 		else
-			diag_error(run, source_get(run, m->keysrc), m->keyspan,
+			diag_error(run, run_source(run, m->keysrc), m->keyspan,
 			    MSG_TOOL_UNKNOWN_KEY, m->key, what);
 		ok = false;
 	}
@@ -223,9 +223,9 @@ either(struct run *run, const struct member *outer,
     const struct member *inner, bool *ok)
 {
 	if (outer && inner) {
-		diag_error(run, source_get(run, inner->keysrc), inner->keyspan,
+		diag_error(run, run_source(run, inner->keysrc), inner->keyspan,
 		    MSG_TOOL_TWICE, inner->key);
-		diag_note(run, source_get(run, outer->keysrc), outer->keyspan,
+		diag_note(run, run_source(run, outer->keysrc), outer->keyspan,
 		    MSG_TOOL_GIVEN_HERE);
 		*ok = false;
 	}
@@ -622,7 +622,7 @@ read_one(struct reader *r, const struct node *def, struct tool_list *list)
 
 		diag_error(run, src_of(run, f.name->value),
 		    f.name->value->span, MSG_TOOL_DUPLICATE, name);
-		diag_note(run, source_get(run, first->src), first->span,
+		diag_note(run, run_source(run, first->src), first->span,
 		    MSG_FIRST_HERE);
 		return false;
 	}

@@ -86,14 +86,14 @@ template_vars_from(struct run *run, struct tvars *v, const struct node *t)
 			break;
 		case NODE_DATETIME:
 			/* As written in the profile. */
-			s = arena_strndup(a, source_get(run, x->src)->text +
+			s = arena_strndup(a, run_source(run, x->src)->text +
 			    x->span.off, x->span.len);
 			break;
 		default:
 			continue;       /* the profile check reported it */
 		}
 		len = x->kind == NODE_STRING ? x->u.str.len : strlen(s);
-		template_var(run, v, m->key, s, len, source_get(run,
+		template_var(run, v, m->key, s, len, run_source(run,
 		    m->keysrc), m->keyspan);
 	}
 }

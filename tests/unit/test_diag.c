@@ -43,7 +43,7 @@ main(void)
 	static const char text[] = "key = [1,\n\t\xe4\xb8\xad = oops\nend";
 
 	run_init(&run);
-	src = source_from_mem(&run, "p.toml", text, sizeof(text) - 1);
+	src = run_source_mem(&run, "p.toml", text, sizeof(text) - 1);
 	s = capture(&run, src, span_make(6, 3), 1);
 	CHECK_STR(s, "p.toml:1:7: error: NUL byte in text\n"
 	    " 1 | key = [1,\n"

@@ -34,7 +34,7 @@ parse(const char *text, size_t len)
 	bool ok;
 
 	free(err);
-	src = source_from_mem(&run, "t.json", text, len);
+	src = run_source_mem(&run, "t.json", text, len);
 	fflush(stderr);
 	dup2(fileno(tmp), 2);
 	ok = json_parse(&run, src, &tree);
@@ -108,7 +108,7 @@ linecol(const struct node *n, unsigned wantline, unsigned wantcol)
 {
 	unsigned line, col;
 
-	source_linecol(source_get(&run, n->src), n->span.off, &line, &col);
+	source_linecol(run_source(&run, n->src), n->span.off, &line, &col);
 	CHECK_INT(line, wantline);
 	CHECK_INT(col, wantcol);
 }
@@ -165,7 +165,7 @@ test_spans(void)
 	if (!t)
 		return;
 	linecol(t, 1, 1);
-	CHECK_INT(t->span.len, source_get(&run, t->src)->len);
+	CHECK_INT(t->span.len, run_source(&run, t->src)->len);
 	m = tree_member(t, "key", 3);
 	CHECK(m != NULL);
 	CHECK_INT(m->keyspan.len, 5);

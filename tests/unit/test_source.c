@@ -13,10 +13,10 @@ main(void)
 	static const char text[] = "a = 1\r\nb = \"\xe4\xb8\xad\xe6\x96\x87\" x\nlast";
 
 	run_init(&run);
-	src = source_from_mem(&run, "t.toml", text, sizeof(text) - 1);
+	src = run_source_mem(&run, "t.toml", text, sizeof(text) - 1);
 	CHECK_INT(src->id, 0);
-	CHECK(source_get(&run, 0) == src);
-	CHECK(source_get(&run, 1) == NULL);
+	CHECK(run_source(&run, 0) == src);
+	CHECK(run_source(&run, 1) == NULL);
 	source_linecol(src, 0, &line, &col);
 	CHECK_INT(line, 1);
 	CHECK_INT(col, 1);
@@ -39,10 +39,10 @@ main(void)
 	CHECK_INT(sp.len, 0);
 	CHECK_INT(utf8_count("\xe4\xb8\xad" "a\xff", 5), 3);
 	/* A missing file is reported, not fatal. */
-	CHECK(source_read(&run, "/nonexistent/strata-test", NULL,
+	CHECK(run_read(&run, "/nonexistent/strata-test", NULL,
 	    span_make(0, 0)) == NULL);
 	CHECK_INT(run.diag.errors, 1);
-	CHECK(source_read(&run, "/", NULL, span_make(0, 0)) == NULL);
+	CHECK(run_read(&run, "/", NULL, span_make(0, 0)) == NULL);
 	CHECK_INT(run.diag.errors, 2);
 	CHECK_INT(diag_status(&run), 1);
 	run_free(&run);

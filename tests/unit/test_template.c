@@ -16,7 +16,7 @@ static struct buf b;
 static const char *
 expand(const char *text, bool *ok)
 {
-	struct source *src = source_from_mem(&run, "t.md", text, strlen(text));
+	struct source *src = run_source_mem(&run, "t.md", text, strlen(text));
 	int saved = dup(2);
 	FILE *null = fopen("/dev/null", "w");
 

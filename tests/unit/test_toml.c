@@ -34,7 +34,7 @@ parse_len(struct run *run, const char *text, size_t len, struct node **out)
 
 	fflush(stderr);
 	dup2(fileno(tmp), 2);
-	src = source_from_mem(run, "t.toml", text, len);
+	src = run_source_mem(run, "t.toml", text, len);
 	ok = toml_parse(run, src, out);
 	fflush(stderr);
 	dup2(saved, 2);
@@ -303,7 +303,7 @@ test_spans(void)
 	run_init(&run);
 	CHECK(parse(&run, "# c\nname = \"x\"\n[tab]\n  \"\xc3\xa9\" = 1\n"
 	    "  \"k\".j = [1, 2]\n", &root));
-	src = source_get(&run, root->src);
+	src = run_source(&run, root->src);
 	CHECK(src != NULL);
 	m = tree_member(root, "name", 4);
 	source_linecol(src, m->keyspan.off, &line, &col);

@@ -22,7 +22,7 @@ parse(const char *text)
 	struct source *src;
 	struct node *n = NULL;
 
-	src = source_from_mem(&run, "t.json", text, strlen(text));
+	src = run_source_mem(&run, "t.json", text, strlen(text));
 	if (!json_parse(&run, src, &n)) {
 		fprintf(stderr, "cannot parse test input:\n%s\n", text);
 		exit(1);

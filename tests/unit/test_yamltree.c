@@ -39,7 +39,7 @@ parse(const char *text, size_t len)
 	bool ok;
 
 	free(err);
-	src = source_from_mem(&run, "t.yaml", text, len);
+	src = run_source_mem(&run, "t.yaml", text, len);
 	fflush(stderr);
 	dup2(fileno(tmp), 2);
 	ok = yamltree_parse(&run, src, &tree);
@@ -99,7 +99,7 @@ linecol(const struct node *n, unsigned wantline, unsigned wantcol)
 {
 	unsigned line, col;
 
-	source_linecol(source_get(&run, n->src), n->span.off, &line, &col);
+	source_linecol(run_source(&run, n->src), n->span.off, &line, &col);
 	CHECK_INT(line, wantline);
 	CHECK_INT(col, wantcol);
 }
@@ -438,7 +438,7 @@ test_spans(void)
 	linecol(tree_get(tree_get(t, "a"), "f"), 6, 6);
 	/* Block mappings end with their last value. */
 	CHECK_INT(tree_get(t, "a")->span.off + tree_get(t, "a")->span.len,
-	    source_get(&run, t->src)->len - 1);
+	    run_source(&run, t->src)->len - 1);
 	/* libyaml counts characters: bytes must come out right after
 	 * multi-byte text, CRLF and a BOM. */
 	t = P("\xe4\xb8\xad\xe6\x96\x87: \xc3\xa9\r\nb: [\xf0\x9f\x98\x80, x]"
