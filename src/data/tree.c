@@ -3,10 +3,12 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/hash.h"
 #include "base/util.h"
 
 /* Tables above this many keys get a hash index, so that a document with
- * 100k keys in one table is read in linear time. */
+ * 100k keys in one table is read in linear time.  The hash is keyed per
+ * process (hash.h), so keys crafted to collide cannot make it quadratic. */
 #define INDEX_AT 16
 
 struct tree_index {
@@ -14,24 +16,11 @@ struct tree_index {
 	size_t cap;             /* power of two */
 };
 
-static uint64_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;   /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static void
 index_put(struct tree_index *ix, const struct member *items, size_t i)
 {
 	size_t mask = ix->cap - 1;
-	size_t h = (size_t)hash(items[i].key, items[i].keylen) & mask;
+	size_t h = (size_t)hash_keyed(items[i].key, items[i].keylen) & mask;
 
 	while (ix->slots[h])
 		h = (h + 1) & mask;
@@ -84,7 +73,7 @@ tree_member(const struct node *t, const char *key, size_t len)
 	ix = t->u.table.index;
 	if (ix) {
 		mask = ix->cap - 1;
-		for (h = (size_t)hash(key, len) & mask; ix->slots[h];
+		for (h = (size_t)hash_keyed(key, len) & mask; ix->slots[h];
 		    h = (h + 1) & mask) {
 			struct member *m = &t->u.table.items[ix->slots[h] - 1];
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/hash.h"
 #include "base/buf.h"
 #include "prompt/chat.h"
 #include "diag/diag.h"
@@ -176,18 +177,10 @@ emit_tokens(const char *s, size_t len)
 uint64_t
 emit_fingerprint(const char *role, const char *s, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL;
-	size_t i, n = strlen(role);
+	/* the role and its NUL, then the content */
+	uint64_t h = hash_fnv1a64(HASH_FNV_INIT, role, strlen(role) + 1);
 
-	for (i = 0; i <= n; i++) {      /* the role and its NUL */
-		h ^= (unsigned char)role[i];
-		h *= 1099511628211ULL;
-	}
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
+	return hash_fnv1a64(h, s, len);
 }
 
 bool

@@ -62,7 +62,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		const char *role = names_role(m->role);
 		uint64_t h = emit_fingerprint(role, m->content, m->len);
 
-		all = (all ^ h) * 1099511628211ULL;
+		all = (all ^ h) * UINT64_C(0x100000001b3);   /* FNV-1a prime */
 		tree_put(a, o, "role", tree_str(a, role));
 		if (m->name)
 			tree_put(a, o, "name", tree_str(a, m->name));
