@@ -28,6 +28,10 @@ static const struct command {
 	  cmd_debug_help },
 	{ "check", cmd_check, "[PROFILE...]",
 	  "validate profiles and everything they name", cmd_check_help },
+	{ "decide", cmd_decide, "[FILE|-] [options]",
+	  "read a planner's answer: the decision as JSON", cmd_decide_help },
+	{ "score", cmd_score, "[FILE|-] [options]",
+	  "read an importance answer: the score", cmd_score_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };

@@ -61,6 +61,24 @@ escape(struct buf *out, const char *s, size_t n, size_t max)
 	return i;
 }
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+const char *
+diag_format(struct arena *a, enum diag_msg msg, ...)
+{
+	struct buf b = BUF_INIT;
+	const char *r;
+	va_list ap;
+
+	va_start(ap, msg);
+	buf_vprintf(&b, diag_text(msg), ap);
+	va_end(ap);
+	r = arena_strndup(a, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return r;
+}
+#pragma GCC diagnostic pop
+
 const char *
 diag_quote(struct arena *a, const char *s, size_t n)
 {

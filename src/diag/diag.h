@@ -42,6 +42,7 @@ enum diag_level {
 #define DIAG_MESSAGES \
 	/* general */ \
 	X(MSG_CANNOT_READ, "cannot read %s:") \
+	X(MSG_CANNOT_WRITE, "cannot write %s:") \
 	X(MSG_TOO_MANY, "more than %d messages; the rest are counted but not shown") \
 	X(MSG_UNKNOWN_FILE_TYPE, "cannot tell the format of '%s': name it .toml, .yaml or .yml") \
 	X(MSG_INVALID_UTF8, "invalid UTF-8") \
@@ -184,6 +185,31 @@ enum diag_level {
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \
+	/* reply: decide and score */ \
+	X(MSG_DECIDE_EMPTY, "the reply is empty") \
+	X(MSG_DECIDE_ALL_THINKING, "the reply is all thinking: <think> is never closed") \
+	X(MSG_DECIDE_NO_JSON, "no JSON object with an \"action\" key in the reply") \
+	X(MSG_DECIDE_BAD_JSON, "the decision is not readable JSON: %s") \
+	X(MSG_DECIDE_TRUNCATED, "the decision is cut off: the reply ends inside its JSON") \
+	X(MSG_DECIDE_OPENED_HERE, "the value that is not closed starts here") \
+	X(MSG_DECIDE_ACTION_TYPE, "\"action\" must be a string, not %s") \
+	X(MSG_DECIDE_UNKNOWN_ACTION, "unknown action '%s': expected \"tool\" or \"finish\"") \
+	X(MSG_DECIDE_NO_MESSAGE, "a finish decision needs a \"message\"") \
+	X(MSG_DECIDE_MESSAGE_TYPE, "\"message\" must be a string, not %s") \
+	X(MSG_DECIDE_NO_TOOL, "a tool decision needs a \"tool\" name") \
+	X(MSG_DECIDE_TOOL_TYPE, "\"tool\" must be a string, not %s") \
+	X(MSG_DECIDE_UNKNOWN_TOOL, "unknown tool '%s'%s") \
+	X(MSG_DECIDE_ARGS_TYPE, "\"args\" must be an object, not %s") \
+	X(MSG_ARGS_MISSING, "tool '%s': missing required argument '%s'") \
+	X(MSG_ARGS_TYPE, "tool '%s': %s must be %s, not %s") \
+	X(MSG_ARGS_ENUM, "tool '%s': %s must be one of %s") \
+	X(MSG_ARGS_UNKNOWN, "tool '%s': unknown argument %s (the schema allows no others)") \
+	X(MSG_ARGS_LIMIT, "tool '%s': %s must have %s %s %lld") \
+	X(MSG_ARGS_NO_MATCH, "tool '%s': %s matches none of the schema's alternatives") \
+	X(MSG_SCORE_NONE, "no score in the reply: expected a whole number from %d to %d") \
+	X(MSG_SCORE_AMBIGUOUS, "the reply has several numbers (%s) and nothing says which is the score") \
+	X(MSG_SCORE_RANGE, "score %s is outside %d..%d") \
+	X(MSG_SCORE_NOT_INT, "score %s is not a whole number") \
 	/* end */
 
 #define X(name, text) name,
@@ -214,6 +240,9 @@ void diag_set_system(struct diag *d);
 int diag_exit(const struct diag *d);
 
 const char *diag_text(enum diag_msg msg);
+/* The text of msg with its arguments, in arena a: what a report would
+ * say, for a caller that also hands the reason on as data. */
+const char *diag_format(struct arena *a, enum diag_msg msg, ...);
 /* Text fit to quote in a message: control characters and invalid bytes
  * escaped, cut after DIAG_SHOWN_MAX code points.  In arena a. */
 const char *diag_quote(struct arena *a, const char *s, size_t n);
