@@ -16,12 +16,14 @@ int cmd_debug(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_decide(int argc, char **argv);
 int cmd_score(int argc, char **argv);
+int cmd_reply(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
 extern const char cmd_check_help[];
 extern const char cmd_decide_help[];
 extern const char cmd_score_help[];
+extern const char cmd_reply_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);

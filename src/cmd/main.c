@@ -32,6 +32,9 @@ static const struct command {
 	  "read a planner's answer: the decision as JSON", cmd_decide_help },
 	{ "score", cmd_score, "[FILE|-] [options]",
 	  "read an importance answer: the score", cmd_score_help },
+	{ "reply", cmd_reply, "[FILE|-] [options]",
+	  "read a provider's response: the assistant message",
+	  cmd_reply_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };

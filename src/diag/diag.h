@@ -210,6 +210,14 @@ enum diag_level {
 	X(MSG_SCORE_AMBIGUOUS, "the reply has several numbers (%s) and nothing says which is the score") \
 	X(MSG_SCORE_RANGE, "score %s is outside %d..%d") \
 	X(MSG_SCORE_NOT_INT, "score %s is not a whole number") \
+	/* reply: provider response bodies */ \
+	X(MSG_RESPONSE_API_ERROR, "the API answered with an error: %s") \
+	X(MSG_RESPONSE_NO_REPLY, "no reply in this %s response body") \
+	X(MSG_RESPONSE_CUT, "the reply was cut short (%s)") \
+	X(MSG_RESPONSE_REFUSED, "the model refused: its refusal is the reply's text") \
+	X(MSG_RESPONSE_BAD_ARGS, "the arguments of tool call '%s' are not a JSON object") \
+	X(MSG_RESPONSE_NOT_BODY, "not a %s response body: expected a JSON object") \
+	X(MSG_RESPONSE_BLOCKED, "the provider blocked the reply (%s)") \
 	/* end */
 
 #define X(name, text) name,

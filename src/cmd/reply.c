@@ -1,0 +1,85 @@
+/*
+ * strata reply: the assistant message in a provider's response body (or
+ * in plain text), as strata's history shape, on one JSON line -- what a
+ * loop appends to the history it passes back with -H.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "reply/response.h"
+
+const char cmd_reply_help[] =
+    "usage: strata reply [FILE|-] [options]\n"
+    "\n"
+    "Read a provider's response body (OpenAI Chat Completions or\n"
+    "Responses, Anthropic Messages, Gemini generateContent; recognised by\n"
+    "its shape) or a plain-text reply, and print the assistant message as\n"
+    "one JSON line: {\"role\":\"assistant\",\"content\":..,\"tool_calls\":[..]}.\n"
+    "An API error body exits 1 with the provider's message.\n"
+    "\n"
+    "      --from FORMAT          read the input as text, openai, responses,\n"
+    "                             anthropic or gemini\n"
+    "  -h, --help                 show this help\n";
+
+int
+cmd_reply(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum response_format from = RESPONSE_GUESS;
+	const char *path = "-";
+	struct run run;
+	struct source *src;
+	struct response r;
+	struct buf out = BUF_INIT;
+	int ch, status;
+
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'F':
+			if (!response_format_parse(optarg, &from)) {
+				fprintf(stderr, "%s: unknown response format "
+				    "'%s' (expected text, openai, responses, "
+				    "anthropic or gemini)\n", progname, optarg);
+				cmd_usage("reply");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(cmd_reply_help, stdout);
+			return EXIT_OK;
+		default:
+			cmd_usage("reply");
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		cmd_usage("reply");
+		return EXIT_USAGE;
+	}
+	if (optind < argc)
+		path = argv[optind];
+	run_init(&run);
+	run.diag.color = isatty(STDERR_FILENO) && !(getenv("NO_COLOR") &&
+	    *getenv("NO_COLOR"));
+	if ((src = run_read(&run, path, NULL, span_make(0, 0))) &&
+	    response_read(&run, src, from, &r)) {
+		json_write(&out, response_message(&run.arena, &r), -1);
+		buf_putc(&out, '\n');
+		fwrite(out.data, 1, out.len, stdout);
+	}
+	buf_free(&out);
+	status = diag_status(&run);
+	run_free(&run);
+	return status;
+}

@@ -1,0 +1,443 @@
+#include "reply/response.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/json.h"
+#include "data/jsonish.h"
+#include "data/tree.h"
+#include "diag/run.h"
+
+static const char *const names[] = { "guess", "text", "openai",
+	"responses", "anthropic", "gemini", NULL };
+
+bool
+response_format_parse(const char *s, enum response_format *out)
+{
+	size_t i;
+
+	for (i = 1; names[i]; i++)
+		if (strcmp(names[i], s) == 0) {
+			*out = (enum response_format)i;
+			return true;
+		}
+	return false;
+}
+
+const char *
+response_format_name(enum response_format f)
+{
+	return names[f];
+}
+
+struct reader {
+	struct run *run;
+	const struct source *src;
+	struct response *r;
+	struct buf text, reasoning;
+	VEC(struct response_call) calls;
+};
+
+static const struct node *
+get(const struct node *t, const char *key, enum node_kind kind)
+{
+	const struct node *n = tree_get(t, key);
+
+	return n && n->kind == kind ? n : NULL;
+}
+
+static const char *
+str(const struct node *t, const char *key)
+{
+	const struct node *n = get(t, key, NODE_STRING);
+
+	return n ? n->u.str.s : NULL;
+}
+
+/* The shape of a body, by the keys only its provider uses. */
+static enum response_format
+shape(const struct node *body)
+{
+	const char *type = str(body, "type"), *object = str(body, "object");
+
+	if (get(body, "choices", NODE_ARRAY))
+		return RESPONSE_OPENAI;
+	if ((object && strcmp(object, "response") == 0) ||
+	    get(body, "output", NODE_ARRAY))
+		return RESPONSE_RESPONSES;
+	if (get(body, "candidates", NODE_ARRAY) ||
+	    get(body, "promptFeedback", NODE_TABLE))
+		return RESPONSE_GEMINI;
+	if (type && strcmp(type, "message") == 0 &&
+	    get(body, "content", NODE_ARRAY))
+		return RESPONSE_ANTHROPIC;
+	return RESPONSE_GUESS;
+}
+
+/* {"error": {...}} (OpenAI, Gemini, Responses) or {"type": "error",
+ * "error": {...}} (Anthropic): report the provider's words. */
+static bool
+api_error(struct reader *rd, const struct node *body)
+{
+	const struct node *e = tree_get(body, "error");
+	const char *msg;
+
+	if (!e || e->kind == NODE_NULL)
+		return false;
+	msg = e->kind == NODE_STRING ? e->u.str.s : str(e, "message");
+	/* The provider's words in full (a few hundred bytes at most):
+	 * they say what to fix.  Control bytes are escaped by diag. */
+	if (!msg)
+		msg = "(no message)";
+	diag_error(rd->run, rd->src, e->span, MSG_RESPONSE_API_ERROR,
+	    arena_strndup(&rd->run->arena, msg, strlen(msg) < 400 ?
+	    strlen(msg) : 400));
+	return true;
+}
+
+static void
+cut_short(struct reader *rd, const struct node *at, const char *why)
+{
+	diag_warning(rd->run, rd->src, at->span, MSG_RESPONSE_CUT, why);
+}
+
+/* A call's arguments: an object, or a JSON string holding one. */
+static bool
+add_call(struct reader *rd, const char *id, const char *name,
+    const struct node *args, const struct node *at)
+{
+	struct response_call c;
+
+	c.id = id ? id : arena_printf(&rd->run->arena, "call_%zu",
+	    rd->calls.n + 1);
+	c.name = name ? name : "";
+	if (!args) {
+		c.arguments = tree_table(&rd->run->arena);
+	} else if (args->kind == NODE_TABLE) {
+		c.arguments = args;
+	} else if (args->kind == NODE_STRING) {
+		struct source *inner = run_source_mem(rd->run, rd->src->path,
+		    args->u.str.s, args->u.str.len);
+		struct jsonish_error err;
+		struct node *v = NULL;
+		size_t k = 0, stop = 0;
+
+		while (k < inner->len && isspace((unsigned char)inner->text[k]))
+			k++;
+		if (k == inner->len) {
+			v = tree_table(&rd->run->arena);
+			stop = k;
+		} else if (!jsonish_parse(rd->run, inner, k, inner->len, &v,
+		    &stop, &err)) {
+			v = NULL;
+		}
+		while (v && stop < inner->len &&
+		    isspace((unsigned char)inner->text[stop]))
+			stop++;
+		if (!v || v->kind != NODE_TABLE || stop != inner->len) {
+			diag_error(rd->run, rd->src, args->span,
+			    MSG_RESPONSE_BAD_ARGS, diag_shown(rd->run, c.name,
+			    strlen(c.name)));
+			return false;
+		}
+		c.arguments = v;
+	} else {
+		diag_error(rd->run, rd->src, at->span, MSG_RESPONSE_BAD_ARGS,
+		    diag_shown(rd->run, c.name, strlen(c.name)));
+		return false;
+	}
+	avec_push(&rd->run->arena, &rd->calls, c);
+	return true;
+}
+
+/* Text given as a string or as an array of parts with "text". */
+static void
+add_text(struct buf *b, const struct node *content)
+{
+	size_t i;
+
+	if (!content)
+		return;
+	if (content->kind == NODE_STRING) {
+		buf_put(b, content->u.str.s, content->u.str.len);
+		return;
+	}
+	if (content->kind != NODE_ARRAY)
+		return;
+	for (i = 0; i < content->u.array.n; i++) {
+		const struct node *t = get(content->u.array.items[i], "text",
+		    NODE_STRING);
+
+		if (t)
+			buf_put(b, t->u.str.s, t->u.str.len);
+	}
+}
+
+static bool
+read_openai(struct reader *rd, const struct node *body)
+{
+	const struct node *choices = get(body, "choices", NODE_ARRAY);
+	const struct node *c, *m, *calls, *reason;
+	size_t i;
+	bool ok = true;
+
+	if (!choices || choices->u.array.n == 0 ||
+	    !(m = get(c = choices->u.array.items[0], "message", NODE_TABLE)))
+		return false;
+	add_text(&rd->text, tree_get(m, "content"));
+	if (rd->text.len == 0 && str(m, "refusal")) {
+		buf_puts(&rd->text, str(m, "refusal"));
+		diag_warning(rd->run, rd->src, tree_get(m, "refusal")->span,
+		    MSG_RESPONSE_REFUSED);
+	}
+	if ((reason = get(m, "reasoning_content", NODE_STRING)) ||
+	    (reason = get(m, "reasoning", NODE_STRING)))
+		buf_put(&rd->reasoning, reason->u.str.s, reason->u.str.len);
+	if ((calls = get(m, "tool_calls", NODE_ARRAY)))
+		for (i = 0; i < calls->u.array.n; i++) {
+			const struct node *tc = calls->u.array.items[i];
+			const struct node *fn = get(tc, "function", NODE_TABLE);
+
+			ok &= add_call(rd, str(tc, "id"), str(fn, "name"),
+			    tree_get(fn, "arguments"), tc);
+		}
+	rd->r->stop = str(c, "finish_reason");
+	if (rd->r->stop && (strcmp(rd->r->stop, "length") == 0 ||
+	    strcmp(rd->r->stop, "content_filter") == 0))
+		cut_short(rd, tree_get(c, "finish_reason"), rd->r->stop);
+	return ok;
+}
+
+static bool
+read_responses(struct reader *rd, const struct node *body)
+{
+	const struct node *out = get(body, "output", NODE_ARRAY);
+	const char *status = str(body, "status");
+	size_t i, k;
+	bool ok = true;
+
+	if (!out)
+		return false;
+	for (i = 0; i < out->u.array.n; i++) {
+		const struct node *it = out->u.array.items[i];
+		const char *type = str(it, "type");
+		const struct node *parts;
+
+		if (!type)
+			continue;
+		if (strcmp(type, "message") == 0) {
+			add_text(&rd->text, tree_get(it, "content"));
+		} else if (strcmp(type, "function_call") == 0) {
+			ok &= add_call(rd, str(it, "call_id"), str(it, "name"),
+			    tree_get(it, "arguments"), it);
+		} else if (strcmp(type, "reasoning") == 0 &&
+		    (parts = get(it, "summary", NODE_ARRAY))) {
+			for (k = 0; k < parts->u.array.n; k++)
+				add_text(&rd->reasoning, tree_get(
+				    parts->u.array.items[k], "text"));
+		}
+	}
+	rd->r->stop = status;
+	if (status && strcmp(status, "incomplete") == 0) {
+		const struct node *d = get(body, "incomplete_details",
+		    NODE_TABLE);
+
+		cut_short(rd, tree_get(body, "status"), d && str(d, "reason") ?
+		    str(d, "reason") : status);
+	}
+	return ok;
+}
+
+static bool
+read_anthropic(struct reader *rd, const struct node *body)
+{
+	const struct node *content = get(body, "content", NODE_ARRAY);
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; content && i < content->u.array.n; i++) {
+		const struct node *b = content->u.array.items[i];
+		const char *type = str(b, "type");
+
+		if (!type)
+			continue;
+		if (strcmp(type, "text") == 0)
+			add_text(&rd->text, tree_get(b, "text"));
+		else if (strcmp(type, "thinking") == 0)
+			add_text(&rd->reasoning, tree_get(b, "thinking"));
+		else if (strcmp(type, "tool_use") == 0)
+			ok &= add_call(rd, str(b, "id"), str(b, "name"),
+			    tree_get(b, "input"), b);
+	}
+	rd->r->stop = str(body, "stop_reason");
+	if (rd->r->stop && (strcmp(rd->r->stop, "max_tokens") == 0 ||
+	    strcmp(rd->r->stop, "refusal") == 0))
+		cut_short(rd, tree_get(body, "stop_reason"), rd->r->stop);
+	return ok;
+}
+
+static bool
+read_gemini(struct reader *rd, const struct node *body)
+{
+	const struct node *cands = get(body, "candidates", NODE_ARRAY);
+	const struct node *c, *parts, *fb;
+	size_t i;
+	bool ok = true;
+
+	if (!cands || cands->u.array.n == 0) {
+		fb = get(body, "promptFeedback", NODE_TABLE);
+		if (fb && str(fb, "blockReason")) {
+			diag_error(rd->run, rd->src, fb->span,
+			    MSG_RESPONSE_BLOCKED, str(fb, "blockReason"));
+			return false;
+		}
+		return false;
+	}
+	c = cands->u.array.items[0];
+	parts = get(get(c, "content", NODE_TABLE), "parts", NODE_ARRAY);
+	for (i = 0; parts && i < parts->u.array.n; i++) {
+		const struct node *p = parts->u.array.items[i];
+		const struct node *fc = get(p, "functionCall", NODE_TABLE);
+		const struct node *thought = get(p, "thought", NODE_BOOL);
+
+		if (fc)
+			ok &= add_call(rd, str(fc, "id"), str(fc, "name"),
+			    tree_get(fc, "args"), p);
+		else
+			add_text(thought && thought->u.b ? &rd->reasoning :
+			    &rd->text, tree_get(p, "text"));
+	}
+	rd->r->stop = str(c, "finishReason");
+	if (rd->r->stop && strcmp(rd->r->stop, "STOP") != 0) {
+		if (!parts) {
+			diag_error(rd->run, rd->src, c->span,
+			    MSG_RESPONSE_BLOCKED, rd->r->stop);
+			return false;
+		}
+		cut_short(rd, tree_get(c, "finishReason"), rd->r->stop);
+	}
+	return ok;
+}
+
+/* The body as a table, if all of src is one JSON object. */
+static struct node *
+as_body(struct run *run, const struct source *src)
+{
+	struct jsonish_error err;
+	struct node *v;
+	size_t i = 0, stop;
+
+	while (i < src->len && isspace((unsigned char)src->text[i]))
+		i++;
+	if (i == src->len || src->text[i] != '{' ||
+	    !jsonish_parse(run, src, i, src->len, &v, &stop, &err))
+		return NULL;
+	while (stop < src->len && isspace((unsigned char)src->text[stop]))
+		stop++;
+	return stop == src->len && v->kind == NODE_TABLE ? v : NULL;
+}
+
+bool
+response_read(struct run *run, const struct source *src,
+    enum response_format format, struct response *out)
+{
+	struct reader rd = { run, src, out, BUF_INIT, BUF_INIT, {0} };
+	struct node *body = NULL;
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	if (format != RESPONSE_TEXT) {
+		body = as_body(run, src);
+		if (!body && format != RESPONSE_GUESS) {
+			/* Forced: say why it is not JSON, at the place. */
+			if (!json_parse(run, (struct source *)src, &body))
+				return false;
+			diag_error(run, src, span_make(0, 0),
+			    MSG_RESPONSE_NOT_BODY, response_format_name(format));
+			return false;
+		}
+	}
+	if (body && api_error(&rd, body))
+		return false;
+	if (body && format == RESPONSE_GUESS)
+		format = shape(body);
+	if (!body || format == RESPONSE_GUESS)
+		format = RESPONSE_TEXT;
+	out->format = format;
+	switch (format) {
+	case RESPONSE_OPENAI:
+		ok = read_openai(&rd, body);
+		break;
+	case RESPONSE_RESPONSES:
+		ok = read_responses(&rd, body);
+		break;
+	case RESPONSE_ANTHROPIC:
+		ok = read_anthropic(&rd, body);
+		break;
+	case RESPONSE_GEMINI:
+		ok = read_gemini(&rd, body);
+		break;
+	default: {
+		/* A reply piped from a command: without the white space
+		 * around it (a final newline, mostly). */
+		size_t i = 0, n = src->len;
+
+		while (i < n && isspace((unsigned char)src->text[i]))
+			i++;
+		while (n > i && isspace((unsigned char)src->text[n - 1]))
+			n--;
+		buf_put(&rd.text, src->text + i, n - i);
+		ok = true;
+		break;
+	}
+	}
+	if (ok && format != RESPONSE_TEXT && rd.text.len == 0 &&
+	    rd.calls.n == 0) {
+		diag_error(run, src, body->span, MSG_RESPONSE_NO_REPLY,
+		    response_format_name(format));
+		ok = false;
+	}
+	out->text = arena_strndup(&run->arena, rd.text.data ? rd.text.data :
+	    "", rd.text.len);
+	out->len = rd.text.len;
+	if (rd.reasoning.len) {
+		out->reasoning = arena_strndup(&run->arena, rd.reasoning.data,
+		    rd.reasoning.len);
+		out->reasoning_len = rd.reasoning.len;
+	}
+	out->calls = rd.calls.v;
+	out->ncalls = rd.calls.n;
+	buf_free(&rd.text);
+	buf_free(&rd.reasoning);
+	return ok && run->diag.errors == 0;
+}
+
+struct node *
+response_message(struct arena *a, const struct response *r)
+{
+	struct node *m = tree_table(a), *calls;
+	size_t i;
+
+	tree_put(a, m, "role", tree_str(a, "assistant"));
+	tree_put(a, m, "content", tree_strref(a, r->text, r->len));
+	if (r->reasoning)
+		tree_put(a, m, "reasoning", tree_strref(a, r->reasoning,
+		    r->reasoning_len));
+	if (r->ncalls == 0)
+		return m;
+	calls = tree_put(a, m, "tool_calls", tree_array(a));
+	for (i = 0; i < r->ncalls; i++) {
+		struct node *c = tree_table(a);
+
+		tree_put(a, c, "id", tree_str(a, r->calls[i].id));
+		tree_put(a, c, "name", tree_str(a, r->calls[i].name));
+		tree_put(a, c, "arguments",
+		    (struct node *)r->calls[i].arguments);
+		tree_push(a, calls, c);
+	}
+	return m;
+}
