@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 
+struct response;
+struct run;
+
 struct options;
 
 int cmd_build(int argc, char **argv);
@@ -17,6 +20,7 @@ int cmd_check(int argc, char **argv);
 int cmd_decide(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_reply(int argc, char **argv);
+int cmd_session(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
@@ -24,6 +28,7 @@ extern const char cmd_check_help[];
 extern const char cmd_decide_help[];
 extern const char cmd_score_help[];
 extern const char cmd_reply_help[];
+extern const char cmd_session_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);
@@ -38,5 +43,10 @@ int cmd_options(int argc, char **argv, const char *verb, bool debug,
 void cmd_options_free(struct options *opt);
 /* Run the pipeline and print with emitter fn when all went well. */
 int cmd_run(const struct options *opt, bool debug);
+/* strata reply --session (session.c): append r to the session at path
+ * (replace the last reply when swipe) and end the turn. */
+bool cmd_reply_session(struct run *run, const char *path,
+    const struct response *r, const char *char_name, const char *now,
+    bool swipe);
 
 #endif

@@ -35,6 +35,9 @@ static const struct command {
 	{ "reply", cmd_reply, "[FILE|-] [options]",
 	  "read a provider's response: the assistant message",
 	  cmd_reply_help },
+	{ "session", cmd_session, "FILE ACTION [options]",
+	  "show, undo, set variables in a conversation file",
+	  cmd_session_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };

@@ -14,6 +14,7 @@
 #include "data/json.h"
 #include "diag/run.h"
 #include "reply/response.h"
+#include "session/session.h"
 
 const char cmd_reply_help[] =
     "usage: strata reply [FILE|-] [options]\n"
@@ -26,6 +27,12 @@ const char cmd_reply_help[] =
     "\n"
     "      --from FORMAT          read the input as text, openai, responses,\n"
     "                             anthropic or gemini\n"
+    "      --session FILE         append the reply to this session instead\n"
+    "                             (a SillyTavern chat file) and end the turn\n"
+    "      --swipe                with --session: the reply replaces the last\n"
+    "                             one, which is kept as a swipe\n"
+    "      --char-name NAME       the reply's speaker (default: the session's)\n"
+    "      --now TIME             the send_date written (RFC 3339)\n"
     "  -h, --help                 show this help\n";
 
 int
@@ -33,11 +40,17 @@ cmd_reply(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, 'F' },
+		{ "session", required_argument, NULL, 'S' },
+		{ "swipe", no_argument, NULL, 'W' },
+		{ "char-name", required_argument, NULL, 'C' },
+		{ "now", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum response_format from = RESPONSE_GUESS;
-	const char *path = "-";
+	const char *path = "-", *session = NULL, *char_name = NULL;
+	const char *now = NULL;
+	bool swipe = false;
 	struct run run;
 	struct source *src;
 	struct response r;
@@ -55,6 +68,10 @@ cmd_reply(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'S': session = optarg; break;
+		case 'W': swipe = true; break;
+		case 'C': char_name = optarg; break;
+		case 'N': now = optarg; break;
 		case 'h':
 			fputs(cmd_reply_help, stdout);
 			return EXIT_OK;
@@ -63,7 +80,7 @@ cmd_reply(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind > 1) {
+	if (argc - optind > 1 || (swipe && !session)) {
 		cmd_usage("reply");
 		return EXIT_USAGE;
 	}
@@ -74,9 +91,14 @@ cmd_reply(int argc, char **argv)
 	    *getenv("NO_COLOR"));
 	if ((src = run_read(&run, path, NULL, span_make(0, 0))) &&
 	    response_read(&run, src, from, &r)) {
-		json_write(&out, response_message(&run.arena, &r), -1);
-		buf_putc(&out, '\n');
-		fwrite(out.data, 1, out.len, stdout);
+		if (session) {
+			cmd_reply_session(&run, session, &r, char_name, now,
+			    swipe);
+		} else {
+			json_write(&out, response_message(&run.arena, &r), -1);
+			buf_putc(&out, '\n');
+			fwrite(out.data, 1, out.len, stdout);
+		}
 	}
 	buf_free(&out);
 	status = diag_status(&run);

@@ -38,7 +38,7 @@
 
 struct walker {
 	struct run *run;
-	struct source *src;
+	const struct source *src;
 	const char *s;          /* the whole source text */
 	size_t n, pos;          /* pos: the next byte to read */
 	struct buf tmp;         /* the last string decoded, or number text */
@@ -577,22 +577,30 @@ value(struct walker *w, const cJSON *item, int depth)
 bool
 json_parse(struct run *run, struct source *src, struct node **out)
 {
+	return json_parse_range(run, src, 0, src->len, out);
+}
+
+bool
+json_parse_range(struct run *run, const struct source *src, size_t off,
+    size_t len, struct node **out)
+{
 	cJSON_Hooks hooks = { xmalloc, free };
 	struct walker w;
 	const char *end = NULL;
 	struct node *tree;
 	cJSON *root;
-	size_t base = 0;
+	size_t base = off;
+	bool whole = off == 0 && len == src->len;
 
 	*out = NULL;
 	memset(&w, 0, sizeof(w));
 	w.run = run;
 	w.src = src;
 	w.s = src->text;
-	w.n = src->len;
+	w.n = off + len;
 	w.errors0 = run->diag.errors;
-	if (src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3) == 0)
-		base = 3;
+	if (len >= 3 && memcmp(src->text + off, "\xef\xbb\xbf", 3) == 0)
+		base += 3;
 	w.pos = base;
 	skip_ws(&w);
 	if (w.pos == w.n) {
@@ -601,10 +609,12 @@ json_parse(struct run *run, struct source *src, struct node **out)
 	}
 	/* Every call: cheap, and no global flag to keep. */
 	cJSON_InitHooks(&hooks);
-	/* The length counts the text's terminating NUL, which is where
-	 * cJSON's require_null_terminated looks for the end. */
-	root = cJSON_ParseWithLengthOpts(src->text + base, src->len - base + 1,
-	    &end, 1);
+	/* For the whole text the length counts its terminating NUL, which
+	 * is where cJSON's require_null_terminated looks for the end; a
+	 * range has none, and the walker checks what follows the value. */
+	root = whole ? cJSON_ParseWithLengthOpts(src->text + base,
+	    w.n - base + 1, &end, 1) : cJSON_ParseWithLengthOpts(src->text +
+	    base, w.n - base, &end, 0);
 	tree = value(&w, root, 0);
 	if (tree) {
 		skip_ws(&w);
@@ -618,9 +628,9 @@ json_parse(struct run *run, struct source *src, struct node **out)
 		}
 	}
 	if (!root && run->diag.errors == w.errors0) {
-		size_t off = end ? (size_t)(end - src->text) : base;
+		size_t at = end ? (size_t)(end - src->text) : base;
 
-		diag_error(run, src, char_span(&w, off), MSG_JSON_SYNTAX);
+		diag_error(run, src, char_span(&w, at), MSG_JSON_SYNTAX);
 	}
 	cJSON_Delete(root);
 	buf_free(&w.tmp);

@@ -18,6 +18,10 @@ struct run;
 struct source;
 
 bool json_parse(struct run *run, struct source *src, struct node **out);
+/* Parse the one value in src->text[off..off+len) (a line of a JSON
+ * Lines file): spans and messages are the file's. */
+bool json_parse_range(struct run *run, const struct source *src, size_t off,
+    size_t len, struct node **out);
 
 /* indent < 0: compact, one line; else pretty with that many spaces. */
 void json_write(struct buf *out, const struct node *n, int indent);

@@ -185,6 +185,12 @@ enum diag_level {
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \
+	/* session: chat files */ \
+	X(MSG_CHAT_LINE_NOT_OBJECT, "line %u of a chat file must be a JSON object") \
+	X(MSG_SESSION_LOCK, "cannot lock the session %s:") \
+	X(MSG_SESSION_EMPTY, "the session %s has no %s to %s") \
+	X(MSG_SESSION_EXISTS, "the session %s exists already") \
+	X(MSG_SESSION_BAD_TIME, "--now '%s' is not an RFC 3339 date-time (2026-11-23T09:30:00Z)") \
 	/* reply: decide and score */ \
 	X(MSG_DECIDE_EMPTY, "the reply is empty") \
 	X(MSG_DECIDE_ALL_THINKING, "the reply is all thinking: <think> is never closed") \

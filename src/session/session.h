@@ -1,0 +1,79 @@
+/*
+ * session: a conversation that lasts across runs, kept in one
+ * SillyTavern chat file (chatfile.h) so that SillyTavern can open it and
+ * strata can continue a SillyTavern chat.  What SillyTavern has fields
+ * for is kept in them (name, is_user, is_system, send_date, mes, swipes,
+ * chat_metadata.variables); strata's own state sits where SillyTavern
+ * ignores it:
+ *
+ *   chat_metadata.strata = {"turn": N, "entries": [ENTRY...]}
+ *       turn     turns completed (a reply ends a turn)
+ *       entries  PromptStack entries of scope session or turn:
+ *                {"key","content","priority","role","scope"}
+ *   message.extra.strata = {"role": "tool"|"developer",
+ *                           "tool_calls": [{"id","name","arguments"}],
+ *                           "tool_call_id": ID, "is_error": BOOL}
+ *
+ * Every change is made by session_update(): under an exclusive lock on
+ * the file, the file is read afresh (never a stale copy), changed, and
+ * replaced atomically (file.h), so a crash leaves the old or the new
+ * file and concurrent writers all land.  A file that does not parse is
+ * reported at its line and never written over.
+ *
+ * Ownership: everything read lives in the run's arena.
+ */
+#ifndef SESSION_H
+#define SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prompt/names.h"
+#include "session/chatfile.h"
+
+struct arena;
+struct node;
+struct run;
+
+/* Read path; a missing or empty file is a new session (*exists false). */
+bool session_load(struct run *run, const char *path, struct chatfile *c,
+    bool *exists);
+
+/*
+ * Change the session at path: lock it, read it, call fn, and if fn
+ * returns true write the result atomically.  A missing file is created
+ * only when fn succeeds.  Reports and returns false on any failure; the
+ * file is then unchanged.
+ */
+typedef bool session_fn(struct run *run, struct chatfile *c, void *arg);
+bool session_update(struct run *run, const char *path, session_fn *fn,
+    void *arg);
+
+/* A message object as SillyTavern writes one. */
+struct node *session_message(struct arena *a, enum role role,
+    const char *name, const char *text, size_t len, int64_t now_ms);
+/* The name of the last message from the user (is_user true) or from the
+ * character, or dflt. */
+const char *session_last_name(const struct chatfile *c, bool user,
+    const char *dflt);
+
+/* chat_metadata.variables, created if missing. */
+struct node *session_vars_mut(struct run *run, struct chatfile *c);
+/* chat_metadata.strata, created if missing. */
+struct node *session_state_mut(struct run *run, struct chatfile *c);
+/* Turns completed. */
+int64_t session_turn(const struct chatfile *c);
+/* End a turn: the counter goes up and turn-scope entries go. */
+void session_end_turn(struct run *run, struct chatfile *c);
+/* Drop the entries of scope (SCOPE_SESSION or SCOPE_TURN); returns how
+ * many went. */
+size_t session_clear(struct run *run, struct chatfile *c, enum scope scope);
+
+/* The role a message plays in a prompt: extra.strata.role, else
+ * SillyTavern's rules (is_user: user; extra.type narrator: system;
+ * otherwise assistant).  is_system messages are hidden from prompts:
+ * *hidden says so. */
+enum role session_role(const struct node *msg, bool *hidden);
+
+#endif

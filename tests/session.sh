@@ -1,0 +1,99 @@
+#!/bin/sh
+# session.sh BIN SHARED: the safety of session files.
+#
+#  1. 50 concurrent `strata reply --session` on one file: all 50 replies
+#     land, in a valid file, and the turn counter says 50;
+#  2. kill -9 at random moments of writes to a big session, 100 times:
+#     after each, the file parses and holds the old or the new messages,
+#     never a torn mix;
+#  3. a corrupt session is reported at its line and left as it was;
+#  4. a SillyTavern chat from SHARED/samples continued by strata keeps its
+#     lines byte for byte (skipped, saying so, without SHARED).
+set -u
+bin=$1
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+shared=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "session: $*"; exit 1; }
+cd "$tmp" || exit 1
+count() { grep -c '"is_user":false' "$1"; }
+
+# 1. Concurrent writers.
+"$bin" session c.jsonl new --now 2026-01-01T00:00:00Z || fail "new"
+i=0
+while [ $i -lt 50 ]; do
+	echo "reply $i" | "$bin" reply --session c.jsonl \
+	    --now 2026-01-01T00:00:00Z &
+	i=$((i + 1))
+done
+wait
+"$bin" session c.jsonl show >/dev/null || fail "concurrent: file invalid"
+[ "$(count c.jsonl)" -eq 50 ] || fail "concurrent: $(count c.jsonl) of 50 replies"
+i=0
+while [ $i -lt 50 ]; do
+	grep -q "\"mes\":\"reply $i\"" c.jsonl || fail "concurrent: reply $i lost"
+	i=$((i + 1))
+done
+grep -q '"turn":50' c.jsonl || fail "concurrent: turn counter is not 50"
+echo "session: 50 concurrent replies all landed"
+
+# 2. kill -9 during writes.
+python3 - <<'PY' || fail "cannot make the big session"
+import json
+with open("big.jsonl", "w") as f:
+    f.write(json.dumps({"chat_metadata": {}, "user_name": "unused",
+                        "character_name": "unused"}, separators=(",", ":")) + "\n")
+    for i in range(4000):
+        f.write(json.dumps({"name": "U" if i % 2 == 0 else "A",
+                            "is_user": i % 2 == 0, "mes": "x" * 500 + str(i)},
+                           separators=(",", ":")) + "\n")
+PY
+before=$(wc -l <big.jsonl)
+k=0 killed=0
+while [ $k -lt 100 ]; do
+	echo "late $k" | "$bin" reply --session big.jsonl \
+	    --now 2026-01-01T00:00:00Z &
+	pid=$!
+	sleep "0.00$((k % 10))"
+	kill -9 $pid 2>/dev/null && killed=$((killed + 1))
+	wait $pid 2>/dev/null
+	"$bin" session big.jsonl show >/dev/null 2>&1 ||
+	    fail "kill -9 #$k left a file that does not parse"
+	now=$(wc -l <big.jsonl)
+	[ "$now" -ge "$before" ] && [ "$now" -le $((before + 1)) ] ||
+	    fail "kill -9 #$k: $before lines became $now"
+	before=$now
+	k=$((k + 1))
+done
+rm -f big.jsonl.tmp.*
+echo "session: 100 kills ($killed mid-run), the file always whole"
+
+# 3. A corrupt session is not written over.
+printf '{"chat_metadata":{}}\n{"name":"U","is_user":true,"mes":"hi"}\n{"name":\n' >bad.jsonl
+cp bad.jsonl bad.orig
+echo "x" | "$bin" reply --session bad.jsonl 2>err && fail "corrupt: accepted"
+grep -q '^bad.jsonl:3:' err || fail "corrupt: not reported at line 3: $(cat err)"
+cmp -s bad.jsonl bad.orig || fail "corrupt: the file was changed"
+echo "session: a corrupt file is reported at its line and kept"
+
+# 4. A SillyTavern chat continued.
+chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"
+if [ ! -f "$chat" ]; then
+	echo "session: SKIP SillyTavern round trip: $shared is absent"
+	exit 0
+fi
+cp "$chat" st.jsonl
+n=$(awk 'END { print NR }' st.jsonl)
+echo "Thank you." | "$bin" reply --session st.jsonl --now 2026-01-01T00:00:00Z ||
+	fail "st: reply failed"
+# Untouched lines are the same bytes (the header gains strata's state).
+tail -n +2 "$chat" >orig.body
+head -n "$n" st.jsonl | tail -n +2 >new.body
+# The original may end without a newline; compare line by line.
+diff orig.body new.body >/dev/null || [ "$(cat orig.body)" = "$(cat new.body)" ] ||
+	fail "st: untouched lines changed"
+tail -n 1 st.jsonl | grep -q '"mes":"Thank you."' || fail "st: reply missing"
+head -n 1 st.jsonl | grep -q '"integrity":"aa6b43a4-7acb-42c2-9946-5acce736ea22"' ||
+	fail "st: header lost its metadata"
+echo "session: a SillyTavern chat continued, its lines kept"
