@@ -218,7 +218,10 @@ vreport(struct run *run, enum diag_level level, const struct source *csrc,
 		errno = err;
 		return;
 	}
-	if (src) {
+	if (src && src->binary) {
+		buf_printf(&out, "%s%s:%s ", color ? "\033[1m" : "",
+		    src->path, color ? "\033[0m" : "");
+	} else if (src) {
 		source_linecol(src, sp.off, &line, &col);
 		buf_printf(&out, "%s%s:%u:%u:%s ", color ? "\033[1m" : "",
 		    src->path, line, col, color ? "\033[0m" : "");
@@ -228,10 +231,12 @@ vreport(struct run *run, enum diag_level level, const struct source *csrc,
 	buf_printf(&out, "%s%s:%s ", color ? level_color(level) : "",
 	    level_word(level), color ? "\033[0m" : "");
 	buf_vprintf(&out, fmt, ap);
+	if (src && src->binary)
+		buf_printf(&out, " at byte %lu", (unsigned long)sp.off);
 	if (flen && fmt[flen - 1] == ':')
 		buf_printf(&out, " %s", strerror(err));
 	buf_putc(&out, '\n');
-	if (src && src->len > 0)
+	if (src && src->len > 0 && !src->binary)
 		echo(&out, src, sp, line, col, color);
 	fwrite(out.data, 1, out.len, stderr);
 	buf_free(&out);

@@ -29,6 +29,8 @@ struct source {
 	size_t len;
 	uint32_t *lines;        /* line-start offsets, built on demand */
 	size_t nlines;
+	bool binary;            /* a binary file (PNG): messages give a
+				 * 0-based byte offset, not line:col */
 };
 
 /*
