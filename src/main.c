@@ -28,6 +28,9 @@ static const struct command {
 	  cmd_debug_help },
 	{ "check", cmd_check, "[PROFILE...]",
 	  "validate profiles and everything they name", cmd_check_help },
+	{ "card", cmd_card, "FILE [options]",
+	  "print a SillyTavern character card as V3 JSON, or put it in a PNG",
+	  cmd_card_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };
