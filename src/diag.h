@@ -198,11 +198,11 @@ enum diag_level {
 	X(MSG_PNG_NO_IEND, "no 'IEND' chunk: the file is truncated") \
 	X(MSG_PNG_TEXT_TOO_LONG, "tEXt chunk '%s' would be %lu bytes long, more than the %lu strata writes") \
 	/* card */ \
-	X(MSG_CARD_NO_CHUNK, "no character card in this PNG (no tEXt chunk named 'ccv3' or 'chara')") \
-	X(MSG_CARD_BASE64, "tEXt chunk '%s': %s at byte %lu of its text") \
+	X(MSG_CARD_NO_CHUNK, "%s has no character card: no tEXt chunk is named 'ccv3' or 'chara'") \
+	X(MSG_CARD_BASE64, "bad base64 in tEXt chunk '%s': %s") \
 	X(MSG_CARD_NOT_OBJECT, "a character card must be a JSON object, not %s") \
 	X(MSG_CARD_WRONG_TYPE, "'%s' must be %s, not %s") \
-	X(MSG_CARD_COERCED, "'%s' should be a string; %s %s is read as \"%s\"") \
+	X(MSG_CARD_COERCED, "'%s' should be a string; %s is read as \"%s\"") \
 	X(MSG_CARD_SPEC, "unknown card spec '%s'; reading it as a V2 card") \
 	X(MSG_CARD_NO_FIELD, "the card has no field '%s'") \
 	X(MSG_CARD_TTY, "refusing to write a PNG to a terminal: give -o FILE or redirect standard output") \
