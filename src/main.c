@@ -29,7 +29,7 @@ static const struct command {
 	{ "check", cmd_check, "[PROFILE...]",
 	  "validate profiles and everything they name", cmd_check_help },
 	{ "card", cmd_card, "FILE [options]",
-	  "print a SillyTavern character card as V3 JSON, or put it in a PNG",
+	  "print a character card as V3 JSON, or put it in a PNG",
 	  cmd_card_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
