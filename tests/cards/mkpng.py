@@ -72,6 +72,8 @@ def main():
     good = png(text(b'Comment', b'made by mkpng.py'),
                card_text(b'chara', V2), card_text(b'ccv3', V3))
     write('card-png', 'pip.png', good)
+    write('man1-ex-card', 'pip.png', good)
+    write('man1-ex-card-field', 'pip.png', good)
     write('card-png-chara-only', 'pip.png',
           png(card_text(b'chara', V2)))
     write('card-png-write', 'image.png', png(text(b'Comment', b'keep me'),
