@@ -63,11 +63,15 @@ is_field(const char *key, size_t len)
 	return false;
 }
 
+/* Whether top-level key is read as part of the card.  A V1 card (no
+ * spec) has no "data": a key of that name is an unknown one there. */
 static bool
-is_consumed(const char *key, size_t len)
+is_consumed(const char *key, size_t len, bool v1)
 {
 	size_t i;
 
+	if (v1 && len == 4 && memcmp(key, "data", 4) == 0)
+		return false;
 	for (i = 0; i < LEN(top_consumed); i++)
 		if (strlen(top_consumed[i]) == len &&
 		    memcmp(top_consumed[i], key, len) == 0)
@@ -276,16 +280,24 @@ field(struct reader *r, const struct field *f)
 	return true;
 }
 
+/* Whether string node n is exactly s (n may hold NULs). */
+static bool
+is(const char *s, const struct node *n)
+{
+	return n->u.str.len == strlen(s) && memcmp(n->u.str.s, s,
+	    n->u.str.len) == 0;
+}
+
 static void
 keep_unknown(struct run *run, const struct node *from, struct node *to,
-    bool top)
+    bool top, bool v1)
 {
 	size_t i;
 
 	for (i = 0; i < from->u.table.n; i++) {
 		const struct member *m = &from->u.table.items[i];
 
-		if (top ? is_consumed(m->key, m->keylen) :
+		if (top ? is_consumed(m->key, m->keylen, v1) :
 		    is_field(m->key, m->keylen))
 			continue;
 		tree_add(&run->arena, to, m->key, m->keylen, m->keysrc,
@@ -322,11 +334,11 @@ card_from_tree(struct run *run, const struct source *src,
 		return false;
 	}
 	if (spec) {
-		if (strcmp(spec->u.str.s, "chara_card_v3") == 0) {
+		if (is("chara_card_v3", spec)) {
 			card->spec = CARD_V3;
 		} else {
 			card->spec = CARD_V2;
-			if (strcmp(spec->u.str.s, "chara_card_v2") != 0)
+			if (!is("chara_card_v2", spec))
 				diag_warning(run, src_of(&r, spec), spec->span,
 				    MSG_CARD_SPEC, diag_shown(run,
 				    spec->u.str.s, spec->u.str.len));
@@ -344,8 +356,9 @@ card_from_tree(struct run *run, const struct source *src,
 	card->extra = tree_table(&run->arena);
 	card->top_extra = tree_table(&run->arena);
 	if (r.data)
-		keep_unknown(run, r.data, card->extra, false);
-	keep_unknown(run, root, card->top_extra, true);
+		keep_unknown(run, r.data, card->extra, false, false);
+	keep_unknown(run, root, card->top_extra, true,
+	    card->spec == CARD_V1);
 	if (run->diag.errors != errors0)
 		return false;
 	*out = card;

@@ -142,6 +142,23 @@ test_v1(void)
 }
 
 static void
+test_v1_data(void)
+{
+	/* Without a spec, "data" is not the card's: kept as unknown. */
+	struct card *c = parse("{\"name\":\"x\",\"data\":{\"name\":\"y\"},"
+	    "\"spec_version\":\"1\"}");
+
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	CHECK_STR(text(c->name), "x");
+	CHECK_STR(compact(c->top_extra), "{\"data\":{\"name\":\"y\"}}");
+	/* A spec with a NUL inside is not chara_card_v3. */
+	c = parse("{\"spec\":\"chara_card_v3\\u0000x\",\"data\":{}}");
+	CHECK(c && c->spec == CARD_V2);
+}
+
+static void
 test_v2(void)
 {
 	struct card_depth_prompt dp;
@@ -504,6 +521,7 @@ main(void)
 	}
 	run_init(&run);
 	test_v1();
+	test_v1_data();
 	test_v2();
 	test_v3();
 	test_coerce();
