@@ -92,6 +92,20 @@ def main():
     write('card-png-bad-json', 'bad.png',
           png(card_text(b'ccv3', '{"spec":"chara_card_v3","data":{"name":}}')))
     write('card-png-no-ihdr', 'noihdr.png', png(ihdr=False))
+    write('card-png-no-iend', 'cut.png', good[:len(good) - 12])
+    bad = bytearray(good)
+    bad[8 + 25 + 4 + 1] = ord('?')  # IDAT's type
+    write('card-png-bad-type', 'bad.png', bytes(bad))
+    bad = bytearray(good)
+    bad[8 + 4 + 4] ^= 0x01          # IHDR's data
+    bad[len(good) - 1] ^= 0x01      # IEND's CRC
+    write('card-png-bad-crc-twice', 'bad.png', bytes(bad))
+    write('card-png-base64-after-pad', 'bad.png',
+          png(text(b'ccv3', b'e30=e30=')))
+    write('card-png-base64-truncated', 'bad.png',
+          png(text(b'chara', b'e30g\nI')))
+    write('card-png-base64-lenient', 'ok.png',
+          png(text(b'CCV3', b'eyJuYW1lIjoi\r\nTGF4In0')))
     write('card-png-bad-image', 'image.png', good[:40])
     write('card-png-bad-image', 'pip.json', V3.encode('utf-8'))
 
