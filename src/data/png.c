@@ -115,7 +115,7 @@ bool
 png_read(struct run *run, const struct source *src, struct png *out)
 {
 	const char *s = src->text;
-	size_t n = src->len, pos = 8, i, cap = 0;
+	size_t n = src->len, pos = 8, i, count = 0;
 	unsigned errors0 = run->diag.errors;
 	bool iend = false;
 
@@ -125,7 +125,9 @@ png_read(struct run *run, const struct source *src, struct png *out)
 		diag_error(run, src, span_make(0, 0), MSG_PNG_SIGNATURE);
 		return false;
 	}
-	/* The structure first: lengths, types, order. */
+	/* The structure first: lengths, types, order.  Nothing is
+	 * allocated until it is sound, so that a fuzz loop over many
+	 * broken files does not fill the arena. */
 	while (!iend) {
 		struct png_chunk c;
 		size_t have;
@@ -164,21 +166,24 @@ png_read(struct run *run, const struct source *src, struct png *out)
 			    (unsigned long)((size_t)c.len + 4 - have));
 			return false;
 		}
-		if (out->n == 0 && strcmp(c.type, "IHDR") != 0) {
+		if (count == 0 && strcmp(c.type, "IHDR") != 0) {
 			diag_error(run, src, span_make(pos, 0),
 			    MSG_PNG_IHDR_FIRST, c.type);
 			return false;
 		}
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-
-			out->chunks = arena_grow(&run->arena, out->chunks,
-			    cap, ncap, sizeof(*out->chunks));
-			cap = ncap;
-		}
-		out->chunks[out->n++] = c;
+		count++;
 		pos += (size_t)c.len + 12;
 		iend = strcmp(c.type, "IEND") == 0;
+	}
+	out->chunks = arena_array(&run->arena, count, sizeof(*out->chunks));
+	for (pos = 8; out->n < count; out->n++) {
+		struct png_chunk *c = &out->chunks[out->n];
+
+		memcpy(c->type, s + pos + 4, 4);
+		c->type[4] = '\0';
+		c->off = (uint32_t)pos;
+		c->len = get32(s + pos);
+		pos += (size_t)c->len + 12;
 	}
 	/* Then every CRC, each bad one reported. */
 	for (i = 0; i < out->n; i++) {
