@@ -35,9 +35,12 @@ static const struct command {
 	{ "reply", cmd_reply, "[FILE|-] [options]",
 	  "read a provider's response: the assistant message",
 	  cmd_reply_help },
-	{ "session", cmd_session, "FILE ACTION [options]",
+	{ "session", cmd_session, "FILE ACTION [opts]",
 	  "show, undo, set variables in a conversation file",
 	  cmd_session_help },
+	{ "card", cmd_card, "FILE [options]",
+	  "print a character card as V3 JSON, or put it in a PNG",
+	  cmd_card_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };
@@ -61,7 +64,7 @@ overview(FILE *f)
 	fprintf(f, "usage: %s [--help | --version] COMMAND [ARGS]\n\n"
 	    "commands:\n", progname);
 	for (i = 0; i < LEN(commands); i++)
-		fprintf(f, "  %-6s %-20s %s\n", commands[i].name,
+		fprintf(f, "  %-7s %-21s %s\n", commands[i].name,
 		    commands[i].args, commands[i].summary);
 	fprintf(f, "\nRun '%s help COMMAND' for a command's options; "
 	    "see strata(1).\n", progname);

@@ -244,7 +244,11 @@ vreport(struct diag *d, enum diag_level level, const struct source *src,
 		errno = err;
 		return;
 	}
-	if (src) {
+	if (src && src->binary) {
+		buf_puts(&out, color ? "\033[1m" : "");
+		escape(&out, src->path, strlen(src->path), 0);
+		buf_printf(&out, ":%s ", color ? "\033[0m" : "");
+	} else if (src) {
 		source_linecol(src, sp.off, &line, &col);
 		buf_puts(&out, color ? "\033[1m" : "");
 		escape(&out, src->path, strlen(src->path), 0);
@@ -256,13 +260,15 @@ vreport(struct diag *d, enum diag_level level, const struct source *src,
 	buf_printf(&out, "%s%s:%s ", color ? level_color(level) : "",
 	    level_word(level), color ? "\033[0m" : "");
 	buf_vprintf(&text, fmt, ap);
+	if (src && src->binary)
+		buf_printf(&text, " at byte %lu", (unsigned long)sp.off);
 	if (flen && fmt[flen - 1] == ':')
 		buf_printf(&text, " %s", strerror(err));
 	if (text.len)
 		escape(&out, text.data, text.len, 0);
 	buf_free(&text);
 	buf_putc(&out, '\n');
-	if (src && src->len > 0)
+	if (src && src->len > 0 && !src->binary)
 		echo(&out, src, sp, line, col, color);
 	fwrite(out.data, 1, out.len, stderr);
 	buf_free(&out);

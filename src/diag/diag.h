@@ -9,7 +9,10 @@
  * Format: "path:line:col: error: message", then the source line and a
  * caret under the span.  Messages with no location read
  * "strata: error: message".  A catalogue text ending in ':' gets
- * ": strerror(errno)" appended, with errno as it was at the call.
+ * ": strerror(errno)" appended, with errno as it was at the call.  In a
+ * binary source (source.h: binary) the place is a byte offset instead:
+ * "card.png: error: message at byte 1234", 0-based as hexdump counts,
+ * with no source line echoed.
  */
 #ifndef DIAG_H
 #define DIAG_H
@@ -224,6 +227,26 @@ enum diag_level {
 	X(MSG_RESPONSE_BAD_ARGS, "the arguments of tool call '%s' are not a JSON object") \
 	X(MSG_RESPONSE_NOT_BODY, "not a %s response body: expected a JSON object") \
 	X(MSG_RESPONSE_BLOCKED, "the provider blocked the reply (%s)") \
+	/* png */ \
+	X(MSG_PNG_SIGNATURE, "not a PNG file (the 8-byte PNG signature is missing)") \
+	X(MSG_PNG_TRUNCATED, "file ends inside chunk '%s' (%lu bytes missing)") \
+	X(MSG_PNG_TRUNCATED_HEADER, "file ends inside a chunk header") \
+	X(MSG_PNG_BAD_TYPE, "invalid chunk type '%s'") \
+	X(MSG_PNG_TOO_LONG, "chunk '%s' is %lu bytes long, more than the %lu strata reads") \
+	X(MSG_PNG_BAD_CRC, "bad CRC in chunk '%s' (stored %08lx, computed %08lx)") \
+	X(MSG_PNG_IHDR_FIRST, "the first chunk is '%s', not 'IHDR'") \
+	X(MSG_PNG_NO_IEND, "no 'IEND' chunk: the file is truncated") \
+	X(MSG_PNG_TEXT_TOO_LONG, "tEXt chunk '%s' would be %lu bytes long, more than the %lu strata writes") \
+	/* card */ \
+	X(MSG_CARD_NO_CHUNK, "%s has no character card: no tEXt chunk is named 'ccv3' or 'chara'") \
+	X(MSG_CARD_BASE64, "bad base64 in tEXt chunk '%s': %s") \
+	X(MSG_CARD_NOT_OBJECT, "a character card must be a JSON object, not %s") \
+	X(MSG_CARD_WRONG_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_CARD_COERCED, "'%s' should be a string; %s is read as \"%s\"") \
+	X(MSG_CARD_SPEC, "unknown card spec '%s'; reading it as a V2 card") \
+	X(MSG_CARD_NO_FIELD, "the card has no field '%s'") \
+	X(MSG_CARD_TTY, "refusing to write a PNG to a terminal: give -o FILE or redirect standard output") \
+	X(MSG_CARD_WRITE, "cannot write %s:") \
 	/* end */
 
 #define X(name, text) name,

@@ -27,6 +27,8 @@ struct source {
 	uint32_t *lines;        /* line-start offsets, built on demand (a
 	                         * cache: filled in through const pointers) */
 	size_t nlines;
+	bool binary;            /* a binary file (PNG): messages give a
+				 * 0-based byte offset, not line:col */
 };
 
 /* Every source of a run, by id. */
