@@ -90,6 +90,8 @@ profile_tools(struct run *run, const char *profile, struct chat *chat)
  * out as far as it is known (whole escapes and whole UTF-8 characters
  * only); the full reply is then read as without --stream.
  */
+#define FOLLOW_MAX ((size_t)1 << 20)
+
 struct follower {
 	size_t printed;         /* bytes of the message already written */
 };
@@ -268,7 +270,10 @@ read_streaming(struct run *run, const char *path, struct follower *fw)
 		if (got == 0)
 			break;
 		buf_put(&b, chunk, (size_t)got);
-		follow(fw, b.data, b.len);
+		/* Each look reads the reply from its start: past this size
+		 * the rest of the message comes out at the end instead. */
+		if (b.len <= FOLLOW_MAX)
+			follow(fw, b.data, b.len);
 	}
 	src = run_source_mem(run, "<stdin>", b.data ? b.data : "", b.len);
 	buf_free(&b);

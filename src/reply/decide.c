@@ -13,9 +13,11 @@
 #include "prompt/tool.h"
 #include "reply/args.h"
 
-/* Candidate starts tried before giving up: bounds the work on a long
- * reply full of braces. */
+/* Bounds on the search for the decision, so that a long reply full of
+ * braces costs at most this much: candidate starts tried, and bytes read
+ * by all the tries together. */
 #define ATTEMPTS_MAX 10000
+#define WORK_MAX ((size_t)64 << 20)
 
 /* Report at sp and keep the first reason in *why. */
 #define REJECT(run, why, src, sp, ...) do { \
@@ -37,11 +39,9 @@ decide_think_ranges(struct arena *a, const char *s, size_t n,
     struct decide_range **out)
 {
 	VEC(struct decide_range) v = {0};
-	size_t i = 0, lead = 0;
+	size_t i = 0;
 	const char *open = "<think>", *close = "</think>";
 
-	while (lead < n && isspace((unsigned char)s[lead]))
-		lead++;
 	/* A reply whose template opened <think> for it: only the close. */
 	for (i = 0; i + 8 <= n; i++)
 		if (starts(s, n, i, open))
@@ -76,7 +76,6 @@ decide_think_ranges(struct arena *a, const char *s, size_t n,
 			i = r.end;
 		}
 	}
-	(void)lead;
 	*out = v.v;
 	return v.n;
 }
@@ -98,6 +97,7 @@ struct finder {
 	const struct decide_range *think;
 	size_t nthink;
 	size_t attempts;
+	size_t work;                    /* bytes read by the tries */
 	bool failed;                    /* some value did not read */
 	struct jsonish_error best;      /* the failure that got furthest */
 	size_t best_start;
@@ -126,7 +126,8 @@ find_in(struct finder *f, size_t off, size_t end)
 	const char *s = f->src->text;
 	size_t i;
 
-	for (i = off; i < end && f->attempts < ATTEMPTS_MAX; i++) {
+	for (i = off; i < end && f->attempts < ATTEMPTS_MAX &&
+	    f->work < WORK_MAX; i++) {
 		struct jsonish_error err;
 		struct node *v;
 		const struct node *d;
@@ -137,6 +138,7 @@ find_in(struct finder *f, size_t off, size_t end)
 			continue;
 		f->attempts++;
 		if (!jsonish_parse(f->run, f->src, i, end, &v, &stop, &err)) {
+			f->work += err.off - i;
 			if (!f->failed || err.off > f->best.off) {
 				f->best = err;
 				f->best_start = i;
@@ -144,6 +146,7 @@ find_in(struct finder *f, size_t off, size_t end)
 			f->failed = true;
 			continue;
 		}
+		f->work += stop - i;
 		if ((d = with_action(v)))
 			return d;
 	}
@@ -410,7 +413,7 @@ bool
 decide_parse(struct run *run, const struct source *src,
     const struct tool_list *tools, struct decision *d)
 {
-	struct finder f = { run, src, NULL, 0, 0, false, {0}, 0 };
+	struct finder f = { run, src, NULL, 0, 0, 0, false, {0}, 0 };
 	const struct node *obj, *action;
 	struct decide_range *think;
 	size_t i;
