@@ -14,7 +14,11 @@ const char *const names_styles[] = { "plain", "markdown", "sections",
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
 	"messages", "text", "json", NULL };
 
-/* DESIGN.md's built-in priorities, lower first. */
+/*
+ * DESIGN.md's built-in priorities, lower first, then seed 000's names
+ * for the same slots (PromptStack's PRIORITY_* constants, lower case
+ * without the prefix; the constants themselves are accepted too).
+ */
 static const struct {
 	const char *name;
 	int value;
@@ -23,7 +27,25 @@ static const struct {
 	{ "format", 35 }, { "state", 40 }, { "relationship", 50 },
 	{ "memories", 60 }, { "world_book", 65 }, { "knowledge", 70 },
 	{ "skills", 75 }, { "tools", 80 }, { "reaction_plan", 90 },
+	{ "character_profile", 30 }, { "character_state", 40 },
+	{ "character_relationship", 50 }, { "character_memories", 60 },
+	{ "knowledge_rag", 70 }, { "tool_instructions", 80 },
 };
+
+/* "PRIORITY_KNOWLEDGE_RAG" reads as "knowledge_rag". */
+static bool
+constant_name(const char *s, size_t len, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (len != n + 9 || memcmp(s, "PRIORITY_", 9) != 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[9 + i] != (name[i] >= 'a' && name[i] <= 'z' ?
+		    name[i] - 'a' + 'A' : name[i]))
+			return false;
+	return true;
+}
 
 const char *
 names_role(enum role r)
@@ -79,12 +101,17 @@ names_priority_parse(const char *s, size_t len, int *out)
 	long v;
 
 	for (i = 0; i < LEN(priorities); i++)
-		if (strlen(priorities[i].name) == len &&
-		    memcmp(priorities[i].name, s, len) == 0) {
+		if ((strlen(priorities[i].name) == len &&
+		    memcmp(priorities[i].name, s, len) == 0) ||
+		    constant_name(s, len, priorities[i].name)) {
 			*out = priorities[i].value;
 			return true;
 		}
 	if (len == 0 || len > 12)
+		return false;
+	/* strtol skips leading blanks and takes a sign: only digits and
+	 * one leading minus are a number here. */
+	if (!(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')))
 		return false;
 	v = strtol(s, &end, 10);
 	if (end != s + len || v < INT_MIN / 2 || v > INT_MAX / 2)

@@ -58,8 +58,9 @@ int names_index(const char *const *list, const char *s, size_t len);
 /* The priority of an entry given none. */
 #define PRIORITY_DEFAULT 100
 /*
- * A built-in priority name ("safety", "persona", ...) or a decimal
- * integer within +-INT_MAX/2; false if s[0..len) is neither.
+ * A built-in priority name ("safety", "persona", ...), one of seed 000's
+ * ("knowledge_rag", or its constant PRIORITY_KNOWLEDGE_RAG), or a
+ * decimal integer within +-INT_MAX/2; false if s[0..len) is none.
  */
 bool names_priority_parse(const char *s, size_t len, int *out);
 
