@@ -3,11 +3,14 @@
  * (differential.mjs) and of the benchmark.  `tok-dump ENCODING [FILE]`
  * reads records "LENGTH\nBYTES\n" from FILE (or stdin) and prints, per
  * record, its token ids separated by spaces.  `tok-dump -c ENCODING
- * FILE...` prints each whole file's token count instead.
+ * FILE...` prints each whole file's token count instead; `tok-dump -t
+ * ENCODING` the microseconds its first count (of "hello world") takes in
+ * a fresh process, pattern compilation included.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
 #include "tokenizer.h"
@@ -35,6 +38,20 @@ main(int argc, char **argv)
 	int a;
 
 	progname = "tok-dump";
+	if (argc == 3 && strcmp(argv[1], "-t") == 0) {
+		struct timespec t0, t1;
+		size_t n;
+
+		if (!tokenizer_by_name(argv[2], &kind))
+			die("unknown encoding %s", argv[2]);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		n = tokenizer_count(kind, "hello world", 11);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("%.1f %zu\n", (t1.tv_sec - t0.tv_sec) * 1e6 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1e3, n);
+		tokenizer_release();
+		return 0;
+	}
 	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
 		if (!tokenizer_by_name(argv[2], &kind))
 			die("unknown encoding %s", argv[2]);
