@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tokenizer_table.h"
+#include "tokenizer_unicode.h"
 #include "util.h"
 
 #define NONE	UINT32_MAX
@@ -21,9 +22,20 @@
 #define CONTRACTION "(?:'s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE" \
 	"|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)"
 #define SPACES "|[" WS "]*[\\r\\n]+|[" WS "]+(?![^" WS "])|[" WS "]+"
-#define UPPER "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]"
-#define LOWER "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]"
+/* Each \p{X} with the code points JavaScript has in X and PCRE2 does not
+ * yet (tokenizer_unicode.h). */
+#define LN "\\p{L}\\p{N}" UNI_L UNI_N
+#define LETTERS "[\\p{L}" UNI_L "]"
+#define DIGITS "[\\p{N}" UNI_N "]"
+#define UPPER "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}" \
+	UNI_Lu UNI_Lt UNI_Lm UNI_Lo UNI_M "]"
+#define LOWER "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}" UNI_Ll UNI_Lm UNI_Lo UNI_M "]"
 
+/* The patterns run past C's 4095-byte minimum; GCC and Clang take them. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
 static const struct encoding {
 	const char *name;
 	const char *pattern;
@@ -33,9 +45,9 @@ static const struct encoding {
 	[TOKENIZER_CL100K] = {
 		"cl100k_base",
 		CONTRACTION
-		"|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+"
-		"|\\p{N}{1,3}"
-		"| ?[^" WS "\\p{L}\\p{N}]+[\\r\\n]*"
+		"|[^\\r\\n" LN "]?" LETTERS "+"
+		"|" DIGITS "{1,3}"
+		"| ?[^" WS LN "]+[\\r\\n]*"
 		SPACES,
 		&tokenizer_table_cl100k,
 		{ "<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>",
@@ -43,15 +55,18 @@ static const struct encoding {
 	},
 	[TOKENIZER_O200K] = {
 		"o200k_base",
-		"[^\\r\\n\\p{L}\\p{N}]?" UPPER "*" LOWER "+" CONTRACTION "?"
-		"|[^\\r\\n\\p{L}\\p{N}]?" UPPER "+" LOWER "*" CONTRACTION "?"
-		"|\\p{N}{1,3}"
-		"| ?[^" WS "\\p{L}\\p{N}]+[\\r\\n/]*"
+		"[^\\r\\n" LN "]?" UPPER "*" LOWER "+" CONTRACTION "?"
+		"|[^\\r\\n" LN "]?" UPPER "+" LOWER "*" CONTRACTION "?"
+		"|" DIGITS "{1,3}"
+		"| ?[^" WS LN "]+[\\r\\n/]*"
 		SPACES,
 		&tokenizer_table_o200k,
 		{ "<|endoftext|>", "<|endofprompt|>", NULL },
 	},
 };
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 /* The compiled split patterns: the module's one piece of mutable state,
  * filled on first use and emptied by tokenizer_release(). */
@@ -203,15 +218,22 @@ emit(struct sink *out, uint32_t id)
 }
 
 static void
-heap_push(struct merge *m, uint64_t key)
+heap_add(struct merge *m, uint64_t key)
 {
-	size_t i, up;
-
 	if (m->hlen == m->hcap) {
 		m->hcap = m->hcap ? 2 * m->hcap : 64;
 		m->heap = xreallocarray(m->heap, m->hcap, sizeof(*m->heap));
 	}
-	for (i = m->hlen++; i > 0; i = up) {
+	m->heap[m->hlen++] = key;
+}
+
+static void
+heap_push(struct merge *m, uint64_t key)
+{
+	size_t i, up;
+
+	heap_add(m, key);
+	for (i = m->hlen - 1; i > 0; i = up) {
 		up = (i - 1) / 2;
 		if (m->heap[up] <= key)
 			break;
@@ -220,23 +242,30 @@ heap_push(struct merge *m, uint64_t key)
 	m->heap[i] = key;
 }
 
-static uint64_t
-heap_pop(struct merge *m)
+/* Put key at i, or below it, restoring the heap order under i. */
+static void
+sift_down(struct merge *m, size_t i, uint64_t key)
 {
-	uint64_t top = m->heap[0], last = m->heap[--m->hlen];
-	size_t i = 0, c;
+	size_t c;
 
-	if (m->hlen == 0)
-		return top;
 	while ((c = 2 * i + 1) < m->hlen) {
 		if (c + 1 < m->hlen && m->heap[c + 1] < m->heap[c])
 			c++;
-		if (last <= m->heap[c])
+		if (key <= m->heap[c])
 			break;
 		m->heap[i] = m->heap[c];
 		i = c;
 	}
-	m->heap[i] = last;
+	m->heap[i] = key;
+}
+
+static uint64_t
+heap_pop(struct merge *m)
+{
+	uint64_t top = m->heap[0], last = m->heap[--m->hlen];
+
+	if (m->hlen > 0)
+		sift_down(m, 0, last);
 	return top;
 }
 
@@ -273,8 +302,12 @@ merge_piece(struct merge *m, const struct tokenizer_table *t,
 		m->tok[i] = t->byte_rank[p[i]];
 		m->pair[i] = NONE;
 	}
+	/* The first pairs go in unordered, then make a heap in O(n). */
 	for (i = 0; i + 1 < n; i++)
-		queue_pair(m, t, p, i, i + 2);
+		if ((m->pair[i] = rank_of(t, p + i, 2)) != NONE)
+			heap_add(m, (uint64_t)m->pair[i] << 32 | i);
+	for (i = (uint32_t)(m->hlen / 2); i-- > 0;)
+		sift_down(m, i, m->heap[i]);
 	while (m->hlen > 0) {
 		key = heap_pop(m);
 		r = (uint32_t)(key >> 32);

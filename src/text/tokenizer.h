@@ -39,11 +39,15 @@
  *      patterns, (?i:'s|'t|'re|'ve|'m|'ll|'d), but js-tiktoken spells out
  *      the ASCII case variants ('s|'S|...|'LL), so "'ſ" (U+017F) is not a
  *      contraction here.  The same list is used, without PCRE2_CASELESS.
- *   3. \p{L}, \p{N}, \p{M}, \p{Lu}... are kept: both engines read Unicode
- *      general categories.  They differ only where their Unicode versions
- *      do: PCRE2 10.42 knows Unicode 14, Node 20.20 Unicode 17, so letters
- *      and digits assigned since 2021 (CJK extensions H to J, Kawi...) are
- *      not letters to PCRE2 and split differently.
+ *   3. \p{L}, \p{N}, \p{M}, \p{Lu}... read Unicode general categories in
+ *      both engines, but of different Unicode versions: PCRE2 10.42 knows
+ *      Unicode 14, Node 20.20 (whose V8 js-tiktoken runs on) Unicode 17.
+ *      So each \p{X} is written [\p{X}...] with the code points that Node
+ *      has in X and PCRE2 does not (about 14,000, in 170 ranges: CJK
+ *      extensions H to J, Kawi, U+A7DC...), from tokenizer_unicode.h,
+ *      which unicode-delta.sh generates.  A newer PCRE2 only makes these
+ *      redundant.  A newer Node (Unicode 18+) would differ again, on
+ *      letters assigned after 2025.
  *   4. Alternation, greedy repeats and lookahead behave the same in both
  *      (leftmost-first backtracking); no alternative matches the empty
  *      string, and JavaScript's u flag matches by code point, as PCRE2's

@@ -62,6 +62,12 @@ const fragments = [
 		'\u0e31', '\ufe0f', '\u200d', 'x\u0345']),
 	() => pick(['😀', '👍🏽', '👨‍👩‍👧‍👦', '🏳️‍🌈', '🇯🇵', '🇺🇸🇬🇧', '❤️',
 		'©', '™', '🧑🏿‍🚀', '\u{1f9d1}\u200d\u{1f4bb}', '𝔘𝔫𝔦', '𠀀', '𪜀']),
+	// Assigned since Unicode 14 (PCRE2 10.42's): tokenizer_unicode.h.
+	() => pick(['\ua7dc', '\u0295', 'a\u0295b', '\u{31350}\u{31351}',
+		'\u{2ebf0}', '\u{1e4d0}\u{1e4d1}', '\u{11f04}\u{11f05}',
+		'\u{1e4f0}\u{1e4f1}', '\u{11f50}', '\u0cf3', '\u{10efd}',
+		'\u{1e030}', '\u{16d40}\u{16d41}', '\u{1e5d0}']),
+	() => cp(0x30000, 0x323af),
 	() => String.fromCharCode(rand(128)),
 	() => cp(0x80, 0x7ff),
 	() => cp(0x800, 0xffff).replace(/[\ud800-\udfff]/, 'x'),
