@@ -6,6 +6,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tokenizer_table.h"
@@ -74,7 +75,7 @@ static struct compiled {
 	pcre2_code *re;
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
-} compiled[LEN(encodings)];
+} cache[LEN(encodings)];
 
 /* Where tokens go: appended to ids when it is not NULL, always counted. */
 struct sink {
@@ -96,7 +97,7 @@ struct merge {
 static struct compiled *
 get_compiled(enum tokenizer_kind kind)
 {
-	struct compiled *c = &compiled[kind];
+	struct compiled *c = &cache[kind];
 	PCRE2_UCHAR msg[256];
 	PCRE2_SIZE erroff;
 	int err;
@@ -130,13 +131,13 @@ tokenizer_release(void)
 {
 	size_t i;
 
-	for (i = 0; i < LEN(compiled); i++) {
-		pcre2_match_data_free(compiled[i].md);
-		pcre2_match_context_free(compiled[i].mc);
-		pcre2_code_free(compiled[i].re);
-		compiled[i].md = NULL;
-		compiled[i].mc = NULL;
-		compiled[i].re = NULL;
+	for (i = 0; i < LEN(cache); i++) {
+		pcre2_match_data_free(cache[i].md);
+		pcre2_match_context_free(cache[i].mc);
+		pcre2_code_free(cache[i].re);
+		cache[i].md = NULL;
+		cache[i].mc = NULL;
+		cache[i].re = NULL;
 	}
 }
 
