@@ -94,8 +94,8 @@ struct tokenizer_message {
 bool tokenizer_by_name(const char *name, enum tokenizer_kind *kind);
 const char *tokenizer_name(enum tokenizer_kind kind);
 
-/* The encoding SillyTavern (1.13 and later) uses for an OpenAI model name,
- * by substring as it does: "o1" itself, o1-preview, o1-mini, o3-mini, o3,
+/* The encoding SillyTavern 1.15's getTokenizerModel() picks for an OpenAI
+ * model name, by substring as it does: "o1" itself, o1-preview, o1-mini, o3-mini, o3,
  * o4-mini, gpt-5, gpt-4o, chatgpt-4o-latest, gpt-4.1 and gpt-4.5 are
  * o200k_base; gpt-4, gpt-3.5-turbo, NULL and every other name cl100k_base. */
 enum tokenizer_kind tokenizer_for_model(const char *model);
@@ -113,13 +113,16 @@ const char *tokenizer_token(enum tokenizer_kind kind, uint32_t id,
 
 /*
  * The prompt tokens of a Chat Completions request as SillyTavern's server
- * counts them for OpenAI models (countTiktokenMessages, after OpenAI's
- * cookbook num_tokens_from_messages): the encoding is
+ * counts them for OpenAI models (POST /api/tokenizers/openai/count, after
+ * OpenAI's cookbook num_tokens_from_messages): the encoding is
  * tokenizer_for_model(model); each message costs 3 tokens, plus its role's
  * and content's tokens, plus its name's tokens + 1 when it has a name; the
  * reply priming adds 3 once.  For a model name containing
  * "gpt-3.5-turbo-0301" a message costs 4, a name -1, and 9 more are added
- * at the end, as SillyTavern does.
+ * at the end, as SillyTavern does.  (The cookbook's reasons: a message is
+ * <|start|>{role/name}\n{content}<|end|>\n, and with a name 0301 drops the
+ * role; the reply is primed with <|start|>assistant<|message|>.  The 9 is
+ * SillyTavern's own, for what 0301 began adding in October 2023.)
  *
  * SillyTavern encodes with tiktoken's default, which throws on text that
  * contains one of the encoding's special tokens ("<|endoftext|>",
