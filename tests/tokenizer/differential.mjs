@@ -4,8 +4,10 @@
 //
 //   mkdir -p /tmp/jt && (cd /tmp/jt && npm install js-tiktoken)
 //   NODE_PATH=/tmp/jt/node_modules node tests/tokenizer/differential.mjs \
-//       build/tests/tok-dump [COUNT] [SEED]
+//       build/tests/tok-dump [COUNT] [SEED] [FRAGMENTS]
 //
+// FRAGMENTS (default 16) is the most fragments in one string; make it a
+// few hundred for long pieces, which exercise the merge heap.
 // Each random string is built from fragments that exercise the split
 // patterns (contractions, Unicode spaces, CJK, emoji, marks, digits, CRLF,
 // invalid UTF-8...).  It is encoded by both, and every difference in the
@@ -23,10 +25,11 @@ const { getEncoding } = require('js-tiktoken');
 
 const [dump, countArg, seedArg] = process.argv.slice(2);
 if (!dump) {
-	console.error('usage: differential.mjs PATH/TO/tok-dump [COUNT] [SEED]');
+	console.error('usage: differential.mjs PATH/TO/tok-dump [COUNT] [SEED] [FRAGMENTS]');
 	process.exit(2);
 }
 const COUNT = Number(countArg || 3000);
+const FRAGMENTS = Number(process.argv[5] || 16);
 let seed = Number(seedArg || 1) >>> 0;
 function rand(n) {		// xorshift32: the same strings for one seed
 	seed ^= seed << 13; seed >>>= 0;
@@ -90,7 +93,7 @@ function randomString(kind) {
 		return { bytes: b, text: new TextDecoder().decode(b) };
 	}
 	let s = '';
-	for (let i = rand(16) + 1; i--;)
+	for (let i = rand(FRAGMENTS) + 1; i--;)
 		s += pick(fragments)();
 	return { bytes: Buffer.from(s, 'utf8'), text: s };
 }
