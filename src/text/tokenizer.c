@@ -1,0 +1,562 @@
+/*
+ * tokenizer: split with the encoding's pattern (PCRE2), then merge each
+ * piece's bytes by rank.  See tokenizer.h for what is matched and why.
+ */
+#include "text/tokenizer.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text/tokenizer_table.h"
+#include "text/tokenizer_unicode.h"
+#include "base/util.h"
+
+#define NONE	UINT32_MAX
+
+/* JavaScript's \s: WhiteSpace and LineTerminator, ECMA-262 12.2 and 12.3
+ * (Zs has not changed since Unicode 6.3).  \x{0b}, not \v, which PCRE2
+ * reads as "any vertical space". */
+#define WS "\\t\\n\\x{0b}\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}" \
+	"\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}"
+#define CONTRACTION "(?:'s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE" \
+	"|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)"
+#define SPACES "|[" WS "]*[\\r\\n]+|[" WS "]+(?![^" WS "])|[" WS "]+"
+/* Each \p{X} with the code points JavaScript has in X and PCRE2 does not
+ * yet (tokenizer_unicode.h). */
+#define LN "\\p{L}\\p{N}" UNI_L UNI_N
+#define LETTERS "[\\p{L}" UNI_L "]"
+#define DIGITS "[\\p{N}" UNI_N "]"
+#define UPPER "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}" \
+	UNI_Lu UNI_Lt UNI_Lm UNI_Lo UNI_M "]"
+#define LOWER "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}" UNI_Ll UNI_Lm UNI_Lo UNI_M "]"
+
+/* The patterns run past C's 4095-byte minimum; GCC and Clang take them. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+static const struct encoding {
+	const char *name;
+	const char *pattern;
+	const struct tokenizer_table *table;
+	const char *special[6];
+} encodings[] = {
+	[TOKENIZER_CL100K] = {
+		"cl100k_base",
+		CONTRACTION
+		"|[^\\r\\n" LN "]?" LETTERS "+"
+		"|" DIGITS "{1,3}"
+		"| ?[^" WS LN "]+[\\r\\n]*"
+		SPACES,
+		&tokenizer_table_cl100k,
+		{ "<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>",
+		  "<|fim_suffix|>", "<|endofprompt|>", NULL },
+	},
+	[TOKENIZER_O200K] = {
+		"o200k_base",
+		"[^\\r\\n" LN "]?" UPPER "*" LOWER "+" CONTRACTION "?"
+		"|[^\\r\\n" LN "]?" UPPER "+" LOWER "*" CONTRACTION "?"
+		"|" DIGITS "{1,3}"
+		"| ?[^" WS LN "]+[\\r\\n/]*"
+		SPACES,
+		&tokenizer_table_o200k,
+		{ "<|endoftext|>", "<|endofprompt|>", NULL },
+	},
+};
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+/* The compiled split patterns: the module's one piece of mutable state,
+ * filled on first use and emptied by tokenizer_release(). */
+static struct compiled {
+	pcre2_code *re;
+	pcre2_match_data *md;
+	pcre2_match_context *mc;
+} cache[LEN(encodings)];
+
+/* Where tokens go: appended to ids when it is not NULL, always counted. */
+struct sink {
+	struct tokenizer_ids *ids;
+	size_t count;
+};
+
+/* Scratch for merging one piece of n bytes.  Parts are named by the
+ * offset of their first byte; part i ends where next[i] starts (n for the
+ * last).  pair[i] is the rank of part i joined with next[i], or NONE.  The
+ * heap holds (rank << 32 | i) for every pair when it was formed; an entry
+ * whose rank is no longer pair[i] is stale and skipped. */
+struct merge {
+	uint32_t *next, *prev, *tok, *pair;
+	uint64_t *heap;
+	size_t cap, hlen, hcap;
+};
+
+static struct compiled *
+get_compiled(enum tokenizer_kind kind)
+{
+	struct compiled *c = &cache[kind];
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE erroff;
+	int err;
+
+	if (c->re)
+		return c;
+	c->re = pcre2_compile((PCRE2_SPTR)encodings[kind].pattern,
+	    PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP, &err, &erroff,
+	    NULL);
+	if (!c->re) {
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		die("tokenizer: the %s pattern, at %zu: %s",
+		    encodings[kind].name, (size_t)erroff, (char *)msg);
+	}
+	/* Without JIT (not built in, or no executable memory) the
+	 * interpreter gives the same matches, only slower. */
+	(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
+	c->md = pcre2_match_data_create_from_pattern(c->re, NULL);
+	c->mc = pcre2_match_context_create(NULL);
+	if (!c->md || !c->mc)
+		die("tokenizer: out of memory");
+	/* Each pattern is linear per match (at worst it backtracks over one
+	 * run of spaces), so these only stop a runaway. */
+	pcre2_set_match_limit(c->mc, 100000000);
+	pcre2_set_depth_limit(c->mc, 100000);
+	return c;
+}
+
+void
+tokenizer_release(void)
+{
+	size_t i;
+
+	for (i = 0; i < LEN(cache); i++) {
+		pcre2_match_data_free(cache[i].md);
+		pcre2_match_context_free(cache[i].mc);
+		pcre2_code_free(cache[i].re);
+		cache[i].md = NULL;
+		cache[i].mc = NULL;
+		cache[i].re = NULL;
+	}
+}
+
+bool
+tokenizer_by_name(const char *name, enum tokenizer_kind *kind)
+{
+	size_t i;
+
+	for (i = 0; i < LEN(encodings); i++)
+		if (strcmp(encodings[i].name, name) == 0) {
+			*kind = (enum tokenizer_kind)i;
+			return true;
+		}
+	return false;
+}
+
+const char *
+tokenizer_name(enum tokenizer_kind kind)
+{
+	return encodings[kind].name;
+}
+
+enum tokenizer_kind
+tokenizer_for_model(const char *model)
+{
+	static const char *const o200k[] = {
+		"o1-preview", "o1-mini", "o3-mini", "gpt-5", "o3", "o4-mini",
+		"gpt-4o", "chatgpt-4o-latest", "gpt-4.1", "gpt-4.5",
+	};
+	size_t i;
+
+	if (!model)
+		return TOKENIZER_CL100K;
+	if (strcmp(model, "o1") == 0)
+		return TOKENIZER_O200K;
+	for (i = 0; i < LEN(o200k); i++)
+		if (strstr(model, o200k[i]))
+			return TOKENIZER_O200K;
+	return TOKENIZER_CL100K;
+}
+
+/* The rank of the token whose bytes are p[0..n), or NONE. */
+static uint32_t
+rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
+{
+	uint32_t h, tag, s, r, i;
+
+	if (n > t->maxlen)
+		return NONE;
+	if (n == 1)
+		return t->byte_rank[p[0]];
+	h = tokenizer_table_hash(p, n);
+	tag = h >> TOKENIZER_RANK_BITS;
+	for (i = h & t->mask; (s = t->slot[i]) != TOKENIZER_SLOT_EMPTY;
+	    i = (i + 1) & t->mask) {
+		if (s >> TOKENIZER_RANK_BITS != tag)
+			continue;
+		r = s & TOKENIZER_RANK_MASK;
+		if (t->off[r + 1] - t->off[r] == n &&
+		    memcmp(t->bytes + t->off[r], p, n) == 0)
+			return r;
+	}
+	return NONE;
+}
+
+static void
+emit(struct sink *out, uint32_t id)
+{
+	struct tokenizer_ids *ids = out->ids;
+
+	out->count++;
+	if (!ids)
+		return;
+	if (ids->len == ids->cap) {
+		ids->cap = ids->cap ? 2 * ids->cap : 64;
+		ids->v = xreallocarray(ids->v, ids->cap, sizeof(*ids->v));
+	}
+	ids->v[ids->len++] = id;
+}
+
+static void
+heap_add(struct merge *m, uint64_t key)
+{
+	if (m->hlen == m->hcap) {
+		m->hcap = m->hcap ? 2 * m->hcap : 64;
+		m->heap = xreallocarray(m->heap, m->hcap, sizeof(*m->heap));
+	}
+	m->heap[m->hlen++] = key;
+}
+
+static void
+heap_push(struct merge *m, uint64_t key)
+{
+	size_t i, up;
+
+	heap_add(m, key);
+	for (i = m->hlen - 1; i > 0; i = up) {
+		up = (i - 1) / 2;
+		if (m->heap[up] <= key)
+			break;
+		m->heap[i] = m->heap[up];
+	}
+	m->heap[i] = key;
+}
+
+/* Put key at i, or below it, restoring the heap order under i. */
+static void
+sift_down(struct merge *m, size_t i, uint64_t key)
+{
+	size_t c;
+
+	while ((c = 2 * i + 1) < m->hlen) {
+		if (c + 1 < m->hlen && m->heap[c + 1] < m->heap[c])
+			c++;
+		if (key <= m->heap[c])
+			break;
+		m->heap[i] = m->heap[c];
+		i = c;
+	}
+	m->heap[i] = key;
+}
+
+static uint64_t
+heap_pop(struct merge *m)
+{
+	uint64_t top = m->heap[0], last = m->heap[--m->hlen];
+
+	if (m->hlen > 0)
+		sift_down(m, 0, last);
+	return top;
+}
+
+/* Look up the pair that part i starts, p[i..pair_end), and queue it. */
+static void
+queue_pair(struct merge *m, const struct tokenizer_table *t,
+    const unsigned char *p, uint32_t i, uint32_t pair_end)
+{
+	m->pair[i] = rank_of(t, p + i, pair_end - i);
+	if (m->pair[i] != NONE)
+		heap_push(m, (uint64_t)m->pair[i] << 32 | i);
+}
+
+/* Merge p[0..n), n >= 2, lowest rank first and leftmost on ties, as
+ * tiktoken does, but with a heap: O(n log n). */
+static void
+merge_piece(struct merge *m, const struct tokenizer_table *t,
+    const unsigned char *p, uint32_t n, struct sink *out)
+{
+	uint32_t i, j, k, r;
+	uint64_t key;
+
+	if (n > m->cap) {
+		m->cap = n;
+		m->next = xreallocarray(m->next, n, sizeof(*m->next));
+		m->prev = xreallocarray(m->prev, n, sizeof(*m->prev));
+		m->tok = xreallocarray(m->tok, n, sizeof(*m->tok));
+		m->pair = xreallocarray(m->pair, n, sizeof(*m->pair));
+	}
+	m->hlen = 0;
+	for (i = 0; i < n; i++) {
+		m->next[i] = i + 1;
+		m->prev[i] = i - 1;
+		m->tok[i] = t->byte_rank[p[i]];
+		m->pair[i] = NONE;
+	}
+	/* The first pairs go in unordered, then make a heap in O(n). */
+	for (i = 0; i + 1 < n; i++)
+		if ((m->pair[i] = rank_of(t, p + i, 2)) != NONE)
+			heap_add(m, (uint64_t)m->pair[i] << 32 | i);
+	for (i = (uint32_t)(m->hlen / 2); i-- > 0;)
+		sift_down(m, i, m->heap[i]);
+	while (m->hlen > 0) {
+		key = heap_pop(m);
+		r = (uint32_t)(key >> 32);
+		i = (uint32_t)key;
+		if (m->pair[i] != r)
+			continue;
+		j = m->next[i];
+		k = m->next[j];
+		m->tok[i] = r;
+		m->next[i] = k;
+		m->pair[j] = NONE;
+		if (k < n) {
+			m->prev[k] = i;
+			queue_pair(m, t, p, i, m->next[k]);
+		} else {
+			m->pair[i] = NONE;
+		}
+		if (i > 0)
+			queue_pair(m, t, p, m->prev[i], k);
+	}
+	for (i = 0; i < n; i = m->next[i])
+		emit(out, m->tok[i]);
+}
+
+static void
+encode_piece(struct merge *m, const struct tokenizer_table *t,
+    const unsigned char *p, size_t n, struct sink *out)
+{
+	uint32_t r;
+
+	if (n == 0)
+		return;
+	if ((r = rank_of(t, p, n)) != NONE) {
+		emit(out, r);
+		return;
+	}
+	if (n >= UINT32_MAX)
+		die("tokenizer: a piece of %zu bytes is too long", n);
+	merge_piece(m, t, p, (uint32_t)n, out);
+}
+
+/* The length of the valid UTF-8 sequence at s[0..n), n > 0, or 0 with
+ * *bad set to the length of the maximal invalid subpart that a WHATWG
+ * decoder replaces by one U+FFFD. */
+static size_t
+utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+{
+	unsigned lo = 0x80, hi = 0xbf;
+	size_t need, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		need = 1;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		need = 2;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		need = 3;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		*bad = 1;
+		return 0;
+	}
+	for (i = 1; i <= need; i++) {
+		if (i >= n || s[i] < lo || s[i] > hi) {
+			*bad = i;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
+/* NULL when s[0..len) is valid UTF-8, else a copy with each invalid
+ * subpart replaced by U+FFFD, its length in *outlen; the caller frees. */
+static char *
+utf8_clean(const char *s, size_t len, size_t *outlen)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n, bad, o;
+	char *out;
+
+	while (i < len) {
+		if (u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((n = utf8_seq(u + i, len - i, &bad)) == 0)
+			break;
+		i += n;
+	}
+	if (i == len)
+		return NULL;
+	/* Each replaced byte grows to at most 3. */
+	if (len > (SIZE_MAX - 1) / 3)
+		die("tokenizer: input too large");
+	out = xmalloc(3 * len + 1);
+	memcpy(out, s, i);
+	o = i;
+	while (i < len) {
+		if ((n = utf8_seq(u + i, len - i, &bad)) > 0) {
+			memcpy(out + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i += bad;
+		}
+	}
+	*outlen = o;
+	return out;
+}
+
+static void
+tokenize(enum tokenizer_kind kind, const char *s, size_t len,
+    struct sink *out)
+{
+	const struct tokenizer_table *t = encodings[kind].table;
+	struct compiled *c = get_compiled(kind);
+	struct merge m = {0};
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c->md);
+	size_t pos = 0, start, end, n, bad;
+	char *clean;
+	int rc;
+
+	if ((clean = utf8_clean(s, len, &len)) != NULL)
+		s = clean;
+	while (pos < len) {
+		rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
+		    PCRE2_NO_UTF_CHECK, c->md, c->mc);
+		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
+			rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
+			    PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, c->md, c->mc);
+		if (rc == PCRE2_ERROR_NOMATCH)
+			break;	/* as matchAll: unmatched text is dropped */
+		if (rc < 0) {
+			/* A limit: take one code point and go on. */
+			start = pos;
+			n = utf8_seq((const unsigned char *)s + pos,
+			    len - pos, &bad);
+			end = pos + (n ? n : 1);
+		} else {
+			start = ov[0];
+			end = ov[1];
+		}
+		if (end == start) {
+			/* No alternative matches the empty string; should
+			 * one, step over a code point as JavaScript does. */
+			n = utf8_seq((const unsigned char *)s + end,
+			    len - end, &bad);
+			pos = end + (n ? n : 1);
+			continue;
+		}
+		encode_piece(&m, t, (const unsigned char *)s + start,
+		    end - start, out);
+		pos = end;
+	}
+	free(m.next);
+	free(m.prev);
+	free(m.tok);
+	free(m.pair);
+	free(m.heap);
+	free(clean);
+}
+
+size_t
+tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len)
+{
+	struct sink out = { NULL, 0 };
+
+	tokenize(kind, s, len, &out);
+	return out.count;
+}
+
+void
+tokenizer_encode(enum tokenizer_kind kind, const char *s, size_t len,
+    struct tokenizer_ids *ids)
+{
+	struct sink out = { ids, 0 };
+
+	tokenize(kind, s, len, &out);
+}
+
+void
+tokenizer_ids_free(struct tokenizer_ids *ids)
+{
+	free(ids->v);
+	ids->v = NULL;
+	ids->len = ids->cap = 0;
+}
+
+const char *
+tokenizer_token(enum tokenizer_kind kind, uint32_t id, size_t *len)
+{
+	const struct tokenizer_table *t = encodings[kind].table;
+
+	if (id >= t->ntokens)
+		return NULL;
+	*len = t->off[id + 1] - t->off[id];
+	return (const char *)t->bytes + t->off[id];
+}
+
+static bool
+has_special(enum tokenizer_kind kind, const char *s)
+{
+	const char *const *sp;
+
+	for (sp = encodings[kind].special; *sp; sp++)
+		if (strstr(s, *sp))
+			return true;
+	return false;
+}
+
+size_t
+tokenizer_count_chat(const char *model,
+    const struct tokenizer_message *msgs, size_t n)
+{
+	enum tokenizer_kind kind = tokenizer_for_model(model);
+	bool turbo0301 = model && strstr(model, "gpt-3.5-turbo-0301");
+	long per_message = turbo0301 ? 4 : 3, per_name = turbo0301 ? -1 : 1;
+	long total = 3;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		total += per_message;
+		if (has_special(kind, msgs[i].role))
+			continue;
+		total += (long)tokenizer_count(kind, msgs[i].role,
+		    strlen(msgs[i].role));
+		if (has_special(kind, msgs[i].content))
+			continue;
+		total += (long)tokenizer_count(kind, msgs[i].content,
+		    strlen(msgs[i].content));
+		if (!msgs[i].name || has_special(kind, msgs[i].name))
+			continue;
+		total += (long)tokenizer_count(kind, msgs[i].name,
+		    strlen(msgs[i].name)) + per_name;
+	}
+	if (turbo0301)
+		total += 9;
+	return total > 0 ? (size_t)total : 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * tokenizer: exact byte-pair-encoding token counts for OpenAI's cl100k_base
+ * and o200k_base, giving the ids the npm package js-tiktoken 1.0.21 gives
+ * for encode(text, [], []), that is, with special-token text such as
+ * "<|endoftext|>" tokenized as ordinary text.  The rank tables are
+ * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
+ * once per encoding, on first use, and kept until tokenizer_release().
+ * That cache is this module's only mutable state; it is not thread-safe.
+ * Callers own the strings they pass and every struct tokenizer_ids.
+ *
+ * Input is bytes.  Invalid UTF-8 is first replaced the way a WHATWG
+ * TextDecoder (and so Node) replaces it, each maximal invalid subpart by
+ * U+FFFD (EF BF BD), so the result is what js-tiktoken gives for the
+ * string a JavaScript program would have read from those bytes.  NUL bytes
+ * are ordinary characters.
+ *
+ * The split patterns, and how they were translated from JavaScript
+ * (js-tiktoken compiles them with the flags "ug") to PCRE2 (UTF, UCP, JIT):
+ *
+ *   CONTRACTION = ('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M
+ *                  |'ll|'lL|'Ll|'LL|'d|'D)                 (see 2)
+ *   cl100k_base:
+ *     CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ | \p{N}{1,3}
+ *     | ' '?[^\s\p{L}\p{N}]+[\r\n]* | \s*[\r\n]+ | \s+(?!\S) | \s+
+ *   o200k_base:
+ *     [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*
+ *         [\p{Ll}\p{Lm}\p{Lo}\p{M}]+ CONTRACTION?
+ *     | [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+
+ *         [\p{Ll}\p{Lm}\p{Lo}\p{M}]* CONTRACTION?
+ *     | \p{N}{1,3} | ' '?[^\s\p{L}\p{N}]+[\r\n/]* | \s*[\r\n]+
+ *     | \s+(?!\S) | \s+
+ *
+ *   1. \s is JavaScript's, not PCRE2's: every \s and \S is written out as
+ *      the class [\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}
+ *      \x{2029}\x{202f}\x{205f}\x{3000}\x{feff}] (or its negation).  PCRE2
+ *      with UCP would leave out U+FEFF and add U+0085, as Python's and
+ *      Rust's tiktoken do; (?!\S) becomes (?![^...]).
+ *   2. The contractions are case-insensitive in OpenAI's Python/Rust
+ *      patterns, (?i:'s|'t|'re|'ve|'m|'ll|'d), but js-tiktoken spells out
+ *      the ASCII case variants ('s|'S|...|'LL), so "'ſ" (U+017F) is not a
+ *      contraction here.  The same list is used, without PCRE2_CASELESS.
+ *   3. \p{L}, \p{N}, \p{M}, \p{Lu}... read Unicode general categories in
+ *      both engines, but of different Unicode versions: PCRE2 10.42 knows
+ *      Unicode 14, Node 20.20 (whose V8 js-tiktoken runs on) Unicode 17.
+ *      So each \p{X} is written [\p{X}...] with the code points that Node
+ *      has in X and PCRE2 does not (about 14,000, in 170 ranges: CJK
+ *      extensions H to J, Kawi, U+A7DC...), from tokenizer_unicode.h,
+ *      which unicode-delta.sh generates.  A newer PCRE2 only makes these
+ *      redundant.  A newer Node (Unicode 18+) would differ again, on
+ *      letters assigned after 2025.
+ *   4. Alternation, greedy repeats and lookahead behave the same in both
+ *      (leftmost-first backtracking); no alternative matches the empty
+ *      string, and JavaScript's u flag matches by code point, as PCRE2's
+ *      UTF mode does.
+ *
+ * Pieces are merged by rank with a heap over a linked list of parts, so a
+ * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
+ * is the same as tiktoken's (lowest rank first, leftmost on ties).  Should
+ * PCRE2 report an error on a match (a limit hit on a pathological input),
+ * the match is retried without JIT, and failing that one code point is
+ * taken as a piece: the count then stays close but is no longer exact.
+ */
+#ifndef TOKENIZER_H
+#define TOKENIZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum tokenizer_kind {
+	TOKENIZER_CL100K,
+	TOKENIZER_O200K,
+};
+
+/* A growable array of token ids.  Start it as TOKENIZER_IDS_INIT;
+ * tokenizer_encode() appends; the owner calls tokenizer_ids_free(). */
+struct tokenizer_ids {
+	uint32_t *v;
+	size_t len, cap;
+};
+
+#define TOKENIZER_IDS_INIT {0}
+
+/* One chat message.  name may be NULL (no name key); role and content
+ * must not be NULL.  All three are NUL-terminated and borrowed. */
+struct tokenizer_message {
+	const char *role;
+	const char *name;
+	const char *content;
+};
+
+/* The encoding called name ("cl100k_base", "o200k_base"): true and *kind
+ * set, or false. */
+bool tokenizer_by_name(const char *name, enum tokenizer_kind *kind);
+const char *tokenizer_name(enum tokenizer_kind kind);
+
+/* The encoding SillyTavern 1.15's getTokenizerModel() picks for an OpenAI
+ * model name, by substring as it does: "o1" itself, o1-preview, o1-mini, o3-mini, o3,
+ * o4-mini, gpt-5, gpt-4o, chatgpt-4o-latest, gpt-4.1 and gpt-4.5 are
+ * o200k_base; gpt-4, gpt-3.5-turbo, NULL and every other name cl100k_base. */
+enum tokenizer_kind tokenizer_for_model(const char *model);
+
+size_t tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len);
+/* Append the ids of s[0..len) to out. */
+void tokenizer_encode(enum tokenizer_kind kind, const char *s, size_t len,
+    struct tokenizer_ids *out);
+void tokenizer_ids_free(struct tokenizer_ids *ids);
+
+/* The bytes of token id (not NUL-terminated) and their number in *len, or
+ * NULL when id is not an ordinary token of the encoding. */
+const char *tokenizer_token(enum tokenizer_kind kind, uint32_t id,
+    size_t *len);
+
+/*
+ * The prompt tokens of a Chat Completions request as SillyTavern's server
+ * counts them for OpenAI models (POST /api/tokenizers/openai/count, after
+ * OpenAI's cookbook num_tokens_from_messages): the encoding is
+ * tokenizer_for_model(model); each message costs 3 tokens, plus its role's
+ * and content's tokens, plus its name's tokens + 1 when it has a name; the
+ * reply priming adds 3 once.  For a model name containing
+ * "gpt-3.5-turbo-0301" a message costs 4, a name -1, and 9 more are added
+ * at the end, as SillyTavern does.  (The cookbook's reasons: a message is
+ * <|start|>{role/name}\n{content}<|end|>\n, and with a name 0301 drops the
+ * role; the reply is primed with <|start|>assistant<|message|>.  The 9 is
+ * SillyTavern's own, for what 0301 began adding in October 2023.)
+ *
+ * SillyTavern encodes with tiktoken's default, which throws on text that
+ * contains one of the encoding's special tokens ("<|endoftext|>",
+ * "<|endofprompt|>", and for cl100k_base "<|fim_prefix|>",
+ * "<|fim_middle|>", "<|fim_suffix|>"), and its loop catches the error per
+ * message: that field and the message's later fields (in the order role,
+ * content, name) are then not counted, while the fields before it and the
+ * 3 are.  This function reproduces that, so budgets agree with
+ * SillyTavern's; tokenizer_count() counts such text as ordinary text.
+ */
+size_t tokenizer_count_chat(const char *model,
+    const struct tokenizer_message *msgs, size_t n);
+
+/* Free the compiled split patterns (for leak checkers at exit); the next
+ * call compiles them again. */
+void tokenizer_release(void);
+
+#endif

@@ -1,0 +1,370 @@
+/*
+ * test_tokenizer: every value in tokenizer/expected.txt (written once by
+ * gen-expected.mjs from js-tiktoken and SillyTavern's counting), then the
+ * model and name tables, then pathological inputs, which must be fast.
+ * Run from tests/ (meson's workdir).
+ */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "check.h"
+#include "text/tokenizer.h"
+#include "base/util.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+static bool
+read_file(const char *path, struct buf *b)
+{
+	char chunk[8192];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	buf_reset(b);
+	if (!f)
+		return false;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_put(b, chunk, n);
+	fclose(f);
+	return true;
+}
+
+/* Timing is only checked on a plain build: not under ASan or valgrind,
+ * which also get smaller inputs. */
+static bool
+timed(void)
+{
+#ifdef SANITIZED
+	return false;
+#else
+	const char *pre = getenv("LD_PRELOAD");
+
+	return !(pre && strstr(pre, "vgpreload"));
+#endif
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	/* CPU time: the machine may be shared, and wall time with it. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The tokens of s[0..len) put back together give s (valid UTF-8 only). */
+static bool
+round_trips(enum tokenizer_kind k, const char *s, size_t len,
+    const struct tokenizer_ids *ids)
+{
+	size_t i, n, at = 0;
+	const char *t;
+
+	for (i = 0; i < ids->len; i++) {
+		if (!(t = tokenizer_token(k, ids->v[i], &n)))
+			return false;
+		if (at + n > len || memcmp(s + at, t, n) != 0)
+			return false;
+		at += n;
+	}
+	return at == len;
+}
+
+static void
+check_file_line(char *line, struct buf *text)
+{
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	char *name, *enc, *p, *end, path[512];
+	enum tokenizer_kind k;
+	unsigned long want, id;
+	size_t i;
+	bool same;
+
+	name = strtok(line, " ");
+	enc = strtok(NULL, " ");
+	p = strtok(NULL, "");
+	if (!name || !enc || !p || !tokenizer_by_name(enc, &k)) {
+		CHECK(!"malformed file line");
+		return;
+	}
+	snprintf(path, sizeof(path), "tokenizer/corpus/%s", name);
+	if (!read_file(path, text)) {
+		fprintf(stderr, "cannot read %s\n", path);
+		CHECK(!"corpus file missing");
+		return;
+	}
+	want = strtoul(p, &end, 10);
+	CHECK_INT(tokenizer_count(k, text->data, text->len), want);
+	tokenizer_encode(k, text->data, text->len, &ids);
+	CHECK_INT(ids.len, want);
+	same = ids.len == want;
+	for (i = 0; same && i < ids.len; i++) {
+		id = strtoul(end, &end, 10);
+		if (ids.v[i] != id) {
+			fprintf(stderr, "%s %s: token %zu is %lu, want %lu\n",
+			    name, enc, i, (unsigned long)ids.v[i], id);
+			same = false;
+		}
+	}
+	CHECK(same);
+	tokenizer_ids_free(&ids);
+}
+
+static void
+check_run_line(char *line)
+{
+	char *enc, *hex, *end;
+	enum tokenizer_kind k;
+	unsigned long repeat, want, i;
+	char unit[64];
+	size_t ulen = 0;
+	struct buf b = BUF_INIT;
+
+	enc = strtok(line, " ");
+	repeat = strtoul(strtok(NULL, " "), NULL, 10);
+	hex = strtok(NULL, " ");
+	want = strtoul(strtok(NULL, " "), &end, 10);
+	if (!enc || !hex || !tokenizer_by_name(enc, &k)) {
+		CHECK(!"malformed run line");
+		return;
+	}
+	for (; hex[0] && hex[1] && ulen < sizeof(unit); hex += 2)
+		unit[ulen++] = (char)(hex_value(hex[0]) * 16 +
+		    hex_value(hex[1]));
+	for (i = 0; i < repeat; i++)
+		buf_put(&b, unit, ulen);
+	CHECK_INT(tokenizer_count(k, b.data, b.len), want);
+	buf_free(&b);
+}
+
+static void
+check_chat(const char *name, unsigned long want)
+{
+	struct tokenizer_message msgs[16];
+	struct buf json = BUF_INIT;
+	cJSON *root, *c, *m;
+	const char *model = NULL;
+	size_t n = 0;
+
+	if (!read_file("tokenizer/chat-cases.json", &json) ||
+	    !(root = cJSON_Parse(json.data))) {
+		CHECK(!"cannot read chat-cases.json");
+		buf_free(&json);
+		return;
+	}
+	cJSON_ArrayForEach(c, root) {
+		if (strcmp(cJSON_GetObjectItem(c, "name")->valuestring, name))
+			continue;
+		model = cJSON_GetObjectItem(c, "model")->valuestring;
+		cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "messages")) {
+			cJSON *nm = cJSON_GetObjectItem(m, "name");
+
+			if (n == LEN(msgs))
+				break;
+			msgs[n].role = cJSON_GetObjectItem(m, "role")->valuestring;
+			msgs[n].content =
+			    cJSON_GetObjectItem(m, "content")->valuestring;
+			msgs[n].name = nm ? nm->valuestring : NULL;
+			n++;
+		}
+		break;
+	}
+	CHECK(model != NULL);
+	if (model) {
+		size_t got = tokenizer_count_chat(model, msgs, n);
+
+		if (got != want)
+			fprintf(stderr, "chat case %s:\n", name);
+		CHECK_INT(got, want);
+	}
+	cJSON_Delete(root);
+	buf_free(&json);
+}
+
+static void
+check_expected(void)
+{
+	struct buf all = BUF_INIT, text = BUF_INIT;
+	char *line, *next, *kind, *rest;
+	int files = 0, runs = 0, chats = 0;
+
+	if (!read_file("tokenizer/expected.txt", &all)) {
+		CHECK(!"cannot read tokenizer/expected.txt");
+		return;
+	}
+	for (line = all.data; line && *line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		kind = line;
+		if (!(rest = strchr(line, ' ')))
+			continue;
+		*rest++ = '\0';
+		if (strcmp(kind, "file") == 0) {
+			check_file_line(rest, &text);
+			files++;
+		} else if (strcmp(kind, "run") == 0) {
+			check_run_line(rest);
+			runs++;
+		} else if (strcmp(kind, "chat") == 0) {
+			char *name = strtok(rest, " ");
+
+			check_chat(name, strtoul(strtok(NULL, " "), NULL, 10));
+			chats++;
+		}
+	}
+	CHECK(files >= 30);
+	CHECK(runs >= 20);
+	CHECK(chats >= 10);
+	buf_free(&all);
+	buf_free(&text);
+}
+
+static void
+check_names(void)
+{
+	enum tokenizer_kind k = TOKENIZER_O200K;
+	size_t n;
+	const char *t;
+
+	CHECK(tokenizer_by_name("cl100k_base", &k) && k == TOKENIZER_CL100K);
+	CHECK(tokenizer_by_name("o200k_base", &k) && k == TOKENIZER_O200K);
+	CHECK(!tokenizer_by_name("p50k_base", &k));
+	CHECK(!tokenizer_by_name("", &k));
+	CHECK_STR(tokenizer_name(TOKENIZER_CL100K), "cl100k_base");
+	CHECK_STR(tokenizer_name(TOKENIZER_O200K), "o200k_base");
+
+	CHECK(tokenizer_for_model("gpt-4o") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("gpt-4o-mini-2024-07-18") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("chatgpt-4o-latest") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("o1") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("o1-mini") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("o3") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("o4-mini") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("gpt-4.1-nano") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("gpt-4.5-preview") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("gpt-5") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("openai/gpt-5-mini") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("gpt-4") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("gpt-4-turbo") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("gpt-4-32k") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("gpt-3.5-turbo") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("o1x") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("mistral-large") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model(NULL) == TOKENIZER_CL100K);
+
+	t = tokenizer_token(TOKENIZER_CL100K, 15339, &n);
+	CHECK(t && n == 5 && memcmp(t, "hello", 5) == 0);
+	t = tokenizer_token(TOKENIZER_O200K, 24912, &n);
+	CHECK(t && n == 5 && memcmp(t, "hello", 5) == 0);
+	CHECK(tokenizer_token(TOKENIZER_CL100K, 100256, &n) == NULL);
+	CHECK(tokenizer_token(TOKENIZER_O200K, 199998, &n) == NULL);
+	CHECK(tokenizer_token(TOKENIZER_O200K, 199997, &n) != NULL);
+}
+
+/* A megabyte of one unit, which splits into one huge piece (or many
+ * small ones): fast, and the tokens spell the input back.  The time is
+ * encode()'s, which does count()'s work and keeps the ids. */
+static void
+check_long(enum tokenizer_kind k, const char *unit, size_t total,
+    double limit)
+{
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	struct buf b = BUF_INIT;
+	size_t ulen = strlen(unit);
+	double t0, dt;
+
+	/* Sanitizers and valgrind run the same code 3 to 50 times slower:
+	 * prove it on less. */
+	if (!timed())
+		total /= 16;
+	while (b.len + ulen <= total)
+		buf_put(&b, unit, ulen);
+	t0 = now();
+	tokenizer_encode(k, b.data, b.len, &ids);
+	dt = now() - t0;
+	CHECK(ids.len > 0);
+	CHECK(round_trips(k, b.data, b.len, &ids));
+	if (total < (1 << 18))
+		CHECK_INT(tokenizer_count(k, b.data, b.len), ids.len);
+	if (timed() && dt > limit) {
+		fprintf(stderr, "%s: %zu bytes of \"%s\" took %.3f s CPU\n",
+		    tokenizer_name(k), b.len, unit, dt);
+		CHECK(dt <= limit);
+	}
+	tokenizer_ids_free(&ids);
+	buf_free(&b);
+}
+
+static void
+check_pathological(void)
+{
+	static const char *const units[] = {
+		"a", "\xe4\xb8\xad", " ", "\n", "\t", "!", "1", "A", "ab",
+		"\xf0\x9f\x98\x80", "\xe3\x80\x80", "e\xcc\x81", " \n",
+		"Hello, world! ", "\xef\xbb\xbf", "\r\n",
+	};
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	enum tokenizer_kind k;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (k = TOKENIZER_CL100K; k <= TOKENIZER_O200K; k++) {
+		check_long(k, "a", 1 << 20, 1.0);
+		check_long(k, "\xe4\xb8\xad", 1 << 20, 1.0);
+		check_long(k, " ", 100000, 0.2);
+		for (i = 0; i < LEN(units); i++)
+			check_long(k, units[i], 1 << 17, 0.25);
+
+		/* NUL bytes are characters like any other. */
+		CHECK_INT(tokenizer_count(k, "\0", 1), 1);
+		CHECK_INT(tokenizer_count(k, "a\0b", 3), 3);
+		CHECK_INT(tokenizer_count(k, "", 0), 0);
+
+		/* Invalid UTF-8: one U+FFFD per maximal subpart, as Node's
+		 * decoder; never a crash. */
+		CHECK_INT(tokenizer_count(k, "\xff", 1),
+		    tokenizer_count(k, "\xef\xbf\xbd", 3));
+		CHECK_INT(tokenizer_count(k, "\xe2\x82", 2),
+		    tokenizer_count(k, "\xef\xbf\xbd", 3));
+		CHECK_INT(tokenizer_count(k, "x\xed\xa0\x80y", 5),
+		    tokenizer_count(k, "x\xef\xbf\xbd\xef\xbf\xbd"
+		    "\xef\xbf\xbdy", 11));
+		buf_reset(&b);
+		for (i = 0; i < (timed() ? 1 << 20 : 1 << 16); i++)
+			buf_putc(&b, (int)((i * 2654435761u) >> 13 & 0xff));
+		CHECK(tokenizer_count(k, b.data, b.len) > 0);
+		ids.len = 0;
+		tokenizer_encode(k, "\xc3(", 2, &ids);
+		CHECK_INT(ids.len, tokenizer_count(k, "\xef\xbf\xbd(", 4));
+	}
+	tokenizer_ids_free(&ids);
+	buf_free(&b);
+}
+
+int
+main(void)
+{
+	progname = "test_tokenizer";
+	check_expected();
+	check_names();
+	check_pathological();
+	tokenizer_release();
+	/* A second use after release compiles again. */
+	CHECK_INT(tokenizer_count(TOKENIZER_O200K, "hello world", 11), 2);
+	tokenizer_release();
+	return check_done("test_tokenizer");
+}
