@@ -130,6 +130,19 @@ emit_openai_messages(struct run *run, const struct chat *c)
 	return msgs;
 }
 
+/* json_write() only reads the parameters node: the const is cast away
+ * for the tree's sake. */
+struct node *
+emit_tool(struct arena *a, const struct tool *t, const char *schema_key)
+{
+	struct node *o = tree_table(a);
+
+	tree_put(a, o, "name", tree_str(a, t->name));
+	tree_put(a, o, "description", tree_str(a, t->description));
+	tree_put(a, o, schema_key, (struct node *)t->parameters);
+	return o;
+}
+
 size_t
 emit_first_turn(const struct chat *c)
 {

@@ -15,10 +15,12 @@
 
 #include "prompt/names.h"
 
+struct arena;
 struct buf;
 struct chat;
 struct node;
 struct run;
+struct tool;
 
 typedef bool emit_fn(struct run *run, const struct chat *c, struct buf *out);
 
@@ -50,6 +52,10 @@ const char *emit_system_text(struct run *run, const struct chat *c,
     size_t *len);
 /* The messages as OpenAI Chat Completions spells them (openai, messages). */
 struct node *emit_openai_messages(struct run *run, const struct chat *c);
+/* A tool as {name, description, <schema_key>: parameters}, the shape
+ * every provider builds on.  It shares the tool's parameters node. */
+struct node *emit_tool(struct arena *a, const struct tool *t,
+    const char *schema_key);
 /* The index of the first conversation message (after system and
  * developer messages). */
 size_t emit_first_turn(const struct chat *c);

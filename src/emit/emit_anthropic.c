@@ -88,8 +88,8 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
-			tree_push(a, tools,
-			    tool_anthropic(a, c->tools.items[i]));
+			tree_push(a, tools, emit_tool(a, c->tools.items[i],
+			    "input_schema"));
 	}
 	if (!emit_params(run, c, body, reserved, skip))
 		return false;

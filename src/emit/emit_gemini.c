@@ -116,7 +116,8 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		tools = tree_put(a, body, "tools", tree_array(a));
 		decls = tree_put(a, t, "functionDeclarations", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
-			tree_push(a, decls, tool_gemini(a, c->tools.items[i]));
+			tree_push(a, decls, emit_tool(a, c->tools.items[i],
+			    "parametersJsonSchema"));
 		tree_push(a, tools, t);
 	}
 	g = generation_config(run, c);

@@ -11,6 +11,20 @@
 
 static const char *const reserved[] = { "model", "messages", "tools", NULL };
 
+/* {"type": "function", "function": {name, description, parameters,
+ * strict?}} */
+static struct node *
+tool(struct arena *a, const struct tool *t)
+{
+	struct node *o = tree_table(a), *fn;
+
+	tree_put(a, o, "type", tree_str(a, "function"));
+	fn = tree_put(a, o, "function", emit_tool(a, t, "parameters"));
+	if (t->strict)
+		tree_put(a, fn, "strict", (struct node *)t->strict);
+	return o;
+}
+
 bool
 emit_openai(struct run *run, const struct chat *c, struct buf *out)
 {
@@ -33,7 +47,7 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
-			tree_push(a, tools, tool_openai(a, c->tools.items[i]));
+			tree_push(a, tools, tool(a, c->tools.items[i]));
 	}
 	if (!emit_params(run, c, body, reserved, NULL))
 		return false;
