@@ -1,8 +1,8 @@
 #include "emit/emit.h"
 
-#include "profile/profile.h"
-
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/hash.h"
@@ -12,6 +12,17 @@
 #include "diag/run.h"
 #include "data/tree.h"
 #include "base/util.h"
+#include "profile/profile.h"
+
+/* The FNV-1a 64 prime (hash.h has the offset basis). */
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+static const char *const openai_reserved[] = { "model", "messages",
+	"tools", NULL };
+static const char *const anthropic_reserved[] = { "model", "messages",
+	"tools", "system", NULL };
+static const char *const gemini_reserved[] = { "contents",
+	"systemInstruction", "tools", NULL };
 
 emit_fn *
 emit_for(enum out_format f)
@@ -31,6 +42,24 @@ emit_for(enum out_format f)
 		break;
 	}
 	return emit_json;
+}
+
+const char *const *
+emit_reserved(enum out_format f)
+{
+	switch (f) {
+	case FORMAT_OPENAI:
+		return openai_reserved;
+	case FORMAT_ANTHROPIC:
+		return anthropic_reserved;
+	case FORMAT_GEMINI:
+		return gemini_reserved;
+	case FORMAT_MESSAGES:
+	case FORMAT_TEXT:
+	case FORMAT_JSON:
+		break;
+	}
+	return NULL;
 }
 
 static bool
@@ -196,29 +225,29 @@ emit_fingerprint(const char *role, const char *s, size_t len)
 	return hash_fnv1a64(h, s, len);
 }
 
+uint64_t
+emit_fingerprint_fold(uint64_t f, uint64_t h)
+{
+	return (f ^ h) * FNV_PRIME;
+}
+
+bool
+emit_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fd) && !(nc && *nc);
+}
+
 bool
 emit_check(struct run *run, const struct chat *c)
 {
-	static const char *const openai[] = { "model", "messages", "tools",
-		NULL };
-	static const char *const anthropic[] = { "model", "messages", "tools",
-		"system", NULL };
-	static const char *const gemini[] = { "contents",
-		"systemInstruction", "tools", NULL };
 	struct node *scratch = tree_table(&run->arena);
 	const char *model;
+	bool ok = true;
 
-	switch (c->format) {
-	case FORMAT_OPENAI:
-		return emit_model(run, c, "openai", &model) &
-		    emit_params(run, c, scratch, openai, NULL);
-	case FORMAT_ANTHROPIC:
-		return emit_model(run, c, "anthropic", &model) &
-		    emit_params(run, c, scratch, anthropic, NULL);
-	case FORMAT_GEMINI:
-		return emit_params(run, c, scratch, gemini, NULL);
-	default:
-		break;
-	}
-	return true;
+	if (c->format == FORMAT_OPENAI || c->format == FORMAT_ANTHROPIC)
+		ok = emit_model(run, c, names_format(c->format), &model);
+	return emit_params(run, c, scratch, emit_reserved(c->format), NULL) &&
+	    ok;
 }

@@ -8,7 +8,6 @@
 
 #include "profile/profile.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,9 +57,8 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	struct colors st = { "", "", "", "" };
 	char loc[4096];
 	size_t i, k, keyw = 12, excluded = 0;
-	const char *nc = getenv("NO_COLOR");
 
-	if (isatty(STDOUT_FILENO) && !(nc && *nc)) {
+	if (emit_color(STDOUT_FILENO)) {
 		st.bold = "\033[1m";
 		st.dim = "\033[2m";
 		st.warn = "\033[33m";
@@ -76,9 +74,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	buf_printf(out, "%sprofile%s %s  format %s  model %s  style %s\n",
 	    st.bold, st.off, c->profile->src->path,
 	    names_format(c->format), c->model ? c->model : "-",
-	    c->profile->style == STYLE_PLAIN ? "plain" :
-	    c->profile->style == STYLE_MARKDOWN ? "markdown" :
-	    c->profile->style == STYLE_SECTIONS ? "sections" : "tagged");
+	    names_style(c->profile->style));
 	buf_printf(out, "%stokens are estimates: a CJK character counts "
 	    "as one, other text as one per four characters%s\n", st.dim,
 	    st.off);

@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/hash.h"
 #include "prompt/chat.h"
 #include "data/json.h"
 #include "diag/run.h"
@@ -47,7 +48,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
 	struct node *doc = tree_table(a), *msgs, *ents, *tools;
-	uint64_t all = 14695981039346656037ULL;
+	uint64_t all = HASH_FNV_INIT;
 	size_t i, k;
 
 	tree_put(a, doc, "profile", tree_str(a, c->profile->src->path));
@@ -62,7 +63,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		const char *role = names_role(m->role);
 		uint64_t h = emit_fingerprint(role, m->content, m->len);
 
-		all = (all ^ h) * UINT64_C(0x100000001b3);   /* FNV-1a prime */
+		all = emit_fingerprint_fold(all, h);
 		tree_put(a, o, "role", tree_str(a, role));
 		if (m->name)
 			tree_put(a, o, "name", tree_str(a, m->name));
