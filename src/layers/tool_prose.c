@@ -1,9 +1,9 @@
 /*
  * The tools section of the system prompt.
  *
- * The prose format (strata-profile(5) copies this).  Nothing at all for no tools;
- * otherwise, with no newline after the last line (the section's heading
- * is the join style's business: layer.c):
+ * The prose format (strata-profile(5) copies this).  Nothing at all for
+ * no tools; otherwise, with no newline after the last line (the
+ * section's heading is the join style's business: layer.c):
  *
  *   You can call the following tools.
  *

@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/hash.h"
 #include "check.h"
+#include "json_input.h"
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -20,20 +21,6 @@
 
 static struct run run;
 static struct profile profile;
-
-static struct node *
-parse(const char *text)
-{
-	struct source *src;
-	struct node *n = NULL;
-
-	src = run_source_mem(&run, "t.json", text, strlen(text));
-	if (!json_parse(&run, src, &n)) {
-		fprintf(stderr, "cannot parse test input:\n%s\n", text);
-		exit(1);
-	}
-	return n;
-}
 
 /* A chat with a model and no messages, for the profile "p.toml". */
 static void
@@ -73,6 +60,14 @@ basic(struct chat *c, enum out_format f)
 	add(c, ROLE_USER, "turn", "hi");
 }
 
+/* A chat of one user turn, no system prompt. */
+static void
+user_only(struct chat *c)
+{
+	chat_init(c, FORMAT_OPENAI);
+	add(c, ROLE_USER, "turn", "hi");
+}
+
 /* Run emitter fn on c; returns its bytes (NULL when it failed) and
  * counts the errors it reported in *nerr. */
 static char *
@@ -109,6 +104,24 @@ emit(emit_fn *fn, const struct chat *c, unsigned *nerr)
 	free(out_); \
 } while (0)
 
+/* The user turn "hi", as OpenAI and Anthropic messages and as Gemini
+ * contents, inside a body. */
+#define USER_HI \
+	"    {\n" \
+	"      \"role\": \"user\",\n" \
+	"      \"content\": \"hi\"\n" \
+	"    }\n"
+#define GEMINI_HI \
+	"  \"contents\": [\n" \
+	"    {\n" \
+	"      \"role\": \"user\",\n" \
+	"      \"parts\": [\n" \
+	"        {\n" \
+	"          \"text\": \"hi\"\n" \
+	"        }\n" \
+	"      ]\n" \
+	"    }\n"
+
 static void
 test_basic(void)
 {
@@ -122,10 +135,7 @@ test_basic(void)
 	    "      \"role\": \"system\",\n"
 	    "      \"content\": \"Be brief.\"\n"
 	    "    },\n"
-	    "    {\n"
-	    "      \"role\": \"user\",\n"
-	    "      \"content\": \"hi\"\n"
-	    "    }\n"
+	    USER_HI
 	    "  ]\n"
 	    "}\n");
 	CHECK_EMIT(emit_messages, &c, "[\n"
@@ -148,10 +158,7 @@ test_basic(void)
 	    "    }\n"
 	    "  ],\n"
 	    "  \"messages\": [\n"
-	    "    {\n"
-	    "      \"role\": \"user\",\n"
-	    "      \"content\": \"hi\"\n"
-	    "    }\n"
+	    USER_HI
 	    "  ]\n"
 	    "}\n");
 	CHECK_EMIT(emit_gemini, &c, "{\n"
@@ -162,15 +169,7 @@ test_basic(void)
 	    "      }\n"
 	    "    ]\n"
 	    "  },\n"
-	    "  \"contents\": [\n"
-	    "    {\n"
-	    "      \"role\": \"user\",\n"
-	    "      \"parts\": [\n"
-	    "        {\n"
-	    "          \"text\": \"hi\"\n"
-	    "        }\n"
-	    "      ]\n"
-	    "    }\n"
+	    GEMINI_HI
 	    "  ]\n"
 	    "}\n");
 	CHECK_EMIT(emit_text, &c, "=== system ===\nBe brief.\n\n"
@@ -261,11 +260,11 @@ test_tools(void)
 	unsigned nerr;
 	char *s;
 
-	chat_init(&c, FORMAT_OPENAI);
-	add(&c, ROLE_USER, "turn", "hi");
-	CHECK(tool_read(&run, parse("[{\"name\": \"now\", \"description\": "
-	    "\"The time.\"}, {\"type\": \"function\", \"function\": {\"name\": "
-	    "\"find\", \"description\": \"Find.\", \"strict\": true, "
+	user_only(&c);
+	CHECK(tool_read(&run, json_input(&run, "[{\"name\": \"now\", "
+	    "\"description\": \"The time.\"}, {\"type\": \"function\", "
+	    "\"function\": {\"name\": \"find\", \"description\": \"Find.\", "
+	    "\"strict\": true, "
 	    "\"parameters\": {\"type\": \"object\", \"properties\": {\"q\": "
 	    "{\"type\": \"string\"}}, \"required\": [\"q\"]}}}]"), &c.tools));
 	s = emit(emit_openai, &c, &nerr);
@@ -347,18 +346,14 @@ test_params(void)
 	unsigned nerr;
 	char *s;
 
-	chat_init(&c, FORMAT_OPENAI);
-	add(&c, ROLE_USER, "turn", "hi");
-	c.params = parse("{\"temperature\": 0.5, \"top_p\": 0.9, "
+	user_only(&c);
+	c.params = json_input(&run, "{\"temperature\": 0.5, \"top_p\": 0.9, "
 	    "\"stop\": \"END\"}");
 	c.max_tokens = 100;
 	CHECK_EMIT(emit_openai, &c, "{\n"
 	    "  \"model\": \"m1\",\n"
 	    "  \"messages\": [\n"
-	    "    {\n"
-	    "      \"role\": \"user\",\n"
-	    "      \"content\": \"hi\"\n"
-	    "    }\n"
+	    USER_HI
 	    "  ],\n"
 	    "  \"temperature\": 0.5,\n"
 	    "  \"top_p\": 0.9,\n"
@@ -371,15 +366,7 @@ test_params(void)
 	    "  \"stop\": \"END\"\n}\n"));
 	free(s);
 	CHECK_EMIT(emit_gemini, &c, "{\n"
-	    "  \"contents\": [\n"
-	    "    {\n"
-	    "      \"role\": \"user\",\n"
-	    "      \"parts\": [\n"
-	    "        {\n"
-	    "          \"text\": \"hi\"\n"
-	    "        }\n"
-	    "      ]\n"
-	    "    }\n"
+	    GEMINI_HI
 	    "  ],\n"
 	    "  \"generationConfig\": {\n"
 	    "    \"temperature\": 0.5,\n"
@@ -391,7 +378,7 @@ test_params(void)
 	    "  }\n"
 	    "}\n");
 	/* The params' own max_tokens wins over [output] max_tokens. */
-	c.params = parse("{\"max_tokens\": 7}");
+	c.params = json_input(&run, "{\"max_tokens\": 7}");
 	s = emit(emit_openai, &c, &nerr);
 	CHECK(s && strstr(s, "  \"max_tokens\": 7\n}\n"));
 	free(s);
@@ -415,12 +402,12 @@ test_errors(void)
 	CHECK_FAILS(emit_anthropic, &c);
 	CHECK(!emit_check(&run, &c));
 	c.model = "m1";
-	c.params = parse("{\"messages\": []}");
+	c.params = json_input(&run, "{\"messages\": []}");
 	CHECK_FAILS(emit_openai, &c);
 	CHECK_FAILS(emit_anthropic, &c);
-	c.params = parse("{\"system\": \"x\"}");
+	c.params = json_input(&run, "{\"system\": \"x\"}");
 	CHECK_FAILS(emit_anthropic, &c);
-	c.params = parse("{\"contents\": []}");
+	c.params = json_input(&run, "{\"contents\": []}");
 	CHECK_FAILS(emit_gemini, &c);
 	c.format = FORMAT_GEMINI;
 	CHECK(!emit_check(&run, &c));

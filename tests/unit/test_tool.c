@@ -8,6 +8,7 @@
 #include "base/buf.h"
 #include "base/map.h"
 #include "check.h"
+#include "json_input.h"
 #include "diag/diag.h"
 #include "data/json.h"
 #include "diag/run.h"
@@ -17,20 +18,6 @@
 
 static struct run run;
 static char *stderr_text;       /* what the last read_tools() printed */
-
-static struct node *
-parse(const char *text)
-{
-	struct source *src;
-	struct node *n = NULL;
-
-	src = run_source_mem(&run, "t.json", text, strlen(text));
-	if (!json_parse(&run, src, &n)) {
-		fprintf(stderr, "cannot parse test input:\n%s\n", text);
-		exit(1);
-	}
-	return n;
-}
 
 /* tool_read() on text; returns the number of errors it reported and
  * keeps what it printed in stderr_text. */
@@ -42,7 +29,7 @@ read_tools(const char *text, struct tool_list *list, bool *ok)
 
 	/* Each case starts with fresh counts (and no message cap). */
 	diag_init(&run.diag);
-	n = parse(text);
+	n = json_input(&run, text);
 	before = run.diag.errors;
 	FILE *tmp = tmpfile();
 	int saved = dup(2);
@@ -203,11 +190,11 @@ test_sharing(void)
 	struct tool_list list = { 0 };
 	struct node *def, *schema;
 
-	def = parse("{\"name\": \"x\", \"description\": \"X.\", "
+	def = json_input(&run, "{\"name\": \"x\", \"description\": \"X.\", "
 	    "\"parameters\": {\"type\": \"object\", \"properties\": {}}}");
 	CHECK(tool_read(&run, def, &list));
 	CHECK(list.items[0]->parameters == tree_get(def, "parameters"));
-	def = parse("{\"name\": \"y\", \"description\": \"Y.\", "
+	def = json_input(&run, "{\"name\": \"y\", \"description\": \"Y.\", "
 	    "\"parameters\": {\"properties\": {\"a\": {}}}}");
 	CHECK(tool_read(&run, def, &list));
 	schema = tree_get(def, "parameters");

@@ -5,6 +5,7 @@
 
 #include "base/buf.h"
 #include "check.h"
+#include "json_input.h"
 #include "data/json.h"
 #include "diag/run.h"
 #include "layers/tool_prose.h"
@@ -16,12 +17,8 @@ static struct run run;
 static void
 add(struct tool_list *list, const char *text)
 {
-	struct source *src;
-	struct node *n = NULL;
-
-	src = run_source_mem(&run, "t.json", text, strlen(text));
-	if (!json_parse(&run, src, &n) || !tool_read(&run, n, list)) {
-		fprintf(stderr, "cannot read test tools:\n%s\n", text);
+	if (!tool_read(&run, json_input(&run, text), list)) {
+		fprintf(stderr, "invalid test tools:\n%s\n", text);
 		exit(1);
 	}
 }
