@@ -10,6 +10,7 @@
 #include "prompt/chat.h"
 #include "diag/diag.h"
 #include "diag/run.h"
+#include "diag/source.h"
 #include "data/tree.h"
 #include "base/util.h"
 #include "profile/profile.h"
@@ -62,13 +63,11 @@ emit_reserved(enum out_format f)
 	return NULL;
 }
 
+/* Is key[0..len) in list (NULL-terminated; NULL is empty)? */
 static bool
-listed(const char *const *list, const char *key)
+listed(const char *const *list, const char *key, size_t len)
 {
-	for (; list && *list; list++)
-		if (strcmp(*list, key) == 0)
-			return true;
-	return false;
+	return list && names_index(list, key, len) >= 0;
 }
 
 bool
@@ -84,11 +83,11 @@ emit_params(struct run *run, const struct chat *c, struct node *body,
 	for (i = 0; i < p->u.table.n; i++) {
 		const struct member *m = &p->u.table.items[i];
 
-		if (listed(reserved, m->key)) {
+		if (listed(reserved, m->key, m->keylen)) {
 			diag_error(run, run_source(run, m->keysrc), m->keyspan,
 			    MSG_PARAM_RESERVED, m->key);
 			ok = false;
-		} else if (!listed(skip, m->key)) {
+		} else if (!listed(skip, m->key, m->keylen)) {
 			tree_add(&run->arena, body, m->key, m->keylen,
 			    m->keysrc, m->keyspan, (struct node *)m->value);
 		}
@@ -170,6 +169,17 @@ emit_tool(struct arena *a, const struct tool *t, const char *schema_key)
 	tree_put(a, o, "description", tree_str(a, t->description));
 	tree_put(a, o, schema_key, (struct node *)t->parameters);
 	return o;
+}
+
+const char *
+emit_where(struct run *run, bool has, uint32_t src, struct span sp)
+{
+	struct source *s = has ? run_source(run, src) : NULL;
+
+	if (!s)
+		return NULL;
+	return arena_printf(&run->arena, "%s:%u", s->path,
+	    source_lineno(s, sp.off));
 }
 
 size_t

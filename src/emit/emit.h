@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag/span.h"
 #include "prompt/names.h"
 
 struct arena;
@@ -60,6 +61,10 @@ struct node *emit_openai_messages(struct run *run, const struct chat *c);
  * every provider builds on.  It shares the tool's parameters node. */
 struct node *emit_tool(struct arena *a, const struct tool *t,
     const char *schema_key);
+/* "path:line" of span sp in source src, in the run's arena; NULL when
+ * has is false or the source is unknown. */
+const char *emit_where(struct run *run, bool has, uint32_t src,
+    struct span sp);
 /* The index of the first conversation message (after system and
  * developer messages). */
 size_t emit_first_turn(const struct chat *c);

@@ -26,15 +26,14 @@ fingerprint(struct arena *a, uint64_t h)
 	return arena_printf(a, "fnv1a64:%016" PRIx64, h);
 }
 
+/* Where an entry or message came from, or null. */
 static struct node *
 where(struct run *run, bool has, uint32_t src, struct span sp)
 {
-	struct source *s = has ? run_source(run, src) : NULL;
+	const char *s = emit_where(run, has, src, sp);
 
-	if (!s)
-		return tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
-	return tree_str(&run->arena, arena_printf(&run->arena, "%s:%u",
-	    s->path, source_lineno(s, sp.off)));
+	return s ? tree_str(&run->arena, s) :
+	    tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
 }
 
 static const char *

@@ -29,6 +29,7 @@
 #include "data/tree.h"
 #include "diag/diag.h"
 #include "diag/run.h"
+#include "prompt/names.h"
 
 /* The strictest provider rule: OpenAI's ^[A-Za-z0-9_-]{1,64}$. */
 #define NAME_MAX_LEN 64
@@ -78,15 +79,6 @@ static struct source *
 src_of(struct run *run, const struct node *n)
 {
 	return run_source(run, n->src);
-}
-
-static bool
-in_list(const char *const *list, const char *s, size_t len)
-{
-	for (; *list; list++)
-		if (strlen(*list) == len && memcmp(*list, s, len) == 0)
-			return true;
-	return false;
 }
 
 static bool
@@ -150,7 +142,7 @@ check_keys(struct run *run, const struct node *t, const char *const *keys,
 	for (i = 0; i < t->u.table.n; i++) {
 		const struct member *m = &t->u.table.items[i];
 
-		if (in_list(keys, m->key, m->keylen))
+		if (names_index(keys, m->key, m->keylen) >= 0)
 			continue;
 		best = suggest(m->key, m->keylen, keys);
 		if (best)
@@ -333,7 +325,7 @@ check_type(struct run *run, const struct node *type, bool top)
 		return false;
 	}
 	if (type->kind == NODE_STRING) {
-		if (in_list(schema_types, type->u.str.s, type->u.str.len))
+		if (names_index(schema_types, type->u.str.s, type->u.str.len) >= 0)
 			return true;
 		diag_error(run, src_of(run, type), type->span,
 		    MSG_TOOL_BAD_TYPE, type->u.str.s);
@@ -351,7 +343,7 @@ check_type(struct run *run, const struct node *type, bool top)
 			diag_error(run, src_of(run, e), e->span,
 			    MSG_TOOL_TYPE_KIND, tree_kind_name(e->kind));
 			ok = false;
-		} else if (!in_list(schema_types, e->u.str.s, e->u.str.len)) {
+		} else if (names_index(schema_types, e->u.str.s, e->u.str.len) < 0) {
 			diag_error(run, src_of(run, e), e->span,
 			    MSG_TOOL_BAD_TYPE, e->u.str.s);
 			ok = false;
