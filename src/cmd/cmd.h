@@ -2,7 +2,9 @@
  * cmd: the subcommands.  Each cmd_<verb>() parses its own options from
  * argv (argv[0] is the verb) and returns an exit status (diag.h); each
  * cmd_<verb>_help is the text `strata help VERB` prints.  main.c holds
- * only the table that maps verbs to these.
+ * only the table that maps verbs to these; options.c what build and
+ * debug share.  Option arrays are on the heap, owned by the command that
+ * parsed them; argv's strings are borrowed.
  */
 #ifndef CMD_H
 #define CMD_H
