@@ -2,7 +2,6 @@
  * strata build: print the request body.  Its options and the driver are
  * shared with debug (options.c).
  */
-#include "pipeline/assemble.h"
 #include "cmd/cmd.h"
 
 const char cmd_build_help[] =
@@ -25,11 +24,5 @@ const char cmd_build_help[] =
 int
 cmd_build(int argc, char **argv)
 {
-	struct options opt;
-	int status = cmd_options(argc, argv, "build", false, &opt);
-
-	if (status < 0)
-		status = cmd_run(&opt, false);
-	cmd_options_free(&opt);
-	return status;
+	return cmd_pipeline(argc, argv, "build", false);
 }

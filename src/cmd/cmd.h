@@ -13,7 +13,6 @@
 #include <stddef.h>
 
 struct kv;
-struct options;
 
 int cmd_build(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
@@ -27,16 +26,12 @@ extern const char cmd_check_help[];
 void cmd_usage(const char *verb);
 
 /*
- * The options build and debug share (options.c).  Fills *opt (arrays
- * on the heap: cmd_options_free); returns -1 to go on, else the exit
- * status to return (after --help, or a usage error already printed).
+ * build and debug (options.c): parse the options they share, run the
+ * pipeline, and print the request -- for debug the debug view, or with
+ * --json the json format -- when all went well.  Returns the exit
+ * status.
  */
-int cmd_options(int argc, char **argv, const char *verb, bool debug,
-    struct options *opt);
-void cmd_options_free(struct options *opt);
-/* Run the pipeline and print the request (debug: the debug view, or
- * with --json the json format) when all went well (options.c). */
-int cmd_run(const struct options *opt, bool debug);
+int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
 /* Append NAME=VALUE argument arg of option optname to *arr (on the
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,

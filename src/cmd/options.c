@@ -44,8 +44,8 @@ bad_format(const char *arg)
 	buf_free(&b);
 }
 
-void
-cmd_options_free(struct options *opt)
+static void
+options_free(struct options *opt)
 {
 	free(opt->contexts);
 	free(opt->vars);
@@ -75,8 +75,11 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 	return true;
 }
 
-int
-cmd_options(int argc, char **argv, const char *verb, bool debug,
+/* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
+ * else the exit status to return (after --help, or a usage error already
+ * printed). */
+static int
+parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
 {
 	static const struct option longopts[] = {
@@ -147,8 +150,8 @@ usage:
 	return EXIT_USAGE;
 }
 
-int
-cmd_run(const struct options *opt, bool debug)
+static int
+run_pipeline(const struct options *opt, bool debug)
 {
 	struct run run;
 	struct chat chat;
@@ -170,5 +173,17 @@ cmd_run(const struct options *opt, bool debug)
 	status = diag_status(&run);
 	buf_free(&out);
 	run_free(&run);
+	return status;
+}
+
+int
+cmd_pipeline(int argc, char **argv, const char *verb, bool debug)
+{
+	struct options opt;
+	int status = parse_options(argc, argv, verb, debug, &opt);
+
+	if (status < 0)
+		status = run_pipeline(&opt, debug);
+	options_free(&opt);
 	return status;
 }

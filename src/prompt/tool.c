@@ -343,7 +343,8 @@ check_type(struct run *run, const struct node *type, bool top)
 			diag_error(run, src_of(run, e), e->span,
 			    MSG_TOOL_TYPE_KIND, tree_kind_name(e->kind));
 			ok = false;
-		} else if (names_index(schema_types, e->u.str.s, e->u.str.len) < 0) {
+		} else if (names_index(schema_types, e->u.str.s,
+		    e->u.str.len) < 0) {
 			diag_error(run, src_of(run, e), e->span,
 			    MSG_TOOL_BAD_TYPE, e->u.str.s);
 			ok = false;
