@@ -122,6 +122,27 @@ emit(emit_fn *fn, const struct chat *c, unsigned *nerr)
 	"      ]\n" \
 	"    }\n"
 
+/* The start of a body with system text sys, up to the messages. */
+#define ANTHROPIC_HEAD(sys) \
+	"{\n" \
+	"  \"model\": \"m1\",\n" \
+	"  \"max_tokens\": 1024,\n" \
+	"  \"system\": [\n" \
+	"    {\n" \
+	"      \"type\": \"text\",\n" \
+	"      \"text\": \"" sys "\"\n" \
+	"    }\n" \
+	"  ],\n"
+#define GEMINI_HEAD(sys) \
+	"{\n" \
+	"  \"systemInstruction\": {\n" \
+	"    \"parts\": [\n" \
+	"      {\n" \
+	"        \"text\": \"" sys "\"\n" \
+	"      }\n" \
+	"    ]\n" \
+	"  },\n"
+
 static void
 test_basic(void)
 {
@@ -148,27 +169,12 @@ test_basic(void)
 	    "    \"content\": \"hi\"\n"
 	    "  }\n"
 	    "]\n");
-	CHECK_EMIT(emit_anthropic, &c, "{\n"
-	    "  \"model\": \"m1\",\n"
-	    "  \"max_tokens\": 1024,\n"
-	    "  \"system\": [\n"
-	    "    {\n"
-	    "      \"type\": \"text\",\n"
-	    "      \"text\": \"Be brief.\"\n"
-	    "    }\n"
-	    "  ],\n"
+	CHECK_EMIT(emit_anthropic, &c, ANTHROPIC_HEAD("Be brief.")
 	    "  \"messages\": [\n"
 	    USER_HI
 	    "  ]\n"
 	    "}\n");
-	CHECK_EMIT(emit_gemini, &c, "{\n"
-	    "  \"systemInstruction\": {\n"
-	    "    \"parts\": [\n"
-	    "      {\n"
-	    "        \"text\": \"Be brief.\"\n"
-	    "      }\n"
-	    "    ]\n"
-	    "  },\n"
+	CHECK_EMIT(emit_gemini, &c, GEMINI_HEAD("Be brief.")
 	    GEMINI_HI
 	    "  ]\n"
 	    "}\n");
@@ -209,15 +215,7 @@ test_developer(void)
 	    "  {\n    \"role\": \"user\",\n    \"content\": \"more\"\n  },\n"
 	    "  {\n    \"role\": \"user\",\n    \"content\": \"again\"\n  }\n"
 	    "]\n");
-	CHECK_EMIT(emit_anthropic, &c, "{\n"
-	    "  \"model\": \"m1\",\n"
-	    "  \"max_tokens\": 1024,\n"
-	    "  \"system\": [\n"
-	    "    {\n"
-	    "      \"type\": \"text\",\n"
-	    "      \"text\": \"Be brief.\\n\\nUse tools.\"\n"
-	    "    }\n"
-	    "  ],\n"
+	CHECK_EMIT(emit_anthropic, &c, ANTHROPIC_HEAD("Be brief.\\n\\nUse tools.")
 	    "  \"messages\": [\n"
 	    "    {\n      \"role\": \"user\",\n      \"content\": \"hi\"\n    },\n"
 	    "    {\n      \"role\": \"assistant\",\n"
@@ -226,14 +224,7 @@ test_developer(void)
 	    "      \"content\": \"more\\n\\nagain\"\n    }\n"
 	    "  ]\n"
 	    "}\n");
-	CHECK_EMIT(emit_gemini, &c, "{\n"
-	    "  \"systemInstruction\": {\n"
-	    "    \"parts\": [\n"
-	    "      {\n"
-	    "        \"text\": \"Be brief.\\n\\nUse tools.\"\n"
-	    "      }\n"
-	    "    ]\n"
-	    "  },\n"
+	CHECK_EMIT(emit_gemini, &c, GEMINI_HEAD("Be brief.\\n\\nUse tools.")
 	    "  \"contents\": [\n"
 	    "    {\n      \"role\": \"user\",\n"
 	    "      \"parts\": [\n        {\n          \"text\": \"hi\"\n"
