@@ -37,15 +37,13 @@ cmd_check(int argc, char **argv)
 	};
 	struct options opt;
 	struct kv *sets = NULL;
-	size_t nsets = 0;
+	size_t nsets = 0, cap = 0;
 	int ch, i, status = EXIT_OK, s;
 
 	while ((ch = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
-			sets = xreallocarray(sets, nsets + 1, sizeof(*sets));
-			sets[nsets].opt = "--set";
-			sets[nsets++].arg = optarg;
+			cmd_push(&sets, &nsets, &cap, "--set", optarg);
 			break;
 		case 'h':
 			fputs(cmd_check_help, stdout);
@@ -69,8 +67,7 @@ cmd_check(int argc, char **argv)
 		opt.nsets = nsets;
 		opt.check_only = true;
 		run_init(&run);
-		run.diag.color = isatty(STDERR_FILENO) &&
-		    !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+		run.diag.color = emit_color(STDERR_FILENO);
 		if (assemble(&run, &opt, &chat))
 			emit_check(&run, &chat);
 		s = diag_status(&run);

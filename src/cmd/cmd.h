@@ -2,17 +2,19 @@
  * cmd: the subcommands.  Each cmd_<verb>() parses its own options from
  * argv (argv[0] is the verb) and returns an exit status (diag.h); each
  * cmd_<verb>_help is the text `strata help VERB` prints.  main.c holds
- * only the table that maps verbs to these.
+ * only the table that maps verbs to these; options.c what build and
+ * debug share.  Option arrays are on the heap, owned by the command that
+ * parsed them; argv's strings are borrowed.
  */
 #ifndef CMD_H
 #define CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+struct kv;
 struct response;
 struct run;
-
-struct options;
 
 int cmd_build(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
@@ -36,15 +38,16 @@ extern const char cmd_card_help[];
 void cmd_usage(const char *verb);
 
 /*
- * The options build and debug share (cmd_build.c).  Fills *opt (arrays
- * on the heap: cmd_options_free); returns -1 to go on, else the exit
- * status to return (after --help, or a usage error already printed).
+ * build and debug (options.c): parse the options they share, run the
+ * pipeline, and print the request -- for debug the debug view, or with
+ * --json the json format -- when all went well.  Returns the exit
+ * status.
  */
-int cmd_options(int argc, char **argv, const char *verb, bool debug,
-    struct options *opt);
-void cmd_options_free(struct options *opt);
-/* Run the pipeline and print with emitter fn when all went well. */
-int cmd_run(const struct options *opt, bool debug);
+int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
+/* Append NAME=VALUE argument arg of option optname to *arr (on the
+ * heap, *cap its room: a zeroed array is empty). */
+void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
+    const char *arg);
 /* strata reply --session (session.c): append r to the session at path
  * (replace the last reply when swipe) and end the turn. */
 bool cmd_reply_session(struct run *run, const char *path,

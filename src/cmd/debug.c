@@ -1,10 +1,8 @@
 /*
  * strata debug: the per-layer view of a build -- every entry, where it
- * came from, its size, and why it is in or out.
+ * came from, its size, and why it is in or out.  Its options and the
+ * driver are shared with build (options.c).
  */
-#include <stdbool.h>
-
-#include "pipeline/assemble.h"
 #include "cmd/cmd.h"
 
 const char cmd_debug_help[] =
@@ -20,11 +18,5 @@ const char cmd_debug_help[] =
 int
 cmd_debug(int argc, char **argv)
 {
-	struct options opt;
-	int status = cmd_options(argc, argv, "debug", true, &opt);
-
-	if (status < 0)
-		status = cmd_run(&opt, true);
-	cmd_options_free(&opt);
-	return status;
+	return cmd_pipeline(argc, argv, "debug", true);
 }

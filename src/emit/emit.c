@@ -1,8 +1,8 @@
 #include "emit/emit.h"
 
-#include "profile/profile.h"
-
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/hash.h"
@@ -10,8 +10,20 @@
 #include "prompt/chat.h"
 #include "diag/diag.h"
 #include "diag/run.h"
+#include "diag/source.h"
 #include "data/tree.h"
 #include "base/util.h"
+#include "profile/profile.h"
+
+/* The FNV-1a 64 prime (hash.h has the offset basis). */
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+static const char *const openai_reserved[] = { "model", "messages",
+	"tools", NULL };
+static const char *const anthropic_reserved[] = { "model", "messages",
+	"tools", "system", NULL };
+static const char *const gemini_reserved[] = { "contents",
+	"systemInstruction", "tools", NULL };
 
 emit_fn *
 emit_for(enum out_format f)
@@ -33,13 +45,29 @@ emit_for(enum out_format f)
 	return emit_json;
 }
 
-static bool
-listed(const char *const *list, const char *key)
+const char *const *
+emit_reserved(enum out_format f)
 {
-	for (; list && *list; list++)
-		if (strcmp(*list, key) == 0)
-			return true;
-	return false;
+	switch (f) {
+	case FORMAT_OPENAI:
+		return openai_reserved;
+	case FORMAT_ANTHROPIC:
+		return anthropic_reserved;
+	case FORMAT_GEMINI:
+		return gemini_reserved;
+	case FORMAT_MESSAGES:
+	case FORMAT_TEXT:
+	case FORMAT_JSON:
+		break;
+	}
+	return NULL;
+}
+
+/* Is key[0..len) in list (NULL-terminated; NULL is empty)? */
+static bool
+listed(const char *const *list, const char *key, size_t len)
+{
+	return list && names_index(list, key, len) >= 0;
 }
 
 bool
@@ -55,11 +83,11 @@ emit_params(struct run *run, const struct chat *c, struct node *body,
 	for (i = 0; i < p->u.table.n; i++) {
 		const struct member *m = &p->u.table.items[i];
 
-		if (listed(reserved, m->key)) {
+		if (listed(reserved, m->key, m->keylen)) {
 			diag_error(run, run_source(run, m->keysrc), m->keyspan,
 			    MSG_PARAM_RESERVED, m->key);
 			ok = false;
-		} else if (!listed(skip, m->key)) {
+		} else if (!listed(skip, m->key, m->keylen)) {
 			tree_add(&run->arena, body, m->key, m->keylen,
 			    m->keysrc, m->keyspan, (struct node *)m->value);
 		}
@@ -130,6 +158,30 @@ emit_openai_messages(struct run *run, const struct chat *c)
 	return msgs;
 }
 
+/* json_write() only reads the parameters node: the const is cast away
+ * for the tree's sake. */
+struct node *
+emit_tool(struct arena *a, const struct tool *t, const char *schema_key)
+{
+	struct node *o = tree_table(a);
+
+	tree_put(a, o, "name", tree_str(a, t->name));
+	tree_put(a, o, "description", tree_str(a, t->description));
+	tree_put(a, o, schema_key, (struct node *)t->parameters);
+	return o;
+}
+
+const char *
+emit_where(struct run *run, bool has, uint32_t src, struct span sp)
+{
+	struct source *s = has ? run_source(run, src) : NULL;
+
+	if (!s)
+		return NULL;
+	return arena_printf(&run->arena, "%s:%u", s->path,
+	    source_lineno(s, sp.off));
+}
+
 size_t
 emit_first_turn(const struct chat *c)
 {
@@ -183,29 +235,29 @@ emit_fingerprint(const char *role, const char *s, size_t len)
 	return hash_fnv1a64(h, s, len);
 }
 
+uint64_t
+emit_fingerprint_fold(uint64_t f, uint64_t h)
+{
+	return (f ^ h) * FNV_PRIME;
+}
+
+bool
+emit_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fd) && !(nc && *nc);
+}
+
 bool
 emit_check(struct run *run, const struct chat *c)
 {
-	static const char *const openai[] = { "model", "messages", "tools",
-		NULL };
-	static const char *const anthropic[] = { "model", "messages", "tools",
-		"system", NULL };
-	static const char *const gemini[] = { "contents",
-		"systemInstruction", "tools", NULL };
 	struct node *scratch = tree_table(&run->arena);
 	const char *model;
+	bool ok = true;
 
-	switch (c->format) {
-	case FORMAT_OPENAI:
-		return emit_model(run, c, "openai", &model) &
-		    emit_params(run, c, scratch, openai, NULL);
-	case FORMAT_ANTHROPIC:
-		return emit_model(run, c, "anthropic", &model) &
-		    emit_params(run, c, scratch, anthropic, NULL);
-	case FORMAT_GEMINI:
-		return emit_params(run, c, scratch, gemini, NULL);
-	default:
-		break;
-	}
-	return true;
+	if (c->format == FORMAT_OPENAI || c->format == FORMAT_ANTHROPIC)
+		ok = emit_model(run, c, names_format(c->format), &model);
+	return emit_params(run, c, scratch, emit_reserved(c->format), NULL) &&
+	    ok;
 }

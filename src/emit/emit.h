@@ -13,12 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag/span.h"
 #include "prompt/names.h"
 
+struct arena;
 struct buf;
 struct chat;
 struct node;
 struct run;
+struct tool;
 
 typedef bool emit_fn(struct run *run, const struct chat *c, struct buf *out);
 
@@ -38,7 +41,11 @@ emit_fn *emit_for(enum out_format f);
 bool emit_check(struct run *run, const struct chat *c);
 
 /* Shared by the emitters (emit.c). */
-/* Copy [output.params] into body, refusing the keys in reserved. */
+/* The body keys the emitter of format f sets itself, which
+ * [output.params] may not (NULL-terminated; NULL for none). */
+const char *const *emit_reserved(enum out_format f);
+/* Copy [output.params] into body, refusing the keys in reserved and
+ * leaving out those in skip. */
 bool emit_params(struct run *run, const struct chat *c, struct node *body,
     const char *const *reserved, const char *const *skip);
 /* The model, or an error when the format needs one and there is none. */
@@ -50,6 +57,14 @@ const char *emit_system_text(struct run *run, const struct chat *c,
     size_t *len);
 /* The messages as OpenAI Chat Completions spells them (openai, messages). */
 struct node *emit_openai_messages(struct run *run, const struct chat *c);
+/* A tool as {name, description, <schema_key>: parameters}, the shape
+ * every provider builds on.  It shares the tool's parameters node. */
+struct node *emit_tool(struct arena *a, const struct tool *t,
+    const char *schema_key);
+/* "path:line" of span sp in source src, in the run's arena; NULL when
+ * has is false or the source is unknown. */
+const char *emit_where(struct run *run, bool has, uint32_t src,
+    struct span sp);
 /* The index of the first conversation message (after system and
  * developer messages). */
 size_t emit_first_turn(const struct chat *c);
@@ -57,7 +72,16 @@ size_t emit_first_turn(const struct chat *c);
 /* Estimated tokens: a CJK character is about one token, other text about
  * four characters per token.  An estimate, and documented as one. */
 size_t emit_tokens(const char *s, size_t len);
-/* FNV-1a 64 over role, a NUL byte, then the content. */
+/* FNV-1a 64 (hash.h) over role, a NUL byte, then the content. */
 uint64_t emit_fingerprint(const char *role, const char *s, size_t len);
+/* The fingerprint of a conversation: f starts as HASH_FNV_INIT and takes
+ * each message's fingerprint h in order as (f XOR h) * the FNV prime.
+ * Returns the new f.  strata(1) documents both. */
+uint64_t emit_fingerprint_fold(uint64_t f, uint64_t h);
+
+/* May output to descriptor fd be coloured: a terminal, and NO_COLOR
+ * unset or empty (https://no-color.org).  For every colour strata
+ * prints: diagnostics and the debug view. */
+bool emit_color(int fd);
 
 #endif

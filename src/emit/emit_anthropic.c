@@ -18,8 +18,6 @@
 /* When neither output.params.max_tokens nor output.max_tokens is set. */
 #define DEFAULT_MAX_TOKENS 1024
 
-static const char *const reserved[] = { "model", "messages", "tools",
-	"system", NULL };
 static const char *const skip[] = { "max_tokens", NULL };
 
 bool
@@ -88,10 +86,11 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
-			tree_push(a, tools,
-			    tool_anthropic(a, c->tools.items[i]));
+			tree_push(a, tools, emit_tool(a, c->tools.items[i],
+			    "input_schema"));
 	}
-	if (!emit_params(run, c, body, reserved, skip))
+	if (!emit_params(run, c, body, emit_reserved(FORMAT_ANTHROPIC),
+	    skip))
 		return false;
 	json_write(out, body, 2);
 	buf_putc(out, '\n');

@@ -8,7 +8,6 @@
 
 #include "profile/profile.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,16 +21,13 @@ struct colors {
 	const char *bold, *dim, *warn, *off;
 };
 
+/* Where an entry or message came from, or "-". */
 static const char *
-where(struct run *run, char *buf, size_t size, bool has, uint32_t src,
-    struct span sp)
+where(struct run *run, bool has, uint32_t src, struct span sp)
 {
-	struct source *s = has ? run_source(run, src) : NULL;
+	const char *s = emit_where(run, has, src, sp);
 
-	if (!s)
-		return "-";
-	snprintf(buf, size, "%s:%u", s->path, source_lineno(s, sp.off));
-	return buf;
+	return s ? s : "-";
 }
 
 /* The status as a reason to leave an entry out. */
@@ -52,95 +48,113 @@ pad(struct buf *out, const char *s, size_t width)
 		buf_putc(out, ' ');
 }
 
-bool
-emit_debug(struct run *run, const struct chat *c, struct buf *out)
+/* The state of one view: the run, the colours, the key column's width. */
+struct view {
+	struct run *run;
+	struct buf *out;
+	struct colors st;
+	size_t keyw;
+};
+
+static void
+put_entry(struct view *v, const struct entry *e)
 {
-	struct colors st = { "", "", "", "" };
-	char loc[4096];
-	size_t i, k, keyw = 12, excluded = 0;
-	const char *nc = getenv("NO_COLOR");
+	struct buf *out = v->out;
 
-	if (isatty(STDOUT_FILENO) && !(nc && *nc)) {
-		st.bold = "\033[1m";
-		st.dim = "\033[2m";
-		st.warn = "\033[33m";
-		st.off = "\033[0m";
+	if (e->base)
+		buf_printf(out, "  %11s  ", "base");
+	else
+		buf_printf(out, "  %11d  ", e->priority);
+	pad(out, e->key, v->keyw);
+	buf_printf(out, "  %-8s %-9s %-7s %8zu %7zu  %s\n", e->layer,
+	    names_role(e->role), names_scope(e->scope), e->len,
+	    emit_tokens(e->content, e->len),
+	    where(v->run, e->has_src, e->src, e->span));
+}
+
+/* Message i: its line, its entries, and the history message or user
+ * text it holds. */
+static void
+put_message(struct view *v, const struct message *m, size_t i)
+{
+	struct buf *out = v->out;
+	const struct colors *st = &v->st;
+	bool turn = strcmp(m->origin, "turn") == 0;
+	size_t k, len = m->len;
+
+	buf_printf(out, "\n%smessage %zu: %s%s%s (%s)  %zu bytes  "
+	    "~%zu tokens%s\n", st->bold, i + 1, names_role(m->role),
+	    m->name ? " " : "", m->name ? m->name : "", m->origin, m->len,
+	    emit_tokens(m->content, m->len), st->off);
+	if (m->nentries) {
+		buf_printf(out, "  %s%11s  ", st->dim, "priority");
+		pad(out, "key", v->keyw);
+		buf_printf(out, "  %-8s %-9s %-7s %8s %7s  source%s\n",
+		    "layer", "role", "scope", "bytes", "~tokens", st->off);
 	}
-	for (i = 0; i < c->stack.nall; i++) {
-		size_t n = utf8_count(c->stack.all[i]->key,
-		    strlen(c->stack.all[i]->key));
+	for (k = 0; k < m->nentries; k++)
+		put_entry(v, m->entries[k]);
+	if (m->nentries && !turn)
+		return;
+	if (turn && m->has_src)
+		len = m->span.len;
+	if (m->has_src || !turn)
+		buf_printf(out, "  %11s  %s(%s)%s %zu bytes from %s\n", "",
+		    st->dim, turn ? "user text" : "history message", st->off,
+		    len, where(v->run, m->has_src, m->src, m->span));
+}
 
-		if (n > keyw)
-			keyw = n;
-	}
-	buf_printf(out, "%sprofile%s %s  format %s  model %s  style %s\n",
-	    st.bold, st.off, c->profile->src->path,
-	    names_format(c->format), c->model ? c->model : "-",
-	    c->profile->style == STYLE_PLAIN ? "plain" :
-	    c->profile->style == STYLE_MARKDOWN ? "markdown" :
-	    c->profile->style == STYLE_SECTIONS ? "sections" : "tagged");
-	buf_printf(out, "%stokens are estimates: a CJK character counts "
-	    "as one, other text as one per four characters%s\n", st.dim,
-	    st.off);
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
+/* Every entry that did not reach the output, with its reason. */
+static void
+put_excluded(struct view *v, const struct stack *stack)
+{
+	size_t i, n = 0;
 
-		buf_printf(out, "\n%smessage %zu: %s%s%s (%s)  %zu bytes  "
-		    "~%zu tokens%s\n", st.bold, i + 1,
-		    names_role(m->role), m->name ? " " : "",
-		    m->name ? m->name : "", m->origin, m->len,
-		    emit_tokens(m->content, m->len), st.off);
-		if (m->nentries) {
-			buf_printf(out, "  %s%11s  ", st.dim, "priority");
-			pad(out, "key", keyw);
-			buf_printf(out, "  %-8s %-9s %-7s %8s %7s  source%s\n",
-			    "layer", "role", "scope", "bytes", "~tokens",
-			    st.off);
-		}
-		for (k = 0; k < m->nentries; k++) {
-			const struct entry *e = m->entries[k];
-
-			if (e->base)
-				buf_printf(out, "  %11s  ", "base");
-			else
-				buf_printf(out, "  %11d  ", e->priority);
-			pad(out, e->key, keyw);
-			buf_printf(out, "  %-8s %-9s %-7s %8zu %7zu  %s\n",
-			    e->layer, names_role(e->role),
-			    names_scope(e->scope), e->len,
-			    emit_tokens(e->content, e->len),
-			    where(run, loc, sizeof(loc), e->has_src, e->src,
-			    e->span));
-		}
-		if (!m->nentries || !strcmp(m->origin, "turn")) {
-			size_t len = m->len;
-
-			if (!strcmp(m->origin, "turn") && m->has_src)
-				len = m->span.len;
-			if (m->has_src || strcmp(m->origin, "turn"))
-				buf_printf(out, "  %11s  %s(%s)%s %zu bytes "
-				    "from %s\n", "", st.dim,
-				    strcmp(m->origin, "turn") ?
-				    "history message" : "user text", st.off,
-				    len, where(run, loc, sizeof(loc),
-				    m->has_src, m->src, m->span));
-		}
-	}
-	for (i = 0; i < c->stack.nall; i++)
-		if (c->stack.all[i]->status != ENTRY_ACTIVE)
-			excluded++;
-	buf_printf(out, "\n%snot included%s: %zu\n", st.bold, st.off,
-	    excluded);
-	for (i = 0; i < c->stack.nall; i++) {
-		const struct entry *e = c->stack.all[i];
+	for (i = 0; i < stack->nall; i++)
+		if (stack->all[i]->status != ENTRY_ACTIVE)
+			n++;
+	buf_printf(v->out, "\n%snot included%s: %zu\n", v->st.bold,
+	    v->st.off, n);
+	for (i = 0; i < stack->nall; i++) {
+		const struct entry *e = stack->all[i];
 
 		if (e->status == ENTRY_ACTIVE)
 			continue;
-		buf_puts(out, "  ");
-		pad(out, e->key, keyw);
-		buf_printf(out, "  %-8s %s%-16s%s %s\n", e->layer, st.warn,
-		    reason(e->status), st.off, where(run, loc, sizeof(loc),
-		    e->has_src, e->src, e->span));
+		buf_puts(v->out, "  ");
+		pad(v->out, e->key, v->keyw);
+		buf_printf(v->out, "  %-8s %s%-16s%s %s\n", e->layer,
+		    v->st.warn, reason(e->status), v->st.off,
+		    where(v->run, e->has_src, e->src, e->span));
 	}
+}
+
+bool
+emit_debug(struct run *run, const struct chat *c, struct buf *out)
+{
+	struct view v = { run, out, { "", "", "", "" }, 12 };
+	size_t i, n;
+
+	if (emit_color(STDOUT_FILENO)) {
+		v.st.bold = "\033[1m";
+		v.st.dim = "\033[2m";
+		v.st.warn = "\033[33m";
+		v.st.off = "\033[0m";
+	}
+	for (i = 0; i < c->stack.nall; i++) {
+		n = utf8_count(c->stack.all[i]->key,
+		    strlen(c->stack.all[i]->key));
+		if (n > v.keyw)
+			v.keyw = n;
+	}
+	buf_printf(out, "%sprofile%s %s  format %s  model %s  style %s\n",
+	    v.st.bold, v.st.off, c->profile->src->path,
+	    names_format(c->format), c->model ? c->model : "-",
+	    names_style(c->profile->style));
+	buf_printf(out, "%stokens are estimates: a CJK character counts "
+	    "as one, other text as one per four characters%s\n", v.st.dim,
+	    v.st.off);
+	for (i = 0; i < c->n; i++)
+		put_message(&v, &c->msgs[i], i);
+	put_excluded(&v, &c->stack);
 	return true;
 }

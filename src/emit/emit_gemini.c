@@ -30,9 +30,6 @@ static const struct {
 	{ "response_mime_type", "responseMimeType" },
 };
 
-static const char *const reserved[] = { "contents", "systemInstruction",
-	"tools", NULL };
-
 static struct node *
 text_parts(struct arena *a, const char *s, size_t len)
 {
@@ -91,8 +88,8 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "gemini");
 		return false;
 	}
-	if (c->params && !emit_params(run, c, tree_table(a), reserved,
-	    NULL))
+	if (c->params && !emit_params(run, c, tree_table(a),
+	    emit_reserved(FORMAT_GEMINI), NULL))
 		return false;
 	if (system) {
 		struct node *si = tree_put(a, body, "systemInstruction",
@@ -116,7 +113,8 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		tools = tree_put(a, body, "tools", tree_array(a));
 		decls = tree_put(a, t, "functionDeclarations", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
-			tree_push(a, decls, tool_gemini(a, c->tools.items[i]));
+			tree_push(a, decls, emit_tool(a, c->tools.items[i],
+			    "parametersJsonSchema"));
 		tree_push(a, tools, t);
 	}
 	g = generation_config(run, c);

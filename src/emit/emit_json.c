@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/hash.h"
 #include "prompt/chat.h"
 #include "data/json.h"
 #include "diag/run.h"
@@ -25,15 +26,14 @@ fingerprint(struct arena *a, uint64_t h)
 	return arena_printf(a, "fnv1a64:%016" PRIx64, h);
 }
 
+/* Where an entry or message came from, or null. */
 static struct node *
 where(struct run *run, bool has, uint32_t src, struct span sp)
 {
-	struct source *s = has ? run_source(run, src) : NULL;
+	const char *s = emit_where(run, has, src, sp);
 
-	if (!s)
-		return tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
-	return tree_str(&run->arena, arena_printf(&run->arena, "%s:%u",
-	    s->path, source_lineno(s, sp.off)));
+	return s ? tree_str(&run->arena, s) :
+	    tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
 }
 
 static const char *
@@ -47,7 +47,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
 	struct node *doc = tree_table(a), *msgs, *ents, *tools;
-	uint64_t all = 14695981039346656037ULL;
+	uint64_t all = HASH_FNV_INIT;
 	size_t i, k;
 
 	tree_put(a, doc, "profile", tree_str(a, c->profile->src->path));
@@ -62,7 +62,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		const char *role = names_role(m->role);
 		uint64_t h = emit_fingerprint(role, m->content, m->len);
 
-		all = (all ^ h) * UINT64_C(0x100000001b3);   /* FNV-1a prime */
+		all = emit_fingerprint_fold(all, h);
 		tree_put(a, o, "role", tree_str(a, role));
 		if (m->name)
 			tree_put(a, o, "name", tree_str(a, m->name));

@@ -9,7 +9,19 @@
 #include "diag/run.h"
 #include "data/tree.h"
 
-static const char *const reserved[] = { "model", "messages", "tools", NULL };
+/* {"type": "function", "function": {name, description, parameters,
+ * strict?}} */
+static struct node *
+tool(struct arena *a, const struct tool *t)
+{
+	struct node *o = tree_table(a), *fn;
+
+	tree_put(a, o, "type", tree_str(a, "function"));
+	fn = tree_put(a, o, "function", emit_tool(a, t, "parameters"));
+	if (t->strict)
+		tree_put(a, fn, "strict", (struct node *)t->strict);
+	return o;
+}
 
 bool
 emit_openai(struct run *run, const struct chat *c, struct buf *out)
@@ -33,9 +45,9 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
-			tree_push(a, tools, tool_openai(a, c->tools.items[i]));
+			tree_push(a, tools, tool(a, c->tools.items[i]));
 	}
-	if (!emit_params(run, c, body, reserved, NULL))
+	if (!emit_params(run, c, body, emit_reserved(FORMAT_OPENAI), NULL))
 		return false;
 	/* [output] max_tokens, unless the params say it their own way:
 	 * max_tokens is deprecated in Chat Completions. */

@@ -10,6 +10,7 @@
 #include "diag/run.h"
 #include "text/template.h"
 #include "prompt/tool.h"
+#include "layers/tool_prose.h"
 #include "data/tree.h"
 #include "base/util.h"
 #include "data/yamltree.h"

@@ -1,6 +1,6 @@
 /*
- * Tool definitions: reading and checking them, the prose section, and the
- * provider-native nodes.
+ * Tool definitions: reading and checking them.  The prose section is
+ * layers/tool_prose.c; the provider-native objects are the emitters'.
  *
  * Shapes read (the first rule that matches decides):
  *
@@ -17,51 +17,20 @@
  * A missing parameters schema reads as {"type":"object","properties":{}};
  * one without "type" gets "type": "object" (in a copy), which every
  * provider wants.
- *
- * The prose format (the manual copies this).  Nothing at all for no tools;
- * otherwise, with no newline after the last line (the section's heading
- * is the join style's business: layer.c):
- *
- *   You can call the following tools.
- *
- *   ### NAME
- *   DESCRIPTION
- *   Parameters:
- *   - PROP (TYPE, required|optional): DESCRIPTION. One of: V, V. Default: V.
- *     - PROP (TYPE, ...): ...          properties of an object, nested
- *   When to use: USAGE_HINT
- *
- *   ### NEXT_NAME
- *   ...
- *
- * "Parameters: none." when the schema has no properties; no "When to use"
- * line without a hint.  A property line has ": " and the rest only when
- * there is a description, enum or default; the description gets a "."
- * before "One of"/"Default" unless it ends in . ! ? : ; or their CJK
- * forms.  Enum values and defaults are compact JSON.  TYPE is the
- * schema's type ("string"), its type array or anyOf/oneOf alternatives
- * joined by " or " ("string or null"), "array of T" with items, "object"
- * for a schema with only properties, the JSON type of the enum values for
- * one with only an enum, else "any".  The properties of an object, of an
- * array's items ("array of object") and of the first object alternative
- * of anyOf/oneOf are listed under it, indented two spaces per level.
- * Descriptions and hints are trimmed; their later lines are indented to
- * the text of their item.  Properties come in schema order.
  */
 #include "prompt/tool.h"
 
 #include <string.h>
 
 #include "base/arena.h"
-#include "base/buf.h"
-#include "diag/diag.h"
-#include "data/json.h"
-#include "diag/run.h"
-#include "data/tree.h"
+#include "base/map.h"
 #include "base/util.h"
+#include "base/vec.h"
+#include "data/tree.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "prompt/names.h"
 
-/* How deep schemas may nest (properties, items, anyOf...). */
-#define SCHEMA_DEPTH 64
 /* The strictest provider rule: OpenAI's ^[A-Za-z0-9_-]{1,64}$. */
 #define NAME_MAX_LEN 64
 
@@ -110,15 +79,6 @@ static struct source *
 src_of(struct run *run, const struct node *n)
 {
 	return run_source(run, n->src);
-}
-
-static bool
-in_list(const char *const *list, const char *s, size_t len)
-{
-	for (; *list; list++)
-		if (strlen(*list) == len && memcmp(*list, s, len) == 0)
-			return true;
-	return false;
 }
 
 static bool
@@ -182,7 +142,7 @@ check_keys(struct run *run, const struct node *t, const char *const *keys,
 	for (i = 0; i < t->u.table.n; i++) {
 		const struct member *m = &t->u.table.items[i];
 
-		if (in_list(keys, m->key, m->keylen))
+		if (names_index(keys, m->key, m->keylen) >= 0)
 			continue;
 		best = suggest(m->key, m->keylen, keys);
 		if (best)
@@ -365,7 +325,7 @@ check_type(struct run *run, const struct node *type, bool top)
 		return false;
 	}
 	if (type->kind == NODE_STRING) {
-		if (in_list(schema_types, type->u.str.s, type->u.str.len))
+		if (names_index(schema_types, type->u.str.s, type->u.str.len) >= 0)
 			return true;
 		diag_error(run, src_of(run, type), type->span,
 		    MSG_TOOL_BAD_TYPE, type->u.str.s);
@@ -383,7 +343,8 @@ check_type(struct run *run, const struct node *type, bool top)
 			diag_error(run, src_of(run, e), e->span,
 			    MSG_TOOL_TYPE_KIND, tree_kind_name(e->kind));
 			ok = false;
-		} else if (!in_list(schema_types, e->u.str.s, e->u.str.len)) {
+		} else if (names_index(schema_types, e->u.str.s,
+		    e->u.str.len) < 0) {
 			diag_error(run, src_of(run, e), e->span,
 			    MSG_TOOL_BAD_TYPE, e->u.str.s);
 			ok = false;
@@ -480,10 +441,10 @@ check_schema(struct reader *r, const struct node *s, const char *subject,
 		    subject, tree_kind_name(s->kind));
 		return false;
 	}
-	if (depth > SCHEMA_DEPTH) {
+	if (depth > TOOL_SCHEMA_DEPTH) {
 		if (!r->deep)
 			diag_error(run, src_of(run, s), s->span, MSG_TOO_DEEP,
-			    SCHEMA_DEPTH);
+			    TOOL_SCHEMA_DEPTH);
 		r->deep = true;
 		return false;
 	}
@@ -553,28 +514,15 @@ empty_schema(struct arena *a)
 	return s;
 }
 
-static void
-append(struct arena *a, struct tool_list *list, struct tool *t)
-{
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 8;
-
-		list->items = arena_grow(a, list->items, list->n, cap,
-		    sizeof(*list->items));
-		list->cap = cap;
-	}
-	list->items[list->n++] = t;
-}
-
 static bool
 read_one(struct reader *r, const struct node *def, struct tool_list *list)
 {
 	struct run *run = r->run;
 	struct fields f;
 	const char *name, *desc, *hint;
-	const struct node *schema, *strict = NULL, *seen;
+	const struct node *schema, *strict = NULL;
 	char *subject;
-	struct tool *t;
+	struct tool *t, *first;
 	bool ok;
 
 	if (def->kind != NODE_TABLE) {
@@ -612,22 +560,16 @@ read_one(struct reader *r, const struct node *def, struct tool_list *list)
 	}
 	if (!ok)
 		return false;
-	/* The names seen, as a hashed table: linear even for a file of
-	 * thousands of tools. */
-	if (!list->names)
-		list->names = tree_table(&run->arena);
-	seen = tree_get(list->names, name);
-	if (seen) {
-		const struct tool *first = list->items[seen->u.i];
-
+	if (!list->names.arena)
+		map_init(&list->names, &run->arena);
+	first = map_get(&list->names, name, strlen(name));
+	if (first) {
 		diag_error(run, src_of(run, f.name->value),
 		    f.name->value->span, MSG_TOOL_DUPLICATE, name);
 		diag_note(run, run_source(run, first->src), first->span,
 		    MSG_FIRST_HERE);
 		return false;
 	}
-	tree_put(&run->arena, list->names, name,
-	    tree_int(&run->arena, (int64_t)list->n));
 	t = arena_alloc(&run->arena, sizeof(*t));
 	t->name = name;
 	t->description = desc;
@@ -636,7 +578,10 @@ read_one(struct reader *r, const struct node *def, struct tool_list *list)
 	t->strict = strict;
 	t->src = f.name->value->src;
 	t->span = f.name->value->span;
-	append(&run->arena, list, t);
+	map_put(&list->names, name, strlen(name), t);
+	list->items = avec_grow(&run->arena, list->items, &list->cap,
+	    list->n, list->n + 1, sizeof(*list->items));
+	list->items[list->n++] = t;
 	return true;
 }
 
@@ -671,418 +616,4 @@ tool_read(struct run *run, const struct node *n, struct tool_list *list)
 	for (i = 0; i < arr->u.array.n; i++)
 		ok &= read_one(&r, arr->u.array.items[i], list);
 	return ok;
-}
-
-/* Prose. */
-
-static bool
-space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
-	    c == '\v';
-}
-
-static void
-trim(const char **s, size_t *len)
-{
-	while (*len && space(**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && space((*s)[*len - 1]))
-		(*len)--;
-}
-
-static void
-indent(struct buf *out, int n)
-{
-	for (; n > 0; n--)
-		buf_putc(out, ' ');
-}
-
-/*
- * Text trimmed; each later line (CRLF or LF) loses its trailing blanks
- * and, unless empty, gets ind spaces in front.
- */
-static void
-put_text(struct buf *out, const char *s, size_t len, int ind)
-{
-	const char *end, *nl;
-	size_t n;
-
-	bool first;
-
-	trim(&s, &len);
-	end = s + len;
-	for (first = true;; first = false) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		n = (size_t)((nl ? nl : end) - s);
-		while (n && space(s[n - 1]))
-			n--;
-		if (!first) {
-			buf_putc(out, '\n');
-			if (n)
-				indent(out, ind);
-		}
-		buf_put(out, s, n);
-		if (!nl)
-			break;
-		s = nl + 1;
-	}
-}
-
-/* Does text (trimmed) end a sentence, so that no '.' is needed? */
-static bool
-ends_sentence(const char *s, size_t len)
-{
-	static const char *const cjk[] = {
-		"\xe3\x80\x82", "\xef\xbc\x81", "\xef\xbc\x9f", "\xef\xbc\x9a",
-		"\xef\xbc\x9b",         /* 。！？：； */
-	};
-	size_t i;
-
-	trim(&s, &len);
-	if (len == 0 || memchr(".!?:;", s[len - 1], 5))
-		return true;
-	for (i = 0; i < LEN(cjk); i++)
-		if (len >= 3 && memcmp(s + len - 3, cjk[i], 3) == 0)
-			return true;
-	return false;
-}
-
-static const char *
-json_type(enum node_kind kind)
-{
-	switch (kind) {
-	case NODE_TABLE:
-		return "object";
-	case NODE_ARRAY:
-		return "array";
-	case NODE_INT:
-		return "integer";
-	case NODE_FLOAT:
-		return "number";
-	case NODE_BOOL:
-		return "boolean";
-	case NODE_NULL:
-		return "null";
-	case NODE_STRING:
-	case NODE_DATETIME:
-		break;
-	}
-	return "string";
-}
-
-static const struct node *
-string_at(const struct node *s, const char *key)
-{
-	const struct node *v = tree_get(s, key);
-
-	return v && v->kind == NODE_STRING ? v : NULL;
-}
-
-static void
-truncate_to(struct buf *out, size_t len)
-{
-	out->len = len;
-	if (out->data)
-		out->data[len] = '\0';
-}
-
-static bool put_type(struct buf *out, const struct node *s, int depth);
-
-/* One type name; an array names its items' type when known. */
-static void
-put_type_name(struct buf *out, const struct node *s, const struct node *name,
-    int depth)
-{
-	const struct node *items;
-	size_t mark;
-
-	buf_put(out, name->u.str.s, name->u.str.len);
-	items = tree_get(s, "items");
-	if (strcmp(name->u.str.s, "array") != 0 || !items)
-		return;
-	mark = out->len;
-	buf_puts(out, " of ");
-	if (!put_type(out, items, depth + 1))
-		truncate_to(out, mark);
-}
-
-/* Is word one of the " or "-separated words of list[0..len)? */
-static bool
-has_word(const char *list, size_t len, const char *word, size_t wlen)
-{
-	const char *p = list, *end = list + len, *q;
-
-	while (p < end) {
-		q = strstr(p, " or ");
-		if (!q || q > end)
-			q = end;
-		if ((size_t)(q - p) == wlen && memcmp(p, word, wlen) == 0)
-			return true;
-		p = q + 4;
-	}
-	return false;
-}
-
-/* anyOf/oneOf alternatives joined by " or ", duplicates once. */
-static bool
-put_alternatives(struct buf *out, const struct node *alts, int depth)
-{
-	struct buf word = BUF_INIT;
-	size_t start = out->len, i;
-	bool any = false;
-
-	for (i = 0; i < alts->u.array.n; i++) {
-		buf_reset(&word);
-		if (!put_type(&word, alts->u.array.items[i], depth + 1))
-			continue;
-		if (has_word(out->data + start, out->len - start, word.data,
-		    word.len))
-			continue;
-		if (any)
-			buf_puts(out, " or ");
-		buf_put(out, word.data, word.len);
-		any = true;
-	}
-	buf_free(&word);
-	return any;
-}
-
-/*
- * The type of schema s in words; false, with nothing written, when the
- * schema says nothing about it.
- */
-static bool
-put_type(struct buf *out, const struct node *s, int depth)
-{
-	const struct node *type, *alts, *e;
-	size_t i, n = 0;
-	const char *kind = NULL;
-
-	if (s->kind != NODE_TABLE || depth > SCHEMA_DEPTH)
-		return false;
-	type = tree_get(s, "type");
-	if (type && type->kind == NODE_STRING) {
-		put_type_name(out, s, type, depth);
-		return true;
-	}
-	if (type && type->kind == NODE_ARRAY) {
-		for (i = 0; i < type->u.array.n; i++) {
-			e = type->u.array.items[i];
-			if (e->kind != NODE_STRING)
-				continue;
-			if (n++)
-				buf_puts(out, " or ");
-			put_type_name(out, s, e, depth);
-		}
-		return n > 0;
-	}
-	alts = tree_get(s, "anyOf");
-	if (!alts)
-		alts = tree_get(s, "oneOf");
-	if (alts && alts->kind == NODE_ARRAY &&
-	    put_alternatives(out, alts, depth))
-		return true;
-	if (tree_get(s, "properties")) {
-		buf_puts(out, "object");
-		return true;
-	}
-	e = tree_get(s, "enum");
-	if (e && e->kind == NODE_ARRAY && e->u.array.n) {
-		for (i = 0; i < e->u.array.n; i++) {
-			const char *k = json_type(e->u.array.items[i]->kind);
-
-			if (kind && strcmp(kind, k) != 0)
-				return false;
-			kind = k;
-		}
-		buf_puts(out, kind);
-		return true;
-	}
-	return false;
-}
-
-/* The schema whose properties are listed under s: s itself, its items,
- * or an alternative; NULL if none has any. */
-static const struct node *
-nested(const struct node *s, int depth)
-{
-	const struct node *props, *items, *alts, *r;
-	const char *const keys[] = { "anyOf", "oneOf" };
-	size_t i, k;
-
-	if (s->kind != NODE_TABLE || depth > SCHEMA_DEPTH)
-		return NULL;
-	props = tree_get(s, "properties");
-	if (props && props->kind == NODE_TABLE && props->u.table.n)
-		return s;
-	items = tree_get(s, "items");
-	if (items && (r = nested(items, depth + 1)))
-		return r;
-	for (k = 0; k < LEN(keys); k++) {
-		alts = tree_get(s, keys[k]);
-		if (!alts || alts->kind != NODE_ARRAY)
-			continue;
-		for (i = 0; i < alts->u.array.n; i++)
-			if ((r = nested(alts->u.array.items[i], depth + 1)))
-				return r;
-	}
-	return NULL;
-}
-
-static bool
-is_required(const struct node *req, const struct member *m)
-{
-	size_t i;
-
-	if (!req || req->kind != NODE_ARRAY)
-		return false;
-	for (i = 0; i < req->u.array.n; i++) {
-		const struct node *e = req->u.array.items[i];
-
-		if (e->kind == NODE_STRING && e->u.str.len == m->keylen &&
-		    memcmp(e->u.str.s, m->key, m->keylen) == 0)
-			return true;
-	}
-	return false;
-}
-
-static void
-put_values(struct buf *out, const struct node *arr)
-{
-	size_t i;
-
-	for (i = 0; i < arr->u.array.n; i++) {
-		if (i)
-			buf_puts(out, ", ");
-		json_write(out, arr->u.array.items[i], -1);
-	}
-}
-
-/* One line per property of schema s, each starting with a newline. */
-static void
-put_properties(struct buf *out, const struct node *s, int ind, int depth)
-{
-	const struct node *props = tree_get(s, "properties");
-	const struct node *req = tree_get(s, "required");
-	const struct node *p, *desc, *e, *sub;
-	const struct member *def;
-	size_t i;
-
-	for (i = 0; i < props->u.table.n; i++) {
-		const struct member *m = &props->u.table.items[i];
-
-		p = m->value;
-		buf_putc(out, '\n');
-		indent(out, ind);
-		buf_puts(out, "- ");
-		buf_put(out, m->key, m->keylen);
-		buf_puts(out, " (");
-		if (!put_type(out, p, depth + 1))
-			buf_puts(out, "any");
-		buf_puts(out, is_required(req, m) ? ", required)" :
-		    ", optional)");
-		desc = string_at(p, "description");
-		if (desc && blank(desc->u.str.s))
-			desc = NULL;
-		e = tree_get(p, "enum");
-		if (e && (e->kind != NODE_ARRAY || e->u.array.n == 0))
-			e = NULL;
-		def = tree_member(p, "default", 7);
-		if (desc || e || def)
-			buf_puts(out, ":");
-		if (desc) {
-			buf_putc(out, ' ');
-			put_text(out, desc->u.str.s, desc->u.str.len, ind + 2);
-			if ((e || def) &&
-			    !ends_sentence(desc->u.str.s, desc->u.str.len))
-				buf_putc(out, '.');
-		}
-		if (e) {
-			buf_puts(out, " One of: ");
-			put_values(out, e);
-			buf_putc(out, '.');
-		}
-		if (def) {
-			buf_puts(out, " Default: ");
-			json_write(out, def->value, -1);
-			buf_putc(out, '.');
-		}
-		sub = depth < SCHEMA_DEPTH ? nested(p, depth + 1) : NULL;
-		if (sub)
-			put_properties(out, sub, ind + 2, depth + 1);
-	}
-}
-
-void
-tool_prose(struct buf *out, const struct tool_list *list)
-{
-	const struct node *props;
-	size_t i;
-
-	if (list->n == 0)
-		return;
-	buf_puts(out, "You can call the following tools.");
-	for (i = 0; i < list->n; i++) {
-		const struct tool *t = list->items[i];
-
-		buf_puts(out, "\n\n### ");
-		buf_puts(out, t->name);
-		buf_putc(out, '\n');
-		put_text(out, t->description, strlen(t->description), 0);
-		buf_puts(out, "\nParameters:");
-		props = tree_get(t->parameters, "properties");
-		if (props && props->kind == NODE_TABLE && props->u.table.n)
-			put_properties(out, t->parameters, 0, 0);
-		else
-			buf_puts(out, " none.");
-		if (t->usage_hint) {
-			buf_puts(out, "\nWhen to use: ");
-			put_text(out, t->usage_hint, strlen(t->usage_hint), 0);
-		}
-	}
-}
-
-/*
- * Native nodes.  They share the tool's parameters node: json_write()
- * only reads it, so the const is cast away for the tree's sake.
- */
-
-struct node *
-tool_openai(struct arena *a, const struct tool *t)
-{
-	struct node *o = tree_table(a), *fn;
-
-	tree_put(a, o, "type", tree_str(a, "function"));
-	fn = tree_put(a, o, "function", tree_table(a));
-	tree_put(a, fn, "name", tree_str(a, t->name));
-	tree_put(a, fn, "description", tree_str(a, t->description));
-	tree_put(a, fn, "parameters", (struct node *)t->parameters);
-	if (t->strict)
-		tree_put(a, fn, "strict", (struct node *)t->strict);
-	return o;
-}
-
-struct node *
-tool_anthropic(struct arena *a, const struct tool *t)
-{
-	struct node *o = tree_table(a);
-
-	tree_put(a, o, "name", tree_str(a, t->name));
-	tree_put(a, o, "description", tree_str(a, t->description));
-	tree_put(a, o, "input_schema", (struct node *)t->parameters);
-	return o;
-}
-
-struct node *
-tool_gemini(struct arena *a, const struct tool *t)
-{
-	struct node *o = tree_table(a);
-
-	tree_put(a, o, "name", tree_str(a, t->name));
-	tree_put(a, o, "description", tree_str(a, t->description));
-	tree_put(a, o, "parametersJsonSchema", (struct node *)t->parameters);
-	return o;
 }

@@ -1,13 +1,15 @@
 /*
- * tool: tool definitions, the one source of both the tool prose in the
- * system prompt and the provider-native `tools` of the request.  A
- * definition is read from a config tree node in one of the shapes in use
- * -- ours ({name, description, parameters, usage_hint}, which also reads
- * OpenAI Responses' flat form), OpenAI Chat's ({"type":"function",
+ * tool: the tool model -- definitions read and checked, the one source of
+ * both the tool prose in the system prompt (layers/tool_prose.h) and the
+ * provider-native `tools` of the request (emit.h).  A definition is read
+ * from a config tree node in one of the shapes in use -- ours ({name,
+ * description, parameters, usage_hint}, which also reads OpenAI
+ * Responses' flat form), OpenAI Chat's ({"type":"function",
  * "function":{...}}), MCP's ({name, description, inputSchema}) or
  * Anthropic's ({name, description, input_schema}) -- and its parameters
- * are checked to be a JSON Schema object.  Tools and the nodes they point at live in the run's arena and
- * borrow from the tree they were read from.
+ * are checked to be a JSON Schema object.  Tools, the list's arrays and
+ * its name index live in the arena of the run that read them, and borrow
+ * from the tree they were read from.
  */
 #ifndef TOOL_H
 #define TOOL_H
@@ -16,10 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag/source.h"
+#include "base/map.h"
+#include "diag/span.h"
 
-struct arena;
-struct buf;
 struct node;
 struct run;
 
@@ -37,10 +38,15 @@ struct tool {
 	                                 * the tool point here */
 };
 
+/* How deep a schema may nest (properties, items, anyOf...): deeper is an
+ * error when read, and the prose stops there too. */
+#define TOOL_SCHEMA_DEPTH 64
+
+/* A zeroed list is empty; tool_read() fills it. */
 struct tool_list {
-	struct tool **items;
+	struct tool **items;    /* in definition order */
 	size_t n, cap;
-	struct node *names;     /* name -> index, for duplicates */
+	struct map names;       /* name -> struct tool *, for duplicates */
 };
 
 /*
@@ -53,22 +59,5 @@ struct tool_list {
  * shapes and the checks are described at the top of tool.c.
  */
 bool tool_read(struct run *run, const struct node *n, struct tool_list *list);
-
-/* The prose section for the system prompt, for tools in list order,
- * appended to out; nothing for an empty list.  The format is described at
- * the top of tool.c. */
-void tool_prose(struct buf *out, const struct tool_list *list);
-
-/*
- * Provider-native definitions, built in a as trees for json_write(); they
- * share t's parameters node.  OpenAI: {"type":"function","function":
- * {name, description, parameters, strict?}}.  Anthropic: {name,
- * description, input_schema}.  Gemini: one function declaration {name,
- * description, parametersJsonSchema}, which the caller puts into
- * "tools": [{"functionDeclarations": [...]}].
- */
-struct node *tool_openai(struct arena *a, const struct tool *t);
-struct node *tool_anthropic(struct arena *a, const struct tool *t);
-struct node *tool_gemini(struct arena *a, const struct tool *t);
 
 #endif

@@ -1,11 +1,14 @@
-/* Tool definitions: the shapes, the checks, the prose, the native nodes. */
+/* The tool model: the shapes, the checks, the name index.  The prose is
+ * test_tool_prose.c's; the provider-native objects are test_emit.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/map.h"
 #include "check.h"
+#include "json_input.h"
 #include "diag/diag.h"
 #include "data/json.h"
 #include "diag/run.h"
@@ -15,20 +18,6 @@
 
 static struct run run;
 static char *stderr_text;       /* what the last read_tools() printed */
-
-static struct node *
-parse(const char *text)
-{
-	struct source *src;
-	struct node *n = NULL;
-
-	src = run_source_mem(&run, "t.json", text, strlen(text));
-	if (!json_parse(&run, src, &n)) {
-		fprintf(stderr, "cannot parse test input:\n%s\n", text);
-		exit(1);
-	}
-	return n;
-}
 
 /* tool_read() on text; returns the number of errors it reported and
  * keeps what it printed in stderr_text. */
@@ -40,7 +29,7 @@ read_tools(const char *text, struct tool_list *list, bool *ok)
 
 	/* Each case starts with fresh counts (and no message cap). */
 	diag_init(&run.diag);
-	n = parse(text);
+	n = json_input(&run, text);
 	before = run.diag.errors;
 	FILE *tmp = tmpfile();
 	int saved = dup(2);
@@ -99,121 +88,6 @@ compact(const struct node *n)
 	return buf_detach(&b);
 }
 
-static char *
-prose(const struct tool_list *list)
-{
-	struct buf b = BUF_INIT;
-
-	tool_prose(&b, list);
-	buf_putc(&b, '\0');
-	return buf_detach(&b);
-}
-
-static const char weather[] =
-    "{\n"
-    "  \"name\": \"get_weather\",\n"
-    "  \"description\": \"Get the current weather for a city.\\n\",\n"
-    "  \"parameters\": {\n"
-    "    \"type\": \"object\",\n"
-    "    \"properties\": {\n"
-    "      \"city\": {\"type\": \"string\",\n"
-    "        \"description\": \"City name\"},\n"
-    "      \"unit\": {\"type\": \"string\",\n"
-    "        \"description\": \"Temperature unit\",\n"
-    "        \"enum\": [\"c\", \"f\"], \"default\": \"c\"},\n"
-    "      \"filters\": {\"type\": \"object\",\n"
-    "        \"description\": \"Narrow the result.\",\n"
-    "        \"properties\": {\n"
-    "          \"days\": {\"type\": \"integer\",\n"
-    "            \"description\": \"How many days ahead.\\r\\n"
-    "At most 7.  \\n\\n  Counted from today.\",\n"
-    "            \"default\": 1},\n"
-    "          \"hourly\": {\"type\": \"boolean\"}\n"
-    "        },\n"
-    "        \"required\": [\"days\"]},\n"
-    "      \"tags\": {\"type\": \"array\",\n"
-    "        \"items\": {\"type\": \"string\"}},\n"
-    "      \"stops\": {\"type\": \"array\",\n"
-    "        \"description\": \"Stops on the way.\",\n"
-    "        \"items\": {\"type\": \"object\", \"properties\": {\n"
-    "          \"name\": {\"type\": \"string\"},\n"
-    "          \"lat\": {\"type\": \"number\",\n"
-    "            \"description\": \"Latitude\"}},\n"
-    "          \"required\": [\"name\"]}},\n"
-    "      \"note\": {\"anyOf\": [{\"type\": \"string\"},\n"
-    "        {\"type\": \"null\"},\n"
-    "        {\"type\": \"string\", \"format\": \"date\"}],\n"
-    "        \"description\": \"A note\", \"default\": null},\n"
-    "      \"mode\": {\"enum\": [\"fast\", \"slow\"]},\n"
-    "      \"level\": {\"type\": [\"integer\", \"null\"],\n"
-    "        \"enum\": [1, 2, null],\n"
-    "        \"description\": \"\xe7\xad\x89\xe7\xba\xa7\xe3\x80\x82\"},\n"
-    "      \"extra\": {},\n"
-    "      \"where\": {\"anyOf\": [{\"type\": \"object\",\n"
-    "        \"properties\": {\n"
-    "        \"x\": {\"type\": \"number\"}}}, {\"type\": \"null\"}]}\n"
-    "    },\n"
-    "    \"required\": [\"city\"]\n"
-    "  },\n"
-    "  \"usage_hint\": \"Call it when the user asks about the weather.\"\n"
-    "}\n";
-
-static const char weather_prose[] =
-    "You can call the following tools.\n"
-    "\n"
-    "### get_weather\n"
-    "Get the current weather for a city.\n"
-    "Parameters:\n"
-    "- city (string, required): City name\n"
-    "- unit (string, optional): Temperature unit. One of: \"c\", \"f\". "
-    "Default: \"c\".\n"
-    "- filters (object, optional): Narrow the result.\n"
-    "  - days (integer, required): How many days ahead.\n"
-    "    At most 7.\n"
-    "\n"
-    "      Counted from today. Default: 1.\n"
-    "  - hourly (boolean, optional)\n"
-    "- tags (array of string, optional)\n"
-    "- stops (array of object, optional): Stops on the way.\n"
-    "  - name (string, required)\n"
-    "  - lat (number, optional): Latitude\n"
-    "- note (string or null, optional): A note. Default: null.\n"
-    "- mode (string, optional): One of: \"fast\", \"slow\".\n"
-    "- level (integer or null, optional): \xe7\xad\x89\xe7\xba\xa7\xe3\x80\x82"
-    " One of: 1, 2, null.\n"
-    "- extra (any, optional)\n"
-    "- where (object or null, optional)\n"
-    "  - x (number, optional)\n"
-    "When to use: Call it when the user asks about the weather.\n"
-    "\n"
-    "### ping\n"
-    "Check that the server is up.\n"
-    "Parameters: none.";
-
-static void
-test_prose(void)
-{
-	struct tool_list list = { 0 };
-	char *s;
-
-	s = prose(&list);
-	CHECK_STR(s, "");
-	free(s);
-	CHECK_INT(read_tools(weather, &list, NULL), 0);
-	CHECK_INT(read_tools("{\"name\": \"ping\", \"inputSchema\": "
-	    "{\"type\": \"object\"},\n"
-	    " \"description\": \"Check that the server is up.\"}", &list,
-	    NULL), 0);
-	CHECK_INT(list.n, 2);
-	s = prose(&list);
-	CHECK_STR(s, weather_prose);
-	free(s);
-	/* The same again: nothing depends on state. */
-	s = prose(&list);
-	CHECK_STR(s, weather_prose);
-	free(s);
-}
-
 static void
 test_shapes(void)
 {
@@ -229,10 +103,9 @@ test_shapes(void)
 	CHECK_STR(list.items[0]->name, "now");
 	CHECK_STR(list.items[0]->description, "The time.");
 	CHECK(list.items[0]->usage_hint == NULL);
-	s = compact(tool_openai(&run.arena, list.items[0]));
-	CHECK_STR(s, "{\"type\":\"function\",\"function\":{\"name\":\"now\","
-	    "\"description\":\"The time.\",\"parameters\":{\"type\":\"object\","
-	    "\"properties\":{}}}}");
+	CHECK(list.items[0]->strict == NULL);
+	s = compact(list.items[0]->parameters);
+	CHECK_STR(s, "{\"type\":\"object\",\"properties\":{}}");
 	free(s);
 
 	/* OpenAI, usage_hint beside "function", strict inside. */
@@ -246,24 +119,11 @@ test_shapes(void)
 	CHECK_INT(list.n, 2);
 	CHECK_STR(list.items[1]->name, "search");
 	CHECK_STR(list.items[1]->usage_hint, "For fresh facts.");
-	s = compact(tool_openai(&run.arena, list.items[1]));
-	CHECK_STR(s, "{\"type\":\"function\",\"function\":{\"name\":\"search\","
-	    "\"description\":\"Search the web.\",\"parameters\":{\"type\":"
-	    "\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},"
-	    "\"required\":[\"q\"],\"additionalProperties\":false},"
-	    "\"strict\":true}}");
-	free(s);
-	s = compact(tool_anthropic(&run.arena, list.items[1]));
-	CHECK_STR(s, "{\"name\":\"search\",\"description\":\"Search the web.\","
-	    "\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":"
-	    "{\"type\":\"string\"}},\"required\":[\"q\"],"
-	    "\"additionalProperties\":false}}");
-	free(s);
-	s = compact(tool_gemini(&run.arena, list.items[1]));
-	CHECK_STR(s, "{\"name\":\"search\",\"description\":\"Search the web.\","
-	    "\"parametersJsonSchema\":{\"type\":\"object\",\"properties\":"
-	    "{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"],"
-	    "\"additionalProperties\":false}}");
+	CHECK(list.items[1]->strict && list.items[1]->strict->u.b);
+	s = compact(list.items[1]->parameters);
+	CHECK_STR(s, "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":"
+	    "\"string\"}},\"required\":[\"q\"],\"additionalProperties\":"
+	    "false}");
 	free(s);
 
 	/* OpenAI with usage_hint inside "function" and no type. */
@@ -282,10 +142,9 @@ test_shapes(void)
 	    0);
 	CHECK(ok);
 	CHECK_STR(list.items[3]->name, "read_file");
-	s = compact(tool_anthropic(&run.arena, list.items[3]));
-	CHECK_STR(s, "{\"name\":\"read_file\",\"description\":\"Read a file.\","
-	    "\"input_schema\":{\"type\":\"object\",\"properties\":{\"path\":"
-	    "{\"type\":\"string\"}},\"required\":[\"path\"]}}");
+	s = compact(list.items[3]->parameters);
+	CHECK_STR(s, "{\"type\":\"object\",\"properties\":{\"path\":"
+	    "{\"type\":\"string\"}},\"required\":[\"path\"]}");
 	free(s);
 
 	/* Anthropic's own shape. */
@@ -293,10 +152,7 @@ test_shapes(void)
 	    "\"input_schema\": {\"type\": \"object\", \"properties\": {}}}",
 	    &list, NULL), 0);
 	CHECK_STR(list.items[4]->name, "calc");
-	s = compact(tool_gemini(&run.arena, list.items[4]));
-	CHECK_STR(s, "{\"name\":\"calc\",\"description\":\"Add.\","
-	    "\"parametersJsonSchema\":{\"type\":\"object\",\"properties\":{}}}");
-	free(s);
+	CHECK_STR(list.items[4]->description, "Add.");
 
 	/* OpenAI Responses' flat shape. */
 	CHECK_INT(read_tools("{\"type\": \"function\", \"name\": \"flat\", "
@@ -324,17 +180,6 @@ test_shapes(void)
 	CHECK_STR(list.items[8]->name, "a3");
 	CHECK_STR(list.items[9]->name, "b1");
 	CHECK_STR(list.items[10]->name, "b2");
-
-	/* Ordering in a long list is the definitions' order. */
-	s = prose(&list);
-	CHECK(strstr(s, "### now\n") < strstr(s, "### search\n"));
-	CHECK(strstr(s, "### a3\n") < strstr(s, "### b1\n"));
-	CHECK(strstr(s, "### flat\nFlat.\nParameters: none.\n\n### a1"));
-	CHECK(strstr(s, "### read_file\nRead a file.\nParameters:\n"
-	    "- path (string, required)\n\n"));
-	CHECK(strstr(s, "### search\nSearch the web.\nParameters:\n"
-	    "- q (string, required)\nWhen to use: For fresh facts.\n\n"));
-	free(s);
 }
 
 /* A schema with a type is shared, not copied; without one it is copied
@@ -345,11 +190,11 @@ test_sharing(void)
 	struct tool_list list = { 0 };
 	struct node *def, *schema;
 
-	def = parse("{\"name\": \"x\", \"description\": \"X.\", "
+	def = json_input(&run, "{\"name\": \"x\", \"description\": \"X.\", "
 	    "\"parameters\": {\"type\": \"object\", \"properties\": {}}}");
 	CHECK(tool_read(&run, def, &list));
 	CHECK(list.items[0]->parameters == tree_get(def, "parameters"));
-	def = parse("{\"name\": \"y\", \"description\": \"Y.\", "
+	def = json_input(&run, "{\"name\": \"y\", \"description\": \"Y.\", "
 	    "\"parameters\": {\"properties\": {\"a\": {}}}}");
 	CHECK(tool_read(&run, def, &list));
 	schema = tree_get(def, "parameters");
@@ -593,16 +438,47 @@ test_depth(void)
 	CHECK_INT(list.n, 0);
 }
 
+/* The name index: many tools keep their order, and a duplicate is
+ * found against any of them, in a later read too. */
+static void
+test_many(void)
+{
+	struct tool_list list = { 0 };
+	struct buf b = BUF_INIT;
+	size_t i;
+	bool ok;
+
+	buf_putc(&b, '[');
+	for (i = 0; i < 5000; i++)
+		buf_printf(&b, "%s{\"name\": \"t%zu\", \"description\": \"d\"}",
+		    i ? ", " : "", i);
+	buf_putc(&b, ']');
+	CHECK_INT(read_tools(b.data, &list, &ok), 0);
+	CHECK(ok);
+	CHECK_INT(list.n, 5000);
+	CHECK_STR(list.items[0]->name, "t0");
+	CHECK_STR(list.items[4999]->name, "t4999");
+	CHECK_INT(list.names.n, 5000);
+	CHECK(map_get(&list.names, "t1234", 5) == list.items[1234]);
+	CHECK_INT(read_tools("{\"name\": \"t4321\", \"description\": \"d\"}",
+	    &list, &ok), 1);
+	CHECK(!ok);
+	CHECK(strstr(stderr_text, "tool 't4321' is defined twice"));
+	CHECK(strstr(stderr_text, "t.json:1:"));
+	CHECK_INT(list.n, 5000);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	run_init(&run);
-	test_prose();
 	test_shapes();
 	test_sharing();
 	test_errors();
 	test_locations();
 	test_depth();
+	test_many();
 	free(stderr_text);
 	run_free(&run);
 	return check_done("test_tool");
