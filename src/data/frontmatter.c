@@ -33,8 +33,9 @@ frontmatter_read(struct run *run, struct source *src, struct frontmatter *fm)
 	struct source *yaml;
 	char *copy;
 
+	/* A byte order mark is no part of the text either way. */
 	fm->meta = NULL;
-	fm->body = 0;
+	fm->body = bom;
 	if (!is_delim(s, bom, e))
 		return true;
 	for (i = e + 1; i < len; i = e + 1) {

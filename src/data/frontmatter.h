@@ -1,6 +1,7 @@
 /*
  * frontmatter: the YAML front matter of a prompt or skill file -- a first
- * line "---" (after a byte order mark, if any), YAML, then a line "---".
+ * line "---" (after a byte order mark, if any: the mark is never part
+ * of the body), YAML, then a line "---".
  * It is consumed, not sent: the body starts after the closing line.  The
  * YAML is parsed as a source of its own with the file's name, whose
  * first line is blanked and which ends at the closing line, so messages
