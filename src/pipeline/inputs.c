@@ -67,21 +67,6 @@ split_all(struct run *run, const struct kv *kvs, size_t n, const char *what,
 	return ok;
 }
 
-static bool
-role_of(const char *s, enum role *r)
-{
-	static const char *const names[] = { "system", "developer", "user",
-		"assistant" };
-	size_t i;
-
-	for (i = 0; i < LEN(names); i++)
-		if (strcmp(names[i], s) == 0) {
-			*r = (enum role)i;
-			return true;
-		}
-	return false;
-}
-
 bool
 inputs_split(struct run *run, const struct options *opt,
     struct setting **sets, struct setting **vars, struct setting **ctxs,
@@ -94,118 +79,6 @@ inputs_split(struct run *run, const struct options *opt,
 	ok = split_all(run, opt->contexts, opt->ncontexts, "NAME", ctxs) &&
 	    ok;
 	ok = split_all(run, opt->injects, opt->ninjects, "KEY", injs) && ok;
-	return ok;
-}
-
-/*
- * The history: a JSON array of {role, content[, name]}.  System and
- * developer messages are split out into in->base and in->devbase; the
- * others go to in->hist in order, borrowing their text from the tree.
- * The array has two free slots before the history and one after it, for
- * arrange() to use in place: a million messages are not copied again.
- */
-static bool
-history(struct run *run, const char *path, struct inputs *in)
-{
-	struct buf *base = &in->base, *devbase = &in->devbase;
-	struct node *root;
-	struct source *src;
-	size_t i, j;
-	bool ok = true;
-
-	if (!load_file(run, path, LOAD_JSON, NULL, span_make(0, 0), &root,
-	    &src))
-		return false;
-	if (root->kind != NODE_ARRAY) {
-		diag_error(run, src, root->span, MSG_HISTORY_NOT_ARRAY,
-		    tree_kind_article(root->kind));
-		return false;
-	}
-	in->histsrc = src;
-	in->hist = (struct message *)arena_array(&run->arena,
-	    root->u.array.n + 3, sizeof(*in->hist)) + 2;
-	for (i = 0; i < root->u.array.n; i++) {
-		const struct node *e = root->u.array.items[i], *role, *content,
-		    *name;
-		enum role r;
-		struct message *m;
-		bool eok = true;
-
-		if (e->kind != NODE_TABLE) {
-			diag_error(run, src, e->span, MSG_HISTORY_ITEM,
-			    tree_kind_article(e->kind));
-			ok = false;
-			continue;
-		}
-		for (j = 0; j < e->u.table.n; j++) {
-			const struct member *mb = &e->u.table.items[j];
-
-			if (strlen(mb->key) != mb->keylen || (strcmp(mb->key,
-			    "role") && strcmp(mb->key, "content") &&
-			    strcmp(mb->key, "name"))) {
-				diag_error(run, src, mb->keyspan,
-				    MSG_HISTORY_KEY, diag_shown(run, mb->key,
-				    mb->keylen));
-				eok = false;
-			}
-		}
-		role = tree_get(e, "role");
-		content = tree_get(e, "content");
-		name = tree_get(e, "name");
-		if (!role) {
-			diag_error(run, src, e->span, MSG_HISTORY_MISSING,
-			    "role");
-			eok = false;
-		} else if (role->kind != NODE_STRING ||
-		    strlen(role->u.str.s) != role->u.str.len ||
-		    !role_of(role->u.str.s, &r)) {
-			diag_error(run, src, role->span, MSG_HISTORY_ROLE,
-			    role->kind == NODE_STRING ? diag_shown(run,
-			    role->u.str.s, role->u.str.len) :
-			    tree_kind_article(role->kind));
-			eok = false;
-		}
-		if (!content) {
-			diag_error(run, src, e->span, MSG_HISTORY_MISSING,
-			    "content");
-			eok = false;
-		} else if (content->kind != NODE_STRING) {
-			diag_error(run, src, content->span,
-			    MSG_HISTORY_CONTENT,
-			    tree_kind_article(content->kind));
-			eok = false;
-		}
-		if (name && name->kind != NODE_STRING) {
-			diag_error(run, src, name->span, MSG_WRONG_TYPE,
-			    "name", "a string", tree_kind_article(name->kind));
-			eok = false;
-		}
-		if (!eok) {
-			ok = false;
-			continue;
-		}
-		if (r == ROLE_SYSTEM || r == ROLE_DEVELOPER) {
-			struct buf *b = r == ROLE_SYSTEM ? base : devbase;
-			const char *t = content->u.str.s;
-			size_t n = entry_trim(&t, content->u.str.len);
-
-			if (!n)
-				continue;
-			if (b->len)
-				buf_puts(b, "\n\n");
-			buf_put(b, t, n);
-			continue;
-		}
-		m = &in->hist[in->nhist++];
-		m->role = r;
-		m->origin = "history";
-		m->content = content->u.str.s;
-		m->len = content->u.str.len;
-		m->name = name ? name->u.str.s : NULL;
-		m->has_src = true;
-		m->src = src->id;
-		m->span = e->span;
-	}
 	return ok;
 }
 
@@ -294,7 +167,7 @@ inputs_read(struct run *run, const struct options *opt,
 		if (!in->user)
 			ok = false;
 	}
-	if (opt->history && !history(run, opt->history, in))
+	if (opt->history && !history_read(run, opt->history, in))
 		ok = false;
 	return ok;
 }

@@ -1,7 +1,7 @@
 /*
  * stages: the steps of the pipeline driver (assemble.c), one file each,
  * shared inside pipeline/ only: inputs.c reads what the command line
- * names (-v, -c, -i, -u, -H), collect.c turns inputs and layers into
+ * names (-v, -c, -i, -u; history.c reads -H), collect.c turns inputs and layers into
  * entries, arrange.c places the active entries into messages.  The
  * rewrite stage has its own header, rewrite.h, because later passes plug
  * into it.  Everything lives in the run's arena.
@@ -42,6 +42,8 @@ bool inputs_read(struct run *run, const struct options *opt,
     const struct setting *ctxs, const struct setting *injs,
     struct inputs *in);
 void inputs_free(struct inputs *in);
+/* -H: the history into in (history.c). */
+bool history_read(struct run *run, const char *path, struct inputs *in);
 
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,
