@@ -591,8 +591,7 @@ json_parse(struct run *run, struct source *src, struct node **out)
 	w.s = src->text;
 	w.n = src->len;
 	w.errors0 = run->diag.errors;
-	if (src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3) == 0)
-		base = 3;
+	base = utf8_bom(src->text, src->len);
 	w.pos = base;
 	skip_ws(&w);
 	if (w.pos == w.n) {
