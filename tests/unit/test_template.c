@@ -62,8 +62,9 @@ linear(size_t n)
 	CHECK_STR(expand(text.data, &ok), want.data);
 	CHECK(ok);
 	CHECK(template_var_at(&vars, n - 1)->used);
-	/* Quadratic work would take minutes here; linear takes ms. */
-	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+	/* Quadratic work (5e9 name comparisons) takes minutes here; linear
+	 * work well under a second, ten under valgrind. */
+	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 60.0);
 	buf_free(&text);
 	buf_free(&want);
 }
