@@ -31,6 +31,7 @@ room(struct run *run, struct inputs *in, size_t n)
 	in->hist = (struct message *)arena_array(&run->arena, n + 3,
 	    sizeof(*in->hist)) + 2;
 	in->nhist = 0;
+	in->histroom = n;
 	buf_reset(&in->base);
 	buf_reset(&in->devbase);
 }
@@ -310,7 +311,8 @@ element(struct scan *sc, const struct source *src, struct inputs *in)
 		if (k == 3 || v[k] || !string(sc, &v[k], &vlen[k]))
 			return false;
 	} while (eat(sc, ','));
-	if (!eat(sc, '}') || !v[0] || !v[1])
+	/* count() sized the array; never trust it past its end. */
+	if (!eat(sc, '}') || !v[0] || !v[1] || in->nhist == in->histroom)
 		return false;
 	for (r = ROLE_SYSTEM; r <= ROLE_ASSISTANT; r++)
 		if (strlen(names_role(r)) == vlen[0] &&

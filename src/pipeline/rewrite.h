@@ -12,7 +12,11 @@
  * origin runs), so an error in text an earlier pass produced still
  * points at its file and line.  Each pass's output is kept: entry and
  * message `stages[i]` is the text after the plan's i-th pass of that
- * kind, for a per-stage view.  All texts live in the run's arena.
+ * kind, for a per-stage view.  A message pass sees a history message's
+ * text as standing for its element of the -H file; composed messages
+ * carry no origin runs yet (their entries' runs are the place to add
+ * them, with compose_entries()' starts).  All texts live in the run's
+ * arena.
  */
 #ifndef REWRITE_H
 #define REWRITE_H

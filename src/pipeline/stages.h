@@ -28,7 +28,7 @@ struct inputs {
 	 * split out of it. */
 	const struct source *histsrc;   /* NULL without -H */
 	struct message *hist;
-	size_t nhist;
+	size_t nhist, histroom;         /* used, and room for */
 	struct buf base, devbase;       /* freed by inputs_free() */
 };
 
