@@ -215,3 +215,9 @@ str_distance(const char *a, const char *b, size_t max)
 	free(row);
 	return best;
 }
+
+size_t
+utf8_bom(const char *s, size_t len)
+{
+	return len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}

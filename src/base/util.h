@@ -35,6 +35,9 @@ size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* Write code point cp as UTF-8 into out (4 bytes room); return length. */
 size_t utf8_encode(uint32_t cp, char *out);
 /* Number of code points in s[0..n); invalid bytes count one each. */
+/* 3 when s[0..len) starts with a UTF-8 byte order mark, else 0: the
+ * one check for it, so every reader skips the same bytes. */
+size_t utf8_bom(const char *s, size_t len);
 size_t utf8_count(const char *s, size_t n);
 
 /* The value of hex digit c, or -1. */

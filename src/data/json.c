@@ -599,8 +599,7 @@ json_parse_range(struct run *run, const struct source *src, size_t off,
 	w.s = src->text;
 	w.n = off + len;
 	w.errors0 = run->diag.errors;
-	if (len >= 3 && memcmp(src->text + off, "\xef\xbb\xbf", 3) == 0)
-		base += 3;
+	base += utf8_bom(src->text + off, len);
 	w.pos = base;
 	skip_ws(&w);
 	if (w.pos == w.n) {

@@ -1440,8 +1440,7 @@ toml_parse(struct run *run, struct source *src, struct node **out)
 	    span_make(0, src->len));
 	p->root->flags = NODE_DEFINED;
 	p->cur = p->root;
-	if (p->len >= 3 && memcmp(p->s, "\xef\xbb\xbf", 3) == 0)
-		p->pos = 3;
+	p->pos = utf8_bom(p->s, p->len);
 	while (!p->stop) {
 		size_t k;
 		char c;

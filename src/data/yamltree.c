@@ -780,8 +780,7 @@ yamltree_parse(struct run *run, struct source *src, struct node **out)
 	b.errors0 = run->diag.errors;
 	/* The BOM is skipped here so that libyaml's character count starts
 	 * at the text; forcing UTF-8 stops it guessing UTF-16. */
-	if (src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3) == 0)
-		b.base = 3;
+	b.base = utf8_bom(src->text, src->len);
 	b.text = (const unsigned char *)src->text + b.base;
 	b.n = src->len - b.base;
 	b.names = tree_new(&run->arena, NODE_TABLE, src->id, span_make(0, 0));

@@ -181,9 +181,8 @@ source_linecol(const struct source *src, uint32_t off, unsigned *line,
 	lo = line_index(src, off);
 	start = src->lines[lo];
 	/* A byte order mark is not a column an editor shows. */
-	if (lo == 0 && src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3)
-	    == 0 && off >= 3)
-		start = 3;
+	if (lo == 0 && off >= utf8_bom(src->text, src->len))
+		start = utf8_bom(src->text, src->len);
 	*line = (unsigned)lo + 1;
 	*col = (unsigned)utf8_count(src->text + start, off - start) + 1;
 }

@@ -1,9 +1,10 @@
 /*
  * assemble: the pipeline driver shared by build, debug and check.  It
  * loads the profile, reads the inputs the command line names (user text,
- * history, contexts), collects the layers into entries and arranges them
- * into messages.  Every stage reports all its errors, then the driver
- * stops.  The result lives in the run's arena.
+ * history, contexts; inputs.c), collects the layers into entries
+ * (collect.c), rewrites them (rewrite.h), arranges them into messages
+ * (arrange.c) and rewrites those.  Every stage reports all its errors,
+ * then the driver stops.  The result lives in the run's arena.
  */
 #ifndef ASSEMBLE_H
 #define ASSEMBLE_H

@@ -2,7 +2,8 @@
  * chat: the output model -- the messages a build produces, each with the
  * entries that made it, plus the tools, model and parameters of the
  * request.  Emitters (emit.h) read it; nothing writes it after assemble()
- * filled it.  It lives in the run's arena and borrows the profile, the
+ * filled it.  A message's content is its text after the last pass of the
+ * rewrite stage; stages holds each message pass's output (none today).  It lives in the run's arena and borrows the profile, the
  * entries and the tools.
  */
 #ifndef CHAT_H
@@ -31,6 +32,8 @@ struct message {
 	struct span span;
 	struct entry **entries;         /* what was composed into it */
 	size_t nentries;
+	const struct etext *stages;     /* per message pass, or NULL */
+	size_t nstages;
 };
 
 struct chat {

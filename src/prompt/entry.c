@@ -4,14 +4,13 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "data/tree.h"
 
 void
 stack_init(struct stack *st, struct arena *a)
 {
 	memset(st, 0, sizeof(*st));
 	st->arena = a;
-	st->index = tree_table(a);
+	map_init(&st->index, a);
 }
 
 struct entry *
@@ -30,6 +29,58 @@ entry_new(struct arena *a, const char *key, const char *layer)
 	e->status = ENTRY_ACTIVE;
 	e->message = -1;
 	return e;
+}
+
+void
+entry_set_raw(struct arena *a, struct entry *e, const char *s, size_t len,
+    uint32_t src, struct span span, bool exact)
+{
+	struct seg *g = arena_alloc(a, sizeof(*g));
+
+	g->at = 0;
+	g->src = src;
+	g->span = span;
+	g->exact = exact;
+	e->raw.s = s;
+	e->raw.len = len;
+	e->raw.segs = g;
+	e->raw.nsegs = 1;
+	e->content = s;
+	e->len = len;
+	e->has_src = true;
+	e->src = src;
+	e->span = span;
+}
+
+bool
+etext_locate(const struct etext *t, size_t at, size_t len, uint32_t *src,
+    struct span *span)
+{
+	size_t lo = 0, hi = t->nsegs, end;
+	const struct seg *g;
+
+	if (!t->nsegs || at < t->segs[0].at)
+		return false;
+	/* The last run that starts at or before at. */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->segs[mid].at <= at)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	g = &t->segs[lo];
+	*src = g->src;
+	if (!g->exact) {
+		*span = g->span;
+		return true;
+	}
+	end = lo + 1 < t->nsegs ? t->segs[lo + 1].at : t->len;
+	if (at + len > end)
+		len = end - at;
+	*span = span_make(g->span.off + (at - g->at), len);
+	return true;
 }
 
 static bool
@@ -82,8 +133,8 @@ push(struct arena *a, struct entry ***arr, size_t *n, size_t *cap,
 void
 stack_add(struct stack *st, struct entry *e)
 {
-	struct node *slot;
-	size_t klen = strlen(e->key);
+	struct map_item *slot;
+	bool added;
 
 	push(st->arena, &st->all, &st->nall, &st->capall, e);
 	if (!e->content || blank(e->content, e->len)) {
@@ -92,20 +143,21 @@ stack_add(struct stack *st, struct entry *e)
 		return;
 	}
 	e->status = e->enabled ? ENTRY_ACTIVE : ENTRY_DISABLED;
-	slot = tree_getn(st->index, e->key, klen);
-	if (slot) {
-		struct entry *old = st->live[slot->u.i];
+	slot = map_intern(&st->index, e->key, strlen(e->key), &added);
+	if (!added) {
+		/* The value is the position + 1, so that it is never NULL. */
+		struct entry *old;
 
+		e->pos = (size_t)((uintptr_t)slot->value - 1);
+		old = st->live[e->pos];
 		old->status = ENTRY_REPLACED;
 		old->replaced_by = e;
-		e->pos = (size_t)slot->u.i;
 		st->live[e->pos] = e;
 		return;
 	}
 	e->pos = st->nlive;
+	slot->value = (void *)(uintptr_t)(e->pos + 1);
 	push(st->arena, &st->live, &st->nlive, &st->caplive, e);
-	tree_add(st->arena, st->index, e->key, klen, 0, span_make(0, 0),
-	    tree_int(st->arena, (int64_t)e->pos));
 }
 
 static int

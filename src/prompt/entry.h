@@ -7,6 +7,12 @@
  * live entry; it is kept, marked empty.  So every entry ever offered is
  * in `all`, with the reason it is in or out, for the debug view.  Entries
  * and the stack's arrays live in the run's arena.
+ *
+ * An entry's text is a struct etext: bytes plus the runs of the sources
+ * they came from, so that a pass of the rewrite stage that finds an
+ * error in text it (or an earlier pass) produced still points at the
+ * file, line and column.  Collect fills `raw`; the rewrite stage records
+ * each pass's output in `stages` and leaves the last in content/len.
  */
 #ifndef ENTRY_H
 #define ENTRY_H
@@ -15,15 +21,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/map.h"
 #include "prompt/names.h"
 #include "diag/source.h"
 
 struct arena;
-struct node;
 
 enum placement {
 	PLACE_SYSTEM,           /* composed into the system prompt */
 	PLACE_USER,             /* a context block in the current user turn */
+};
+
+/*
+ * A run of text that came from one place.  When exact, byte k of the
+ * run is byte span.off + k of source src; otherwise the whole run stands
+ * for span (a string with escapes, a substituted value).
+ */
+struct seg {
+	size_t at;              /* where the run starts in the text */
+	uint32_t src;
+	struct span span;
+	bool exact;
+};
+
+/* Text with its origin: segs cover [0, len) in order; nsegs may be 0
+ * (generated text: tool prose, outlines). */
+struct etext {
+	const char *s;
+	size_t len;
+	const struct seg *segs;
+	size_t nsegs;
+};
+
+/* Which passes of the rewrite stage apply to an entry (a bit set). */
+enum entry_rewrite {
+	ENTRY_TEMPLATE = 1,     /* {{NAME}} placeholders are expanded */
+	ENTRY_TIDY = 2,         /* trimmed after the passes */
+	ENTRY_CRLF = 4,         /* CRLF read as LF (prompt files) */
 };
 
 enum entry_status {
@@ -53,6 +87,16 @@ struct entry {
 	size_t pos;             /* position among live entries */
 	struct entry *replaced_by;      /* when status is ENTRY_REPLACED */
 	int message;            /* index of the output message, or -1 */
+	unsigned rewrite;       /* enum entry_rewrite */
+	struct etext raw;       /* as collected */
+	const struct etext *stages;     /* per pass that ran, or NULL */
+	size_t nstages;
+};
+
+/* A growable list of entries (base/vec.h's shape), in the arena. */
+struct entry_vec {
+	struct entry **v;
+	size_t n, cap;
 };
 
 struct stack {
@@ -61,7 +105,7 @@ struct stack {
 	size_t nall, capall;
 	struct entry **live;    /* by position; replaced slots reused */
 	size_t nlive, caplive;
-	struct node *index;     /* key -> position */
+	struct map index;       /* key -> position + 1 */
 };
 
 void stack_init(struct stack *st, struct arena *a);
@@ -78,6 +122,18 @@ size_t stack_select(const struct stack *st, enum placement place,
     enum role role, struct entry ***out);
 
 const char *entry_status_name(enum entry_status s);
+
+/* Set e's raw text (and, until the rewrite stage runs, its content) to
+ * s[0..len), all of it from one place. */
+void entry_set_raw(struct arena *a, struct entry *e, const char *s,
+    size_t len, uint32_t src, struct span span, bool exact);
+/*
+ * Where text [at, at + len) of t came from: false if t has no origin
+ * there.  An exact run gives the bytes' own span (clipped to the run);
+ * another gives the run's span.
+ */
+bool etext_locate(const struct etext *t, size_t at, size_t len,
+    uint32_t *src, struct span *span);
 
 /* Trim blank lines and trailing white space; returns the new length and
  * moves *s past leading blank lines. */

@@ -10,31 +10,33 @@
 #include "diag/diag.h"
 #include "data/json.h"
 #include "diag/run.h"
+#include "text/edit.h"
 #include "data/tree.h"
 #include "base/util.h"
+
+void
+template_vars_init(struct run *run, struct tvars *v)
+{
+	map_init(&v->names, &run->arena);
+	v->keep_unknown = false;
+}
+
+struct tvar *
+template_var_get(const struct tvars *v, const char *name, size_t len)
+{
+	return map_get(&v->names, name, len);
+}
 
 void
 template_var(struct run *run, struct tvars *v, const char *name,
     const char *value, size_t len, const struct source *src,
     struct span span)
 {
-	size_t i;
-	struct tvar *t;
+	struct map_item *it = map_intern(&v->names, name, strlen(name), NULL);
+	struct tvar *t = it->value;
 
-	for (i = 0; i < v->n; i++)
-		if (strcmp(v->items[i].name, name) == 0)
-			break;
-	if (i == v->n) {
-		if (v->n == v->cap) {
-			size_t cap = v->cap ? v->cap * 2 : 8;
-
-			v->items = arena_grow(&run->arena, v->items, v->n, cap,
-			    sizeof(*v->items));
-			v->cap = cap;
-		}
-		v->n++;
-	}
-	t = &v->items[i];
+	if (!t)
+		t = it->value = arena_alloc(&run->arena, sizeof(*t));
 	t->name = name;
 	t->value = value;
 	t->len = len;
@@ -105,58 +107,84 @@ name_char(char c, bool first)
 	    (!first && ((c >= '0' && c <= '9') || c == '.' || c == '-'));
 }
 
-bool
-template_expand(struct run *run, struct tvars *v, const char *text,
-    size_t len, const struct source *src, uint32_t off, bool exact,
-    struct span whole, struct buf *out)
+/*
+ * The placeholder at text[i] ("{{", blanks, a name, blanks, "}}"): its
+ * end, and the name in [*ns, *ne).  0 when there is none.
+ */
+static size_t
+placeholder(const char *text, size_t len, size_t i, size_t *ns, size_t *ne)
 {
-	size_t i = 0, last = 0, k;
-	bool ok = true;
+	size_t e;
+
+	if (text[i] != '{' || i + 1 >= len || text[i + 1] != '{')
+		return 0;
+	*ns = i + 2;
+	while (*ns < len && (text[*ns] == ' ' || text[*ns] == '\t'))
+		(*ns)++;
+	*ne = *ns;
+	while (*ne < len && name_char(text[*ne], *ne == *ns))
+		(*ne)++;
+	e = *ne;
+	while (e < len && (text[e] == ' ' || text[e] == '\t'))
+		e++;
+	if (*ne == *ns || e + 1 >= len || text[e] != '}' || text[e + 1] != '}')
+		return 0;
+	return e + 2;
+}
+
+bool
+template_expand(struct run *run, struct tvars *v, const struct etext *in,
+    struct etext *out)
+{
+	const char *text = in->s;
+	size_t len = in->len, i = 0, last = 0, e, ns, ne;
+	struct edit ed;
+	bool ok = true, changed = false;
 
 	while (i + 1 < len) {
-		size_t s, e, ns, ne;
+		const char *brace = memchr(text + i, '{', len - i - 1);
+		struct tvar *t;
+		struct span sp;
+		uint32_t src;
 
-		if (text[i] != '{' || text[i + 1] != '{') {
+		if (!brace)
+			break;
+		i = (size_t)(brace - text);
+		e = placeholder(text, len, i, &ns, &ne);
+		if (!e) {
+			/* One may start at the next brace ("{{{name}}}"). */
 			i++;
 			continue;
 		}
-		s = i;
-		ns = i + 2;
-		while (ns < len && (text[ns] == ' ' || text[ns] == '\t'))
-			ns++;
-		ne = ns;
-		while (ne < len && name_char(text[ne], ne == ns))
-			ne++;
-		e = ne;
-		while (e < len && (text[e] == ' ' || text[e] == '\t'))
-			e++;
-		if (ne == ns || e + 1 >= len || text[e] != '}' ||
-		    text[e + 1] != '}') {
-			/* Not a placeholder here; one may start at the next
-			 * brace ("{{{name}}}"). */
-			i++;
+		t = template_var_get(v, text + ns, ne - ns);
+		if (!t && v->keep_unknown) {
+			i = e;
 			continue;
 		}
-		e += 2;
-		for (k = 0; k < v->n; k++)
-			if (strlen(v->items[k].name) == ne - ns &&
-			    memcmp(v->items[k].name, text + ns, ne - ns) == 0)
-				break;
-		buf_put(out, text + last, s - last);
-		if (k < v->n) {
-			buf_put(out, v->items[k].value, v->items[k].len);
-			v->items[k].used = true;
-		} else if (v->keep_unknown) {
-			buf_put(out, text + s, e - s);
-		} else {
-			diag_error(run, src, exact ?
-			    span_make(off + s, e - s) : whole,
+		if (!changed)
+			edit_begin(&ed, run, in);
+		changed = true;
+		edit_copy(&ed, last, i);
+		if (t) {
+			edit_insert(&ed, t->value, t->len, i, e - i);
+			t->used = true;
+		} else if (etext_locate(in, i, e - i, &src, &sp)) {
+			diag_error(run, run_source(run, src), sp,
 			    MSG_UNKNOWN_PLACEHOLDER, (int)(ne - ns),
 			    text + ns);
+			ok = false;
+		} else {
+			diag_plain(run, DIAG_ERROR, MSG_UNKNOWN_PLACEHOLDER,
+			    (int)(ne - ns), text + ns);
 			ok = false;
 		}
 		last = i = e;
 	}
-	buf_put(out, text + last, len - last);
+	if (!changed) {
+		*out = *in;
+		return ok;
+	}
+	edit_copy(&ed, last, len);
+	edit_end(&ed, out);
 	return ok;
 }

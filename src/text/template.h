@@ -3,8 +3,13 @@
  * skills, injections, the prefix).  Values come from [vars] and -v, the
  * command line winning.  An unknown placeholder is an error at its span,
  * unless the profile keeps unknown placeholders as they are.  This is the
- * seed of the one template engine later macros will share.  The vars
- * table and its arrays live in the run's arena.
+ * seed of the one template engine later macros will share; it runs as a
+ * pass of the rewrite stage (pipeline/rewrite.h).
+ *
+ * Names are found through a hash map, so defining n variables and
+ * expanding text of length m take O(n + m) time.  The variables, the map
+ * and every expanded text live in the run's arena; a struct tvars needs
+ * no freeing.
  */
 #ifndef TEMPLATE_H
 #define TEMPLATE_H
@@ -13,9 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/map.h"
 #include "diag/source.h"
+#include "prompt/entry.h"
 
-struct buf;
 struct node;
 struct run;
 
@@ -29,27 +35,32 @@ struct tvar {
 };
 
 struct tvars {
-	struct tvar *items;
-	size_t n, cap;
+	struct map names;       /* name -> struct tvar *, definition order */
 	bool keep_unknown;
 };
 
-/* Add or override a variable. */
+void template_vars_init(struct run *run, struct tvars *v);
+/* Add or override a variable (an override keeps the first position). */
 void template_var(struct run *run, struct tvars *v, const char *name,
     const char *value, size_t len, const struct source *src,
     struct span span);
 /* Every scalar of a [vars] table (numbers and booleans as their text). */
 void template_vars_from(struct run *run, struct tvars *v,
     const struct node *table);
+/* The variable of name, or NULL. */
+struct tvar *template_var_get(const struct tvars *v, const char *name,
+    size_t len);
+/* The i-th variable in definition order, i < template_nvars(v). */
+#define template_nvars(v) ((v)->names.n)
+#define template_var_at(v, i) ((struct tvar *)(v)->names.items[(i)].value)
 
 /*
- * Expand text[0..len) into out.  When exact is true the text is the
- * bytes of src starting at offset off, and errors point at the
- * placeholder; otherwise (a string with escapes) errors point at the
- * span (off, whole) of src.
+ * Expand in into *out (text and origin runs in the run's arena; out may
+ * be in when nothing changes).  A substituted value's run stands for its
+ * placeholder.  Errors point where in's runs say the placeholder came
+ * from.  Reports every unknown placeholder; false if any.
  */
-bool template_expand(struct run *run, struct tvars *v, const char *text,
-    size_t len, const struct source *src, uint32_t off, bool exact,
-    struct span whole, struct buf *out);
+bool template_expand(struct run *run, struct tvars *v,
+    const struct etext *in, struct etext *out);
 
 #endif

@@ -1,0 +1,72 @@
+/* Injections: the profile's [[inject]] entries and -i KEY=TEXT. */
+#include "layers/layer_int.h"
+
+#include "base/arena.h"
+#include "data/frontmatter.h"
+#include "data/tree.h"
+#include "diag/run.h"
+
+static bool
+profile_injects(struct run *run, const struct profile *p,
+    struct entry_vec *out)
+{
+	struct arena *a = &run->arena;
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < p->ninjects; i++) {
+		const struct pinject *in = &p->injects[i];
+		struct entry *e = entry_new(a, in->key.s, "inject");
+
+		e->priority = in->priority;
+		e->role = in->role;
+		e->scope = in->scope;
+		e->enabled = in->enabled;
+		if (in->file.s) {
+			struct source *src = profile_open(run, p, &in->file);
+			struct frontmatter fm;
+
+			if (!src || !frontmatter_read(run, src, &fm)) {
+				ok = false;
+				continue;
+			}
+			layer_file_text(run, e, src, fm.body);
+		} else {
+			layer_string_text(run, e, &in->content);
+		}
+		layer_push(run, out, e);
+	}
+	return ok;
+}
+
+/* Text typed on the command line is taken as it is: trimmed only. */
+static void
+cli_injects(struct run *run, const struct layer_input *in,
+    struct entry_vec *out)
+{
+	struct arena *a = &run->arena;
+	size_t i;
+
+	for (i = 0; i < in->ninjects; i++) {
+		const struct cli_inject *ci = &in->injects[i];
+		const char *text = ci->arg->text + ci->text.off;
+		struct entry *e = entry_new(a, arena_strndup(a,
+		    ci->arg->text + ci->key.off, ci->key.len), "cli");
+		size_t n = entry_trim(&text, ci->text.len);
+
+		entry_set_raw(a, e, arena_strndup(a, text, n), n, ci->arg->id,
+		    span_make((size_t)(text - ci->arg->text), n), true);
+		e->span = ci->text;
+		layer_push(run, out, e);
+	}
+}
+
+bool
+layer_injects(struct run *run, const struct profile *p,
+    const struct layer_input *in, struct entry_vec *out)
+{
+	bool ok = profile_injects(run, p, out);
+
+	cli_injects(run, in, out);
+	return ok;
+}

@@ -1,0 +1,121 @@
+/* Skills: inline ones are entries of their own; outline ones are listed
+ * together in one entry, "skills". */
+#include "layers/layer_int.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/map.h"
+#include "data/frontmatter.h"
+#include "data/tree.h"
+#include "diag/run.h"
+
+#define OUTLINE_HEADER "You can use these skills on demand:"
+#define OUTLINE_FOOTER "Read a skill's file when you need its details."
+
+/* The part of a path after its last '/' and before its last '.'. */
+static const char *
+stem(struct arena *a, const char *path)
+{
+	const char *b = strrchr(path, '/'), *dot;
+
+	b = b ? b + 1 : path;
+	dot = strrchr(b, '.');
+	return dot && dot != b ? arena_strndup(a, b, (size_t)(dot - b)) :
+	    arena_strdup(a, b);
+}
+
+struct outline {
+	struct buf text;
+	const struct node *first;       /* the first outline skill */
+};
+
+/* One [[skills]] element; false after reporting. */
+static bool
+skill(struct run *run, const struct profile *p, const struct pskill *sk,
+    struct map *names, struct outline *ol, struct entry_vec *out)
+{
+	struct arena *a = &run->arena;
+	struct source *src = profile_open(run, p, &sk->file);
+	const struct node *dup;
+	struct frontmatter fm;
+	const char *name, *desc;
+	bool ok = true;
+
+	if (!src || !frontmatter_read(run, src, &fm))
+		return false;
+	name = sk->name.s ? sk->name.s :
+	    frontmatter_string(run, &fm, "name", &ok);
+	desc = sk->description.s ? sk->description.s :
+	    frontmatter_string(run, &fm, "description", &ok);
+	if (!ok)
+		return false;
+	if (!name)
+		name = stem(a, sk->file.s);
+	/* Names may come from front matter or the file name, where the
+	 * profile check cannot see them. */
+	dup = map_get(names, name, strlen(name));
+	if (dup) {
+		diag_error(run, layer_src_of(run, sk->node), sk->node->span,
+		    MSG_DUPLICATE_ENTRY, "skill", name);
+		diag_note(run, layer_src_of(run, dup), dup->span,
+		    MSG_FIRST_HERE);
+		return false;
+	}
+	map_put(names, name, strlen(name), (void *)sk->node);
+	if (sk->mode == SKILL_INLINE) {
+		struct entry *e = entry_new(a, arena_printf(a, "skill.%s",
+		    name), "skill");
+
+		e->title = name;
+		e->priority = sk->priority;
+		e->scope = SCOPE_GLOBAL;
+		layer_file_text(run, e, src, fm.body);
+		layer_push(run, out, e);
+		return true;
+	}
+	if (!desc) {
+		diag_error(run, layer_src_of(run, sk->node), sk->node->span,
+		    MSG_OUTLINE_NO_DESCRIPTION, name);
+		return false;
+	}
+	if (!ol->first)
+		ol->first = sk->node;
+	buf_printf(&ol->text, "\n- %s: %s -> %s", name, desc, sk->file.s);
+	return true;
+}
+
+bool
+layer_skills(struct run *run, const struct profile *p, struct entry_vec *out)
+{
+	struct arena *a = &run->arena;
+	struct outline ol = { BUF_INIT, NULL };
+	struct map names;       /* name -> its [[skills]] node */
+	size_t i;
+	bool ok = true;
+
+	map_init(&names, a);
+	for (i = 0; i < p->nskills; i++)
+		ok = skill(run, p, &p->skills[i], &names, &ol, out) && ok;
+	if (ol.first) {
+		struct entry *e = entry_new(a, "skills", "skill");
+		const char *head = p->outline_header.s ? p->outline_header.s :
+		    OUTLINE_HEADER;
+		const char *foot = p->outline_footer.s ? p->outline_footer.s :
+		    OUTLINE_FOOTER;
+		char *text = arena_printf(a, "%s%s%s%s", head, ol.text.data,
+		    *foot ? "\n" : "", foot);
+		const char *t = text;
+		size_t n = entry_trim(&t, strlen(text));
+
+		e->title = "Skills";
+		e->priority = PRIO_SKILLS;
+		e->scope = SCOPE_GLOBAL;
+		entry_set_raw(a, e, t, n, ol.first->src, ol.first->span,
+		    false);
+		layer_push(run, out, e);
+	}
+	buf_free(&ol.text);
+	return ok;
+}

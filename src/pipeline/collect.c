@@ -1,0 +1,45 @@
+/* Collect: the history's system texts and every layer's entries, with
+ * their raw text, in the order they are offered to the stack. */
+#include "pipeline/stages.h"
+
+#include <limits.h>
+
+#include "base/arena.h"
+#include "base/vec.h"
+#include "diag/run.h"
+
+static void
+add_base(struct run *run, struct entry_vec *out, const struct buf *b,
+    enum role role, const struct source *src)
+{
+	struct entry *e;
+
+	if (!b->len)
+		return;
+	e = entry_new(&run->arena, role == ROLE_SYSTEM ? "history.system" :
+	    "history.developer", "history");
+	e->base = true;
+	e->role = role;
+	e->priority = INT_MIN + 1;      /* right after the prefix */
+	entry_set_raw(&run->arena, e, arena_strndup(&run->arena, b->data,
+	    b->len), b->len, src->id, span_make(0, 0), false);
+	avec_push(&run->arena, out, e);
+}
+
+bool
+collect(struct run *run, const struct options *opt, const struct profile *p,
+    const struct inputs *in, struct entry_vec *out, struct tool_list *tools)
+{
+	struct layer_input li;
+
+	if (in->histsrc) {
+		add_base(run, out, &in->base, ROLE_SYSTEM, in->histsrc);
+		add_base(run, out, &in->devbase, ROLE_DEVELOPER, in->histsrc);
+	}
+	li.contexts = in->contexts;
+	li.ncontexts = opt->ncontexts;
+	li.injects = in->injects;
+	li.ninjects = opt->ninjects;
+	li.check_only = opt->check_only;
+	return layer_collect(run, p, &li, out, tools);
+}
