@@ -215,3 +215,40 @@ str_distance(const char *a, const char *b, size_t max)
 	free(row);
 	return best;
 }
+
+void
+suggest_init(struct suggest *s, const char *key)
+{
+	s->key = key;
+	s->keylen = strlen(key);
+	s->near = NULL;
+	s->neard = 3;
+	s->prefix = NULL;
+	s->prefixlen = 3;
+}
+
+void
+suggest_add(struct suggest *s, const char *candidate)
+{
+	size_t cap = strlen(candidate) / 3 + 1, d, p = 0;
+
+	if (cap > 2)
+		cap = 2;
+	d = str_distance(s->key, candidate, cap);
+	if (d <= cap && d < s->neard && d < s->keylen) {
+		s->near = candidate;
+		s->neard = d;
+	}
+	while (s->key[p] && s->key[p] == candidate[p])
+		p++;
+	if (p > s->prefixlen) {
+		s->prefix = candidate;
+		s->prefixlen = p;
+	}
+}
+
+const char *
+suggest_best(const struct suggest *s)
+{
+	return s->near ? s->near : s->prefix;
+}
