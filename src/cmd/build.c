@@ -37,7 +37,10 @@ const char cmd_build_help[] =
 static void
 push(struct kv **arr, size_t *n, const char *optname, const char *arg)
 {
-	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
+	/* Double when n is 0 or a power of two: 20,000 --set options must
+	 * not copy the array 20,000 times. */
+	if ((*n & (*n - 1)) == 0)
+		*arr = xreallocarray(*arr, *n ? *n * 2 : 1, sizeof(**arr));
 	(*arr)[*n].opt = optname;
 	(*arr)[*n].arg = arg;
 	(*n)++;
