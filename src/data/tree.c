@@ -154,6 +154,13 @@ tree_set(struct arena *a, struct node *t, const char *key, size_t keylen,
 		tree_add(a, t, key, keylen, keysrc, keyspan, value);
 }
 
+void
+tree_replace(struct node *arr, size_t i, struct node *value)
+{
+	if (i < arr->u.array.n)
+		arr->u.array.items[i] = value;
+}
+
 bool
 tree_remove(struct arena *a, struct node *t, const char *key, size_t keylen)
 {

@@ -1,5 +1,6 @@
 #include "profile/extends.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -58,8 +59,8 @@ merge_array(struct arena *a, struct node *base, struct node *over,
 		size_t j = (size_t)(uintptr_t)it->value;
 
 		if (j) {
-			base->u.array.items[j - 1] = extends_merge(a,
-			    base->u.array.items[j - 1], e, s);
+			tree_replace(base, j - 1, extends_merge(a,
+			    base->u.array.items[j - 1], e, s));
 		} else {
 			it->value = (void *)(uintptr_t)(base->u.array.n + 1);
 			tree_push(a, base, e);
@@ -85,8 +86,9 @@ extends_merge(struct arena *a, struct node *base, struct node *over,
 
 		/* The base's key keeps its place (and span). */
 		if (bm)
-			bm->value = extends_merge(a, bm->value, m->value,
-			    schema_sub(s, m->key, m->keylen));
+			tree_set(a, base, m->key, m->keylen, m->keysrc,
+			    m->keyspan, extends_merge(a, bm->value, m->value,
+			    schema_sub(s, m->key, m->keylen)));
 		else
 			tree_add(a, base, m->key, m->keylen, m->keysrc,
 			    m->keyspan, m->value);

@@ -409,6 +409,12 @@ test_merge(void)
 		CHECK_INT(t->u.table.n, 99);
 		CHECK_STR(t->u.table.items[10].key, "k11");
 		CHECK_INT(tree_get(t, "k99")->u.i, 99);
+		t = tree_array(&run.arena);
+		tree_push(&run.arena, t, tree_int(&run.arena, 1));
+		tree_replace(t, 0, tree_int(&run.arena, 2));
+		tree_replace(t, 1, tree_int(&run.arena, 3));    /* ignored */
+		CHECK_INT(t->u.array.n, 1);
+		CHECK_INT(t->u.array.items[0]->u.i, 2);
 	}
 }
 
