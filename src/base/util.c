@@ -221,3 +221,40 @@ utf8_bom(const char *s, size_t len)
 {
 	return len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 }
+
+void
+suggest_init(struct suggest *s, const char *key)
+{
+	s->key = key;
+	s->keylen = strlen(key);
+	s->near = NULL;
+	s->neard = 3;
+	s->prefix = NULL;
+	s->prefixlen = 3;
+}
+
+void
+suggest_add(struct suggest *s, const char *candidate)
+{
+	size_t cap = strlen(candidate) / 3 + 1, d, p = 0;
+
+	if (cap > 2)
+		cap = 2;
+	d = str_distance(s->key, candidate, cap);
+	if (d <= cap && d < s->neard && d < s->keylen) {
+		s->near = candidate;
+		s->neard = d;
+	}
+	while (s->key[p] && s->key[p] == candidate[p])
+		p++;
+	if (p > s->prefixlen) {
+		s->prefix = candidate;
+		s->prefixlen = p;
+	}
+}
+
+const char *
+suggest_best(const struct suggest *s)
+{
+	return s->near ? s->near : s->prefix;
+}

@@ -46,4 +46,25 @@ bool str_has_suffix(const char *s, const char *suffix);
 /* Edit distance, capped: returns a value > max when it exceeds max. */
 size_t str_distance(const char *a, const char *b, size_t max);
 
+/*
+ * "Did you mean": the one rule for suggesting a known name in place of an
+ * unknown key.  Feed the candidates to suggest_add(); suggest_best() is
+ * the nearest within two edits (one for names of up to two letters, and
+ * fewer edits than the key has letters), else the one sharing the longest
+ * prefix of four or more ("usage" -> "usage_hint"), else NULL.  key must
+ * be NUL-terminated and outlive the struct; the result is a candidate.
+ */
+struct suggest {
+	const char *key;
+	size_t keylen;
+	const char *near;       /* best by distance */
+	size_t neard;
+	const char *prefix;     /* best by shared prefix */
+	size_t prefixlen;
+};
+
+void suggest_init(struct suggest *s, const char *key);
+void suggest_add(struct suggest *s, const char *candidate);
+const char *suggest_best(const struct suggest *s);
+
 #endif

@@ -155,6 +155,30 @@ tree_set(struct arena *a, struct node *t, const char *key, size_t keylen,
 }
 
 void
+tree_replace(struct node *arr, size_t i, struct node *value)
+{
+	if (i < arr->u.array.n)
+		arr->u.array.items[i] = value;
+}
+
+bool
+tree_remove(struct arena *a, struct node *t, const char *key, size_t keylen)
+{
+	struct member *m = tree_member(t, key, keylen);
+	size_t i;
+
+	if (!m)
+		return false;
+	i = (size_t)(m - t->u.table.items);
+	memmove(m, m + 1, (t->u.table.n - i - 1) * sizeof(*m));
+	t->u.table.n--;
+	/* Members after i moved down: the index holds stale positions. */
+	if (t->u.table.index)
+		index_build(a, t, t->u.table.index->cap);
+	return true;
+}
+
+void
 tree_push(struct arena *a, struct node *arr, struct node *value)
 {
 	size_t n = arr->u.array.n;

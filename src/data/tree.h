@@ -106,6 +106,12 @@ struct member *tree_add(struct arena *a, struct node *t, const char *key,
 void tree_set(struct arena *a, struct node *t, const char *key,
     size_t keylen, uint32_t keysrc, struct span keyspan, struct node *value);
 void tree_push(struct arena *a, struct node *arr, struct node *value);
+/* Put value in place of element i (< n) of array arr. */
+void tree_replace(struct node *arr, size_t i, struct node *value);
+/* Remove key from table t, keeping the order of the others; false if it
+ * was not there.  The removed value is left to the arena. */
+bool tree_remove(struct arena *a, struct node *t, const char *key,
+    size_t keylen);
 
 /* "table", "array", "string", "integer", "float", "boolean", "datetime",
  * "null": the words used in messages. */

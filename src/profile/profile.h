@@ -1,13 +1,16 @@
 /*
- * profile: the format-neutral profile model.  profile_load() reads a
- * profile (TOML or YAML, through load.h), follows its `extends` chain and
- * merges it, applies --set overrides, and validates every key against the
- * schema in profile.c: unknown keys (with a suggestion), wrong types and
- * bad enum values are reported at their spans.  The struct profile then
- * gives typed access; each field keeps its node, so later stages report
- * errors (a missing file, an unknown placeholder) at the key that named
- * it.  Everything lives in the run's arena and borrows from the merged
- * tree.
+ * profile: the format-neutral profile model and its loader.
+ * profile_load() runs the profile layer's pipeline: extends.c reads the
+ * profile (TOML or YAML) and the chain it extends and merges them, set.c
+ * applies the --set overrides, schema.c checks every key against the
+ * profile's tables (unknown keys with a suggestion, wrong types, bad
+ * choices, missing and exclusive keys), and paths.c remembers where each
+ * file's relative paths resolve.  The struct profile then gives typed
+ * access; each field keeps its node, so later stages report errors (a
+ * missing file, an unknown placeholder) at the key that named it.
+ *
+ * Ownership: everything lives in the run's arena and borrows from the
+ * merged tree; the profile owns its private struct paths.
  */
 #ifndef PROFILE_H
 #define PROFILE_H
@@ -17,9 +20,11 @@
 #include <stdint.h>
 
 #include "diag/source.h"
+#include "profile/set.h"
 #include "prompt/names.h"
 
 struct node;
+struct paths;
 struct run;
 
 enum skill_mode {
@@ -86,13 +91,8 @@ struct profile {
 	struct pstr model;
 	const struct node *params;      /* table, or NULL */
 	int64_t max_tokens;             /* [output] max_tokens, or 0 */
-};
-
-/* A NAME=VALUE pair from the command line, kept as its own source so
- * messages can point into it. */
-struct setting {
-	const struct source *src;
-	struct span name, value;
+	/* Private (profile.c): where each file's relative paths resolve. */
+	const struct paths *paths;
 };
 
 /*

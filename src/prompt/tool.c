@@ -90,44 +90,17 @@ blank(const char *s)
 	return true;
 }
 
-static size_t
-common_prefix(const char *a, const char *b)
-{
-	size_t n = 0;
-
-	while (a[n] && a[n] == b[n])
-		n++;
-	return n;
-}
-
-/*
- * The allowed key that key was probably meant to be: the nearest within
- * two edits, else the one sharing the longest prefix of four or more
- * ("usage" -> "usage_hint", "params" -> "parameters"); NULL if none.
- */
+/* The allowed key that key was probably meant to be (util.h), or NULL. */
 static const char *
-suggest(const char *key, size_t keylen, const char *const *keys)
+suggest(const char *key, const char *const *keys)
 {
-	const char *const *k, *best = NULL;
-	size_t d, bestd = 3, p, bestp = 3;
+	struct suggest sg;
+	const char *const *k;
 
-	for (k = keys; *k; k++) {
-		d = str_distance(key, *k, 2);
-		if (d < bestd && d < keylen) {
-			best = *k;
-			bestd = d;
-		}
-	}
-	if (best)
-		return best;
-	for (k = keys; *k; k++) {
-		p = common_prefix(key, *k);
-		if (p > bestp) {
-			best = *k;
-			bestp = p;
-		}
-	}
-	return best;
+	suggest_init(&sg, key);
+	for (k = keys; *k; k++)
+		suggest_add(&sg, *k);
+	return suggest_best(&sg);
 }
 
 /* Report keys of t that are not in keys; "what" names the shape. */
@@ -144,7 +117,7 @@ check_keys(struct run *run, const struct node *t, const char *const *keys,
 
 		if (names_index(keys, m->key, m->keylen) >= 0)
 			continue;
-		best = suggest(m->key, m->keylen, keys);
+		best = suggest(m->key, keys);
 		if (best)
 			diag_error(run, run_source(run, m->keysrc), m->keyspan,
 			    MSG_TOOL_UNKNOWN_KEY_HINT, m->key, what, best);
