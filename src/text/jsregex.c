@@ -550,6 +550,14 @@ class(struct tr *t)
 		goto err;
 	}
 	t->i++;
+	if (has_s && has_S) {
+		/* [\s\S], the usual "anything": a plain class is faster
+		 * than the alternation below. */
+		emit(t, neg ? NEVER : ANY, start);
+		buf_free(&body);
+		t->canq = true;
+		return true;
+	}
 	if (has_s) {
 		buf_puts(&body, JS_SPACE);
 		any = true;
@@ -1129,10 +1137,10 @@ jsregex_match(const struct jsregex *re, void *md, const char *subject,
 
 	if (!re->code)
 		return JSREGEX_NOMATCH;
-	/* The call at 0 checks the UTF-8 of the whole subject; later calls
-	 * on it (start > 0, at a character) need not. */
+	/* The caller checked the UTF-8 (jsregex_valid()), once per text
+	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
-	    start ? PCRE2_NO_UTF_CHECK : 0, md, re->mctx);
+	    PCRE2_NO_UTF_CHECK, md, re->mctx);
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return JSREGEX_NOMATCH;
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
@@ -1165,4 +1173,22 @@ jsregex_escape_value(const char *s, size_t len, struct buf *out)
 			buf_putc(out, s[i]);
 		}
 	}
+}
+
+bool
+jsregex_valid(const char *s, size_t len)
+{
+	size_t i = 0, k;
+	uint32_t c;
+
+	while (i < len) {
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((k = utf8_decode(s + i, len - i, &c)) == 0)
+			return false;
+		i += k;
+	}
+	return true;
 }

@@ -125,15 +125,16 @@ enum jsregex_result {
  * Match re against subject[0..len) from byte start.  ov receives
  * 2 * (ngroups + 1) offsets (unset groups: SIZE_MAX).  md is a match
  * data block from jsregex_match_data() big enough for re.  The subject
- * must be valid UTF-8 (JSREGEX_FAIL otherwise); it is checked on the
- * call with start 0, so a call with start > 0 must follow one with 0 on
- * the same subject and start at a character.
+ * must be valid UTF-8 (check it once with jsregex_valid(): PCRE2 is told
+ * not to) and start must be at a character.
  */
 enum jsregex_result jsregex_match(const struct jsregex *re, void *md,
     const char *subject, size_t len, size_t start, size_t *ov);
 /* A pcre2_match_data for up to ngroups groups; free with
  * jsregex_match_data_free(). */
 void *jsregex_match_data(uint32_t ngroups);
+/* Is s[0..len) valid UTF-8 (no surrogates, nothing past U+10FFFF)? */
+bool jsregex_valid(const char *s, size_t len);
 void jsregex_match_data_free(void *md);
 
 /* SillyTavern's sanitizeRegexMacro: a macro value made literal for a

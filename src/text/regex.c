@@ -602,7 +602,7 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 	size_t pos = 0, last = 0, start = out->len, u16 = 0, u16at = 0;
 	size_t *ov;
 	enum jsregex_result r;
-	bool ok = true;
+	bool ok = true, changed = false;
 
 	if (s->substitute) {
 		ok = expand(m, s->substitute == 2 ? REGEX_MACRO_FIND_ESCAPED :
@@ -645,6 +645,7 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 			ok = false;
 			break;
 		}
+		changed = true;
 		last = ov[1];
 		if (!(s->re.flags & JSREGEX_G))
 			break;
@@ -663,6 +664,14 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 		return false;
 	}
 	buf_put(out, text + last, len - last);
+	/* Matching needs valid UTF-8; a macro could have broken it. */
+	if (changed && !jsregex_valid(out->data + start,
+	    out->len - start)) {
+		diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
+		out->len = start;
+		buf_put(out, text, len);
+		return false;
+	}
 	return true;
 }
 
@@ -679,6 +688,12 @@ regex_apply(struct run *run, struct regex_set *set,
 	struct buf a = BUF_INIT, b = BUF_INIT, *cur = NULL, *next = &a, *t;
 	size_t k;
 	bool ok = true;
+
+	if (!jsregex_valid(text, len)) {
+		diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
+		buf_put(out, text, len);
+		return false;
+	}
 
 	for (k = 0; k < set->n && len > 0; k++) {
 		struct regex_script *s = &set->v[k];
