@@ -399,6 +399,8 @@ regex_set_add(struct run *run, struct regex_set *set,
 	struct regex_script s;
 	bool ok = true;
 
+	if (scripts->kind == NODE_NULL)
+		return true;            /* "regex_scripts": null: none */
 	if (scripts->kind == NODE_ARRAY) {
 		items = (const struct node *const *)scripts->u.array.items;
 		n = scripts->u.array.n;
@@ -591,19 +593,23 @@ replacement(const struct regex_script *s, const struct jsregex *re,
 	return ok;
 }
 
-/* One script over text into out.  Returns false on a limit or error
- * (out then holds text unchanged). */
+/*
+ * One script over text.  When it changes the text, the result goes to out
+ * (which is empty) and *changed is set; otherwise out is left alone.
+ * Returns false on a limit or another error: the text then stays as it
+ * was.
+ */
 static bool
 run_script(struct run *run, struct regex_set *set, struct regex_script *s,
     const char *text, size_t len, struct buf *out,
-    const struct regex_macros *m)
+    const struct regex_macros *m, bool *changed)
 {
 	struct buf pat = BUF_INIT;
-	size_t pos = 0, last = 0, start = out->len, u16 = 0, u16at = 0;
-	size_t *ov;
+	size_t pos = 0, last = 0, u16 = 0, u16at = 0, few[32], *ov = few;
 	enum jsregex_result r;
-	bool ok = true, changed = false;
+	bool ok = true;
 
+	*changed = false;
 	if (s->substitute) {
 		ok = expand(m, s->substitute == 2 ? REGEX_MACRO_FIND_ESCAPED :
 		    REGEX_MACRO_FIND, s->find, s->findlen, &pat);
@@ -619,11 +625,11 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 		}
 		buf_free(&pat);
 	}
-	if (!ok || !s->ok) {
-		buf_put(out, text, len);
+	if (!ok || !s->ok)
 		return ok;
-	}
-	ov = xreallocarray(NULL, 2 * (s->re.ngroups + 1), sizeof(*ov));
+	if (2 * (s->re.ngroups + 1) > LEN(few))
+		ov = xreallocarray(NULL, 2 * (s->re.ngroups + 1),
+		    sizeof(*ov));
 	while (pos <= len) {
 		r = jsregex_match(&s->re, set->md, text, len, pos, ov);
 		if (r == JSREGEX_NOMATCH)
@@ -645,7 +651,7 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 			ok = false;
 			break;
 		}
-		changed = true;
+		*changed = true;
 		last = ov[1];
 		if (!(s->re.flags & JSREGEX_G))
 			break;
@@ -657,22 +663,20 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 			pos = ov[1];
 		}
 	}
-	free(ov);
-	if (!ok) {
-		out->len = start;
-		buf_put(out, text, len);
-		return false;
+	if (ov != few)
+		free(ov);
+	if (ok && *changed) {
+		buf_put(out, text + last, len - last);
+		/* Matching needs valid UTF-8; a macro could have broken
+		 * it. */
+		if (!jsregex_valid(out->data, out->len)) {
+			diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
+			ok = false;
+		}
 	}
-	buf_put(out, text + last, len - last);
-	/* Matching needs valid UTF-8; a macro could have broken it. */
-	if (changed && !jsregex_valid(out->data + start,
-	    out->len - start)) {
-		diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
-		out->len = start;
-		buf_put(out, text, len);
-		return false;
-	}
-	return true;
+	if (!ok)
+		*changed = false;
+	return ok;
 }
 
 /*
@@ -687,14 +691,13 @@ regex_apply(struct run *run, struct regex_set *set,
 {
 	struct buf a = BUF_INIT, b = BUF_INIT, *cur = NULL, *next = &a, *t;
 	size_t k;
-	bool ok = true;
+	bool ok = true, changed;
 
 	if (!jsregex_valid(text, len)) {
 		diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
 		buf_put(out, text, len);
 		return false;
 	}
-
 	for (k = 0; k < set->n && len > 0; k++) {
 		struct regex_script *s = &set->v[k];
 
@@ -703,8 +706,10 @@ regex_apply(struct run *run, struct regex_set *set,
 			continue;
 		buf_reset(next);
 		if (!run_script(run, set, s, cur ? cur->data : text,
-		    cur ? cur->len : len, next, macros))
+		    cur ? cur->len : len, next, macros, &changed))
 			ok = false;
+		if (!changed)
+			continue;
 		t = cur ? cur : &b;
 		cur = next;
 		next = t;
