@@ -7,7 +7,9 @@
  * pattern that cannot be compiled where it was written;
  * jsregex_match() runs it under match, depth and heap limits.  A struct
  * jsregex owns its pcre2_code and match context; jsregex_free()
- * releases them (the owner of the struct calls it).
+ * releases them (the owner of the struct calls it).  With STRATA_NO_JIT
+ * set in the environment, regexes are interpreted, not JIT-compiled (for
+ * valgrind).
  *
  * Translation (JS without the u flag unless said):
  *   .          [^\n\r\x{2028}\x{2029}] (JS line terminators), any
