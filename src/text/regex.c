@@ -534,8 +534,8 @@ put_trimmed(const struct regex_script *s, const struct regex_macros *m,
 /*
  * The replacement for one match, as runRegexScript's callback builds it:
  * $N is argument N of String.prototype.replace's callback -- the match,
- * the groups, then the offset (in UTF-16 units), the whole string and,
- * with named groups, the groups object; a falsy value gives "".
+ * the groups, then the offset (in UTF-16 units) and the whole string; a
+ * falsy value gives "".
  */
 static bool
 replacement(const struct regex_script *s, const struct jsregex *re,
@@ -582,9 +582,10 @@ replacement(const struct regex_script *s, const struct jsregex *re,
 			buf_puts(&r, num);
 		} else if (g == G + 2) {
 			ok = put_trimmed(s, m, text, len, &r);
-		} else if (g == G + 3 && re->has_names) {
-			buf_puts(&r, "[object Object]");
 		}
+		/* G + 3 with named groups is the groups object, which has no
+		 * string form: SillyTavern throws a TypeError there; strata
+		 * inserts nothing, as for every later number. */
 	}
 	if (ok)
 		ok = expand(m, REGEX_MACRO_REPLACE, r.data ? r.data : "",

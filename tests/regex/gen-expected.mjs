@@ -156,4 +156,64 @@ for (const [pattern, flags, input] of cases) {
   else
     out.push({ pattern, flags, input, output });
 }
-process.stdout.write(JSON.stringify(out, null, 1) + '\n');
+
+// Whole scripts, as SillyTavern 1.15 runs them without macros: the
+// findRegex string split as regexFromString does, then String.replace
+// with a callback that builds the replacement from replaceString
+// ({{match}} -> $0, $N and $<name> from the callback's arguments, trim
+// strings removed).  [findRegex, replaceString, trimStrings, input].
+const scripts = [
+  ['/(\\w+)@(\\w+)/g', '$2 at $1', [], 'ann@home bob@work'],
+  ['/(?<who>\\w+)@(?<where>\\w+)/g', '$<where>:$<who>:$<none>', [], 'ann@home'],
+  ['/b/g', '[$1|$2|$3]', [], 'abcb'],
+  ['/(b)/g', '[$2]', [], '😀b日b'],
+  ['/(?<n>b)/', '[$3]', [], 'abc'],
+  ['/x*/g', '-', [], 'ab'],
+  ['/^/gm', '> ', [], 'one\ntwo\r\nthree'],
+  ['/\\s+$/', '', [], 'text \u3000\u00a0 '],
+  ['tea', 'TEA', [], 'tea tea'],
+  ['/TEA/gi', '{{MATCH}}!', [], 'tea Tea'],
+  ['/(a)(b)?/g', '<$1$2$0>', [], 'a ab'],
+  ['/"(.*?)"/g', '«$1»', ['"', ' '], 'say "hi there" now'],
+  ['/(\\d+)/g', '$1$$&$`', [], 'n 42'],
+  ['/a/gu', 'b', [], 'aáa'],
+  ['/[^]/g', '.', [], 'a\nb'],
+  ['/a/y', 'b', [], '/a/y a'],
+  ['/a/x', 'b', [], 'a'],
+  ['/(.)\\1/g', '<$1>', [], 'aabbcd'],
+  ['/(?<=\\d)(?=(\\d{3})+$)/g', ',', [], '1234567'],
+  ['/(\\p{Script=Han}+)/gu', '[$1]', [], 'abc日本語def'],
+];
+function regexFromString(input) {
+  try {
+    const m = input.match(/(\/?)(.+)\1([a-z]*)/i);
+    if (m[3] && !/^(?!.*?(.).*?\1)[gmixXsuUAJ]+$/.test(m[3])) return RegExp(input);
+    return new RegExp(m[2], m[3]);
+  } catch {
+    return undefined;
+  }
+}
+const runs = [];
+for (const [find, replace, trims, input] of scripts) {
+  const re = regexFromString(find);
+  let output = input;
+  if (re) {
+    output = input.replace(re, function (...args) {
+      const tpl = replace.replace(/{{match}}/gi, '$0');
+      return tpl.replaceAll(/\$(\d+)|\$<([^>]+)>/g, (_, num, name) => {
+        let v;
+        if (num) v = args[Number(num)];
+        else {
+          const groups = args[args.length - 1];
+          v = groups && typeof groups === 'object' && groups[name];
+        }
+        if (!v) return '';
+        let f = v;
+        for (const t of trims) f = f.replaceAll(t, '');
+        return f;
+      });
+    });
+  }
+  runs.push({ find, replace, trims, input, output });
+}
+process.stdout.write(JSON.stringify({ patterns: out, scripts: runs }, null, 1) + '\n');
