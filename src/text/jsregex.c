@@ -399,7 +399,7 @@ class_atom(struct tr *t, uint32_t *cp, const char **esc, char *escbuf,
 		t->i = i + 1;
 		return true;
 	case 'x':
-		if (i + 3 < n + 0 && is_hex(p[i + 2]) && is_hex(p[i + 3])) {
+		if (i + 3 < n && is_hex(p[i + 2]) && is_hex(p[i + 3])) {
 			*cp = (uint32_t)(hex_value(p[i + 2]) * 16 +
 			    hex_value(p[i + 3]));
 			t->i = i + 4;
@@ -642,7 +642,7 @@ escape(struct tr *t)
 		t->i = i + 1;
 		return true;
 	case 'x':
-		if (i + 3 < n + 0 && is_hex(p[i + 2]) && is_hex(p[i + 3])) {
+		if (i + 3 < n && is_hex(p[i + 2]) && is_hex(p[i + 3])) {
 			emit_cp(t, (uint32_t)(hex_value(p[i + 2]) * 16 +
 			    hex_value(p[i + 3])), i);
 			t->i = i + 4;
@@ -817,15 +817,12 @@ translate(struct tr *t)
 					t->i = i + 4;
 				} else if (i + 2 < n && p[i + 2] == '<' &&
 				    (end = group_name(p, n, i + 3)) != 0) {
-					for (k = 1; k <= t->opened; k++)
-						if (t->names[k] &&
-						    strlen(t->names[k]) ==
-						    end - i - 4 &&
-						    memcmp(t->names[k], p + i + 3,
-						    end - i - 4) == 0)
-							return fail(t, i,
-							    end - i,
-							    MSG_JSREGEX_DUP_NAME);
+					/* The first group of this name must
+					 * be this one. */
+					if (name_index(t, p + i + 3, end - i - 4)
+					    != t->opened + 1)
+						return fail(t, i, end - i,
+						    MSG_JSREGEX_DUP_NAME);
 					t->opened++;
 					emit(t, "(", i);
 					stack[depth++] = G_CAP;
@@ -873,7 +870,8 @@ translate(struct tr *t)
 			continue;
 		case '*': case '+': case '?':
 			if (!t->canq)
-				return fail(t, i, 1, MSG_JSREGEX_NOTHING_TO_REPEAT);
+				return fail(t, i, 1,
+				    MSG_JSREGEX_NOTHING_TO_REPEAT);
 			emitn(t, p + i, 1, i);
 			t->i = i + 1;
 			goto lazy;
@@ -1040,7 +1038,8 @@ jsregex_compile(struct run *run, const struct jsregex_origin *at,
 	PCRE2_UCHAR msg[256];
 	/* Not PCRE2_MATCH_INVALID_UTF: with JIT, 10.42 then fails to match
 	 * \W and \S against non-ASCII characters. */
-	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_UNSET_BACKREF | PCRE2_NEVER_BACKSLASH_C;
+	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_UNSET_BACKREF |
+	    PCRE2_NEVER_BACKSLASH_C;
 	size_t from;
 
 	memset(re, 0, sizeof(*re));

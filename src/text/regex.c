@@ -190,7 +190,7 @@ cut_replacement(struct run *run, struct regex_script *s, const char *r,
 		memset(&pc, 0, sizeof(pc));
 		if (q[i] == '$' && i + 1 < n && q[i + 1] >= '0' &&
 		    q[i + 1] <= '9') {
-			pc.kind = PIECE_GROUP;
+			pc.kind = REGEX_PIECE_GROUP;
 			for (k = i + 1; k < n && q[k] >= '0' && q[k] <= '9';
 			    k++)
 				if (pc.group < UINT64_MAX / 20)
@@ -200,7 +200,7 @@ cut_replacement(struct run *run, struct regex_script *s, const char *r,
 					pc.group = UINT64_MAX;
 		} else if (q[i] == '$' && i + 2 < n && q[i + 1] == '<' &&
 		    q[i + 2] != '>' && memchr(q + i + 2, '>', n - i - 2)) {
-			pc.kind = PIECE_NAME;
+			pc.kind = REGEX_PIECE_NAME;
 			pc.s = q + i + 2;
 			k = (size_t)((const char *)memchr(q + i + 2, '>',
 			    n - i - 2) - q);
@@ -211,15 +211,18 @@ cut_replacement(struct run *run, struct regex_script *s, const char *r,
 			continue;
 		}
 		if (i > lit) {
-			struct regex_piece tp = { PIECE_TEXT, q + lit, i - lit,
-			    0 };
+			struct regex_piece tp = { REGEX_PIECE_TEXT, q + lit,
+			    i - lit, 0 };
+
 			vec_push(&v, tp);
 		}
 		vec_push(&v, pc);
 		i = lit = k;
 	}
 	if (n > lit) {
-		struct regex_piece tp = { PIECE_TEXT, q + lit, n - lit, 0 };
+		struct regex_piece tp = { REGEX_PIECE_TEXT, q + lit, n - lit,
+		    0 };
+
 		vec_push(&v, tp);
 	}
 	s->pieces = arena_array(&run->arena, v.n ? v.n : 1, sizeof(*v.v));
@@ -243,9 +246,7 @@ compile(struct run *run, struct regex_set *set, struct regex_script *s,
 {
 	struct jsregex_parts parts;
 	struct jsregex_origin at = {0};
-	const struct node *dummy = NULL;
 
-	(void)dummy;
 	jsregex_free(&s->re);
 	s->ok = false;
 	jsregex_split(pat, len, &parts);
@@ -552,11 +553,11 @@ replacement(const struct regex_script *s, const struct jsregex *re,
 
 	for (k = 0; k < s->npieces && ok; k++) {
 		p = &s->pieces[k];
-		if (p->kind == PIECE_TEXT) {
+		if (p->kind == REGEX_PIECE_TEXT) {
 			buf_put(&r, p->s, p->len);
 			continue;
 		}
-		if (p->kind == PIECE_NAME) {
+		if (p->kind == REGEX_PIECE_NAME) {
 			g = 0;
 			for (j = 1; re->has_names && j <= re->ngroups; j++)
 				if (re->names[j] &&

@@ -79,14 +79,18 @@ struct regex_macros {
 	void *ctx;
 };
 
-enum regex_piece_kind { PIECE_TEXT, PIECE_GROUP, PIECE_NAME };
+enum regex_piece_kind {
+	REGEX_PIECE_TEXT,
+	REGEX_PIECE_GROUP,
+	REGEX_PIECE_NAME,
+};
 
 /* The replacement, cut once at load into text and $N / $<name>. */
 struct regex_piece {
 	enum regex_piece_kind kind;
-	const char *s;          /* PIECE_TEXT, PIECE_NAME; in the arena */
+	const char *s;          /* TEXT and NAME pieces; in the arena */
 	size_t len;
-	uint64_t group;         /* PIECE_GROUP; saturates */
+	uint64_t group;         /* REGEX_PIECE_GROUP; saturates */
 };
 
 struct regex_script {
