@@ -207,6 +207,7 @@ enum diag_level {
 	X(MSG_REGEX_FIELD_TYPE, "'%s' of a regex script must be %s, not %s") \
 	X(MSG_REGEX_COERCED, "'%s' is %s; SillyTavern reads it as %s") \
 	X(MSG_REGEX_INERT, "%s: flag '%c' is not a JavaScript flag; SillyTavern ignores this script") \
+	X(MSG_REGEX_NOT_FLAGS, "%s: the letters after the last '/' are not a set of flags, so SillyTavern takes the whole string, slashes included, as the pattern") \
 	X(MSG_REGEX_LIMIT, "match limit exceeded in script '%s'") \
 	X(MSG_REGEX_MATCH_FAILED, "matching failed in script '%s'") \
 	/* end */

@@ -978,6 +978,7 @@ jsregex_split(const char *s, size_t len, struct jsregex_parts *out)
 			/* Not flags: the whole string is the pattern. */
 			out->off = 0;
 			out->len = len;
+			out->not_flags = true;
 			return;
 		}
 		seen[q - ok] = true;

@@ -71,6 +71,8 @@ struct jsregex_parts {
 	size_t off, len;        /* the pattern inside the string */
 	unsigned flags;         /* enum jsregex_flag */
 	bool none;              /* no regex at all (empty, only line ends) */
+	bool not_flags;         /* "/.../letters" whose letters are no flag
+	                         * set: the whole string is the pattern */
 };
 void jsregex_split(const char *s, size_t len, struct jsregex_parts *out);
 

@@ -265,6 +265,9 @@ compile(struct run *run, struct regex_set *set, struct regex_script *s,
 		    what(run, s), bad);
 		return true;
 	}
+	if (parts.not_flags)
+		diag_warning(run, s->src, s->findspan, MSG_REGEX_NOT_FLAGS,
+		    what(run, s));
 	at.src = s->src;
 	at.span = s->findspan;
 	at.json = mapped && s->findspan.len > 0 &&

@@ -398,6 +398,17 @@ test_errors(void)
 	    "\"replaceString\": \"b\", \"placement\": [2]}\n"
 	    "   |                                  ^~~~~~~\n");
 	CHECK_STR(apply(&set, AI, 0, ND, "aaa"), "aaa");
+	CHECK(load(&set, REGEX_GLOBAL, "gg.json",
+	    "{\"scriptName\": \"G\", \"findRegex\": \"/a/gg\", "
+	    "\"replaceString\": \"b\", \"placement\": [2]}"));
+	CHECK_STR(err,
+	    "gg.json:1:34: warning: findRegex of script 'G': the letters "
+	    "after the last '/' are not a set of flags, so SillyTavern takes "
+	    "the whole string, slashes included, as the pattern\n"
+	    " 1 | {\"scriptName\": \"G\", \"findRegex\": \"/a/gg\", "
+	    "\"replaceString\": \"b\", \"placement\": [2]}\n"
+	    "   |                                  ^~~~~~~\n");
+	CHECK_STR(apply(&set, AI, 0, ND, "a /a/gg"), "a b");
 	regex_set_free(&set);
 
 	/* A catastrophic pattern stops at the match limit, once per
