@@ -18,7 +18,29 @@
  *
  * Which scopes to add (a preset's scripts only when the preset is in
  * preset_allowed_regex, a card's only when the card is in
- * character_allowed_regex) is the caller's decision.
+ * character_allowed_regex) is the caller's decision.  SillyTavern
+ * ignores a card's or preset's regex_scripts that is not an array: pass
+ * it only when it is one.
+ *
+ * How prompt assembly calls regex_apply() (SillyTavern 1.15, reference
+ * section 3.4):
+ *   history message i of n (the message typed now counts, as the last):
+ *       placement REGEX_USER_INPUT if the user wrote it, else
+ *       REGEX_AI_OUTPUT (narrator messages too); call REGEX_PROMPT;
+ *       depth n - i - 1 (minus one more on Continue, so the continued
+ *       message has depth -1);
+ *   a reasoning block re-added to history: REGEX_REASONING, REGEX_PROMPT,
+ *       the message's depth;
+ *   a world-info entry's content before insertion: REGEX_WORLD_INFO,
+ *       REGEX_PROMPT, the entry's depth for an @depth entry, else
+ *       REGEX_NO_DEPTH;
+ *   the message typed now, when it is sent (stored text): first
+ *       REGEX_USER_INPUT with call 0 and REGEX_NO_DEPTH (permanent
+ *       scripts), then as history above;
+ *   a new chat's greeting: REGEX_AI_OUTPUT, call 0, REGEX_NO_DEPTH, once
+ *       when the chat is created (stored text).
+ * Messages read from a chat file already carry the permanent scripts'
+ * changes: give them only the prompt calls.
  */
 #ifndef REGEX_H
 #define REGEX_H
