@@ -341,6 +341,34 @@ name_index(const struct tr *t, const char *s, size_t len)
 	return 0;
 }
 
+/* A JS property \p{...} body p[0..n) in PCRE2's spelling, into b. */
+static void
+put_property(struct buf *b, int e, const char *p, size_t n)
+{
+	static const struct {
+		const char *js, *pcre;
+	} prefix[] = {
+		{ "General_Category=", "" }, { "gc=", "" },
+		{ "Script_Extensions=", "scx:" }, { "scx=", "" },
+		{ "Script=", "sc:" }, { "sc=", "sc:" },
+	};
+	size_t k, l;
+
+	buf_printf(b, "\\%c{", e);
+	for (k = 0; k < LEN(prefix); k++) {
+		l = strlen(prefix[k].js);
+		if (n > l && memcmp(p, prefix[k].js, l) == 0) {
+			buf_puts(b, strcmp(prefix[k].js, "scx=") == 0 ?
+			    "scx:" : prefix[k].pcre);
+			p += l;
+			n -= l;
+			break;
+		}
+	}
+	buf_put(b, p, n);
+	buf_putc(b, '}');
+}
+
 /*
  * One class atom at p[i] (after the '[' or a previous atom).  Sets
  * *cp to a code point, or *esc to the PCRE2 text of a class escape
@@ -421,10 +449,17 @@ class_atom(struct tr *t, uint32_t *cp, const char **esc, char *escbuf,
 			break;
 		for (end = i + 3; end < n && p[end] != '}'; end++)
 			;
-		if (i + 2 >= n || p[i + 2] != '{' || end >= n)
+		/* escbuf holds a name of any real property. */
+		if (i + 2 >= n || p[i + 2] != '{' || end >= n ||
+		    end - i > escsz - 16)
 			return fail(t, i, 2, MSG_JSREGEX_BAD_PROPERTY);
-		snprintf(escbuf, escsz, "\\%c{%.*s}", e, (int)(end - i - 3),
-		    p + i + 3);
+		{
+			struct buf b = BUF_INIT;
+
+			put_property(&b, e, p + i + 3, end - i - 3);
+			snprintf(escbuf, escsz, "%s", b.data);
+			buf_free(&b);
+		}
 		*esc = escbuf;
 		t->i = end + 1;
 		return true;
@@ -487,7 +522,7 @@ class(struct tr *t)
 	size_t n = t->n, start = t->i, at;
 	bool neg = false, any = false, has_s = false, has_S = false;
 	struct buf body = BUF_INIT;
-	char eb1[64], eb2[64];
+	char eb1[160], eb2[160];
 	const char *e1, *e2;
 	uint32_t c1, c2;
 
@@ -680,24 +715,13 @@ escape(struct tr *t)
 			;
 		if (i + 2 >= n || p[i + 2] != '{' || end >= n)
 			return fail(t, i, 2, MSG_JSREGEX_BAD_PROPERTY);
-		emit(t, e == 'p' ? "\\p{" : "\\P{", i);
-		k = i + 3;
-		if (end - k > 3 && memcmp(p + k, "gc=", 3) == 0)
-			k += 3;
-		else if (end - k > 17 &&
-		    memcmp(p + k, "General_Category=", 17) == 0)
-			k += 17;
-		else if (end - k > 7 && memcmp(p + k, "Script=", 7) == 0)
-			emit(t, "sc:", i), k += 7;
-		else if (end - k > 3 && memcmp(p + k, "sc=", 3) == 0)
-			emit(t, "sc:", i), k += 3;
-		else if (end - k > 19 &&
-		    memcmp(p + k, "Script_Extensions=", 18) == 0)
-			emit(t, "scx:", i), k += 18;
-		else if (end - k > 4 && memcmp(p + k, "scx=", 4) == 0)
-			emit(t, "scx:", i), k += 4;
-		emitn(t, p + k, end - k, k);
-		emit(t, "}", end);
+		{
+			struct buf b = BUF_INIT;
+
+			put_property(&b, e, p + i + 3, end - i - 3);
+			emitn(t, b.data, b.len, i);
+			buf_free(&b);
+		}
 		t->i = end + 1;
 		return true;
 	default:

@@ -34,8 +34,11 @@
  *   i m s u g  caseless, multiline, dotall, unicode; g is "replace all"
  *
  * Known differences: JS without u counts UTF-16 code units, strata code
- * points (an astral character is one character for ".", classes and
- * empty-match advance); caseless matching uses Unicode simple folding
+ * points (an astral character is one character for ".", classes,
+ * quantifiers and empty-match advance); a repeated group whose pass
+ * matches "" ends the loop (JS tries its other alternatives); caseless
+ * \p{Lu} and \p{Ll} are not widened to the other case as in JS with iu;
+ * caseless matching uses Unicode simple folding
  * (JS without u never matches an ASCII letter to a non-ASCII one, e.g.
  * k and the Kelvin sign); a lookbehind must have a bounded, fixed length
  * per alternative (PCRE2 10.42); quantifier bounds stop at 65535; the

@@ -157,6 +157,8 @@ const cases = [
   ['(["“])(.*?)(["”])', 'g', 'She said “hi” and "bye"'],
   ['\\*([^*]+)\\*', 'g', '*waves* hello *smiles*'],
   ['「(.+?)」', 'g', '彼は「こんにちは」と言った。「はい」'],
+  ['[\\p{gc=Ll}\\p{Script=Han}]+', 'gu', 'ABcd日本'],
+  ['[^\\P{sc=Latin}]+', 'gu', 'abc日本é'],
   // bad patterns
   ['[', '', 'a'],
   ['\\', '', 'a'],
