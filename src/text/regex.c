@@ -270,7 +270,7 @@ compile(struct run *run, struct regex_set *set, struct regex_script *s,
 		    what(run, s));
 	at.src = s->src;
 	at.span = s->findspan;
-	at.json = mapped && s->findspan.len > 0 &&
+	at.json = mapped && s->src && s->findspan.len > 0 &&
 	    s->src->text[s->findspan.off] == '"';
 	at.whole = !mapped;
 	at.base = parts.off;
