@@ -1021,6 +1021,56 @@ jsregex_split(const char *s, size_t len, struct jsregex_parts *out)
 	}
 }
 
+bool
+jsregex_split_key(const char *s, size_t len, struct buf *pat,
+    unsigned *flags)
+{
+	static const char ok[] = "gimsuy";
+	size_t e, i;
+	const char *q;
+	unsigned f = 0, bit;
+
+	if (len < 3 || s[0] != '/')
+		return false;
+	/* The lazy ([\w\W]+?): the first '/' after one character whose
+	 * tail is only flag letters. */
+	for (e = 2; e < len; e++) {
+		if (s[e] != '/')
+			continue;
+		for (i = e + 1; i < len && s[i] && strchr(ok, s[i]); i++)
+			;
+		if (i == len)
+			break;
+	}
+	if (e >= len)
+		return false;
+	/* An unescaped '/' inside: not a regex. */
+	for (i = 1; i < e; i++)
+		if (s[i] == '/' && (i == 1 || s[i - 1] != '\\'))
+			return false;
+	for (i = e + 1; i < len; i++) {
+		q = strchr(ok, s[i]);
+		bit = q[0] == 'g' ? JSREGEX_G : q[0] == 'i' ? JSREGEX_I :
+		    q[0] == 'm' ? JSREGEX_M : q[0] == 's' ? JSREGEX_S :
+		    q[0] == 'u' ? JSREGEX_U : JSREGEX_Y;
+		if (f & bit)
+			return false;   /* RegExp refuses "gg" */
+		f |= bit;
+	}
+	for (i = 1; i < e; i++) {
+		if (s[i] == '\\' && i + 1 < e && s[i + 1] == '/' &&
+		    !(f & (1u << 31))) {
+			buf_putc(pat, '/');
+			f |= 1u << 31;  /* only the first one */
+			i++;
+			continue;
+		}
+		buf_putc(pat, s[i]);
+	}
+	*flags = f & ~(1u << 31);
+	return true;
+}
+
 static void
 tr_init(struct tr *t, struct run *run, const struct jsregex_origin *at,
     const char *pat, size_t len, unsigned flags, struct buf *out)
@@ -1074,6 +1124,8 @@ jsregex_compile(struct run *run, const struct jsregex_origin *at,
 		goto fail;
 	if (flags & JSREGEX_I)
 		opts |= PCRE2_CASELESS;
+	if (flags & JSREGEX_Y)
+		opts |= PCRE2_ANCHORED;
 	code = pcre2_compile((PCRE2_SPTR)(out.data ? out.data : ""), out.len,
 	    opts, &err, &eoff, NULL);
 	if (!code) {

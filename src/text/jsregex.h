@@ -66,6 +66,8 @@ enum jsregex_flag {
 	/* x X U A J: accepted by SillyTavern's split, refused by JS, so the
 	 * regex never exists and its script does nothing. */
 	JSREGEX_INERT = 1 << 5,
+	JSREGEX_Y = 1 << 6,     /* sticky: world-info keys only; matches at
+	                         * the start offset only */
 };
 
 /* SillyTavern's regexFromString split of s[0..len): the pattern is
@@ -78,6 +80,17 @@ struct jsregex_parts {
 	                         * set: the whole string is the pattern */
 };
 void jsregex_split(const char *s, size_t len, struct jsregex_parts *out);
+
+/*
+ * World info's parseRegexFromString: is key s[0..len) a regex key
+ * ("/pattern/flags", flags from "gimsuy", no unescaped '/' inside)?  If
+ * so, the pattern -- its first "\/" made "/", as SillyTavern does -- is
+ * appended to pat and *flags set; a repeated flag makes JavaScript refuse
+ * the regex, and the key is then plain text (false), as it is when the
+ * pattern does not compile (the caller checks with jsregex_compile()).
+ */
+bool jsregex_split_key(const char *s, size_t len, struct buf *pat,
+    unsigned *flags);
 
 /* Where a pattern was written, for messages. */
 struct jsregex_origin {

@@ -249,4 +249,35 @@ for (const [find, replace, trims, input] of scripts) {
   }
   runs.push({ find, replace, trims, input, output });
 }
-process.stdout.write(JSON.stringify({ patterns: out, scripts: runs }, null, 1) + '\n');
+
+// World-info keys, as world-info.js's parseRegexFromString reads them:
+// regex is null for a plain key, else whether re.test(text) holds.
+const keys = [
+  ['/dragon/i', 'A DRAGON!'],
+  ['/drag(on|oon)/', 'dragoon'],
+  ['dragon', 'dragon'],
+  ['/a/b/', 'a/b'],
+  ['/a\\/b/', 'a/b'],
+  ['/a\\/b\\/c/', 'a/b/c'],
+  ['/\\/x/', '/x'],
+  ['/x/gg', 'x'],
+  ['/x/y', 'ax'],
+  ['/x/y', 'xa'],
+  ['/x/gy', 'x'],
+  ['/x/z', 'x'],
+  ['/(/', '('],
+  ['//', '/'],
+  ['/x/', 'X'],
+  ['/^\\x01Sera/m', 'a\n\u0001Seraphina: hi'],
+  ['/猫|犬/u', '小さな犬'],
+  ['/\\bcat\\b/', 'concat'],
+];
+const keyruns = keys.map(([key, text]) => {
+  const m = key.match(/^\/([\w\W]+?)\/([gimsuy]*)$/);
+  let re = null;
+  if (m && !m[1].match(/(^|[^\\])\//)) {
+    try { re = new RegExp(m[1].replace('\\/', '/'), m[2]); } catch { re = null; }
+  }
+  return { key, text, regex: re ? { source: re.source, flags: re.flags, test: re.test(text) } : null };
+});
+process.stdout.write(JSON.stringify({ patterns: out, scripts: runs, keys: keyruns }, null, 1) + '\n');

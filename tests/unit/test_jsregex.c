@@ -197,6 +197,57 @@ test_node_cases(void)
 	buf_free(&out);
 }
 
+/* World-info regex keys against Node's parseRegexFromString + test(). */
+static void
+test_node_keys(void)
+{
+	struct source *src = run_read(&run, "regex/expected.json", NULL,
+	    span_make(0, 0));
+	struct node *root = NULL;
+	const struct node *keys, *c, *k, *t, *want;
+	struct jsregex_origin at = { NULL, {0, 0}, false, 0, false, "key" };
+	struct jsregex re;
+	struct buf pat = BUF_INIT;
+	size_t i, ov[64];
+	unsigned flags;
+	bool is_re, hit;
+	void *md;
+
+	if (!src || !json_parse(&run, src, &root))
+		return;
+	keys = tree_get(root, "keys");
+	CHECK(keys && keys->u.array.n >= 18);
+	for (i = 0; keys && i < keys->u.array.n; i++) {
+		c = keys->u.array.items[i];
+		k = tree_get(c, "key");
+		t = tree_get(c, "text");
+		want = tree_get(c, "regex");
+		buf_reset(&pat);
+		hit = false;
+		is_re = jsregex_split_key(k->u.str.s, k->u.str.len, &pat,
+		    &flags);
+		if (is_re) {
+			begin();
+			is_re = jsregex_compile(&run, &at, pat.data ? pat.data :
+			    "", pat.len, flags, &re);
+			end();
+			if (is_re) {
+				md = jsregex_match_data(re.ngroups);
+				hit = jsregex_match(&re, md, t->u.str.s,
+				    t->u.str.len, 0, ov) == JSREGEX_MATCH;
+				jsregex_match_data_free(md);
+			}
+			jsregex_free(&re);
+		}
+		if (is_re != (want->kind != NODE_NULL))
+			fprintf(stderr, "key %s\n", k->u.str.s);
+		CHECK(is_re == (want->kind != NODE_NULL));
+		if (is_re && want->kind != NODE_NULL)
+			CHECK(hit == tree_get(want, "test")->u.b);
+	}
+	buf_free(&pat);
+}
+
 static const char *
 split(const char *s, unsigned *flags)
 {
@@ -342,8 +393,10 @@ main(void)
 	progname = "test_jsregex";
 	run_init(&run);
 	test_split();
-	if (access("regex/expected.json", R_OK) == 0)
+	if (access("regex/expected.json", R_OK) == 0) {
 		test_node_cases();
+		test_node_keys();
+	}
 	else
 		fprintf(stderr, "skipped: regex/expected.json not found\n");
 	test_errors();
