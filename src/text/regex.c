@@ -542,7 +542,8 @@ put_trimmed(const struct regex_script *s, const struct regex_macros *m,
  * falsy value gives "".
  */
 static bool
-replacement(const struct regex_script *s, const struct jsregex *re,
+replacement(struct run *run, const struct regex_script *s,
+    const struct jsregex *re,
     const struct regex_macros *m, const char *text, size_t len,
     const size_t *ov, size_t *u16, size_t *u16at, struct buf *out)
 {
@@ -591,9 +592,16 @@ replacement(const struct regex_script *s, const struct jsregex *re,
 		 * string form: SillyTavern throws a TypeError there; strata
 		 * inserts nothing, as for every later number. */
 	}
+	k = out->len;
 	if (ok)
 		ok = expand(m, REGEX_MACRO_REPLACE, r.data ? r.data : "",
 		    r.len, out);
+	/* The rest of the text stays valid UTF-8 (matches and trim strings
+	 * fall on character boundaries); a macro's output may not. */
+	if (ok && !jsregex_valid(out->data + k, out->len - k)) {
+		diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
+		ok = false;
+	}
 	buf_free(&r);
 	return ok;
 }
@@ -651,8 +659,8 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 			break;
 		}
 		buf_put(out, text + last, ov[0] - last);
-		if (!replacement(s, &s->re, m, text, len, ov, &u16, &u16at,
-		    out)) {
+		if (!replacement(run, s, &s->re, m, text, len, ov, &u16,
+		    &u16at, out)) {
 			ok = false;
 			break;
 		}
@@ -670,15 +678,8 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 	}
 	if (ov != few)
 		free(ov);
-	if (ok && *changed) {
+	if (ok && *changed)
 		buf_put(out, text + last, len - last);
-		/* Matching needs valid UTF-8; a macro could have broken
-		 * it. */
-		if (!jsregex_valid(out->data, out->len)) {
-			diag_plain(run, DIAG_ERROR, MSG_INVALID_UTF8);
-			ok = false;
-		}
-	}
 	if (!ok)
 		*changed = false;
 	return ok;

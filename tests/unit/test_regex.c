@@ -101,6 +101,18 @@ macros(void *ctx, enum regex_macro_use use, const char *s, size_t n,
 
 static struct regex_macros mac = { macros, NULL };
 
+/* A broken macro engine: its output is not UTF-8. */
+static bool
+macros_bad(void *ctx, enum regex_macro_use use, const char *s, size_t n,
+    struct buf *out)
+{
+	(void)ctx;
+	(void)use;
+	buf_put(out, s, n);
+	buf_puts(out, "\xff");
+	return true;
+}
+
 /* A set from JSON text (as file name), diagnostics in err. */
 static bool
 load(struct regex_set *set, enum regex_scope scope, const char *name,
@@ -409,6 +421,20 @@ test_errors(void)
 	    "\"replaceString\": \"b\", \"placement\": [2]}\n"
 	    "   |                                  ^~~~~~~\n");
 	CHECK_STR(apply(&set, AI, 0, ND, "a /a/gg"), "a b");
+	regex_set_free(&set);
+
+	/* Text that is not UTF-8, and a macro that breaks it: an error,
+	 * the text as it was. */
+	regex_set_init(&set);
+	CHECK(load(&set, REGEX_GLOBAL, "u.json",
+	    "{\"findRegex\": \"/a/g\", \"replaceString\": \"b\", "
+	    "\"placement\": [2]}"));
+	CHECK_STR(apply(&set, AI, 0, ND, "a\xff" "a"), "a\xff" "a");
+	CHECK_STR(err, "test_regex: error: invalid UTF-8\n");
+	mac.expand = macros_bad;
+	CHECK_STR(apply(&set, AI, 0, ND, "xa"), "xa");
+	CHECK_STR(err, "test_regex: error: invalid UTF-8\n");
+	mac.expand = macros;
 	regex_set_free(&set);
 
 	/* A catastrophic pattern stops at the match limit, once per
