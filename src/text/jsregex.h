@@ -71,7 +71,7 @@ enum jsregex_flag {
 };
 
 /* SillyTavern's regexFromString split of s[0..len): the pattern is
- * s[*off .. *off + *plen). */
+ * s[off .. off + len). */
 struct jsregex_parts {
 	size_t off, len;        /* the pattern inside the string */
 	unsigned flags;         /* enum jsregex_flag */
@@ -128,7 +128,8 @@ struct jsregex {
  */
 bool jsregex_compile(struct run *run, const struct jsregex_origin *at,
     const char *pat, size_t len, unsigned flags, struct jsregex *re);
-/* Only the translation, for tests: PCRE2 syntax appended to out. */
+/* Only the translation (tests, debugging): PCRE2 syntax appended to
+ * out. */
 bool jsregex_translate(struct run *run, const struct jsregex_origin *at,
     const char *pat, size_t len, unsigned flags, struct buf *out);
 void jsregex_free(struct jsregex *re);

@@ -377,6 +377,35 @@ test_limit(void)
 	jsregex_free(&re);
 }
 
+static const char *
+tr(const char *pat, unsigned flags)
+{
+	static char b[512];
+	struct buf out = BUF_INIT;
+	struct jsregex_origin at = { NULL, {0, 0}, false, 0, false, "t" };
+
+	if (!jsregex_translate(&run, &at, pat, strlen(pat), flags, &out))
+		snprintf(b, sizeof(b), "(error)");
+	else
+		snprintf(b, sizeof(b), "%s", out.data ? out.data : "");
+	buf_free(&out);
+	return b;
+}
+
+static void
+test_translate(void)
+{
+	CHECK_STR(tr("a.b", 0), "a[^\\n\\r\\x{2028}\\x{2029}]b");
+	CHECK_STR(tr("^a$", 0), "\\Aa\\z");
+	CHECK_STR(tr("^$", JSREGEX_M),
+	    "(?<![^\\n\\r\\x{2028}\\x{2029}])(?![^\\n\\r\\x{2028}\\x{2029}])");
+	CHECK_STR(tr("[^]|[]", 0), "[\\s\\S]|[^\\s\\S]");
+	CHECK_STR(tr("(?<y>\\d)\\k<y>\\1", 0), "(\\d)\\g{1}\\g{1}");
+	CHECK_STR(tr("\\/\\a{", 0), "\\x{2f}a\\x{7b}");
+	CHECK_STR(tr("\\p{sc=Han}", JSREGEX_U), "\\p{sc:Han}");
+	CHECK_STR(tr("\\v\\cJ\\0", 0), "\\x{b}\\x{a}\\x{0}");
+}
+
 static void
 test_escape_value(void)
 {
@@ -399,6 +428,7 @@ main(void)
 	}
 	else
 		fprintf(stderr, "skipped: regex/expected.json not found\n");
+	test_translate();
 	test_errors();
 	test_limit();
 	test_escape_value();
