@@ -247,6 +247,32 @@ enum diag_level {
 	X(MSG_CARD_NO_FIELD, "the card has no field '%s'") \
 	X(MSG_CARD_TTY, "refusing to write a PNG to a terminal: give -o FILE or redirect standard output") \
 	X(MSG_CARD_WRITE, "cannot write %s:") \
+	/* jsregex */ \
+	X(MSG_JSREGEX_PCRE2, "%s: the pattern cannot be compiled: %s") \
+	X(MSG_JSREGEX_TRAILING_BACKSLASH, "%s: '\\' at the end of the pattern") \
+	X(MSG_JSREGEX_BAD_ESCAPE, "%s: invalid escape (the u flag allows only escapes with a meaning)") \
+	X(MSG_JSREGEX_BAD_PROPERTY, "%s: invalid property name: write \\p{Name}") \
+	X(MSG_JSREGEX_CLASS_RANGE, "%s: invalid character class range") \
+	X(MSG_JSREGEX_RANGE_ORDER, "%s: range out of order in character class") \
+	X(MSG_JSREGEX_UNTERMINATED_CLASS, "%s: unterminated character class") \
+	X(MSG_JSREGEX_BAD_NAMED_REF, "%s: invalid named reference") \
+	X(MSG_JSREGEX_BAD_BACKREF, "%s: reference to a group that does not exist") \
+	X(MSG_JSREGEX_TOO_DEEP, "%s: groups nested too deeply") \
+	X(MSG_JSREGEX_DUP_NAME, "%s: duplicate capture group name") \
+	X(MSG_JSREGEX_BAD_GROUP, "%s: invalid group") \
+	X(MSG_JSREGEX_UNMATCHED, "%s: unmatched ')'") \
+	X(MSG_JSREGEX_UNTERMINATED_GROUP, "%s: unterminated group") \
+	X(MSG_JSREGEX_NOTHING_TO_REPEAT, "%s: nothing to repeat") \
+	X(MSG_JSREGEX_QUANT_ORDER, "%s: numbers out of order in {} quantifier") \
+	X(MSG_JSREGEX_LONE_BRACKET, "%s: lone quantifier bracket (not allowed with the u flag)") \
+	/* regex scripts */ \
+	X(MSG_REGEX_NOT_SCRIPT, "a regex script must be an object, not %s") \
+	X(MSG_REGEX_FIELD_TYPE, "'%s' of a regex script must be %s, not %s") \
+	X(MSG_REGEX_COERCED, "'%s' is %s; SillyTavern reads it as %s") \
+	X(MSG_REGEX_INERT, "%s: flag '%c' is not a JavaScript flag; SillyTavern ignores this script") \
+	X(MSG_REGEX_NOT_FLAGS, "%s: the letters after the last '/' are not a set of flags, so SillyTavern takes the whole string, slashes included, as the pattern") \
+	X(MSG_REGEX_LIMIT, "match limit exceeded in script '%s'") \
+	X(MSG_REGEX_MATCH_FAILED, "matching failed in script '%s'") \
 	/* end */
 
 #define X(name, text) name,
