@@ -14,10 +14,12 @@ struct options;
 int cmd_build(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_wi(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
 extern const char cmd_check_help[];
+extern const char cmd_wi_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);

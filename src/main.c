@@ -28,6 +28,8 @@ static const struct command {
 	  cmd_debug_help },
 	{ "check", cmd_check, "[PROFILE...]",
 	  "validate profiles and everything they name", cmd_check_help },
+	{ "wi", cmd_wi, "FILE... [options]",
+	  "lint, convert and run SillyTavern world info", cmd_wi_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };
