@@ -498,7 +498,8 @@ world_from_node(struct run *run, const struct node *root, const char *name,
 		const struct node *bn = tree_get(root, "name");
 
 		out->from_book = true;
-		if (!name && bn && bn->kind == NODE_STRING)
+		/* SillyTavern imports a book under its own name. */
+		if (bn && bn->kind == NODE_STRING && *bn->u.str.s)
 			out->name = bn->u.str.s;
 		out->entries = arena_array(&run->arena, entries->u.array.n,
 		    sizeof(*out->entries));

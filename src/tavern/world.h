@@ -123,8 +123,8 @@ void world_entry_default(struct world_entry *e);
 
 /*
  * Read src as a world file, a character_book, or a card holding
- * data.character_book; name defaults to the file name without its
- * directory and ".json".  Reports at path:line:col and returns false on
+ * data.character_book (a book's own name wins; else the file name without
+ * its directory and ".json").  Reports at path:line:col and returns false on
  * errors; warnings do not fail.
  */
 bool world_read(struct run *run, struct source *src, const char *name,

@@ -80,7 +80,7 @@ main(void)
 	    "\"position\": \"before_char\", \"extensions\": {\"position\": 4,"
 	    " \"depth\": 1, \"role\": 2, \"useProbability\": false, "
 	    "\"case_sensitive\": false, \"group_weight\": 7}}]}", &w));
-	CHECK_STR(w.name, "t");
+	CHECK_STR(w.name, "B");
 	CHECK(w.from_book);
 	CHECK_INT(w.n, 2);
 	e = &w.entries[0];
