@@ -63,22 +63,45 @@ struct wi_opts {
 	bool to_book, from_book, json, run;
 };
 
+/* qsort has no context argument: the world being sorted. */
+static const struct world_entry *sort_entries;
+
+static int
+cmp_uid(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int64_t u = sort_entries[x].uid, v = sort_entries[y].uid;
+
+	if (u != v)
+		return u < v ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static void
 lint(struct run *run, const struct world *w)
 {
 	size_t i, j, k;
 
+	bool *dup = xcalloc(w->n + 1, sizeof(*dup));
+	size_t *ix = xcalloc(w->n + 1, sizeof(*ix));
+
+	/* Duplicate uids: sort indexes by (uid, index), flag all but the
+	 * first of each run, report in file order. */
+	for (i = 0; i < w->n; i++)
+		ix[i] = i;
+	sort_entries = w->entries;
+	qsort(ix, w->n, sizeof(*ix), cmp_uid);
+	for (i = 1; i < w->n; i++)
+		if (w->entries[ix[i]].uid == w->entries[ix[i - 1]].uid)
+			dup[ix[i]] = true;
 	for (i = 0; i < w->n; i++) {
 		const struct world_entry *e = &w->entries[i];
 		const struct source *src = source_get(run, e->src);
 		int pass;
 
-		for (j = 0; j < i; j++)
-			if (w->entries[j].uid == e->uid) {
-				diag_warning(run, src, e->span,
-				    MSG_WI_DUP_UID, (long long)e->uid);
-				break;
-			}
+		if (dup[i])
+			diag_warning(run, src, e->span, MSG_WI_DUP_UID,
+			    (long long)e->uid);
 		for (pass = 0; pass < 2; pass++) {
 			const struct world_strings *ks = pass ?
 			    &e->keysecondary : &e->key;
@@ -126,7 +149,10 @@ lint(struct run *run, const struct world *w)
 			}
 		}
 	}
-	/* Inclusion groups with one member. */
+	free(dup);
+	free(ix);
+	/* Inclusion groups with one member (quadratic in grouped entries
+	 * only). */
 	for (i = 0; i < w->n; i++) {
 		const char *g = w->entries[i].group, *p, *q;
 
@@ -141,7 +167,7 @@ lint(struct run *run, const struct world *w)
 			len = (size_t)(q - p);
 			if (len == 0)
 				continue;
-			for (j = 0; j < w->n; j++) {
+			for (j = 0; j < w->n && count < 2; j++) {
 				const char *h = w->entries[j].group, *a, *b;
 
 				for (a = h; *a; a = *b ? b + 1 : b) {

@@ -309,14 +309,29 @@ collect(struct engine *g)
 	free(all);
 }
 
+/* The entry a timed-effect key "<world>.<uid>" names (the world name may
+ * hold dots: the uid is after the last one). */
 static struct item *
 find_item(struct engine *g, const char *key)
 {
-	size_t i;
+	const char *dot = strrchr(key, '.');
+	char *end;
+	long long uid;
+	size_t i, wl;
 
-	for (i = 0; i < g->n; i++)
-		if (strcmp(entry_key(g, &g->items[i]), key) == 0)
+	if (!dot || !dot[1])
+		return NULL;
+	uid = strtoll(dot + 1, &end, 10);
+	if (*end)
+		return NULL;
+	wl = (size_t)(dot - key);
+	for (i = 0; i < g->n; i++) {
+		const char *w = g->items[i].book->world->name;
+
+		if (g->items[i].e->uid == uid && strncmp(w, key, wl) == 0 &&
+		    w[wl] == '\0')
 			return &g->items[i];
+	}
 	return NULL;
 }
 

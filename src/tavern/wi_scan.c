@@ -47,11 +47,16 @@ struct windex {
 	size_t cap;
 };
 
+/* Texts longer than this get a 4-gram filter before memmem(). */
+#define GRAM_MIN_TEXT 4096
+#define GRAM_BITS 20
+
 struct segment {
 	const char *raw, *low;
 	size_t rawlen, lowlen;
 	struct windex iraw, ilow;
 	bool built_raw, built_low;
+	uint64_t *graw, *glow;  /* bit set of the text's 4-byte grams */
 };
 
 struct wi_scan {
@@ -253,9 +258,49 @@ segment_init(struct wi_scan *sc, struct segment *g, const char *raw,
 	g->low = lower(sc, raw, n, &g->lowlen);
 }
 
+static uint32_t
+gram_hash(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return (v * 2654435761u) >> (32 - GRAM_BITS);
+}
+
+static uint64_t *
+grams_build(const char *t, size_t n)
+{
+	uint64_t *set = xcalloc((1u << GRAM_BITS) / 64, sizeof(*set));
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i++) {
+		uint32_t h = gram_hash(t + i);
+
+		set[h >> 6] |= UINT64_C(1) << (h & 63);
+	}
+	return set;
+}
+
+/* False when some 4-gram of k is not in the text: no memmem needed. */
+static bool
+grams_may_hold(const uint64_t *set, const char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i++) {
+		uint32_t h = gram_hash(k + i);
+
+		if (!(set[h >> 6] & (UINT64_C(1) << (h & 63))))
+			return false;
+	}
+	return true;
+}
+
 static void
 segment_free(struct segment *g)
 {
+	free(g->graw);
+	free(g->glow);
 	if (g->built_raw)
 		windex_free(&g->iraw);
 	if (g->built_low)
@@ -460,6 +505,10 @@ compile_regex(const char *s, size_t n, char *err, size_t errlen,
 	pcre2_set_compile_extra_options(cc, PCRE2_EXTRA_ALT_BSUX);
 	re = pcre2_compile((PCRE2_SPTR)s + 1, plen, opt, &ec, &off, cc);
 	pcre2_compile_context_free(cc);
+	/* JIT when the platform has it; the interpreter otherwise.  Both
+	 * honour the match limit; JIT's stack limit plays the depth's part. */
+	if (re)
+		(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	if (!re && err) {
 		pcre2_get_error_message(ec, (PCRE2_UCHAR *)err, errlen);
 		if (erroff)
@@ -595,6 +644,14 @@ find_plain(const struct wi_key *k, struct segment *g, bool cs, bool whole,
 		off = windex_find(x, t, k->cmp, k->len);
 		return off != SIZE_MAX && off + k->len <= limit ? off :
 		    SIZE_MAX;
+	}
+	if ((cs ? g->rawlen : g->lowlen) >= GRAM_MIN_TEXT) {
+		uint64_t **set = cs ? &g->graw : &g->glow;
+
+		if (!*set)
+			*set = grams_build(t, cs ? g->rawlen : g->lowlen);
+		if (!grams_may_hold(*set, k->cmp, k->len))
+			return SIZE_MAX;
 	}
 	while (p < end && (p = memmem(p, (size_t)(end - p), k->cmp,
 	    k->len)) != NULL) {
@@ -737,7 +794,7 @@ match_regex(struct wi_scan *sc, const struct world_entry *e,
 	rc = pcre2_match(k->re, (PCRE2_SPTR)sc->joined.data, sc->joined.len,
 	    0, 0, sc->md, sc->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
-	    rc == PCRE2_ERROR_HEAPLIMIT) {
+	    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT) {
 		m->limit = true;
 		return false;
 	}
