@@ -43,6 +43,11 @@ const char cmd_wi_help[] =
     "  --chat-book FILE       chat lorebook\n"
     "  --persona-book FILE    persona lorebook\n"
     "  --char-filename NAME   card file name, for character filters\n"
+    "  --char-tag ID          a tag of the card, for character filters\n"
+    "  --card-text KIND=TEXT  text for an entry's match* opt-in: persona,\n"
+    "                         description, personality, depth_prompt,\n"
+    "                         scenario or creator_notes\n"
+    "  --scan-text TEXT       an extension prompt registered for scanning\n"
     "  --json                 the outcome as JSON\n"
     "  -h, --help             show this help\n";
 
@@ -57,6 +62,9 @@ struct wi_opts {
 	const char **chats;
 	size_t nchats;
 	const char *user, *settings, *char_filename;
+	const char *card_text[WORLD_MATCH__COUNT];
+	const char **tags, **inject;
+	size_t ntags, ninject;
 	uint64_t seed;
 	int64_t context;
 	int trigger;
@@ -429,6 +437,12 @@ engine(struct run *run, const struct wi_opts *o, struct world *worlds,
 		in.settings = &s;
 		in.max_context = ctx;
 		in.char_filename = o->char_filename;
+		in.char_tags = o->tags;
+		in.nchar_tags = o->ntags;
+		in.inject = o->inject;
+		in.ninject = o->ninject;
+		for (i = 0; i < WORLD_MATCH__COUNT; i++)
+			in.match_text[i] = o->card_text[i];
 		in.trigger = (enum world_trigger)o->trigger;
 		in.timed = &timed;
 		in.seed = o->seed;
@@ -468,7 +482,12 @@ cmd_wi(int argc, char **argv)
 	enum {
 		O_TO_BOOK = 256, O_FROM_BOOK, O_CHAT, O_SETTINGS, O_SEED,
 		O_CONTEXT, O_TRIGGER, O_CHAR_BOOK, O_CHAT_BOOK,
-		O_PERSONA_BOOK, O_CHAR_FILENAME, O_JSON,
+		O_PERSONA_BOOK, O_CHAR_FILENAME, O_JSON, O_CHAR_TAG,
+		O_CARD_TEXT, O_SCAN_TEXT,
+	};
+	static const char *const kinds[WORLD_MATCH__COUNT] = {
+		"persona", "description", "personality", "depth_prompt",
+		"scenario", "creator_notes",
 	};
 	static const struct option longopts[] = {
 		{ "to-book", no_argument, NULL, O_TO_BOOK },
@@ -484,6 +503,9 @@ cmd_wi(int argc, char **argv)
 		{ "persona-book", required_argument, NULL, O_PERSONA_BOOK },
 		{ "char-filename", required_argument, NULL, O_CHAR_FILENAME },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "char-tag", required_argument, NULL, O_CHAR_TAG },
+		{ "card-text", required_argument, NULL, O_CARD_TEXT },
+		{ "scan-text", required_argument, NULL, O_SCAN_TEXT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -552,10 +574,33 @@ cmd_wi(int argc, char **argv)
 		case O_JSON:
 			o.json = true;
 			break;
+		case O_CHAR_TAG:
+			o.tags = xreallocarray(o.tags, o.ntags + 1,
+			    sizeof(*o.tags));
+			o.tags[o.ntags++] = optarg;
+			break;
+		case O_SCAN_TEXT:
+			o.inject = xreallocarray(o.inject, o.ninject + 1,
+			    sizeof(*o.inject));
+			o.inject[o.ninject++] = optarg;
+			break;
+		case O_CARD_TEXT:
+			end = strchr(optarg, '=');
+			for (k = 0; end && k < WORLD_MATCH__COUNT; k++)
+				if (strlen(kinds[k]) == (size_t)(end - optarg) &&
+				    strncmp(optarg, kinds[k], (size_t)(end -
+				    optarg)) == 0)
+					break;
+			if (!end || k == WORLD_MATCH__COUNT)
+				goto usage;
+			o.card_text[k] = end + 1;
+			break;
 		case 'h':
 			fputs(cmd_wi_help, stdout);
 			free(o.books);
 			free(o.chats);
+			free(o.tags);
+			free(o.inject);
 			return EXIT_OK;
 		default:
 			goto usage;
@@ -574,6 +619,8 @@ cmd_wi(int argc, char **argv)
 		run_free(&run);
 		free(o.books);
 		free(o.chats);
+		free(o.tags);
+		free(o.inject);
 		return EXIT_USAGE;
 	}
 	worlds = arena_array(&run.arena, o.nbooks + 1, sizeof(*worlds));
@@ -611,10 +658,14 @@ cmd_wi(int argc, char **argv)
 	run_free(&run);
 	free(o.books);
 	free(o.chats);
+	free(o.tags);
+	free(o.inject);
 	return status;
 usage:
 	cmd_usage("wi");
 	free(o.books);
 	free(o.chats);
+	free(o.tags);
+	free(o.inject);
 	return EXIT_USAGE;
 }

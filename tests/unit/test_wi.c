@@ -8,6 +8,9 @@
 
 static struct run run;
 
+static const char *upper(void *ctx, const char *t);
+static bool use_macros;
+
 /* Does an entry with this one key fire on this one message? */
 static bool
 fires(const char *key, const char *text, int cs, int whole)
@@ -39,6 +42,8 @@ fires(const char *key, const char *text, int cs, int whole)
 	in.nmessages = 1;
 	in.settings = &s;
 	in.max_context = 1000;
+	if (use_macros)
+		in.substitute = upper;
 	wi_run(&run, &in, &r);
 	return r.nactivated == 1;
 }
@@ -85,7 +90,11 @@ main(void)
 	CHECK(fires("/\\u0041/", "A", 0, 1));
 	/* empty after trim: never */
 	CHECK(!fires("   ", "   ", 0, 0));
-	CHECK_STR(upper(NULL, "{{char}}"), "Sera");
+	/* keys go through the macro callback before matching */
+	CHECK(!fires("{{char}}", "hi Sera", 0, 1));
+	use_macros = true;
+	CHECK(fires("{{char}}", "hi Sera", 0, 1));
+	use_macros = false;
 	CHECK(wi_is_js_space(0x3000));
 	CHECK(!wi_is_word_byte(0xe6));
 	run_free(&run);
