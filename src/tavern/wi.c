@@ -601,7 +601,8 @@ apply_groups(struct engine *g, struct item **batch, size_t nb)
 			names[nn].first = nn;
 			nn++;
 		}
-	qsort(names, nn, sizeof(*names), cmp_gname);
+	if (nn > 1)
+		qsort(names, nn, sizeof(*names), cmp_gname);
 	mem = xcalloc(nb + 1, sizeof(*mem));
 	for (k = 0; k < nn; k++) {
 		const char *name = names[k].name;

@@ -30,6 +30,7 @@
 #define MAX_SCAN_DEPTH 1000
 #define REGEX_MATCH_LIMIT 200000
 #define REGEX_DEPTH_LIMIT 20000
+#define JIT_MIN_TEXT 16384
 
 struct wi_key {
 	const char *text;       /* after macros, trimmed */
@@ -505,10 +506,6 @@ compile_regex(const char *s, size_t n, char *err, size_t errlen,
 	pcre2_set_compile_extra_options(cc, PCRE2_EXTRA_ALT_BSUX);
 	re = pcre2_compile((PCRE2_SPTR)s + 1, plen, opt, &ec, &off, cc);
 	pcre2_compile_context_free(cc);
-	/* JIT when the platform has it; the interpreter otherwise.  Both
-	 * honour the match limit; JIT's stack limit plays the depth's part. */
-	if (re)
-		(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	if (!re && err) {
 		pcre2_get_error_message(ec, (PCRE2_UCHAR *)err, errlen);
 		if (erroff)
@@ -791,6 +788,12 @@ match_regex(struct wi_scan *sc, const struct world_entry *e,
 	int rc, c;
 
 	build_joined(sc, e, depth);
+	/* JIT only pays on big buffers (and memcheck cannot follow JIT
+	 * code, so small inputs stay on the interpreter).  A second call on
+	 * compiled code returns at once.  Both honour the match limit; the
+	 * JIT stack limit plays the part of the depth limit. */
+	if (sc->joined.len >= JIT_MIN_TEXT)
+		(void)pcre2_jit_compile(k->re, PCRE2_JIT_COMPLETE);
 	rc = pcre2_match(k->re, (PCRE2_SPTR)sc->joined.data, sc->joined.len,
 	    0, 0, sc->md, sc->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
