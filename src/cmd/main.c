@@ -44,6 +44,8 @@ static const struct command {
 	{ "regex", cmd_regex, "FILE... [options]",
 	  "run SillyTavern regex scripts over standard input",
 	  cmd_regex_help },
+	{ "wi", cmd_wi, "FILE... [options]",
+	  "lint, convert and run SillyTavern world info", cmd_wi_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };

@@ -1,0 +1,1208 @@
+/*
+ * wi: the activation loop (SillyTavern's checkWorldInfo), inclusion
+ * groups, timed effects and the output per position.  Key matching and
+ * the scan buffer are in wi_scan.c.
+ */
+#include "tavern/wi.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/rng.h"
+#include "base/buf.h"
+#include "diag/diag.h"
+#include "diag/run.h"
+#include "base/util.h"
+
+enum state { S_NONE, S_INITIAL, S_RECURSION, S_MIN_ACTIVATIONS };
+
+struct item {
+	const struct world_entry *e;
+	const struct wi_book *book;
+	struct wi_keys keys;
+	bool prepared;
+	bool dec_activate, dec_dont;
+	const char *content;            /* decorators removed */
+	bool activated, failed;
+	bool sticky, cooldown;          /* timed effects active now */
+	bool forced;
+	bool removed;                   /* out of this pass's batch */
+	size_t ngroups;
+	const char **groups;
+};
+
+struct engine {
+	struct run *run;
+	const struct wi_input *in;
+	const struct wi_settings *s;
+	struct wi_scan *sc;
+	struct rng rng;
+	struct item *items;
+	struct wi_record *rec;
+	size_t n;
+	size_t chatlen;
+	struct wi_timed timed;
+	size_t capsticky, capcooldown;
+};
+
+static const char *const reason_names[] = {
+	"not reached", "key", "constant", "sticky", "@@activate", "forced",
+	"disabled", "trigger", "character filter", "delay", "cooldown",
+	"delay until recursion", "recursion level", "exclude recursion",
+	"@@dont_activate", "no keys", "no key matched",
+	"secondary keys failed", "probability", "lost inclusion group",
+	"group scoring", "group already won", "over budget", "empty content",
+};
+
+const char *
+wi_reason_name(enum wi_reason reason)
+{
+	return (size_t)reason < LEN(reason_names) ? reason_names[reason] :
+	    "?";
+}
+
+const char *
+wi_source_name(enum wi_source source)
+{
+	static const char *const names[] = {
+		"chat", "persona", "character", "global",
+	};
+
+	return (size_t)source < LEN(names) ? names[source] : "?";
+}
+
+const char *
+wi_where_name(enum wi_where where)
+{
+	static const char *const names[] = {
+		"message", "card", "inject", "recursion",
+	};
+
+	return (size_t)where < LEN(names) ? names[where] : "?";
+}
+
+const char *
+wi_match_name(int match)
+{
+	static const char *const names[] = {
+		"persona description", "character description",
+		"character personality", "character depth prompt",
+		"scenario", "creator notes",
+	};
+
+	return match >= 0 && (size_t)match < LEN(names) ? names[match] : "?";
+}
+
+void
+wi_settings_default(struct wi_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->depth = 2;
+	s->budget_percent = 25;
+	s->include_names = true;
+	s->strategy = 1;
+	s->wi_format = "{0}";
+}
+
+int64_t
+wi_estimate_tokens(void *ctx, const char *text, size_t len)
+{
+	size_t i = 0, units = 0, k;
+	uint32_t cp;
+
+	(void)ctx;
+	while (i < len) {
+		k = utf8_decode(text + i, len - i, &cp);
+		if (k == 0)
+			k = 1;
+		units += cp >= 0x10000 ? 2 : 1;
+		i += k;
+	}
+	return (int64_t)ceil((double)units / 3.35);
+}
+
+static int64_t
+tokens(struct engine *g, const char *t, size_t len)
+{
+	if (g->in->count_tokens)
+		return g->in->count_tokens(g->in->count_tokens_ctx, t, len);
+	return wi_estimate_tokens(NULL, t, len);
+}
+
+static const char *
+entry_key(struct engine *g, const struct item *it)
+{
+	return arena_printf(&g->run->arena, "%s.%lld", it->book->world->name,
+	    (long long)it->e->uid);
+}
+
+/* Decorators: leading lines "@@activate" / "@@dont_activate"; "@@@..."
+ * escapes a line that should start with "@@". */
+static void
+parse_decorators(struct engine *g, struct item *it)
+{
+	const char *c = it->e->content, *nl;
+	size_t n;
+
+	it->content = c;
+	while (c[0] == '@' && c[1] == '@') {
+		if (c[2] == '@') {
+			c++;
+			break;
+		}
+		nl = strchr(c, '\n');
+		n = nl ? (size_t)(nl - c) : strlen(c);
+		while (n > 0 && (c[n - 1] == ' ' || c[n - 1] == '\t' ||
+		    c[n - 1] == '\r'))
+			n--;
+		if (n == 10 && memcmp(c, "@@activate", 10) == 0)
+			it->dec_activate = true;
+		else if (n == 15 && memcmp(c, "@@dont_activate", 15) == 0)
+			it->dec_dont = true;
+		c = nl ? nl + 1 : c + strlen(c);
+	}
+	it->content = c;
+}
+
+static void
+split_groups(struct engine *g, struct item *it)
+{
+	const char *s = it->e->group, *p;
+	size_t cap = 1;
+
+	for (p = s; *p; p++)
+		if (*p == ',')
+			cap++;
+	it->groups = arena_array(&g->run->arena, cap, sizeof(*it->groups));
+	while (*s) {
+		p = strchr(s, ',');
+		if (!p)
+			p = s + strlen(s);
+		if (p > s)
+			it->groups[it->ngroups++] = arena_strndup(
+			    &g->run->arena, s, (size_t)(p - s));
+		if (!*p)
+			break;
+		s = p + 1;
+		/* split(/,\s*\/) */
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+		    *s == '\f' || *s == '\v')
+			s++;
+	}
+}
+
+/* Stable order-descending sort of items[lo..hi) by merging. */
+static void
+sort_desc(struct item **v, size_t n, struct item **tmp)
+{
+	size_t m = n / 2, i = 0, j = m, k = 0;
+
+	if (n < 2)
+		return;
+	sort_desc(v, m, tmp);
+	sort_desc(v + m, n - m, tmp);
+	while (i < m && j < n)
+		tmp[k++] = v[j]->e->order > v[i]->e->order ? v[j++] : v[i++];
+	while (i < m)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
+}
+
+static bool
+is_global(const struct wi_input *in, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < in->nbooks; i++)
+		if (in->books[i].source == WI_SOURCE_GLOBAL &&
+		    strcmp(in->books[i].world->name, name) == 0)
+			return true;
+	return false;
+}
+
+static bool
+book_skipped(const struct wi_input *in, const struct wi_book *b)
+{
+	size_t i;
+
+	if (b->source == WI_SOURCE_GLOBAL)
+		return false;
+	if (is_global(in, b->world->name))
+		return true;
+	for (i = 0; i < in->nbooks; i++) {
+		const struct wi_book *o = &in->books[i];
+
+		if (o->source < b->source &&
+		    strcmp(o->world->name, b->world->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* getSortedEntries(): [chat, persona, strategy(character, global)]. */
+static void
+collect(struct engine *g)
+{
+	const struct wi_input *in = g->in;
+	struct item **lists[4], **tmp, **all;
+	size_t nl[4] = {0}, total = 0, i, j, k, src;
+
+	for (i = 0; i < in->nbooks; i++)
+		total += in->books[i].world->n;
+	for (src = 0; src < 4; src++)
+		lists[src] = xcalloc(total + 1, sizeof(**lists));
+	tmp = xcalloc(total + 1, sizeof(*tmp));
+	all = xcalloc(total + 1, sizeof(*all));
+	g->items = arena_array(&g->run->arena, total + 1, sizeof(*g->items));
+	k = 0;
+	for (i = 0; i < in->nbooks; i++) {
+		const struct wi_book *b = &in->books[i];
+
+		if (book_skipped(in, b))
+			continue;
+		for (j = 0; j < b->world->n; j++) {
+			struct item *it = &g->items[k++];
+
+			it->e = &b->world->entries[j];
+			it->book = b;
+			lists[b->source][nl[b->source]++] = it;
+		}
+	}
+	for (src = 0; src < 4; src++)
+		sort_desc(lists[src], nl[src], tmp);
+	/* Combine: chat, persona, then character/global by strategy. */
+	k = 0;
+	for (src = 0; src < 2; src++)
+		for (i = 0; i < nl[src]; i++)
+			all[k++] = lists[src][i];
+	{
+		size_t a = WI_SOURCE_CHARACTER, b = WI_SOURCE_GLOBAL, start = k;
+
+		if (g->s->strategy == 0 || g->s->strategy == 2) {
+			a = WI_SOURCE_GLOBAL;
+			b = WI_SOURCE_CHARACTER;
+		}
+		for (i = 0; i < nl[a]; i++)
+			all[k++] = lists[a][i];
+		for (i = 0; i < nl[b]; i++)
+			all[k++] = lists[b][i];
+		if (g->s->strategy == 0)
+			sort_desc(all + start, k - start, tmp);
+	}
+	/* Re-lay the items in that order. */
+	{
+		struct item *sorted = arena_array(&g->run->arena, k + 1,
+		    sizeof(*sorted));
+
+		for (i = 0; i < k; i++)
+			sorted[i] = *all[i];
+		g->items = sorted;
+		g->n = k;
+	}
+	for (src = 0; src < 4; src++)
+		free(lists[src]);
+	free(tmp);
+	free(all);
+}
+
+/* The entry a timed-effect key "<world>.<uid>" names (the world name may
+ * hold dots: the uid is after the last one). */
+static struct item *
+find_item(struct engine *g, const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	char *end;
+	long long uid;
+	size_t i, wl;
+
+	if (!dot || !dot[1])
+		return NULL;
+	uid = strtoll(dot + 1, &end, 10);
+	if (*end)
+		return NULL;
+	wl = (size_t)(dot - key);
+	for (i = 0; i < g->n; i++) {
+		const char *w = g->items[i].book->world->name;
+
+		if (g->items[i].e->uid == uid && strncmp(w, key, wl) == 0 &&
+		    w[wl] == '\0')
+			return &g->items[i];
+	}
+	return NULL;
+}
+
+static void
+push_effect(struct engine *g, bool sticky, const struct wi_timed_effect *e)
+{
+	struct wi_timed_effect **v = sticky ? &g->timed.sticky :
+	    &g->timed.cooldown;
+	size_t *n = sticky ? &g->timed.nsticky : &g->timed.ncooldown;
+	size_t *cap = sticky ? &g->capsticky : &g->capcooldown;
+
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+
+		*v = arena_grow(&g->run->arena, *v, *cap, nc, sizeof(**v));
+		*cap = nc;
+	}
+	(*v)[(*n)++] = *e;
+}
+
+static bool
+has_effect(const struct wi_timed_effect *v, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+static struct wi_timed_effect
+new_effect(struct engine *g, struct item *it, int64_t length, bool prot)
+{
+	struct wi_timed_effect e;
+	const char *key = entry_key(g, it);
+	char *h = arena_printf(&g->run->arena, "%s:%s", key, it->e->content);
+
+	e.key = key;
+	e.hash = rng_cyrb53(h, strlen(h), 0);
+	e.start = (int64_t)g->chatlen;
+	e.end = (int64_t)g->chatlen + length;
+	e.protect = prot;
+	return e;
+}
+
+/* Load chat_metadata.timedWorldInfo: drop what ended, start protected
+ * cooldowns after stickies, mark what is active. */
+static void
+load_timed(struct engine *g)
+{
+	const struct wi_timed *t = g->in->timed;
+	int64_t len = (int64_t)g->chatlen;
+	int type;
+	size_t i;
+
+	if (!t)
+		return;
+	for (type = 0; type < 2; type++) {
+		const struct wi_timed_effect *v = type == 0 ? t->sticky :
+		    t->cooldown;
+		size_t n = type == 0 ? t->nsticky : t->ncooldown;
+
+		for (i = 0; i < n; i++) {
+			struct item *it = find_item(g, v[i].key);
+
+			if (len <= v[i].start && !v[i].protect)
+				continue;       /* the chat did not advance */
+			if (len >= v[i].end) {
+				if (type == 0 && it && it->e->cooldown > 0) {
+					struct wi_timed_effect c = new_effect(
+					    g, it, it->e->cooldown, true);
+
+					push_effect(g, false, &c);
+				}
+				continue;
+			}
+			if (!it) {
+				push_effect(g, type == 0, &v[i]);
+				continue;
+			}
+			if ((type == 0 ? it->e->sticky : it->e->cooldown) <= 0)
+				continue;
+			push_effect(g, type == 0, &v[i]);
+		}
+	}
+	for (i = 0; i < g->timed.nsticky; i++) {
+		struct item *it = find_item(g, g->timed.sticky[i].key);
+
+		if (it)
+			it->sticky = true;
+	}
+	for (i = 0; i < g->timed.ncooldown; i++) {
+		struct item *it = find_item(g, g->timed.cooldown[i].key);
+
+		if (it)
+			it->cooldown = true;
+	}
+}
+
+static void
+prepare(struct engine *g, struct item *it)
+{
+	if (!it->prepared) {
+		wi_keys_prepare(g->sc, it->e, &it->keys);
+		it->prepared = true;
+	}
+}
+
+static bool
+scan_key(struct engine *g, struct item *it, struct wi_record *r,
+    const struct wi_key *keys, size_t i, struct wi_match *m)
+{
+	bool ok = wi_scan_key(g->sc, it->e, keys, i, m);
+
+	if (m->limit && !r->regex_limit) {
+		r->regex_limit = true;
+		diag_plain(g->run, DIAG_WARNING, MSG_WI_REGEX_LIMIT,
+		    it->book->world->name, (long long)it->e->uid,
+		    wi_key_text(keys, i));
+	}
+	m->limit = false;
+	return ok;
+}
+
+/* Primary then secondary keys; sets the record's reason. */
+static bool
+match_entry(struct engine *g, struct item *it, struct wi_record *r)
+{
+	const struct world_entry *e = it->e;
+	struct wi_match m = {0}, m2;
+	size_t i;
+	bool any = false, all = true, hit;
+
+	prepare(g, it);
+	for (i = 0; i < it->keys.nprimary; i++)
+		if (scan_key(g, it, r, it->keys.primary, i, &m))
+			break;
+	if (!m.found) {
+		r->reason = WI_NO_MATCH;
+		return false;
+	}
+	r->key = wi_key_text(it->keys.primary, m.key);
+	r->where = m.where;
+	r->where_index = m.where_index;
+	if (!e->selective || e->keysecondary.n == 0)
+		return true;
+	/* A secondary key that is empty after macros never matches. */
+	if (it->keys.nsecondary < e->keysecondary.n) {
+		all = false;
+		if (e->selective_logic == WORLD_NOT_ALL)
+			return true;
+	}
+	for (i = 0; i < it->keys.nsecondary; i++) {
+		memset(&m2, 0, sizeof(m2));
+		hit = scan_key(g, it, r, it->keys.secondary, i, &m2);
+		if (hit)
+			any = true;
+		else
+			all = false;
+		if (e->selective_logic == WORLD_AND_ANY && hit)
+			return true;
+		if (e->selective_logic == WORLD_NOT_ALL && !hit)
+			return true;
+	}
+	if (e->selective_logic == WORLD_NOT_ANY && !any)
+		return true;
+	if (e->selective_logic == WORLD_AND_ALL && all)
+		return true;
+	r->reason = WI_SECONDARY;
+	return false;
+}
+
+static int
+group_score(struct engine *g, struct item *it, struct wi_record *r)
+{
+	struct wi_match m;
+	int p = 0, s = 0;
+	size_t i;
+
+	prepare(g, it);
+	for (i = 0; i < it->keys.nprimary; i++) {
+		memset(&m, 0, sizeof(m));
+		p += scan_key(g, it, r, it->keys.primary, i, &m);
+	}
+	if (!it->e->selective)
+		return p;
+	for (i = 0; i < it->keys.nsecondary; i++) {
+		memset(&m, 0, sizeof(m));
+		s += scan_key(g, it, r, it->keys.secondary, i, &m);
+	}
+	if (it->e->selective_logic == WORLD_AND_ANY)
+		return p + s;
+	if (it->e->selective_logic == WORLD_AND_ALL &&
+	    (size_t)s == it->e->keysecondary.n)
+		return p + s;
+	return p;
+}
+
+static void
+lose(struct engine *g, struct item *it, enum wi_reason why,
+    const char *group, int64_t winner)
+{
+	struct wi_record *r = &g->rec[it - g->items];
+
+	it->removed = true;
+	r->reason = why;
+	r->group = group;
+	r->winner = winner;
+}
+
+/* An array-index-like name ("0", "17"): JavaScript objects list those
+ * first, in numeric order. */
+static bool
+index_like(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (!*s || (s[0] == '0' && s[1]) || *s < '0' || *s > '9')
+		return false;
+	*v = strtoul(s, &end, 10);
+	return *end == '\0' && *v < 4294967295ul;
+}
+
+struct gname {
+	const char *name;
+	unsigned long idx;
+	bool is_index;
+	size_t first;
+};
+
+static int
+cmp_gname(const void *a, const void *b)
+{
+	const struct gname *x = a, *y = b;
+
+	if (x->is_index != y->is_index)
+		return x->is_index ? -1 : 1;
+	if (x->is_index)
+		return x->idx < y->idx ? -1 : x->idx > y->idx;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static void
+apply_groups(struct engine *g, struct item **batch, size_t nb)
+{
+	struct gname *names = NULL;
+	struct item **mem;
+	size_t nn = 0, cap = 0, i, j, k, nm;
+
+	for (i = 0; i < nb; i++)
+		for (j = 0; j < batch[i]->ngroups; j++) {
+			for (k = 0; k < nn; k++)
+				if (strcmp(names[k].name,
+				    batch[i]->groups[j]) == 0)
+					break;
+			if (k < nn)
+				continue;
+			if (nn == cap) {
+				cap = cap ? cap * 2 : 8;
+				names = xreallocarray(names, cap,
+				    sizeof(*names));
+			}
+			names[nn].name = batch[i]->groups[j];
+			names[nn].is_index = index_like(names[nn].name,
+			    &names[nn].idx);
+			names[nn].first = nn;
+			nn++;
+		}
+	if (nn > 1)
+		qsort(names, nn, sizeof(*names), cmp_gname);
+	mem = xcalloc(nb + 1, sizeof(*mem));
+	for (k = 0; k < nn; k++) {
+		const char *name = names[k].name;
+		bool sticky = false, scoring = g->s->use_group_scoring;
+		struct item *win = NULL;
+
+		nm = 0;
+		for (i = 0; i < nb; i++) {
+			if (batch[i]->removed)
+				continue;
+			for (j = 0; j < batch[i]->ngroups; j++)
+				if (strcmp(batch[i]->groups[j], name) == 0) {
+					mem[nm++] = batch[i];
+					break;
+				}
+		}
+		if (nm == 0)
+			continue;
+		for (i = 0; i < nm; i++) {
+			sticky |= mem[i]->sticky;
+			scoring |= mem[i]->e->use_group_scoring == 1;
+		}
+		if (sticky) {
+			for (i = 0; i < nm; i++)
+				if (mem[i]->sticky) {
+					win = mem[i];
+					break;
+				}
+			for (i = 0; i < nm; i++)
+				if (!mem[i]->sticky)
+					lose(g, mem[i], WI_GROUP_LOST, name,
+					    win->e->uid);
+			continue;
+		}
+		if (scoring) {
+			int *score = xcalloc(nm, sizeof(*score)), max = 0;
+			size_t keep = 0;
+
+			for (i = 0; i < nm; i++) {
+				score[i] = group_score(g, mem[i],
+				    &g->rec[mem[i] - g->items]);
+				if (score[i] > max)
+					max = score[i];
+			}
+			for (i = 0; i < nm; i++) {
+				int use = mem[i]->e->use_group_scoring ==
+				    WORLD_UNSET ? g->s->use_group_scoring :
+				    mem[i]->e->use_group_scoring;
+
+				if (use && score[i] < max)
+					lose(g, mem[i], WI_GROUP_SCORE, name,
+					    -1);
+				else
+					mem[keep++] = mem[i];
+			}
+			nm = keep;
+			free(score);
+		}
+		/* A member of this exact group string won earlier. */
+		for (i = 0; i < g->n; i++)
+			if (g->items[i].activated &&
+			    strcmp(g->items[i].e->group, name) == 0)
+				break;
+		if (i < g->n) {
+			int64_t uid = g->items[i].e->uid;
+
+			for (j = 0; j < nm; j++)
+				lose(g, mem[j], WI_GROUP_TAKEN, name, uid);
+			continue;
+		}
+		if (nm <= 1)
+			continue;
+		for (i = 0; i < nm; i++)
+			if (mem[i]->e->group_override &&
+			    (!win || mem[i]->e->order > win->e->order))
+				win = mem[i];
+		if (!win) {
+			double total = 0, r, acc = 0;
+
+			for (i = 0; i < nm; i++)
+				total += mem[i]->e->group_weight;
+			r = rng_double(&g->rng) * total;
+			for (i = 0; i < nm; i++) {
+				acc += mem[i]->e->group_weight;
+				if (r <= acc) {
+					win = mem[i];
+					break;
+				}
+			}
+		}
+		for (i = 0; i < nm; i++)
+			if (mem[i] != win)
+				lose(g, mem[i], WI_GROUP_LOST, name,
+				    win ? win->e->uid : -1);
+	}
+	free(mem);
+	free(names);
+}
+
+static bool
+forced(struct engine *g, const struct item *it)
+{
+	size_t i;
+
+	for (i = 0; i < g->in->nforced; i++)
+		if (g->in->forced[i].uid == it->e->uid &&
+		    strcmp(g->in->forced[i].world,
+		    it->book->world->name) == 0)
+			return true;
+	return false;
+}
+
+static bool
+filtered(struct engine *g, const struct world_entry *e)
+{
+	const struct wi_input *in = g->in;
+	size_t i, j;
+	bool hit = false;
+
+	if (e->filter_names.n > 0) {
+		for (i = 0; i < e->filter_names.n; i++)
+			if (in->char_filename &&
+			    strcmp(e->filter_names.v[i], in->char_filename) == 0)
+				hit = true;
+		if (e->filter_exclude ? hit : !hit)
+			return true;
+	}
+	if (e->filter_tags.n > 0 && in->char_tags) {
+		hit = false;
+		for (i = 0; i < e->filter_tags.n; i++)
+			for (j = 0; j < in->nchar_tags; j++)
+				if (strcmp(e->filter_tags.v[i],
+				    in->char_tags[j]) == 0)
+					hit = true;
+		if (e->filter_exclude ? hit : !hit)
+			return true;
+	}
+	return false;
+}
+
+/* The skip rules and activation, in SillyTavern's order. */
+static bool
+consider(struct engine *g, struct item *it, struct wi_record *r,
+    enum state state, int64_t level)
+{
+	const struct world_entry *e = it->e;
+	bool st = it->sticky;
+
+	r->key = NULL;
+	if (e->disable)
+		r->reason = WI_DISABLED;
+	else if (e->triggers && !(e->triggers & (1u << g->in->trigger)))
+		r->reason = WI_TRIGGER;
+	else if (filtered(g, e))
+		r->reason = WI_CHARACTER_FILTER;
+	else if (e->delay > 0 && (int64_t)g->chatlen < e->delay)
+		r->reason = WI_DELAY;
+	else if (it->cooldown && !st)
+		r->reason = WI_COOLDOWN;
+	else if (e->delay_until_recursion && state != S_RECURSION && !st)
+		r->reason = WI_DELAY_UNTIL_RECURSION;
+	else if (state == S_RECURSION && e->delay_until_recursion > level &&
+	    !st)
+		r->reason = WI_RECURSION_LEVEL;
+	else if (state == S_RECURSION && g->s->recursive &&
+	    e->exclude_recursion && !st)
+		r->reason = WI_EXCLUDE_RECURSION;
+	else if (it->dec_activate)
+		r->reason = WI_BY_DECORATOR;
+	else if (it->dec_dont)
+		r->reason = WI_DONT_ACTIVATE;
+	else if (it->forced)
+		r->reason = WI_BY_FORCE;
+	else if (e->constant)
+		r->reason = WI_BY_CONSTANT;
+	else if (st)
+		r->reason = WI_BY_STICKY;
+	else if (e->key.n == 0)
+		r->reason = WI_NO_KEYS;
+	else if (match_entry(g, it, r))
+		r->reason = WI_BY_KEY;
+	return r->reason >= WI_BY_KEY && r->reason <= WI_BY_FORCE;
+}
+
+static int64_t
+cmp64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int
+cmp_level(const void *a, const void *b)
+{
+	return (int)cmp64(*(const int64_t *)a, *(const int64_t *)b);
+}
+
+static void output(struct engine *g, struct wi_result *out);
+
+bool
+wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
+{
+	struct wi_settings defaults;
+	struct engine g;
+	struct item **batch;
+	struct buf all = BUF_INIT, newc = BUF_INIT, rectext = BUF_INIT;
+	int64_t *levels, level = 0, skew = 0, budget, all_tokens = 0;
+	size_t nlevels = 0, li = 0, i, j, nb, nact = 0;
+	enum state state = S_INITIAL, next;
+	bool overflow = false;
+	int pass = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&g, 0, sizeof(g));
+	if (!in->settings)
+		wi_settings_default(&defaults);
+	g.run = run;
+	g.in = in;
+	g.s = in->settings ? in->settings : &defaults;
+	rng_seed(&g.rng, in->seed);
+	for (i = 0; i < in->nmessages; i++)
+		if (!in->messages[i].is_system)
+			g.chatlen++;
+	collect(&g);
+	g.rec = arena_array(&run->arena, g.n + 1, sizeof(*g.rec));
+	levels = xcalloc(g.n + 1, sizeof(*levels));
+	for (i = 0; i < g.n; i++) {
+		struct item *it = &g.items[i];
+		struct wi_record *r = &g.rec[i];
+
+		r->entry = it->e;
+		r->world = it->book->world->name;
+		r->source = it->book->source;
+		r->roll = -1;
+		r->winner = -1;
+		parse_decorators(&g, it);
+		split_groups(&g, it);
+		it->forced = forced(&g, it);
+		if (it->e->delay_until_recursion > 0) {
+			for (j = 0; j < nlevels; j++)
+				if (levels[j] == it->e->delay_until_recursion)
+					break;
+			if (j == nlevels)
+				levels[nlevels++] =
+				    it->e->delay_until_recursion;
+		}
+	}
+	qsort(levels, nlevels, sizeof(*levels), cmp_level);
+	if (li < nlevels)
+		level = levels[li++];
+	g.sc = wi_scan_new(run, in, g.s);
+	load_timed(&g);
+	budget = (int64_t)llround((double)g.s->budget_percent *
+	    (double)in->max_context / 100.0);
+	if (budget == 0)
+		budget = 1;
+	if (g.s->budget_cap > 0 && budget > g.s->budget_cap)
+		budget = g.s->budget_cap;
+	out->budget = budget;
+	out->chat_length = g.chatlen;
+	batch = xcalloc(g.n + 1, sizeof(*batch));
+
+	while (state != S_NONE) {
+		size_t nsucc = 0, nrec_text = 0;
+
+		if (g.s->max_recursion_steps > 0 &&
+		    pass >= g.s->max_recursion_steps)
+			break;
+		pass++;
+		wi_scan_set(g.sc, skew, state != S_MIN_ACTIVATIONS);
+		nb = 0;
+		for (i = 0; i < g.n; i++) {
+			struct item *it = &g.items[i];
+			struct wi_record *r = &g.rec[i];
+
+			if (it->activated || it->failed)
+				continue;
+			r->pass = pass;
+			r->level = (int)level;
+			if (consider(&g, it, r, state, level)) {
+				it->removed = false;
+				batch[nb++] = it;
+			}
+		}
+		/* Sticky entries first, then priority order (stable). */
+		{
+			size_t k = 0;
+			struct item **tmp = xcalloc(nb + 1, sizeof(*tmp));
+
+			for (i = 0; i < nb; i++)
+				if (batch[i]->sticky)
+					tmp[k++] = batch[i];
+			for (i = 0; i < nb; i++)
+				if (!batch[i]->sticky)
+					tmp[k++] = batch[i];
+			memcpy(batch, tmp, nb * sizeof(*batch));
+			free(tmp);
+		}
+		apply_groups(&g, batch, nb);
+		buf_reset(&newc);
+		buf_reset(&rectext);
+		for (i = 0; i < nb; i++) {
+			struct item *it = batch[i];
+			struct wi_record *r = &g.rec[it - g.items];
+			const char *c;
+
+			if (it->removed)
+				continue;
+			if (overflow && !it->e->ignore_budget) {
+				r->reason = WI_BUDGET;
+				r->tokens = -1;
+				continue;
+			}
+			if (it->e->use_probability &&
+			    it->e->probability != 100 && !it->sticky) {
+				r->roll = rng_double(&g.rng) * 100;
+				if (r->roll > it->e->probability) {
+					r->reason = WI_PROBABILITY;
+					it->failed = true;
+					continue;
+				}
+			}
+			c = in->substitute ? in->substitute(in->substitute_ctx,
+			    it->content) : it->content;
+			r->content = c;
+			buf_puts(&newc, c);
+			buf_putc(&newc, '\n');
+			if (!it->e->ignore_budget) {
+				int64_t t = all_tokens + tokens(&g, newc.data,
+				    newc.len);
+
+				if (t >= budget) {
+					overflow = true;
+					r->reason = WI_BUDGET;
+					r->tokens = t;
+					continue;
+				}
+			}
+			it->activated = true;
+			r->activated = true;
+			r->order_index = nact++;
+			nsucc++;
+			if (!it->e->prevent_recursion) {
+				if (nrec_text++)
+					buf_putc(&rectext, '\n');
+				buf_puts(&rectext, c);
+			}
+		}
+		next = S_NONE;
+		if (g.s->recursive && !overflow && nrec_text > 0)
+			next = S_RECURSION;
+		if (g.s->recursive && !overflow &&
+		    state == S_MIN_ACTIVATIONS && rectext.len + all.len > 0)
+			next = S_RECURSION;
+		if (next == S_NONE && !overflow && g.s->min_activations > 0 &&
+		    (int64_t)nact < g.s->min_activations) {
+			int64_t d = g.s->depth + skew;
+
+			if (!((g.s->min_activations_depth_max > 0 &&
+			    d > g.s->min_activations_depth_max) ||
+			    d > (int64_t)g.chatlen)) {
+				next = S_MIN_ACTIVATIONS;
+				skew++;
+			}
+		}
+		if (next == S_NONE && li < nlevels) {
+			next = S_RECURSION;
+			level = levels[li++];
+		}
+		if (next != S_NONE && nrec_text > 0) {
+			char *t = arena_strndup(&run->arena, rectext.data,
+			    rectext.len);
+
+			wi_scan_add_recursion(g.sc, t, pass);
+			/* allActivatedText = text + "\n" + allActivatedText */
+			buf_putc(&rectext, '\n');
+			buf_put(&rectext, all.data ? all.data : "", all.len);
+			buf_reset(&all);
+			buf_put(&all, rectext.data, rectext.len);
+			all_tokens = tokens(&g, all.data, all.len);
+		}
+		(void)nsucc;
+		state = next;
+	}
+	out->passes = pass;
+	out->overflow = overflow;
+	out->records = g.rec;
+	out->nrecords = g.n;
+	/* Records never decided in the last pass keep their reason. */
+	output(&g, out);
+	/* Timed effects for what activated now. */
+	for (i = 0; i < out->nactivated; i++) {
+		struct wi_record *r = out->activated[i];
+		struct item *it = &g.items[r - g.rec];
+		const char *key = entry_key(&g, it);
+		struct wi_timed_effect eff;
+
+		if (it->e->sticky > 0 &&
+		    !has_effect(g.timed.sticky, g.timed.nsticky, key)) {
+			eff = new_effect(&g, it, it->e->sticky, false);
+			push_effect(&g, true, &eff);
+		}
+		if (it->e->cooldown > 0 &&
+		    !has_effect(g.timed.cooldown, g.timed.ncooldown, key)) {
+			eff = new_effect(&g, it, it->e->cooldown, false);
+			push_effect(&g, false, &eff);
+		}
+	}
+	out->timed = g.timed;
+	{
+		struct buf t = BUF_INIT;
+
+		for (i = 0; i < out->nactivated; i++) {
+			const char *c = out->activated[i]->content;
+
+			if (i)
+				buf_putc(&t, '\n');
+			buf_puts(&t, c ? c : "");
+		}
+		out->tokens_used = t.len ? tokens(&g, t.data, t.len) : 0;
+		buf_free(&t);
+	}
+	wi_scan_free(g.sc);
+	free(batch);
+	free(levels);
+	buf_free(&all);
+	buf_free(&newc);
+	buf_free(&rectext);
+	return true;
+}
+
+/* Output. */
+static const char *
+join_rev(struct arena *a, const char **v, size_t n, bool reverse)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_putc(&b, '\n');
+		buf_puts(&b, v[reverse ? n - 1 - i : i]);
+	}
+	buf_putc(&b, '\0');
+	return arena_adopt(a, buf_detach(&b));
+}
+
+/* SillyTavern's stringFormat(wi_format, text): every {0} replaced. */
+static const char *
+wi_format(struct arena *a, const char *fmt, const char *text)
+{
+	struct buf b = BUF_INIT;
+	const char *p, *q;
+	size_t k;
+
+	if (!*text)
+		return "";
+	if (!fmt)
+		fmt = "{0}";
+	for (p = fmt; *p && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'); p++)
+		;
+	if (!*p)
+		return text;
+	for (p = fmt; (q = strstr(p, "{0}")) != NULL; p = q + 3) {
+		buf_put(&b, p, (size_t)(q - p));
+		buf_puts(&b, text);
+	}
+	buf_puts(&b, p);
+	buf_putc(&b, '\0');
+	(void)k;
+	return arena_adopt(a, buf_detach(&b));
+}
+
+static void
+output(struct engine *g, struct wi_result *out)
+{
+	struct arena *a = &g->run->arena;
+	struct item **v, **tmp;
+	const char **bef, **aft, **ant, **anb;
+	size_t n = 0, i, j, nbef = 0, naft = 0, nant = 0, nanb = 0;
+	const char ***dtexts;
+	size_t *dn;
+
+	v = xcalloc(g->n + 1, sizeof(*v));
+	tmp = xcalloc(g->n + 1, sizeof(*tmp));
+	out->activated = arena_array(a, g->n + 1, sizeof(*out->activated));
+	for (i = 0; i < g->n; i++)
+		if (g->rec[i].activated)
+			out->activated[g->rec[i].order_index] = &g->rec[i];
+	for (i = 0; i < g->n; i++)
+		if (g->rec[i].activated)
+			out->nactivated++;
+	for (i = 0; i < out->nactivated; i++)
+		v[n++] = &g->items[out->activated[i] - g->rec];
+	sort_desc(v, n, tmp);
+	bef = arena_array(a, n + 1, sizeof(*bef));
+	aft = arena_array(a, n + 1, sizeof(*aft));
+	ant = arena_array(a, n + 1, sizeof(*ant));
+	anb = arena_array(a, n + 1, sizeof(*anb));
+	out->em_top = arena_array(a, n + 1, sizeof(*out->em_top));
+	out->em_bottom = arena_array(a, n + 1, sizeof(*out->em_bottom));
+	out->depth = arena_array(a, n + 1, sizeof(*out->depth));
+	out->outlets = arena_array(a, n + 1, sizeof(*out->outlets));
+	dtexts = xcalloc(n + 1, sizeof(*dtexts));
+	dn = xcalloc(n + 1, sizeof(*dn));
+	for (i = 0; i < n; i++) {
+		struct item *it = v[i];
+		struct wi_record *r = &g->rec[it - g->items];
+		const char *c = r->content ? r->content : "";
+
+		if (!*c) {
+			r->reason = WI_EMPTY;
+			continue;
+		}
+		switch (it->e->position) {
+		case WORLD_BEFORE:
+			bef[nbef++] = c;
+			break;
+		case WORLD_AFTER:
+			aft[naft++] = c;
+			break;
+		case WORLD_AN_TOP:
+			ant[nant++] = c;
+			break;
+		case WORLD_AN_BOTTOM:
+			anb[nanb++] = c;
+			break;
+		case WORLD_DEPTH:
+			for (j = 0; j < out->ndepth; j++)
+				if (out->depth[j].depth == it->e->depth &&
+				    out->depth[j].role == it->e->role)
+					break;
+			if (j == out->ndepth) {
+				out->depth[j].depth = it->e->depth;
+				out->depth[j].role = it->e->role;
+				dtexts[j] = xcalloc(n + 1, sizeof(**dtexts));
+				out->ndepth++;
+			}
+			dtexts[j][dn[j]++] = c;
+			break;
+		case WORLD_EM_TOP:
+			/* prepended one by one: descending order */
+			out->em_top[out->nem_top++] = c;
+			break;
+		case WORLD_EM_BOTTOM:
+			out->em_bottom[out->nem_bottom++] = c;
+			break;
+		case WORLD_OUTLET:
+			if (!*it->e->outlet_name)
+				break;
+			for (j = 0; j < out->noutlets; j++)
+				if (strcmp(out->outlets[j].name,
+				    it->e->outlet_name) == 0)
+					break;
+			if (j == out->noutlets) {
+				out->outlets[j].name = it->e->outlet_name;
+				out->outlets[j].text = c;
+				out->noutlets++;
+			} else {
+				out->outlets[j].text = arena_printf(a,
+				    "%s\n%s", out->outlets[j].text, c);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	/* Prepending in a descending walk gives ascending order. */
+	out->before = join_rev(a, bef, nbef, true);
+	out->after = join_rev(a, aft, naft, true);
+	out->an_top = join_rev(a, ant, nant, true);
+	out->an_bottom = join_rev(a, anb, nanb, true);
+	for (j = 0; j < out->ndepth; j++) {
+		out->depth[j].text = join_rev(a, dtexts[j], dn[j], true);
+		free(dtexts[j]);
+	}
+	/* EM-bottom entries are appended in ascending order. */
+	for (i = 0; i < out->nem_bottom / 2; i++) {
+		const char *t = out->em_bottom[i];
+
+		out->em_bottom[i] = out->em_bottom[out->nem_bottom - 1 - i];
+		out->em_bottom[out->nem_bottom - 1 - i] = t;
+	}
+	out->before_formatted = wi_format(a, g->s->wi_format, out->before);
+	out->after_formatted = wi_format(a, g->s->wi_format, out->after);
+	free(dtexts);
+	free(dn);
+	free(v);
+	free(tmp);
+}
+
+const char *
+wi_author_note(struct arena *a, const struct wi_result *r, const char *note)
+{
+	char *s = arena_printf(a, "%s\n%s\n%s", r->an_top, note, r->an_bottom);
+	size_t n = strlen(s);
+
+	if (n > 0 && s[n - 1] == '\n')
+		s[--n] = '\0';
+	if (s[0] == '\n')
+		s++;
+	return s;
+}
