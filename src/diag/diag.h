@@ -97,6 +97,7 @@ enum diag_level {
 	X(MSG_YAML_NO_ANCHOR, "undefined alias '*%s'") \
 	X(MSG_YAML_ALIAS_CYCLE, "alias '*%s' refers to a node that contains it") \
 	X(MSG_YAML_ALIAS_BUDGET, "aliases expand to more than %zu nodes (a \"billion laughs\" document?)") \
+	X(MSG_YAML_ALIAS_BYTES, "aliases copy more than %zu bytes of text (4 MiB plus 16 times the file's size)") \
 	X(MSG_YAML_DUP_KEY, "duplicate key '%s'") \
 	X(MSG_YAML_FIRST_KEY, "'%s' first appears here") \
 	X(MSG_YAML_COMPLEX_KEY, "a mapping key must be a scalar, not a %s") \
