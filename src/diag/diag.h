@@ -42,6 +42,8 @@ enum diag_level {
 #define DIAG_MESSAGES \
 	/* general */ \
 	X(MSG_CANNOT_READ, "cannot read %s:") \
+	X(MSG_SOURCE_SPECIAL, "cannot read %s: it is %s, and a file named in a profile must be a regular file") \
+	X(MSG_SOURCE_STREAM_LONG, "cannot read %s: %s longer than %zu MiB (the limit for pipes and devices)") \
 	X(MSG_TOO_MANY, "more than %d messages; the rest are counted but not shown") \
 	X(MSG_UNKNOWN_FILE_TYPE, "cannot tell the format of '%s': name it .toml, .yaml or .yml") \
 	X(MSG_INVALID_UTF8, "invalid UTF-8") \
