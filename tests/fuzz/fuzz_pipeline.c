@@ -23,19 +23,18 @@
 #include "pipeline/assemble.h"
 
 static char dir[64];
-static char *toml_path, *yaml_path;
+static char toml_path[96], yaml_path[96];
 
 static void
 put(const char *name, const char *text)
 {
-	char *path = xmalloc(strlen(dir) + strlen(name) + 2);
+	char path[128];
 	FILE *f;
 
-	sprintf(path, "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
 		die("%s:", path);
-	free(path);
 }
 
 static void
@@ -53,8 +52,6 @@ cleanup(void)
 		remove(path);
 	}
 	rmdir(dir);
-	free(toml_path);
-	free(yaml_path);
 }
 
 static void
@@ -74,10 +71,8 @@ setup(void)
 	put("prompts/p.md", "---\ndescription: a skill\n---\nSkill {{x}}\n");
 	put("t.json", "{\"name\": \"t\", \"description\": \"d\", "
 	    "\"parameters\": {\"type\": \"object\"}}\n");
-	toml_path = xmalloc(strlen(dir) + 16);
-	sprintf(toml_path, "%s/fuzz.toml", dir);
-	yaml_path = xmalloc(strlen(dir) + 16);
-	sprintf(yaml_path, "%s/fuzz.yaml", dir);
+	snprintf(toml_path, sizeof(toml_path), "%s/fuzz.toml", dir);
+	snprintf(yaml_path, sizeof(yaml_path), "%s/fuzz.yaml", dir);
 	atexit(cleanup);
 }
 

@@ -51,7 +51,8 @@ replay_dir(const char *path, size_t *count)
 	DIR *d = opendir(path);
 	struct dirent *e;
 	struct stat st;
-	char **names = NULL, *full;
+	struct buf full = BUF_INIT;
+	char **names = NULL;
 	size_t n = 0, i;
 	bool ok = true;
 
@@ -69,15 +70,15 @@ replay_dir(const char *path, size_t *count)
 	if (n)
 		qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n; i++) {
-		full = xmalloc(strlen(path) + strlen(names[i]) + 2);
-		sprintf(full, "%s/%s", path, names[i]);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
-			ok = replay_file(full) && ok;
+		buf_reset(&full);
+		buf_printf(&full, "%s/%s", path, names[i]);
+		if (stat(full.data, &st) == 0 && S_ISREG(st.st_mode)) {
+			ok = replay_file(full.data) && ok;
 			(*count)++;
 		}
-		free(full);
 		free(names[i]);
 	}
+	buf_free(&full);
 	free(names);
 	return ok;
 }
