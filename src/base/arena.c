@@ -11,6 +11,32 @@
 #define ALIGN 16
 #define BLOCK 65536
 
+/*
+ * Under AddressSanitizer, a block's free tail is poisoned, and so is a
+ * red zone after each allocation (its rounding up to ALIGN plus REDZONE
+ * bytes), so a write past the end of one arena object is caught as a
+ * heap overflow instead of silently landing in the next object.  GCC
+ * says __SANITIZE_ADDRESS__; clang says __has_feature(address_sanitizer).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define REDZONE 16
+#define poison(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define unpoison(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define REDZONE 0
+#define poison(p, n) ((void)(p), (void)(n))
+#define unpoison(p, n) ((void)(p), (void)(n))
+#endif
+
 struct arena_block {
 	struct arena_block *next;
 	size_t size, used;
@@ -33,6 +59,7 @@ arena_free(struct arena *a)
 
 	for (b = a->head; b; b = next) {
 		next = b->next;
+		unpoison(b->data, b->size);
 		free(b);
 	}
 	while (a->nadopted)
@@ -57,7 +84,7 @@ void *
 arena_alloc(struct arena *a, size_t n)
 {
 	struct arena_block *b = a->head;
-	size_t need = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	size_t need = (n + REDZONE + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	void *p;
 
 	if (need < n)
@@ -70,6 +97,7 @@ arena_alloc(struct arena *a, size_t n)
 		b = xmalloc(sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
+		poison(b->data, size);
 		a->total += sizeof(*b) + size;
 		if (size == need && a->head) {
 			/* A big object gets a block of its own, kept
@@ -84,6 +112,7 @@ arena_alloc(struct arena *a, size_t n)
 	}
 	p = b->data + b->used;
 	b->used += need;
+	unpoison(p, n);
 	memset(p, 0, n);
 	return p;
 }

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -35,6 +36,19 @@
  * after a few thousand copies instead of exhausting memory. */
 #define ALIAS_FLOOR 100000
 #define ALIAS_FACTOR 10
+/*
+ * The nodes are not the whole cost: one alias of a long string copies
+ * all its bytes, and the template and emit stages copy them again into
+ * the output, so a 4 KB document could print hundreds of megabytes.  The
+ * text (scalars and keys) that aliases copy is capped at ALIAS_BYTES_FLOOR
+ * plus ALIAS_BYTES_FACTOR times the size of the source: generous for a
+ * profile that reuses a long persona a few times, linear in the input
+ * whatever the document does.  Sharing the aliased nodes would save the
+ * tree's memory but not the output's, so the copies stay and are counted.
+ * Documented in strata-profile(5).
+ */
+#define ALIAS_BYTES_FLOOR ((size_t)4 << 20)
+#define ALIAS_BYTES_FACTOR 16
 /* How much of a key or value a message quotes, in code points. */
 
 #define CORE_TAG "tag:yaml.org,2002:"
@@ -79,6 +93,7 @@ struct anchor {
 	const char *text;       /* a scalar's own text, for use as a key */
 	size_t textlen;
 	size_t count;           /* nodes in the subtree, copies included */
+	size_t bytes;           /* text (scalars, keys) in it, likewise */
 	size_t height;          /* collection levels in it; 0 for a scalar */
 	bool scalar;
 };
@@ -87,7 +102,7 @@ struct frame {
 	struct node *node;      /* the table or array being filled */
 	bool flow;
 	long anchor;            /* index in builder.anchors, or -1 */
-	size_t count, height;
+	size_t count, height, bytes;
 	long pending;           /* tables: member awaiting its value, or
 	                         * AWAIT_KEY or SKIP_VALUE */
 	uint32_t end;           /* end of the last item: block spans */
@@ -106,6 +121,7 @@ struct builder {
 	size_t nanchors, capanchors;
 	struct node *names;             /* anchor name -> index (NODE_INT) */
 	size_t events, expanded;
+	size_t bytes_expanded, bytes_budget;
 	unsigned errors0;
 	bool seen_doc;
 	struct node *root;
@@ -456,7 +472,8 @@ define(struct builder *b, const char *name)
 
 /* A complete value goes to the open collection, or becomes the root. */
 static void
-place(struct builder *b, struct node *v, size_t count, size_t height)
+place(struct builder *b, struct node *v, size_t count, size_t height,
+    size_t bytes)
 {
 	struct frame *f = top(b);
 
@@ -465,6 +482,7 @@ place(struct builder *b, struct node *v, size_t count, size_t height)
 		return;
 	}
 	f->count += count;
+	f->bytes += bytes;
 	if (height + 1 > f->height)
 		f->height = height + 1;
 	f->end = v->span.off + v->span.len;
@@ -498,6 +516,7 @@ key(struct builder *b, struct frame *f, const char *s, size_t n,
 		return soft(b);
 	}
 	tree_add(&b->run->arena, f->node, s, n, b->src->id, sp, NULL);
+	f->bytes += n;
 	f->pending = (long)f->node->u.table.n - 1;
 	return true;
 }
@@ -538,12 +557,26 @@ scalar_event(struct builder *b, const yaml_event_t *ev)
 		b->anchors[ai].text = arena_strndup(&b->run->arena, s, n);
 		b->anchors[ai].textlen = n;
 		b->anchors[ai].count = 1;
+		b->anchors[ai].bytes = n;
 	}
 	if (b->run->diag.errors != errors && !soft(b))
 		return false;
 	if (awaits_key(f))
 		return key(b, f, s, n, sp);
-	place(b, v, 1, 0);
+	place(b, v, 1, 0, n);
+	return true;
+}
+
+/* Charge the text an alias of a copies; false when over the budget. */
+static bool
+copy_bytes(struct builder *b, const struct anchor *a, struct span sp)
+{
+	if (a->bytes > b->bytes_budget - b->bytes_expanded) {
+		diag_error(b->run, b->src, sp, MSG_YAML_ALIAS_BYTES,
+		    b->bytes_budget);
+		return false;
+	}
+	b->bytes_expanded += a->bytes;
 	return true;
 }
 
@@ -566,12 +599,13 @@ alias_event(struct builder *b, const yaml_event_t *ev)
 			f->pending = SKIP_VALUE;
 		else
 			place(b, tree_new(&b->run->arena, NODE_NULL,
-			    b->src->id, sp), 1, 0);
+			    b->src->id, sp), 1, 0, 0);
 		return soft(b);
 	}
 	if (awaits_key(f)) {
 		if (a->scalar)
-			return key(b, f, a->text, a->textlen, sp);
+			return copy_bytes(b, a, sp) &&
+			    key(b, f, a->text, a->textlen, sp);
 		diag_error(b->run, b->src, sp, MSG_YAML_COMPLEX_KEY,
 		    a->node->kind == NODE_TABLE ? "mapping" : "sequence");
 		f->pending = SKIP_VALUE;
@@ -585,6 +619,8 @@ alias_event(struct builder *b, const yaml_event_t *ev)
 		return false;
 	}
 	b->expanded += a->count;
+	if (!copy_bytes(b, a, sp))
+		return false;
 	if (b->depth + a->height > MAX_DEPTH) {
 		diag_error(b->run, b->src, sp, MSG_TOO_DEEP, MAX_DEPTH);
 		return false;
@@ -592,7 +628,7 @@ alias_event(struct builder *b, const yaml_event_t *ev)
 	/* A copy, not a shared node: later stages may edit one place. */
 	v = tree_copy(&b->run->arena, a->node);
 	v->span = sp;
-	place(b, v, a->count, a->height);
+	place(b, v, a->count, a->height, a->bytes);
 	return true;
 }
 
@@ -646,6 +682,7 @@ open_event(struct builder *b, const yaml_event_t *ev, enum node_kind kind)
 	f->anchor = anchor ? define(b, anchor) : -1;
 	f->count = 1;
 	f->height = 1;
+	f->bytes = 0;
 	f->pending = AWAIT_KEY;
 	f->end = sp.off + sp.len;
 	return ok;
@@ -669,8 +706,9 @@ close_event(struct builder *b, const yaml_event_t *ev)
 		a->node = f.node;
 		a->count = f.count;
 		a->height = f.height;
+		a->bytes = f.bytes;
 	}
-	place(b, f.node, f.count, f.height);
+	place(b, f.node, f.count, f.height, f.bytes);
 	return true;
 }
 
@@ -778,6 +816,11 @@ yamltree_parse(struct run *run, struct source *src, struct node **out)
 	b.run = run;
 	b.src = src;
 	b.errors0 = run->diag.errors;
+	b.bytes_budget = ALIAS_BYTES_FLOOR;
+	if (src->len > (SIZE_MAX - b.bytes_budget) / ALIAS_BYTES_FACTOR)
+		b.bytes_budget = SIZE_MAX;
+	else
+		b.bytes_budget += ALIAS_BYTES_FACTOR * src->len;
 	/* The BOM is skipped here so that libyaml's character count starts
 	 * at the text; forcing UTF-8 stops it guessing UTF-16. */
 	b.base = utf8_bom(src->text, src->len);

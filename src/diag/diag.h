@@ -46,6 +46,8 @@ enum diag_level {
 	/* general */ \
 	X(MSG_CANNOT_READ, "cannot read %s:") \
 	X(MSG_CANNOT_WRITE, "cannot write %s:") \
+	X(MSG_SOURCE_SPECIAL, "cannot read %s: it is %s, and a file named in a profile must be a regular file") \
+	X(MSG_SOURCE_STREAM_LONG, "cannot read %s: %s longer than %zu MiB (the limit for pipes and devices)") \
 	X(MSG_TOO_MANY, "more than %d messages; the rest are counted but not shown") \
 	X(MSG_UNKNOWN_FILE_TYPE, "cannot tell the format of '%s': name it .toml, .yaml or .yml") \
 	X(MSG_INVALID_UTF8, "invalid UTF-8") \
@@ -101,6 +103,7 @@ enum diag_level {
 	X(MSG_YAML_NO_ANCHOR, "undefined alias '*%s'") \
 	X(MSG_YAML_ALIAS_CYCLE, "alias '*%s' refers to a node that contains it") \
 	X(MSG_YAML_ALIAS_BUDGET, "aliases expand to more than %zu nodes (a \"billion laughs\" document?)") \
+	X(MSG_YAML_ALIAS_BYTES, "aliases copy more than %zu bytes of text (4 MiB plus 16 times the file's size)") \
 	X(MSG_YAML_DUP_KEY, "duplicate key '%s'") \
 	X(MSG_YAML_FIRST_KEY, "'%s' first appears here") \
 	X(MSG_YAML_COMPLEX_KEY, "a mapping key must be a scalar, not a %s") \

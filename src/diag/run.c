@@ -17,16 +17,38 @@ run_free(struct run *run)
 	arena_free(&run->arena);
 }
 
+/*
+ * What a file names (a profile's persona, the profile it extends) must
+ * be a regular file: a profile is written once and used many times, and
+ * a FIFO or device in it would hang or flood every build.  What the
+ * command line names (from is NULL, or an argument's in-memory source)
+ * may be a pipe or a device -- the user is there, and <(cmd) is a pipe --
+ * read up to SOURCE_STREAM_MAX bytes.
+ */
 struct source *
 run_read(struct run *run, const char *path, const struct source *from,
     struct span at)
 {
-	struct source *src = sources_read(&run->sources, path);
+	const char *shown = strcmp(path, "-") == 0 ? "standard input" : path;
+	const char *type;
+	struct source *src;
 
-	if (!src)
-		diag_error(run, from, at, MSG_CANNOT_READ,
-		    strcmp(path, "-") == 0 ? "standard input" : path);
-	return src;
+	switch (sources_read(&run->sources, path, from && from->file, &src,
+	    &type)) {
+	case SOURCE_OK:
+		return src;
+	case SOURCE_ERRNO:
+		diag_error(run, from, at, MSG_CANNOT_READ, shown);
+		break;
+	case SOURCE_SPECIAL:
+		diag_error(run, from, at, MSG_SOURCE_SPECIAL, shown, type);
+		break;
+	case SOURCE_STREAM_LONG:
+		diag_error(run, from, at, MSG_SOURCE_STREAM_LONG, shown, type,
+		    SOURCE_STREAM_MAX >> 20);
+		break;
+	}
+	return NULL;
 }
 
 struct source *

@@ -27,16 +27,24 @@ add(struct sources *reg, const char *path, char *text, size_t len)
 	return src;
 }
 
+/* Read fd to its end, or until it has given more than max bytes
+ * (EFBIG). */
 static bool
-slurp(int fd, struct buf *b, size_t hint)
+slurp(int fd, struct buf *b, size_t hint, size_t max)
 {
+	size_t room;
 	ssize_t n;
 
 	buf_reserve(b, hint ? hint : 4096);
 	for (;;) {
 		if (b->cap - b->len - 1 < 4096)
 			buf_reserve(b, b->cap);
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		room = b->cap - b->len - 1;
+		/* Never ask for more than one byte past the limit, so an
+		 * endless device fills max + 1 bytes, not the buffer. */
+		if (room > max - b->len + 1)
+			room = max - b->len + 1;
+		n = read(fd, b->data + b->len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -45,7 +53,7 @@ slurp(int fd, struct buf *b, size_t hint)
 		if (n == 0)
 			break;
 		b->len += (size_t)n;
-		if (b->len > SOURCE_MAX) {
+		if (b->len > max) {
 			errno = EFBIG;
 			return false;
 		}
@@ -54,41 +62,97 @@ slurp(int fd, struct buf *b, size_t hint)
 	return true;
 }
 
-struct source *
-sources_read(struct sources *reg, const char *path)
+static const char *
+type_name(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISREG(mode))
+		return "a regular file";
+	return "not a regular file";
+}
+
+/*
+ * Open path for reading; -1 with errno on failure.  When only a regular
+ * file will do, the open does not block (a FIFO with no writer would
+ * block in open() until one came), and what it opened is checked by the
+ * caller before a byte is read.  Otherwise a FIFO is opened as cat(1)
+ * opens it, waiting for its writer.
+ */
+static int
+open_file(const char *path, struct stat *st, bool regular_only)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+	    (regular_only ? O_NONBLOCK : 0));
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) == 0)
+		return fd;
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+enum source_status
+sources_read(struct sources *reg, const char *path, bool regular_only,
+    struct source **out, const char **type)
 {
 	struct buf b = BUF_INIT;
 	struct stat st;
-	size_t len;
+	enum source_status status = SOURCE_ERRNO;
+	size_t len, max;
 	int fd, err;
 	bool is_stdin = strcmp(path, "-") == 0;
 
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	*out = NULL;
+	*type = "not a regular file";
+	fd = is_stdin ? STDIN_FILENO : open_file(path, &st, regular_only);
+	if (fd < 0 || (is_stdin && fstat(fd, &st) < 0))
 		goto fail;
-	if (fstat(fd, &st) < 0)
-		goto fail;
+	*type = type_name(st.st_mode);
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && regular_only) {
+		status = SOURCE_SPECIAL;
 		goto fail;
 	}
 	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > SOURCE_MAX) {
 		errno = EFBIG;
 		goto fail;
 	}
-	if (!slurp(fd, &b, S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 0))
+	max = S_ISREG(st.st_mode) ? SOURCE_MAX : SOURCE_STREAM_MAX;
+	if (!slurp(fd, &b, S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 0,
+	    max)) {
+		if (errno == EFBIG && !S_ISREG(st.st_mode))
+			status = SOURCE_STREAM_LONG;
 		goto fail;
+	}
 	if (!is_stdin)
 		close(fd);
 	len = b.len;    /* buf_detach() resets b */
-	return add(reg, is_stdin ? "<stdin>" : path, buf_detach(&b), len);
+	*out = add(reg, is_stdin ? "<stdin>" : path, buf_detach(&b), len);
+	(*out)->file = true;
+	return SOURCE_OK;
 fail:
 	err = errno;
 	if (fd >= 0 && !is_stdin)
 		close(fd);
 	buf_free(&b);
 	errno = err;
-	return NULL;
+	return status;
 }
 
 struct source *

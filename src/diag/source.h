@@ -18,6 +18,11 @@
 
 /* Largest source strata accepts (offsets are 32-bit). */
 #define SOURCE_MAX ((size_t)UINT32_MAX - 1)
+/* Largest text read from standard input, a pipe or a device, whose size
+ * is not known in advance (/dev/zero has no end): 64 MiB, many times
+ * what any model takes in (a million tokens is a few MiB of text).
+ * Documented in strata(1). */
+#define SOURCE_STREAM_MAX ((size_t)64 << 20)
 
 struct source {
 	uint32_t id;            /* index in its registry */
@@ -29,6 +34,7 @@ struct source {
 	size_t nlines;
 	bool binary;            /* a binary file (PNG): messages give a
 				 * 0-based byte offset, not line:col */
+	bool file;              /* read by sources_read(), not from memory */
 };
 
 /* Every source of a run, by id. */
@@ -37,12 +43,29 @@ struct sources {
 	size_t n, cap;
 };
 
+/* What sources_read() found, when it is not SOURCE_OK. */
+enum source_status {
+	SOURCE_OK,
+	SOURCE_ERRNO,           /* cannot open or read it: errno says why
+	                         * (a directory is EISDIR, a file over
+	                         * SOURCE_MAX is EFBIG) */
+	SOURCE_SPECIAL,         /* a pipe, device or socket, where only a
+	                         * regular file was allowed */
+	SOURCE_STREAM_LONG,     /* a pipe or device (or standard input) gave
+	                         * more than SOURCE_STREAM_MAX bytes */
+};
+
 /*
  * Read a whole file ("-" is standard input, named "<stdin>") into the
- * registry.  Returns NULL with errno set when it cannot be read (a
- * directory is EISDIR, a file over SOURCE_MAX is EFBIG).
+ * registry; *out is the source.  The file is opened without blocking, so
+ * a FIFO with no writer cannot hang the open.  With regular_only, any
+ * other kind of file is refused before a byte is read (SOURCE_SPECIAL);
+ * without it, a FIFO is opened again to wait for its writer and a pipe
+ * or device is read up to SOURCE_STREAM_MAX bytes.  *type names the kind
+ * of file found ("a FIFO", ...) for a message.
  */
-struct source *sources_read(struct sources *reg, const char *path);
+enum source_status sources_read(struct sources *reg, const char *path,
+    bool regular_only, struct source **out, const char **type);
 /* A source from memory (embedded defaults, tests); the text is copied. */
 struct source *sources_add_mem(struct sources *reg, const char *name,
     const char *text, size_t len);
