@@ -16,6 +16,7 @@
 #include "diag/diag.h"
 #include "data/json.h"
 #include "diag/run.h"
+#include "emit/emit.h"
 #include "data/tree.h"
 #include "base/util.h"
 
@@ -167,8 +168,7 @@ cmd_card(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	run_init(&run);
-	run.diag.color = isatty(STDERR_FILENO) && !(getenv("NO_COLOR") &&
-	    *getenv("NO_COLOR"));
+	run.diag.color = emit_color(STDERR_FILENO);
 	if (card_read(&run, argv[optind], &card)) {
 		if (png) {
 			if (card_write_png(&run, card, png, &out))

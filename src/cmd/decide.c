@@ -20,6 +20,7 @@
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "emit/emit.h"
 #include "pipeline/assemble.h"
 #include "reply/decide.h"
 
@@ -57,8 +58,7 @@ const char cmd_score_help[] =
 static void
 colorize(struct run *run)
 {
-	run->diag.color = isatty(STDERR_FILENO) && !(getenv("NO_COLOR") &&
-	    *getenv("NO_COLOR"));
+	run->diag.color = emit_color(STDERR_FILENO);
 }
 
 static void

@@ -18,6 +18,7 @@
 #include "data/tree.h"
 #include "diag/diag.h"
 #include "diag/run.h"
+#include "emit/emit.h"
 #include "text/regex.h"
 
 const char cmd_regex_help[] =
@@ -146,8 +147,7 @@ cmd_regex(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	run_init(&run);
-	run.diag.color = isatty(STDERR_FILENO) &&
-	    !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	run.diag.color = emit_color(STDERR_FILENO);
 	regex_set_init(&set);
 	for (i = optind; i < argc; i++)
 		if (!add_file(&run, &set, argv[i]))

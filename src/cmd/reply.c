@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "data/json.h"
 #include "diag/run.h"
+#include "emit/emit.h"
 #include "reply/response.h"
 #include "session/session.h"
 
@@ -87,8 +88,7 @@ cmd_reply(int argc, char **argv)
 	if (optind < argc)
 		path = argv[optind];
 	run_init(&run);
-	run.diag.color = isatty(STDERR_FILENO) && !(getenv("NO_COLOR") &&
-	    *getenv("NO_COLOR"));
+	run.diag.color = emit_color(STDERR_FILENO);
 	if ((src = run_read(&run, path, NULL, span_make(0, 0))) &&
 	    response_read(&run, src, from, &r)) {
 		if (session) {

@@ -18,6 +18,7 @@
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "emit/emit.h"
 #include "reply/response.h"
 #include "session/session.h"
 
@@ -233,8 +234,7 @@ cmd_session(int argc, char **argv)
 		return usage();
 	}
 	run_init(&run);
-	run.diag.color = isatty(STDERR_FILENO) && !(getenv("NO_COLOR") &&
-	    *getenv("NO_COLOR"));
+	run.diag.color = emit_color(STDERR_FILENO);
 	if (!parse_now(&run, now, &a.now))
 		goto out;
 	if (strcmp(a.action, "show") == 0) {

@@ -14,6 +14,7 @@
 #include "diag/diag.h"
 #include "data/json.h"
 #include "diag/run.h"
+#include "emit/emit.h"
 #include "diag/source.h"
 #include "tavern/stchat.h"
 #include "tavern/wi.h"
@@ -612,8 +613,7 @@ cmd_wi(int argc, char **argv)
 	    ((o.to_book || o.from_book) && (o.nbooks != 1 || o.run)))
 		goto usage;
 	run_init(&run);
-	run.diag.color = isatty(STDERR_FILENO) &&
-	    !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	run.diag.color = emit_color(STDERR_FILENO);
 	if (!o.run && (o.json || o.settings || o.seed)) {
 		diag_plain(&run, DIAG_ERROR, MSG_WI_NO_CHAT);
 		run_free(&run);
