@@ -43,6 +43,31 @@ push(struct kv **arr, size_t *n, const char *optname, const char *arg)
 	(*n)++;
 }
 
+/* Long options without a short form. */
+enum {
+	OPT_CARD = 256,
+	OPT_PRESET,
+	OPT_CHAT,
+	OPT_SETTINGS,
+	OPT_WORLD,
+	OPT_REGEX,
+	OPT_PERSONA_NAME,
+	OPT_PERSONA,
+	OPT_GREETING,
+	OPT_TYPE,
+	OPT_NOW,
+	OPT_SEED,
+};
+
+static void
+push_path(const char *const **arr, size_t *n, const char *path)
+{
+	const char **v = xreallocarray((void *)*arr, *n + 1, sizeof(*v));
+
+	v[(*n)++] = path;
+	*arr = v;
+}
+
 void
 cmd_options_free(struct options *opt)
 {
@@ -50,6 +75,8 @@ cmd_options_free(struct options *opt)
 	free(opt->vars);
 	free(opt->sets);
 	free(opt->injects);
+	free((void *)opt->tavern.worlds);
+	free((void *)opt->tavern.regex);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -67,8 +94,21 @@ cmd_options(int argc, char **argv, const char *verb, bool debug,
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "card", required_argument, NULL, OPT_CARD },
+		{ "preset", required_argument, NULL, OPT_PRESET },
+		{ "chat", required_argument, NULL, OPT_CHAT },
+		{ "settings", required_argument, NULL, OPT_SETTINGS },
+		{ "world", required_argument, NULL, OPT_WORLD },
+		{ "regex", required_argument, NULL, OPT_REGEX },
+		{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
+		{ "persona", required_argument, NULL, OPT_PERSONA },
+		{ "greeting", required_argument, NULL, OPT_GREETING },
+		{ "type", required_argument, NULL, OPT_TYPE },
+		{ "now", required_argument, NULL, OPT_NOW },
+		{ "seed", required_argument, NULL, OPT_SEED },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct tavern_input *tv = &opt->tavern;
 	enum out_format f;
 	const char *clash;
 	int ch;
@@ -111,6 +151,42 @@ cmd_options(int argc, char **argv, const char *verb, bool debug,
 			if (!debug)
 				goto usage;
 			opt->json = true;
+			break;
+		case OPT_CARD:
+			tv->card = optarg;
+			break;
+		case OPT_PRESET:
+			tv->preset = optarg;
+			break;
+		case OPT_CHAT:
+			tv->chat = optarg;
+			break;
+		case OPT_SETTINGS:
+			tv->settings = optarg;
+			break;
+		case OPT_WORLD:
+			push_path(&tv->worlds, &tv->nworlds, optarg);
+			break;
+		case OPT_REGEX:
+			push_path(&tv->regex, &tv->nregex, optarg);
+			break;
+		case OPT_PERSONA_NAME:
+			tv->persona_name = optarg;
+			break;
+		case OPT_PERSONA:
+			tv->persona = optarg;
+			break;
+		case OPT_GREETING:
+			tv->greeting = optarg;
+			break;
+		case OPT_TYPE:
+			tv->type = optarg;
+			break;
+		case OPT_NOW:
+			tv->now = optarg;
+			break;
+		case OPT_SEED:
+			tv->seed = optarg;
 			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);

@@ -399,6 +399,15 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		if (!user)
 			ok = false;
 	}
+	/* SillyTavern inputs: the tavern assembly fills the chat. */
+	if (ok && tavern_wanted(&opt->tavern, profile_tavern(p))) {
+		struct tavern_input tin = opt->tavern;
+
+		tin.user = user ? user->text : NULL;
+		ok = tavern_input_profile(run, &tin, profile_tavern(p),
+		    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
+		goto out;
+	}
 	if (opt->history && !history(run, opt->history, c, &base, &devbase,
 	    &histsrc))
 		ok = false;

@@ -13,6 +13,7 @@
 
 #include "prompt/chat.h"
 #include "profile/profile.h"
+#include "tavern/tbuild.h"
 
 struct run;
 
@@ -31,6 +32,9 @@ struct options {
 	size_t ncontexts, nvars, nsets, ninjects;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	struct tavern_input tavern;     /* --card, --preset, ... (the
+	                                 * worlds and regex arrays are
+	                                 * on the heap) */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

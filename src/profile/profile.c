@@ -36,6 +36,7 @@ enum ftype {
 	T_TABLES,
 	T_ANY,
 	T_SCALARS,
+	T_STRINGS,      /* an array of strings ([tavern] worlds) */
 };
 
 struct field {
@@ -116,6 +117,20 @@ static const struct field output_fields[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* SillyTavern inputs (tavern/tbuild.h); paths are relative to the
+ * profile file.  Read through profile_tavern(). */
+static const struct field tavern_fields[] = {
+	{ "card", T_STRING, NULL, NULL },
+	{ "preset", T_STRING, NULL, NULL },
+	{ "chat", T_STRING, NULL, NULL },
+	{ "settings", T_STRING, NULL, NULL },
+	{ "worlds", T_STRINGS, NULL, NULL },
+	{ "regex", T_STRINGS, NULL, NULL },
+	{ "user", T_STRING, NULL, NULL },
+	{ "persona", T_STRING, NULL, NULL },
+	{ NULL, 0, NULL, NULL },
+};
+
 static const struct field top_fields[] = {
 	{ "extends", T_STRING, NULL, NULL },
 	{ "profile", T_TABLE, profile_fields, NULL },
@@ -126,6 +141,7 @@ static const struct field top_fields[] = {
 	{ "context", T_TABLES, context_fields, NULL },
 	{ "inject", T_TABLES, inject_fields, NULL },
 	{ "output", T_TABLE, output_fields, NULL },
+	{ "tavern", T_TABLE, tavern_fields, NULL },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -199,6 +215,8 @@ type_text(enum ftype t)
 		return "a table";
 	case T_TABLES:
 		break;
+	case T_STRINGS:
+		return "an array of strings";
 	}
 	return "an array of tables";
 }
@@ -322,6 +340,15 @@ check_value(struct run *run, const struct field *f, const struct node *v,
 			}
 		}
 		return ok;
+	case T_STRINGS:
+		if (v->kind != NODE_ARRAY)
+			break;
+		for (i = 0; i < v->u.array.n; i++)
+			if (v->u.array.items[i]->kind != NODE_STRING) {
+				v = v->u.array.items[i];
+				goto wrong;
+			}
+		return true;
 	case T_TABLES:
 		if (v->kind != NODE_ARRAY)
 			break;
@@ -344,6 +371,7 @@ check_value(struct run *run, const struct field *f, const struct node *v,
 		}
 		return ok;
 	}
+wrong:
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
 	    type_text(f->type), tree_kind_article(v->kind));
 	return false;
@@ -1314,4 +1342,10 @@ profile_open(struct run *run, const struct profile *p, const struct pstr *path)
 		return NULL;
 	}
 	return run_read(run, full, from, at);
+}
+
+const struct node *
+profile_tavern(const struct profile *p)
+{
+	return tree_get(p->root, "tavern");
 }
