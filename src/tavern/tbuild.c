@@ -1114,26 +1114,74 @@ squash(struct tb *t, struct tlist *l)
 	*l = out;
 }
 
+/* "Name: " before content, unless it is there already. */
+static const char *
+prefixed(struct arena *a, const char *who, const char *content)
+{
+	size_t n = strlen(who);
+
+	if (strncmp(content, who, n) == 0 && content[n] == ':')
+		return content;
+	return arena_printf(a, "%s: %s", who, content);
+}
+
+/* Join runs of one role with "\n\n". */
+static void
+merge_roles(struct tb *t, struct tlist *l)
+{
+	struct tlist out = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct tmsg *m = &l->v[i];
+
+		if (out.n && strcmp(out.v[out.n - 1].role, m->role) == 0) {
+			out.v[out.n - 1].content = arena_printf(&t->run->arena,
+			    "%s\n\n%s", out.v[out.n - 1].content, m->content);
+			continue;
+		}
+		push(t->run, &out, m->role, NULL, m->content, m->id);
+	}
+	*l = out;
+}
+
+/* The server's custom_prompt_post_processing (merge, semi, strict,
+ * single), after the names went into the contents. */
 static void
 post_process(struct tb *t, struct tlist *l)
 {
 	struct arena *a = &t->run->arena;
 	enum preset_post mode = t->p->post;
-	struct tlist out = { NULL, 0, 0 };
 	size_t i;
 
 	if (mode == PRESET_POST_NONE)
 		return;
+	for (i = 0; i < l->n; i++) {
+		struct tmsg *m = &l->v[i];
+		const char *who = m->name;
+
+		if (!who)
+			continue;
+		if (strcmp(m->role, "system") == 0)
+			who = strcmp(who, "example_assistant") == 0 ?
+			    t->char_name : strcmp(who, "example_user") == 0 ?
+			    t->user_name : NULL;
+		if (who)
+			m->content = prefixed(a, who, m->content);
+		m->name = NULL;
+	}
 	if (mode == PRESET_POST_SINGLE) {
 		struct buf b = BUF_INIT;
+		struct tlist out = { NULL, 0, 0 };
 
 		for (i = 0; i < l->n; i++) {
 			const struct tmsg *m = &l->v[i];
 			const char *c = m->content;
 
-			if (m->name && strcmp(m->role, "system") &&
-			    strncmp(c, m->name, strlen(m->name)))
-				c = arena_printf(a, "%s: %s", m->name, c);
+			if (strcmp(m->role, "user") == 0)
+				c = prefixed(a, t->user_name, c);
+			else if (strcmp(m->role, "assistant") == 0)
+				c = prefixed(a, t->char_name, c);
 			if (b.len)
 				buf_puts(&b, "\n\n");
 			buf_puts(&b, c);
@@ -1145,48 +1193,24 @@ post_process(struct tb *t, struct tlist *l)
 		*l = out;
 		return;
 	}
-	for (i = 0; i < l->n; i++) {
-		struct tmsg m = l->v[i];
-
-		if (m.name) {
-			const char *who = m.name;
-
-			if (strcmp(m.role, "system") == 0) {
-				if (strcmp(m.name, "example_assistant") == 0)
-					who = t->char_name;
-				else if (strcmp(m.name, "example_user") == 0)
-					who = t->user_name;
-				else
-					who = NULL;
-			}
-			if (who && !(strncmp(m.content, who, strlen(who)) ==
-			    0 && m.content[strlen(who)] == ':'))
-				m.content = arena_printf(a, "%s: %s", who,
-				    m.content);
-			m.name = NULL;
-		}
-		if ((mode == PRESET_POST_SEMI || mode == PRESET_POST_STRICT) &&
-		    strcmp(m.role, "system") == 0 && i > 0)
-			m.role = "user";
-		if (out.n && strcmp(out.v[out.n - 1].role, m.role) == 0) {
-			out.v[out.n - 1].content = arena_printf(a, "%s\n\n%s",
-			    out.v[out.n - 1].content, m.content);
-			continue;
-		}
-		push(t->run, &out, m.role, NULL, m.content, m.id);
+	merge_roles(t, l);
+	if (mode == PRESET_POST_SEMI || mode == PRESET_POST_STRICT) {
+		for (i = 1; i < l->n; i++)
+			if (strcmp(l->v[i].role, "system") == 0)
+				l->v[i].role = "user";
+		merge_roles(t, l);
 	}
-	if (mode == PRESET_POST_STRICT && out.n) {
+	if (mode == PRESET_POST_STRICT && l->n) {
 		/* Start with system then user, or with user. */
-		size_t at = strcmp(out.v[0].role, "system") == 0 ? 1 : 0;
+		size_t at = strcmp(l->v[0].role, "system") == 0 ? 1 : 0;
 
-		if (at >= out.n || strcmp(out.v[at].role, "user")) {
+		if (at >= l->n || strcmp(l->v[at].role, "user")) {
 			struct tmsg ph = { "user", NULL,
 			    t->s.strict_placeholder, NULL };
 
-			insert_at(t->run, &out, at, &ph);
+			insert_at(t->run, l, at, &ph);
 		}
 	}
-	*l = out;
 }
 
 /* --- the driver --- */
