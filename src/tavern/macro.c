@@ -51,6 +51,11 @@ struct mctx {
 	struct macro_env *env;
 	const char *original;   /* NULL once used (or not offered) */
 	uint64_t raw_hash;      /* cyrb53 of the text as given, for pick */
+	/* The one macro of a pass: SillyTavern runs one regular
+	 * expression per name, so a value a pass inserts is seen by the
+	 * passes after it. */
+	const char *key;
+	struct macro_vars *vars;
 };
 
 /* A step: the replacement for the macro whose inside ("user",
@@ -290,8 +295,9 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 	if (!*cur)
 		cur = "0";
 	if (!js_to_number(value, &dv) || !js_to_number(cur, &dc)) {
-		r = arena_printf(a, "%s%s", strcmp(cur, "0") ? cur : "0",
-		    value);
+		/* String(currentValue || '') + value: a zero is falsy */
+		r = arena_printf(a, "%s%s", js_to_number(cur, &dc) &&
+		    dc == 0 ? "" : cur, value);
 		macro_var_set(run, vars, name, r);
 		return r;
 	}
@@ -522,63 +528,46 @@ split2(struct arena *a, const char *s, size_t n, char **name, char **value)
 	return true;
 }
 
+/* One variable macro, m->key ("setvar::", ...), on m->vars. */
 static const char *
-vars_op(struct mctx *m, struct macro_vars *vars, const char *s, size_t n,
-    const char *set, const char *add, const char *inc, const char *dec,
-    const char *get)
+step_var(struct mctx *m, const char *s, size_t n, size_t off)
 {
 	struct arena *a = &m->run->arena;
+	const char *op = m->key;
 	char *name, *value;
-	size_t k;
+	size_t k = iprefix(s, n, op);
 
-	if (!vars)
+	if (!k || !m->vars)
 		return NULL;
-	if ((k = iprefix(s, n, set)) && split2(a, s + k, n - k, &name,
-	    &value)) {
-		macro_var_set(m->run, vars, name, value);
+	if (strncmp(op, "set", 3) == 0 || strncmp(op, "add", 3) == 0) {
+		if (!split2(a, s + k, n - k, &name, &value))
+			return NULL;
+		if (strncmp(op, "set", 3) == 0)
+			macro_var_set(m->run, m->vars, name, value);
+		else
+			var_add(m->run, m->vars, name, value);
 		return "";
 	}
-	if ((k = iprefix(s, n, add)) && split2(a, s + k, n - k, &name,
-	    &value)) {
-		var_add(m->run, vars, name, value);
-		return "";
-	}
-	if ((k = iprefix(s, n, inc)) && k < n)
-		return var_add(m->run, vars, arena_strndup(a, s + k, n - k),
-		    "1");
-	if ((k = iprefix(s, n, dec)) && k < n)
-		return var_add(m->run, vars, arena_strndup(a, s + k, n - k),
-		    "-1");
-	if ((k = iprefix(s, n, get)) && k < n)
-		return var_value(a, vars, arena_strndup(a, s + k, n - k));
-	return NULL;
-}
-
-static const char *
-step_vars(struct mctx *m, const char *s, size_t n, size_t off)
-{
-	return vars_op(m, m->env->locals, s, n, "setvar::", "addvar::",
-	    "incvar::", "decvar::", "getvar::");
-}
-
-static const char *
-step_globalvars(struct mctx *m, const char *s, size_t n, size_t off)
-{
-	return vars_op(m, m->env->globals, s, n, "setglobalvar::",
-	    "addglobalvar::", "incglobalvar::", "decglobalvar::",
-	    "getglobalvar::");
+	if (k == n)
+		return NULL;
+	name = arena_strndup(a, s + k, n - k);
+	if (strncmp(op, "inc", 3) == 0)
+		return var_add(m->run, m->vars, name, "1");
+	if (strncmp(op, "dec", 3) == 0)
+		return var_add(m->run, m->vars, name, "-1");
+	return var_value(a, m->vars, name);
 }
 
 static const char *
 step_basic(struct mctx *m, const char *s, size_t n, size_t off)
 {
-	if (ieq(s, n, "newline"))
+	if (!ieq(s, n, m->key))
+		return NULL;
+	if (strcmp(m->key, "newline") == 0)
 		return "\n";
-	if (ieq(s, n, "noop"))
-		return "";
-	if (ieq(s, n, "input"))
+	if (strcmp(m->key, "input") == 0)
 		return or_empty(m->env->input);
-	return NULL;
+	return "";
 }
 
 /* (?:\r?\n)*{{trim}}(?:\r?\n)* */
@@ -646,19 +635,32 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 	};
 	size_t i;
 
-	if (m->original && ieq(s, n, "original")) {
+	if (strcmp(m->key, "original") == 0) {
 		const char *o = m->original;
 
+		if (!o || !ieq(s, n, "original"))
+			return NULL;
 		m->original = NULL;
 		return o;
 	}
+	if (strcmp(m->key, "lastChatMessage") == 0)
+		return e->last_chat_message && ieq(s, n, m->key) ?
+		    e->last_chat_message : NULL;
 	for (i = 0; i < LEN(t); i++)
-		if (ieq(s, n, t[i].name) && (!t[i].card || e->card_macros))
-			return or_empty(t[i].value);
-	if (e->last_chat_message && ieq(s, n, "lastChatMessage"))
-		return e->last_chat_message;
+		if (strcmp(m->key, t[i].name) == 0)
+			return ieq(s, n, t[i].name) && (!t[i].card ||
+			    e->card_macros) ? or_empty(t[i].value) : NULL;
 	return NULL;
 }
+
+/* The environment's names, in SillyTavern's insertion order. */
+static const char *const env_keys[] = { "original", "charPrompt",
+	"charInstruction", "charJailbreak", "description", "charDescription",
+	"personality", "charPersonality", "scenario", "charScenario",
+	"persona", "mesExamples", "mesExamplesRaw", "charVersion",
+	"char_version", "charDepthPrompt", "creatorNotes", "user", "char",
+	"group", "charIfNotGroup", "groupNotMuted", "notChar", "model",
+	"lastChatMessage", "isMobile" };
 
 static const char *
 step_chat(struct mctx *m, const char *s, size_t n, size_t off)
@@ -974,13 +976,20 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
     size_t len, const char *original)
 {
 	struct arena *a = &run->arena;
+	static const char *const var_ops[] = { "setvar::", "addvar::",
+		"incvar::", "decvar::", "getvar::", "setglobalvar::",
+		"addglobalvar::", "incglobalvar::", "decglobalvar::",
+		"getglobalvar::" };
 	struct mctx m;
 	char *s = arena_strndup(a, text, len);
+	size_t i;
 
 	m.run = run;
 	m.env = env;
 	m.original = original;
 	m.raw_hash = macro_cyrb53(text, len);
+	m.key = NULL;
+	m.vars = NULL;
 
 	s = replace_literal(a, s, "<USER>", or_empty(env->user));
 	s = replace_literal(a, s, "<BOT>", or_empty(env->char_name));
@@ -992,12 +1001,23 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 #define STEP(fn) if (strstr(s, "{{")) s = apply(&m, s, fn)
 	STEP(step_roll);
 	STEP(step_instruct);
-	STEP(step_vars);
-	STEP(step_globalvars);
+	for (i = 0; i < LEN(var_ops); i++) {
+		m.key = var_ops[i];
+		m.vars = i < 5 ? env->locals : env->globals;
+		STEP(step_var);
+	}
+	m.key = "newline";
 	STEP(step_basic);
 	if (strstr(s, "{{"))
 		s = trim_step(a, s);
-	STEP(step_env);
+	m.key = "noop";
+	STEP(step_basic);
+	m.key = "input";
+	STEP(step_basic);
+	for (i = 0; i < LEN(env_keys); i++) {
+		m.key = env_keys[i];
+		STEP(step_env);
+	}
 	STEP(step_chat);
 	STEP(step_reverse);
 	if (strstr(s, "{{"))
