@@ -203,6 +203,7 @@ enum diag_level {
 	X(MSG_TAVERN_TYPE, "unknown generation type '%s' (expected normal, continue, impersonate, swipe, regenerate or quiet)") \
 	X(MSG_TAVERN_GREETING, "--greeting %s: the card has %zu greeting(s), numbered from 0") \
 	X(MSG_TAVERN_NO_CARD, "%s needs a character card: give --card FILE or [tavern] card") \
+	X(MSG_TAVERN_SEED, "--seed '%s' is not a non-negative integer") \
 	X(MSG_TAVERN_BUDGET, "the prompts that must be sent need %zu tokens, more than the budget of %ld (openai_max_context - openai_max_tokens - 3)") \
 	/* reply: decide and score */ \
 	X(MSG_DECIDE_EMPTY, "the reply is empty") \

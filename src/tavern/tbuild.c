@@ -654,6 +654,11 @@ example_messages(struct tb *t, const char *block, struct tlist *out)
 
 /* --- history --- */
 
+/* U+00C0..U+00FF after NFD with the combining marks removed ('_': no
+ * ASCII letter), for names in COMPLETION mode. */
+static const char latin1_base[] =
+    "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y";
+
 static void
 history(struct tb *t, struct tlist *out)
 {
@@ -697,7 +702,8 @@ history(struct tb *t, struct tlist *out)
 				if (k == 0)
 					k = 1;
 				*w++ = cp < 128 && (isalnum((int)cp) ||
-				    cp == '_') ? (char)cp : '_';
+				    cp == '_') ? (char)cp : cp >= 0xc0 &&
+				    cp <= 0xff ? latin1_base[cp - 0xc0] : '_';
 				p += k;
 			}
 			*w = '\0';
@@ -1280,6 +1286,27 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 }
 
 static bool
+check_options(struct run *run, const struct tavern_input *in)
+{
+	int64_t ms;
+	const char *p;
+
+	if (in->now && !clock_parse(in->now, &ms)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
+		return false;
+	}
+	if (in->seed) {
+		for (p = in->seed; *p >= '0' && *p <= '9'; p++)
+			;
+		if (!*in->seed || *p || p - in->seed > 19) {
+			diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool
 check_type(struct run *run, const char *type)
 {
 	static const char *const types[] = { "normal", "continue",
@@ -1316,7 +1343,8 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	if (in->seams.regex.apply)
 		seams.regex = in->seams.regex;
 	t.seams = &seams;
-	if (!check_type(run, in->type) || !read_inputs(&t))
+	if (!check_type(run, in->type) || !check_options(run, in) ||
+	    !read_inputs(&t))
 		return false;
 	setup_env(&t);
 	t.env.model = c->model;
