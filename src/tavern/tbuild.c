@@ -72,6 +72,7 @@ struct tb {
 	bool an_fires;
 	struct slot *slots;
 	size_t nslots, slotcap;
+	const struct tchat_msg *continued;      /* --type continue */
 	long budget, used;
 };
 
@@ -373,8 +374,13 @@ chat_messages(struct tb *t)
 			    false);
 		}
 	}
-	if (t->in->user && *t->in->user && strcmp(t->type, "impersonate") &&
-	    strcmp(t->type, "continue") && strcmp(t->type, "quiet")) {
+	/* A swipe or a regeneration replaces the last reply. */
+	if ((strcmp(t->type, "swipe") == 0 ||
+	    strcmp(t->type, "regenerate") == 0) && t->chat.n &&
+	    !t->chat.msgs[t->chat.n - 1].is_user)
+		t->chat.n--;
+	/* The message typed is sent only by a normal generation. */
+	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0) {
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
 		    false, TAVERN_NO_DEPTH, t->in->user);
 
@@ -664,6 +670,8 @@ history(struct tb *t, struct tlist *out)
 {
 	struct arena *a = &t->run->arena;
 	size_t i, n = t->chat.n;
+	/* On continue the message continued has depth -1. */
+	int shift = t->continued ? 2 : 1;
 
 	for (i = 0; i < n; i++) {
 		const struct tchat_msg *m = &t->chat.msgs[i];
@@ -671,7 +679,7 @@ history(struct tb *t, struct tlist *out)
 		    "user" : "assistant";
 		const char *s = t->seams->regex.apply(t->seams->regex.ctx,
 		    t->run, m->is_user ? TAVERN_RE_USER_INPUT :
-		    TAVERN_RE_AI_OUTPUT, true, (int)(n - i - 1), m->text);
+		    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift, m->text);
 		const char *name = NULL;
 
 		switch (t->p->names) {
@@ -1089,6 +1097,35 @@ fill(struct tb *t, struct tlist *hist)
 	return true;
 }
 
+/*
+ * Continue: the last message is sent again at the end, then the nudge
+ * ({{lastChatMessage}} is its text); with continue_prefill it is the
+ * final assistant message instead, with continue_postfix glued on.
+ */
+static void
+continued(struct tb *t, struct tlist *hist)
+{
+	const struct tchat_msg *m = &t->chat.msgs[t->chat.n - 1];
+	struct slot *s;
+	const char *text = m->text;
+
+	t->continued = m;
+	t->env.last_chat_message = text;
+	s = slot_add(t, "continue");
+	if (t->p->continue_prefill) {
+		push(t->run, &s->msgs, "assistant", NULL,
+		    arena_printf(&t->run->arena, "%s%s", strip_cr(
+		    &t->run->arena, text), t->p->continue_postfix),
+		    "continuePrefill");
+		return;
+	}
+	push(t->run, &s->msgs, m->is_user ? "user" : "assistant", NULL,
+	    strip_cr(&t->run->arena, text), "continue");
+	text = sub(t, t->p->continue_nudge_prompt);
+	if (*text)
+		push(t->run, &s->msgs, "system", NULL, text, "continueNudge");
+}
+
 /* --- squash and post-processing --- */
 
 static bool
@@ -1365,7 +1402,11 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 			push(run, &slot_add(&t, "impersonate")->msgs, "system",
 			    NULL, s, "impersonate");
 	}
+	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+		continued(&t, &hist);
 	history(&t, &hist);
+	if (t.continued)
+		hist.n--;
 	inject(&t, &hist, injs, ninj);
 	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
 	if (!fill(&t, &hist))
