@@ -1013,14 +1013,91 @@ main_extensions(struct tb *t)
 		push(t->run, &m->msgs, "system", NULL, after, "authorsNote");
 }
 
+/* The history, newest first while it fits, after the new-chat prompt's
+ * reservation. */
+static void
+fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
+{
+	struct tmsg newchat;
+	size_t i, first;
+	long left = *lp;
+
+	newchat.role = "system";
+	newchat.name = NULL;
+	newchat.content = sub(t, t->p->new_chat_prompt);
+	newchat.id = "newMainChat";
+	if (*newchat.content)
+		left -= (long)tokens(t, &newchat);
+	if (hist->n && strcmp(hist->v[hist->n - 1].role,
+	    "assistant") == 0 && *t->p->send_if_empty &&
+	    strcmp(t->type, "continue")) {
+		struct tmsg e = { "user", NULL,
+		    sub(t, t->p->send_if_empty),
+		    "emptyUserMessageReplacement" };
+
+		push(t->run, hist, e.role, e.name, e.content, e.id);
+	}
+	first = hist->n;
+	while (first > 0) {
+		long c = (long)tokens(t, &hist->v[first - 1]);
+
+		if (c > left)
+			break;
+		left -= c;
+		first--;
+	}
+	if (*newchat.content) {
+		left += (long)tokens(t, &newchat);
+		if ((long)tokens(t, &newchat) <= left) {
+			left -= (long)tokens(t, &newchat);
+			push(t->run, &h->msgs, newchat.role, NULL,
+			    newchat.content, newchat.id);
+		}
+	}
+	for (i = first; i < hist->n; i++)
+		push(t->run, &h->msgs, hist->v[i].role,
+		    hist->v[i].name, hist->v[i].content, hist->v[i].id);
+	*lp = left;
+}
+
+/* The example blocks, whole ones while they fit. */
+static void
+fill_examples(struct tb *t, struct slot *ex, long *lp)
+{
+	struct tlist blocks = { NULL, 0, 0 };
+	size_t i, j;
+	long left = *lp;
+	struct tmsg sep = { "system", NULL,
+	    sub(t, t->p->new_example_chat_prompt), "newChat" };
+
+	example_blocks(t, &blocks);
+	for (i = 0; i < blocks.n; i++) {
+		struct tlist msgs = { NULL, 0, 0 };
+		long need = *sep.content ? (long)tokens(t, &sep) : 0;
+
+		example_messages(t, blocks.v[i].content, &msgs);
+		for (j = 0; j < msgs.n; j++)
+			need += (long)tokens(t, &msgs.v[j]);
+		if (need > left)
+			break;
+		left -= need;
+		if (*sep.content)
+			push(t->run, &ex->msgs, sep.role, NULL,
+			    sep.content, sep.id);
+		for (j = 0; j < msgs.n; j++)
+			push(t->run, &ex->msgs, msgs.v[j].role,
+			    msgs.v[j].name, msgs.v[j].content,
+			    "example");
+	}
+	*lp = left;
+}
+
 static bool
 fill(struct tb *t, struct tlist *hist)
 {
 	struct slot *h = slot_find(t, "chatHistory");
 	struct slot *ex = slot_find(t, "dialogueExamples");
-	struct tmsg newchat;
-	struct tlist blocks = { NULL, 0, 0 };
-	size_t i, j, first;
+	size_t i, j;
 	long left;
 
 	t->used = 0;
@@ -1033,67 +1110,13 @@ fill(struct tb *t, struct tlist *hist)
 		    (size_t)t->used, t->budget);
 		return false;
 	}
-	if (h) {
-		newchat.role = "system";
-		newchat.name = NULL;
-		newchat.content = sub(t, t->p->new_chat_prompt);
-		newchat.id = "newMainChat";
-		if (*newchat.content)
-			left -= (long)tokens(t, &newchat);
-		if (hist->n && strcmp(hist->v[hist->n - 1].role,
-		    "assistant") == 0 && *t->p->send_if_empty &&
-		    strcmp(t->type, "continue")) {
-			struct tmsg e = { "user", NULL,
-			    sub(t, t->p->send_if_empty),
-			    "emptyUserMessageReplacement" };
-
-			push(t->run, hist, e.role, e.name, e.content, e.id);
-		}
-		first = hist->n;
-		while (first > 0) {
-			long c = (long)tokens(t, &hist->v[first - 1]);
-
-			if (c > left)
-				break;
-			left -= c;
-			first--;
-		}
-		if (*newchat.content) {
-			left += (long)tokens(t, &newchat);
-			if ((long)tokens(t, &newchat) <= left) {
-				left -= (long)tokens(t, &newchat);
-				push(t->run, &h->msgs, newchat.role, NULL,
-				    newchat.content, newchat.id);
-			}
-		}
-		for (i = first; i < hist->n; i++)
-			push(t->run, &h->msgs, hist->v[i].role,
-			    hist->v[i].name, hist->v[i].content, hist->v[i].id);
-	}
-	if (ex && !t->s.strip_examples) {
-		struct tmsg sep = { "system", NULL,
-		    sub(t, t->p->new_example_chat_prompt), "newChat" };
-
-		example_blocks(t, &blocks);
-		for (i = 0; i < blocks.n; i++) {
-			struct tlist msgs = { NULL, 0, 0 };
-			long need = *sep.content ? (long)tokens(t, &sep) : 0;
-
-			example_messages(t, blocks.v[i].content, &msgs);
-			for (j = 0; j < msgs.n; j++)
-				need += (long)tokens(t, &msgs.v[j]);
-			if (need > left)
-				break;
-			left -= need;
-			if (*sep.content)
-				push(t->run, &ex->msgs, sep.role, NULL,
-				    sep.content, sep.id);
-			for (j = 0; j < msgs.n; j++)
-				push(t->run, &ex->msgs, msgs.v[j].role,
-				    msgs.v[j].name, msgs.v[j].content,
-				    "example");
-		}
-	}
+	/* pin_examples: the examples get the budget first. */
+	if (ex && !t->s.strip_examples && t->s.pin_examples)
+		fill_examples(t, ex, &left);
+	if (h)
+		fill_history(t, h, hist, &left);
+	if (ex && !t->s.strip_examples && !t->s.pin_examples)
+		fill_examples(t, ex, &left);
 	return true;
 }
 
