@@ -41,6 +41,8 @@ struct tavern_tokens {
 	void *ctx;
 };
 
+struct tavern_regex;
+
 /* --- world info --- */
 
 struct tavern_wi_msg {
@@ -68,6 +70,10 @@ struct tavern_wi_scan {
 	const char *type;               /* generation type */
 	struct macro_env *macros;       /* to substitute keys and content */
 	bool an_fires;                  /* positions 2/3 are used */
+	const struct node *settings;    /* all of settings.json, or NULL
+	                                 * (persona lorebook, charLore) */
+	const struct tavern_tokens *tokens;     /* for the WI budget */
+	const struct tavern_regex *regex;       /* WORLD_INFO placement */
 };
 
 struct tavern_wi_depth {
@@ -112,7 +118,26 @@ enum tavern_regex_place {
 
 #define TAVERN_NO_DEPTH INT_MIN
 
+/* The scripts in scope, in SillyTavern's order: global, then the
+ * preset's, then the character's -- the last two only when
+ * settings.json allows them (preset_allowed_regex.openai names the
+ * preset file without .json; character_allowed_regex the card file). */
+struct tavern_regex_scope {
+	const struct node *global;      /* extension_settings.regex */
+	const struct node *preset;      /* extensions.regex_scripts */
+	bool preset_allowed;
+	const struct node *scoped;      /* the card's regex_scripts */
+	bool scoped_allowed;
+	const char *const *files;       /* --regex, after the global ones */
+	size_t nfiles;
+	struct macro_env *macros;       /* replacement and trim strings */
+};
+
 struct tavern_regex {
+	/* Called once before any apply (may be NULL); false after
+	 * reporting. */
+	bool (*load)(void *ctx, struct run *run,
+	    const struct tavern_regex_scope *scope);
 	const char *(*apply)(void *ctx, struct run *run,
 	    enum tavern_regex_place place, bool is_prompt, int depth,
 	    const char *text);

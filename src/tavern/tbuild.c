@@ -337,6 +337,66 @@ card_fields(struct tb *t)
 	t->env.char_version = t->card->character_version.s;
 }
 
+/* Whether list (an array) holds name. */
+static bool
+listed(const struct node *list, const char *name)
+{
+	size_t i;
+
+	if (!list || list->kind != NODE_ARRAY)
+		return false;
+	for (i = 0; i < list->u.array.n; i++) {
+		const struct node *v = list->u.array.items[i];
+
+		if (v->kind == NODE_STRING && strcmp(v->u.str.s, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Hand the regex seam its scripts. */
+static bool
+regex_scope(struct tb *t)
+{
+	const struct node *ext = t->s.extensions, *pa, *pext;
+	struct tavern_regex_scope sc;
+	const char *pname = "";
+
+	if (!t->seams->regex.load)
+		return true;
+	memset(&sc, 0, sizeof(sc));
+	sc.global = t->s.regex;
+	pext = tree_get(t->p->root, "extensions");
+	if (pext && pext->kind == NODE_TABLE)
+		sc.preset = tree_get(pext, "regex_scripts");
+	if (t->in->preset) {
+		const char *b = base_name(t->in->preset), *dot = strrchr(b, '.');
+
+		pname = dot ? arena_strndup(&t->run->arena, b,
+		    (size_t)(dot - b)) : b;
+	}
+	pa = ext && ext->kind == NODE_TABLE ?
+	    tree_get(ext, "preset_allowed_regex") : NULL;
+	sc.preset_allowed = pa && pa->kind == NODE_TABLE &&
+	    listed(tree_get(pa, "openai"), pname);
+	sc.scoped = card_regex_scripts(t->card);
+	sc.scoped_allowed = ext && ext->kind == NODE_TABLE &&
+	    listed(tree_get(ext, "character_allowed_regex"),
+	    base_name(t->in->card));
+	sc.files = t->in->regex;
+	sc.nfiles = t->in->nregex;
+	sc.macros = &t->env;
+	return t->seams->regex.load(t->seams->regex.ctx, t->run, &sc);
+}
+
 /* A new chat starts with the greeting; then the message typed. */
 static bool
 chat_messages(struct tb *t)
@@ -528,6 +588,9 @@ world_info(struct tb *t)
 	in.type = t->type;
 	in.macros = &t->env;
 	in.an_fires = t->an_fires;
+	in.settings = t->s.root;
+	in.tokens = &t->seams->tokens;
+	in.regex = &t->seams->regex;
 	memset(&t->wi, 0, sizeof(t->wi));
 	if (!t->seams->wi.scan(t->seams->wi.ctx, run, &in, &t->wi))
 		return false;
@@ -1402,6 +1465,8 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		seams.wi = in->seams.wi;
 	if (in->seams.regex.apply)
 		seams.regex = in->seams.regex;
+	else
+		seams.regex.load = NULL;
 	t.seams = &seams;
 	if (!check_type(run, in->type) || !check_options(run, in) ||
 	    !read_inputs(&t))
@@ -1409,7 +1474,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	setup_env(&t);
 	t.env.model = c->model;
 	card_fields(&t);
-	if (!chat_messages(&t) || !authors_note(&t))
+	if (!regex_scope(&t) || !chat_messages(&t) || !authors_note(&t))
 		return false;
 	depth_prompts(&t);
 	if (!world_info(&t))

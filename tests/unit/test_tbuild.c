@@ -51,6 +51,18 @@ fake_wi(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	return true;
 }
 
+static int loads;
+static bool load_preset_allowed = true, load_scoped_allowed = true;
+
+static bool
+fake_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
+{
+	loads++;
+	load_preset_allowed = sc->preset_allowed;
+	load_scoped_allowed = sc->scoped_allowed;
+	return sc->macros != NULL;
+}
+
 static const char *
 fake_regex(void *ctx, struct run *run, enum tavern_regex_place place,
     bool is_prompt, int depth, const char *text)
@@ -108,9 +120,15 @@ main(void)
 	in.now = "2026-11-23T09:30:00Z";
 	in.seams.wi.scan = fake_wi;
 	in.seams.regex.apply = fake_regex;
+	in.seams.regex.load = fake_load;
 	in.seams.tokens.count = one_per_message;
 	CHECK(tavern_build(&run, &in, &c));
 	CHECK_INT(run.diag.errors, 0);
+
+	/* The regex seam was loaded once, nothing allowed by settings. */
+	CHECK_INT(loads, 1);
+	CHECK(!load_preset_allowed);
+	CHECK(!load_scoped_allowed);
 
 	/* What the scan saw: the chat newest first, the message typed
 	 * included, after the prompt-time regex. */
