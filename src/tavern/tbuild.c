@@ -305,6 +305,8 @@ setup_env(struct tb *t)
 	}
 }
 
+static void example_blocks(struct tb *t, struct tlist *blocks_out);
+
 static void
 card_fields(struct tb *t)
 {
@@ -329,7 +331,19 @@ card_fields(struct tb *t)
 	t->env.scenario = t->scenario;
 	t->env.persona = t->persona;
 	t->env.mes_examples_raw = t->mes_example;
-	t->env.mes_examples = t->mes_example;
+	{
+		/* {{mesExamples}}: the blocks, each under "<START>\n" */
+		struct tlist blocks = { NULL, 0, 0 };
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		example_blocks(t, &blocks);
+		for (i = 0; i < blocks.n; i++)
+			buf_puts(&b, blocks.v[i].content);
+		buf_putc(&b, '\0');
+		t->env.mes_examples = arena_strdup(&t->run->arena, b.data);
+		buf_free(&b);
+	}
 	t->env.char_prompt = t->s.prefer_char_prompt ? t->system_prompt : "";
 	t->env.char_instruction = t->s.prefer_char_instructions ? t->phi : "";
 	t->env.char_depth_prompt = t->depth_prompt;
@@ -405,6 +419,9 @@ chat_messages(struct tb *t)
 	const struct tavern_regex *re = &t->seams->regex;
 	size_t i;
 
+	/* The first message is substituted again at every generation. */
+	if (t->in->chat && t->chat.n && !t->chat.msgs[0].is_user)
+		t->chat.msgs[0].text = sub(t, t->chat.msgs[0].text);
 	if (!t->in->chat) {
 		const struct card_text *g = &t->card->first_mes;
 		long n = 0;
