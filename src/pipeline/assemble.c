@@ -405,7 +405,8 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 
 		tin.user = user ? user->text : NULL;
 		ok = tavern_input_profile(run, &tin, profile_tavern(p),
-		    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
+		    p->embedded ? NULL : p->src->path) &&
+		    tavern_build(run, &tin, c);
 		goto out;
 	}
 	if (opt->history && !history(run, opt->history, c, &base, &devbase,
