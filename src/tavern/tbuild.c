@@ -982,6 +982,22 @@ is_collection(const char *id)
 	    strcmp(id, "dialogueExamples") == 0;
 }
 
+/* The prompts SillyTavern places by their position in the order. */
+static bool
+builtin_prompt(const char *id)
+{
+	static const char *const ids[] = { "main", "nsfw", "jailbreak",
+		"enhanceDefinitions", "worldInfoBefore", "worldInfoAfter",
+		"charDescription", "charPersonality", "scenario",
+		"personaDescription", "dialogueExamples", "chatHistory" };
+	size_t i;
+
+	for (i = 0; i < LEN(ids); i++)
+		if (strcmp(ids[i], id) == 0)
+			return true;
+	return false;
+}
+
 /* Collect the ordered prompts into slots; the in-chat ones into inj. */
 static void
 collect(struct tb *t, struct inj **injs, size_t *ninj)
@@ -1021,6 +1037,10 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 			}
 			continue;
 		}
+		/* Only the built-ins and the user's own prompts
+		 * (system_prompt false) are placed. */
+		if (pp->system_prompt && !builtin_prompt(id))
+			continue;
 		s = slot_add(t, id);
 		if (is_collection(id))
 			continue;
