@@ -79,6 +79,7 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	ok &= field_int(run, note, "defaultDepth", 4, &s->note_depth);
 	ok &= field_int(run, note, "defaultRole", 0, &s->note_role);
 	ok &= field_array(run, note, "chara", &s->note_chara);
+	ok &= field_bool(run, note, "allowWIScan", false, &s->note_wi_scan);
 	/* SillyTavern's default config.yaml; its code falls back to
 	 * "Let's get started." */
 	s->strict_placeholder = "[Start a new chat]";

@@ -38,6 +38,8 @@ struct settings {
 	const char *note_default;
 	int64_t note_position, note_interval, note_depth, note_role;
 	const struct node *note_chara;  /* extension_settings.note.chara */
+	bool note_wi_scan;              /* note.allowWIScan: the notes feed
+	                                 * the world-info scan */
 	const struct node *global_vars; /* extension_settings.variables.global */
 	/* Passed on to the seams. */
 	const struct node *world_info;  /* world_info_settings */

@@ -595,6 +595,16 @@ world_info(struct tb *t)
 	in.scenario = t->scenario;
 	in.creator_notes = t->creator_notes;
 	in.inject = "";
+	/* With allowWIScan the Author's and Character's Notes are in the
+	 * inject buffer. */
+	for (k = 0; t->s.note_wi_scan && k < t->next; k++) {
+		const struct ext *e = &t->ext[k];
+
+		if ((strcmp(e->key, "2_floating_prompt") == 0 ||
+		    strcmp(e->key, "DEPTH_PROMPT") == 0) && *e->value)
+			in.inject = *in.inject ? arena_printf(&run->arena,
+			    "%s\n%s", in.inject, e->value) : e->value;
+	}
 	in.card = t->card;
 	in.card_file = t->card_file;
 	in.chat_metadata = t->chat.meta;
