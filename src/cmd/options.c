@@ -51,7 +51,35 @@ options_free(struct options *opt)
 	free(opt->vars);
 	free(opt->sets);
 	free(opt->injects);
+	free((void *)opt->tavern.worlds);
+	free((void *)opt->tavern.regex);
 	memset(opt, 0, sizeof(*opt));
+}
+
+/* Long options without a short form: SillyTavern inputs. */
+enum {
+	OPT_CARD = 256,
+	OPT_PRESET,
+	OPT_CHAT,
+	OPT_SETTINGS,
+	OPT_WORLD,
+	OPT_REGEX,
+	OPT_PERSONA_NAME,
+	OPT_PERSONA,
+	OPT_GREETING,
+	OPT_TYPE,
+	OPT_NOW,
+	OPT_SEED,
+};
+
+static void
+push_path(const char *const **arr, size_t *n, const char *path)
+{
+	const char **v = vec_grow((void *)*arr, &(size_t){ *n }, *n + 1,
+	    sizeof(*v));
+
+	v[(*n)++] = path;
+	*arr = v;
 }
 
 /* After the options: the profile, and stdin claimed once at most. */
@@ -92,8 +120,21 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "card", required_argument, NULL, OPT_CARD },
+		{ "preset", required_argument, NULL, OPT_PRESET },
+		{ "chat", required_argument, NULL, OPT_CHAT },
+		{ "settings", required_argument, NULL, OPT_SETTINGS },
+		{ "world", required_argument, NULL, OPT_WORLD },
+		{ "regex", required_argument, NULL, OPT_REGEX },
+		{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
+		{ "persona", required_argument, NULL, OPT_PERSONA },
+		{ "greeting", required_argument, NULL, OPT_GREETING },
+		{ "type", required_argument, NULL, OPT_TYPE },
+		{ "now", required_argument, NULL, OPT_NOW },
+		{ "seed", required_argument, NULL, OPT_SEED },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct tavern_input *tv = &opt->tavern;
 	size_t cap[4] = { 0 };  /* of contexts, vars, sets, injects */
 	enum out_format f;
 	int ch;
@@ -136,6 +177,20 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 				goto usage;
 			opt->json = true;
 			break;
+		case OPT_CARD: tv->card = optarg; break;
+		case OPT_PRESET: tv->preset = optarg; break;
+		case OPT_CHAT: tv->chat = optarg; break;
+		case OPT_SETTINGS: tv->settings = optarg; break;
+		case OPT_WORLD: push_path(&tv->worlds, &tv->nworlds, optarg);
+			break;
+		case OPT_REGEX: push_path(&tv->regex, &tv->nregex, optarg);
+			break;
+		case OPT_PERSONA_NAME: tv->persona_name = optarg; break;
+		case OPT_PERSONA: tv->persona = optarg; break;
+		case OPT_GREETING: tv->greeting = optarg; break;
+		case OPT_TYPE: tv->type = optarg; break;
+		case OPT_NOW: tv->now = optarg; break;
+		case OPT_SEED: tv->seed = optarg; break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
 			return EXIT_OK;

@@ -197,6 +197,17 @@ enum diag_level {
 	X(MSG_SESSION_EMPTY, "the session %s has no %s to %s") \
 	X(MSG_SESSION_EXISTS, "the session %s exists already") \
 	X(MSG_SESSION_BAD_TIME, "--now '%s' is not an RFC 3339 date-time (2026-11-23T09:30:00Z)") \
+	/* tavern: SillyTavern presets, settings, assembly */ \
+	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \
+	X(MSG_TAVERN_WRONG_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_TAVERN_UNKNOWN_PROMPT, "prompt_order names '%s', which is not one of the preset's prompts") \
+	X(MSG_TAVERN_NAMES_BEHAVIOR, "unknown names_behavior %s (expected -1, 0, 1 or 2)") \
+	X(MSG_TAVERN_POST_PROCESSING, "unknown custom_prompt_post_processing '%s' (expected merge, semi, strict or single)") \
+	X(MSG_TAVERN_TYPE, "unknown generation type '%s' (expected normal, continue, impersonate, swipe, regenerate or quiet)") \
+	X(MSG_TAVERN_GREETING, "--greeting %s: the card has %zu greeting(s), numbered from 0") \
+	X(MSG_TAVERN_NO_CARD, "%s needs a character card: give --card FILE or [tavern] card") \
+	X(MSG_TAVERN_SEED, "--seed '%s' is not a non-negative integer") \
+	X(MSG_TAVERN_BUDGET, "the prompts that must be sent need %zu tokens, more than the budget of %ld (openai_max_context - openai_max_tokens - 3)") \
 	/* reply: decide and score */ \
 	X(MSG_DECIDE_EMPTY, "the reply is empty") \
 	X(MSG_DECIDE_ALL_THINKING, "the reply is all thinking: <think> is never closed") \

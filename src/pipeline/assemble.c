@@ -70,8 +70,19 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	if (!p)
 		return false;
 	output(c, opt, p);
-	if (!inputs_read(run, opt, p, vars, ctxs, injs, &in) ||
-	    !collect(run, opt, p, &in, &entries, &c->tools))
+	if (!inputs_read(run, opt, p, vars, ctxs, injs, &in))
+		goto out;
+	/* SillyTavern inputs: the tavern assembly fills the chat. */
+	if (tavern_wanted(&opt->tavern, profile_tavern(p))) {
+		struct tavern_input tin = opt->tavern;
+
+		tin.user = in.user ? in.user->text : NULL;
+		ok = tavern_input_profile(run, &tin, profile_tavern(p),
+		    p->embedded ? NULL : p->src->path) &&
+		    tavern_build(run, &tin, c);
+		goto out;
+	}
+	if (!collect(run, opt, p, &in, &entries, &c->tools))
 		goto out;
 
 	cx.run = run;

@@ -14,6 +14,7 @@
 
 #include "prompt/chat.h"
 #include "profile/profile.h"
+#include "tavern/tbuild.h"
 
 struct run;
 
@@ -32,6 +33,9 @@ struct options {
 	size_t ncontexts, nvars, nsets, ninjects;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	struct tavern_input tavern;     /* --card, --preset, ... (the
+	                                 * worlds and regex arrays are
+	                                 * on the heap) */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

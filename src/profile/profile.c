@@ -285,3 +285,9 @@ profile_open(struct run *run, const struct profile *p, const struct pstr *path)
 {
 	return paths_open(run, p->paths, path->s, path->node);
 }
+
+const struct node *
+profile_tavern(const struct profile *p)
+{
+	return tree_get(p->root, "tavern");
+}

@@ -114,5 +114,8 @@ struct source *profile_open(struct run *run, const struct profile *p,
 /* The resolved path of a profile-named file, for messages and listings. */
 const char *profile_resolve(struct run *run, const struct profile *p,
     const struct pstr *path);
+/* The [tavern] table (checked: card, preset, chat, settings, user and
+ * persona are strings; worlds and regex arrays of strings), or NULL. */
+const struct node *profile_tavern(const struct profile *p);
 
 #endif

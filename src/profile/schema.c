@@ -101,6 +101,20 @@ static const struct schema_field output_fields[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+/* SillyTavern inputs (tavern/tbuild.h); paths are relative to the
+ * profile file.  Read through profile_tavern(). */
+static const struct schema_field tavern_fields[] = {
+	{ "card", SCHEMA_STRING, 0, NULL, NULL },
+	{ "preset", SCHEMA_STRING, 0, NULL, NULL },
+	{ "chat", SCHEMA_STRING, 0, NULL, NULL },
+	{ "settings", SCHEMA_STRING, 0, NULL, NULL },
+	{ "worlds", SCHEMA_STRINGS, 0, NULL, NULL },
+	{ "regex", SCHEMA_STRINGS, 0, NULL, NULL },
+	{ "user", SCHEMA_STRING, 0, NULL, NULL },
+	{ "persona", SCHEMA_STRING, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
 static const struct schema profile_schema = { "[profile]", profile_fields,
 	NULL, NULL, NULL };
 static const struct schema prompt_schema = { "[prompt]", prompt_fields,
@@ -115,6 +129,8 @@ static const struct schema inject_schema = { "an injection", inject_fields,
 	inject_groups, NULL, NULL };
 static const struct schema output_schema = { "[output]", output_fields,
 	NULL, NULL, NULL };
+static const struct schema tavern_schema = { "[tavern]", tavern_fields,
+	NULL, NULL, NULL };
 
 static const struct schema_field top_fields[] = {
 	{ "extends", SCHEMA_STRING, 0, NULL, NULL },
@@ -126,6 +142,7 @@ static const struct schema_field top_fields[] = {
 	{ "context", SCHEMA_TABLES, 0, &context_schema, NULL },
 	{ "inject", SCHEMA_TABLES, 0, &inject_schema, NULL },
 	{ "output", SCHEMA_TABLE, 0, &output_schema, NULL },
+	{ "tavern", SCHEMA_TABLE, 0, &tavern_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -189,6 +206,8 @@ schema_type_text(enum schema_type t)
 	case SCHEMA_ANY:
 	case SCHEMA_SCALARS:
 		return "a table";
+	case SCHEMA_STRINGS:
+		return "an array of strings";
 	case SCHEMA_TABLES:
 		break;
 	}
@@ -382,7 +401,21 @@ check_value(struct run *run, const struct schema_field *f,
 		if (k == NODE_ARRAY)
 			return check_entries(run, v, f->sub, path);
 		break;
+	case SCHEMA_STRINGS:
+		if (k == NODE_ARRAY) {
+			size_t i;
+
+			for (i = 0; i < v->u.array.n; i++)
+				if (v->u.array.items[i]->kind != NODE_STRING) {
+					v = v->u.array.items[i];
+					k = v->kind;
+					goto wrong;
+				}
+			return true;
+		}
+		break;
 	}
+wrong:
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
 	    schema_type_text(f->type), tree_kind_article(k));
 	return false;

@@ -33,6 +33,7 @@ enum schema_type {
 	SCHEMA_TABLES,          /* an array of tables, each against sub */
 	SCHEMA_ANY,             /* a free-form table (output.params) */
 	SCHEMA_SCALARS,         /* a table of scalars (vars) */
+	SCHEMA_STRINGS,         /* an array of strings ([tavern] worlds) */
 };
 
 enum schema_flag {

@@ -1,0 +1,95 @@
+/*
+ * macro: SillyTavern 1.15's legacy macro engine ({{user}}, {{char}},
+ * {{setvar::x::1}}, <USER>, ...), the default engine of that version.
+ * It is one pass over a fixed list of steps (macro_steps below, in
+ * SillyTavern's order); each step replaces every occurrence of its
+ * macros, names compared without case.  A macro no step knows is left
+ * as it is.  The values come from a struct macro_env the caller fills;
+ * no macro reads the environment, a file or the clock (time comes from
+ * env->now_ms, randomness from env->seed).
+ *
+ * The registry (macro_names) lists every name with its step, so the
+ * template engine can share the table when the two engines merge
+ * (DESIGN.md wants one {{...}} engine).
+ *
+ * Ownership: the env borrows its strings; the variables it changes
+ * (struct macro_vars) live in the run's arena, as do the results.
+ */
+#ifndef MACRO_H
+#define MACRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct run;
+struct node;
+
+/* Variables: chat-local ones (chat_metadata.variables) or global ones
+ * (extension_settings.variables.global), name -> text in JSON's way. */
+struct macro_var {
+	const char *name;
+	const char *value;
+};
+
+struct macro_vars {
+	struct macro_var *v;
+	size_t n, cap;
+};
+
+/* The outlet seam: the text of {{outlet::name}}, or NULL for "". */
+typedef const char *macro_outlet_fn(void *ctx, const char *name);
+
+struct macro_env {
+	/* The names and card texts ({{description}} ...), already
+	 * substituted once; NULL reads as "". */
+	const char *user, *char_name, *group, *description, *personality,
+	    *scenario, *persona, *mes_examples, *mes_examples_raw,
+	    *char_prompt, *char_instruction, *char_depth_prompt,
+	    *creator_notes, *char_version, *model;
+	/* Chat state for {{lastMessage}} and kin. */
+	const char *last_message, *last_user_message, *last_char_message,
+	    *input, *last_chat_message;
+	long last_message_id;           /* -1: no message */
+	long max_prompt;                /* {{maxPrompt}} */
+	bool card_macros;               /* false: the card texts are not
+	                                 * offered (card fields themselves) */
+	struct macro_vars *locals, *globals;
+	int64_t now_ms;                 /* for the time macros */
+	uint64_t rng;                   /* {{random}}, {{roll}}: state */
+	uint64_t chat_id_hash;          /* {{pick}}: cyrb53 of the chat */
+	macro_outlet_fn *outlet;
+	void *outlet_ctx;
+};
+
+/* A macro name the engine knows, and the step that expands it. */
+struct macro_name {
+	const char *name;
+	int step;                       /* 1..11, SillyTavern's order */
+};
+
+extern const struct macro_name macro_names[];
+
+/*
+ * Expand the macros of text (len bytes) in env.  original, when not
+ * NULL, is the value of {{original}} (its first occurrence only).
+ * Returns a NUL-terminated string in the run's arena.
+ */
+char *macro_expand(struct run *run, struct macro_env *env,
+    const char *text, size_t len, const char *original);
+/* The same for a NUL-terminated text. */
+char *macro_expands(struct run *run, struct macro_env *env,
+    const char *text);
+
+/* Set a variable (copies the strings into the arena). */
+void macro_var_set(struct run *run, struct macro_vars *vars,
+    const char *name, const char *value);
+/* Load a JSON table of variables (numbers and strings as their text,
+ * other values as JSON). */
+void macro_vars_load(struct run *run, struct macro_vars *vars,
+    const struct node *table);
+
+/* SillyTavern's getStringHash: cyrb53 over UTF-16 code units, seed 0. */
+uint64_t macro_cyrb53(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,308 @@
+#include "tavern/preset.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/util.h"
+#include "data/tree.h"
+#include "diag/run.h"
+#include "tavern/field.h"
+
+/* The built-in prompts, for a preset that lacks them. */
+static const struct {
+	const char *id, *content;
+	bool marker, enabled;
+} builtin[] = {
+	{ "main", "Write {{char}}'s next reply in a fictional chat between "
+	    "{{charIfNotGroup}} and {{user}}.", false, true },
+	{ "worldInfoBefore", "", true, true },
+	{ "personaDescription", "", true, true },
+	{ "charDescription", "", true, true },
+	{ "charPersonality", "", true, true },
+	{ "scenario", "", true, true },
+	{ "enhanceDefinitions", "If you have more knowledge of {{char}}, add "
+	    "to the character's lore and personality to enhance them but "
+	    "keep the Character Sheet's definitions absolute.", false,
+	    false },
+	{ "nsfw", "", false, true },
+	{ "worldInfoAfter", "", true, true },
+	{ "dialogueExamples", "", true, true },
+	{ "chatHistory", "", true, true },
+	{ "jailbreak", "", false, true },
+};
+
+const struct preset_prompt *
+preset_find(const struct preset *p, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < p->nprompts; i++)
+		if (strcmp(p->prompts[i].identifier, id) == 0)
+			return &p->prompts[i];
+	return NULL;
+}
+
+bool
+preset_triggered(const struct preset_prompt *pp, const char *type)
+{
+	size_t i;
+
+	if (!pp->triggers || pp->triggers->u.array.n == 0)
+		return true;
+	for (i = 0; i < pp->triggers->u.array.n; i++) {
+		const struct node *t = pp->triggers->u.array.items[i];
+
+		if (t->kind == NODE_STRING && strcmp(t->u.str.s, type) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool
+read_prompt(struct run *run, const struct node *o, struct preset_prompt *pp)
+{
+	int64_t pos;
+	bool ok = true;
+
+	memset(pp, 0, sizeof(*pp));
+	pp->node = o;
+	ok &= field_str(run, o, "identifier", "", &pp->identifier);
+	ok &= field_str(run, o, "role", "system", &pp->role);
+	ok &= field_str(run, o, "content", "", &pp->content);
+	ok &= field_bool(run, o, "system_prompt", false, &pp->system_prompt);
+	ok &= field_bool(run, o, "marker", false, &pp->marker);
+	ok &= field_bool(run, o, "forbid_overrides", false,
+	    &pp->forbid_overrides);
+	ok &= field_int(run, o, "injection_position", 0, &pos);
+	pp->in_chat = pos == 1;
+	pp->has_depth = tree_get(o, "injection_depth") &&
+	    tree_get(o, "injection_depth")->kind != NODE_NULL;
+	ok &= field_int(run, o, "injection_depth", 4, &pp->depth);
+	ok &= field_int(run, o, "injection_order", 100, &pp->order);
+	ok &= field_array(run, o, "injection_trigger", &pp->triggers);
+	if (strcmp(pp->role, "user") && strcmp(pp->role, "assistant"))
+		pp->role = "system";
+	return ok;
+}
+
+static const struct node *
+order_list(const struct node *prompt_order)
+{
+	size_t i;
+
+	if (!prompt_order)
+		return NULL;
+	for (i = 0; i < prompt_order->u.array.n; i++) {
+		const struct node *e = prompt_order->u.array.items[i], *id;
+
+		if (e->kind != NODE_TABLE)
+			continue;
+		id = tree_get(e, "character_id");
+		if (id && ((id->kind == NODE_INT && id->u.i == 100001) ||
+		    (id->kind == NODE_STRING &&
+		    strcmp(id->u.str.s, "100001") == 0)))
+			return tree_get(e, "order");
+	}
+	return NULL;
+}
+
+static void
+add_builtin(struct run *run, struct preset *p, size_t b)
+{
+	struct preset_prompt *pp = &p->prompts[p->nprompts++];
+
+	memset(pp, 0, sizeof(*pp));
+	pp->identifier = builtin[b].id;
+	pp->role = "system";
+	pp->content = builtin[b].content;
+	pp->system_prompt = true;
+	pp->marker = builtin[b].marker;
+	pp->depth = 4;
+	pp->order = 100;
+}
+
+static bool
+read_order(struct run *run, struct preset *p, const struct node *list)
+{
+	size_t i, b;
+	bool ok = true;
+
+	if (!list || list->kind != NODE_ARRAY) {
+		/* SillyTavern makes 100001 from the default order. */
+		p->order = arena_array(&run->arena, LEN(builtin),
+		    sizeof(*p->order));
+		for (b = 0; b < LEN(builtin); b++) {
+			p->order[b].prompt = preset_find(p, builtin[b].id);
+			p->order[b].enabled = builtin[b].enabled;
+		}
+		p->norder = LEN(builtin);
+		return true;
+	}
+	p->order = arena_array(&run->arena, list->u.array.n + 1,
+	    sizeof(*p->order));
+	for (i = 0; i < list->u.array.n; i++) {
+		const struct node *e = list->u.array.items[i];
+		const char *id;
+		bool en;
+
+		if (e->kind != NODE_TABLE) {
+			diag_error(run, run_source(run, e->src), e->span,
+			    MSG_TAVERN_WRONG_TYPE, "order[]", "an object",
+			    tree_kind_article(e->kind));
+			ok = false;
+			continue;
+		}
+		if (!field_str(run, e, "identifier", "", &id) ||
+		    !field_bool(run, e, "enabled", true, &en)) {
+			ok = false;
+			continue;
+		}
+		p->order[p->norder].prompt = preset_find(p, id);
+		p->order[p->norder].enabled = en;
+		if (!p->order[p->norder].prompt) {
+			const struct node *v = tree_get(e, "identifier");
+
+			diag_error(run, run_source(run, v ? v->src : e->src),
+			    v ? v->span : e->span, MSG_TAVERN_UNKNOWN_PROMPT,
+			    id);
+			ok = false;
+			continue;
+		}
+		p->norder++;
+	}
+	return ok;
+}
+
+static void
+copy_number(struct run *run, struct node *body, const struct node *root,
+    const char *from, const char *to)
+{
+	const struct node *v = field_number(root, from);
+
+	if (v)
+		tree_put(&run->arena, body, to, tree_copy(&run->arena, v));
+}
+
+bool
+preset_read(struct run *run, const char *path, struct preset **out)
+{
+	struct arena *a = &run->arena;
+	struct preset *p = arena_alloc(a, sizeof(*p));
+	const struct node *prompts, *po, *v;
+	const char *post;
+	int64_t names, seed;
+	size_t i, b;
+	bool ok = true;
+
+	memset(p, 0, sizeof(*p));
+	*out = NULL;
+	if (!path)
+		p->root = tree_table(a);
+	else if (!field_load(run, path, "a preset", &p->root))
+		return false;
+	ok &= field_array(run, p->root, "prompts", &prompts);
+	ok &= field_array(run, p->root, "prompt_order", &po);
+	ok &= field_int(run, p->root, "openai_max_context", 4095,
+	    &p->max_context);
+	ok &= field_int(run, p->root, "openai_max_tokens", 300,
+	    &p->max_tokens);
+	ok &= field_str(run, p->root, "wi_format", "{0}", &p->wi_format);
+	ok &= field_str(run, p->root, "scenario_format", "{{scenario}}",
+	    &p->scenario_format);
+	ok &= field_str(run, p->root, "personality_format",
+	    "{{personality}}", &p->personality_format);
+	ok &= field_str(run, p->root, "new_chat_prompt", "[Start a new Chat]",
+	    &p->new_chat_prompt);
+	ok &= field_str(run, p->root, "new_group_chat_prompt",
+	    "[Start a new group chat. Group members: {{group}}]",
+	    &p->new_group_chat_prompt);
+	ok &= field_str(run, p->root, "new_example_chat_prompt",
+	    "[Example Chat]", &p->new_example_chat_prompt);
+	ok &= field_str(run, p->root, "continue_nudge_prompt",
+	    "[Continue your last message without repeating its original "
+	    "content.]", &p->continue_nudge_prompt);
+	ok &= field_str(run, p->root, "impersonation_prompt",
+	    "[Write your next reply from the point of view of {{user}}, "
+	    "using the chat history so far as a guideline for the writing "
+	    "style of {{user}}. Don't write as {{char}} or system. Don't "
+	    "describe actions of {{char}}.]", &p->impersonation_prompt);
+	ok &= field_str(run, p->root, "group_nudge_prompt",
+	    "[Write the next reply only as {{char}}.]",
+	    &p->group_nudge_prompt);
+	ok &= field_str(run, p->root, "send_if_empty", "", &p->send_if_empty);
+	ok &= field_str(run, p->root, "continue_postfix", " ",
+	    &p->continue_postfix);
+	ok &= field_bool(run, p->root, "squash_system_messages", false,
+	    &p->squash);
+	ok &= field_bool(run, p->root, "continue_prefill", false,
+	    &p->continue_prefill);
+	ok &= field_int(run, p->root, "names_behavior", 0, &names);
+	if (names < -1 || names > 2) {
+		v = tree_get(p->root, "names_behavior");
+		diag_error(run, run_source(run, v->src), v->span,
+		    MSG_TAVERN_NAMES_BEHAVIOR, arena_printf(a, "%lld",
+		    (long long)names));
+		ok = false;
+	}
+	p->names = (enum preset_names)names;
+	ok &= field_str(run, p->root, "custom_prompt_post_processing", "",
+	    &post);
+	if (strncmp(post, "merge", 5) == 0)
+		p->post = PRESET_POST_MERGE;
+	else if (strncmp(post, "semi", 4) == 0)
+		p->post = PRESET_POST_SEMI;
+	else if (strncmp(post, "strict", 6) == 0)
+		p->post = PRESET_POST_STRICT;
+	else if (strncmp(post, "single", 6) == 0)
+		p->post = PRESET_POST_SINGLE;
+	else if (*post) {
+		v = tree_get(p->root, "custom_prompt_post_processing");
+		diag_error(run, run_source(run, v->src), v->span,
+		    MSG_TAVERN_POST_PROCESSING, post);
+		ok = false;
+	}
+	if (!ok)
+		return false;
+
+	/* prompts[], then the built-ins it lacks. */
+	p->prompts = arena_array(a, (prompts ? prompts->u.array.n : 0) +
+	    LEN(builtin) + 1, sizeof(*p->prompts));
+	for (i = 0; prompts && i < prompts->u.array.n; i++) {
+		const struct node *o = prompts->u.array.items[i];
+
+		if (o->kind != NODE_TABLE) {
+			diag_error(run, run_source(run, o->src), o->span,
+			    MSG_TAVERN_WRONG_TYPE, "prompts[]", "an object",
+			    tree_kind_article(o->kind));
+			ok = false;
+			continue;
+		}
+		if (read_prompt(run, o, &p->prompts[p->nprompts]))
+			p->nprompts++;
+		else
+			ok = false;
+	}
+	for (b = 0; b < LEN(builtin); b++)
+		if (!preset_find(p, builtin[b].id))
+			add_builtin(run, p, b);
+	if (!ok || !read_order(run, p, order_list(po)))
+		return false;
+
+	/* The body: what SillyTavern sends to a custom OpenAI-compatible
+	 * source; fields the preset lacks stay absent. */
+	p->body = tree_table(a);
+	copy_number(run, p->body, p->root, "temperature", "temperature");
+	tree_put(a, p->body, "max_tokens", tree_int(a, p->max_tokens));
+	tree_put(a, p->body, "stream", tree_bool(a, false));
+	copy_number(run, p->body, p->root, "presence_penalty",
+	    "presence_penalty");
+	copy_number(run, p->body, p->root, "frequency_penalty",
+	    "frequency_penalty");
+	copy_number(run, p->body, p->root, "top_p", "top_p");
+	if (!field_int(run, p->root, "seed", -1, &seed))
+		return false;
+	if (seed >= 0)
+		tree_put(a, p->body, "seed", tree_int(a, seed));
+	*out = p;
+	return true;
+}

@@ -1,0 +1,79 @@
+/*
+ * preset: a SillyTavern Chat Completion preset ("OpenAI Settings" JSON):
+ * the prompts, the prompt_order SillyTavern uses (character_id 100001,
+ * else the default order), the utility prompts and formats, names
+ * behaviour, squash and post-processing, the context budget and the
+ * sampler fields that go into the request body.  Everything borrows the
+ * JSON tree, which lives in the run's arena.
+ */
+#ifndef PRESET_H
+#define PRESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct node;
+struct run;
+
+enum preset_names {
+	PRESET_NAMES_NONE = -1,
+	PRESET_NAMES_DEFAULT = 0,
+	PRESET_NAMES_COMPLETION = 1,
+	PRESET_NAMES_CONTENT = 2,
+};
+
+enum preset_post {
+	PRESET_POST_NONE,
+	PRESET_POST_MERGE,
+	PRESET_POST_SEMI,
+	PRESET_POST_STRICT,
+	PRESET_POST_SINGLE,
+};
+
+struct preset_prompt {
+	const char *identifier;
+	const char *role;               /* system (default), user, assistant */
+	const char *content;            /* "" for markers */
+	bool system_prompt;             /* false: a user-made prompt */
+	bool marker;
+	bool forbid_overrides;
+	bool in_chat;                   /* injection_position 1 */
+	bool has_depth;                 /* injection_depth given */
+	int64_t depth, order;           /* injection_depth (4), _order (100) */
+	const struct node *triggers;    /* injection_trigger array, or NULL */
+	const struct node *node;        /* the prompt's object, for spans */
+};
+
+struct preset_slot {
+	const struct preset_prompt *prompt;
+	bool enabled;
+};
+
+struct preset {
+	struct node *root;
+	struct preset_prompt *prompts;
+	size_t nprompts;
+	struct preset_slot *order;      /* prompt_order 100001 */
+	size_t norder;
+	int64_t max_context, max_tokens;
+	const char *wi_format, *scenario_format, *personality_format,
+	    *new_chat_prompt, *new_group_chat_prompt,
+	    *new_example_chat_prompt, *continue_nudge_prompt,
+	    *impersonation_prompt, *group_nudge_prompt, *send_if_empty,
+	    *continue_postfix;
+	enum preset_names names;
+	enum preset_post post;
+	bool squash, continue_prefill;
+	struct node *body;              /* the sampler fields to send */
+};
+
+/* Read and check the preset at path.  Errors are reported. */
+bool preset_read(struct run *run, const char *path, struct preset **out);
+/* The prompt with this identifier, or NULL. */
+const struct preset_prompt *preset_find(const struct preset *p,
+    const char *identifier);
+/* Whether the prompt's injection_trigger allows the generation type. */
+bool preset_triggered(const struct preset_prompt *pp, const char *type);
+
+#endif

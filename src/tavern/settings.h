@@ -1,0 +1,54 @@
+/*
+ * settings: what a prompt needs from SillyTavern's settings.json -- the
+ * persona (user_avatar selects power_user.personas and
+ * persona_descriptions; the older power_user.persona_description* keys
+ * are the fallback), the power_user flags, the Author's Note defaults
+ * (extension_settings.note), global variables, and the parts handed on
+ * untouched to the world-info and regex seams.  A missing settings file
+ * gives SillyTavern's defaults.  Borrows the JSON tree (run's arena).
+ */
+#ifndef SETTINGS_H
+#define SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct node;
+struct run;
+
+/* power_user.persona_description_position */
+enum settings_persona_pos {
+	PERSONA_IN_PROMPT = 0,
+	PERSONA_AFTER_CHAR = 1,         /* deprecated: means 0 */
+	PERSONA_TOP_AN = 2,
+	PERSONA_BOTTOM_AN = 3,
+	PERSONA_AT_DEPTH = 4,
+	PERSONA_NONE = 9,
+};
+
+struct settings {
+	const struct node *root;        /* NULL without a file */
+	const char *user_name;          /* persona name ("User") */
+	const char *persona;            /* persona description ("") */
+	int64_t persona_position, persona_depth, persona_role;
+	bool prefer_char_prompt, prefer_char_instructions;
+	bool strip_examples, pin_examples, collapse_newlines;
+	const char *user_prompt_bias;
+	/* Author's Note defaults for a chat that sets none. */
+	const char *note_default;
+	int64_t note_position, note_interval, note_depth, note_role;
+	const struct node *note_chara;  /* extension_settings.note.chara */
+	bool note_wi_scan;              /* note.allowWIScan: the notes feed
+	                                 * the world-info scan */
+	const struct node *global_vars; /* extension_settings.variables.global */
+	/* Passed on to the seams. */
+	const struct node *world_info;  /* world_info_settings */
+	const struct node *regex;       /* extension_settings.regex */
+	const struct node *extensions;  /* extension_settings */
+	const char *strict_placeholder; /* "[Start a new chat]" */
+};
+
+/* Read path (NULL: the defaults).  Errors are reported. */
+bool settings_read(struct run *run, const char *path, struct settings *s);
+
+#endif

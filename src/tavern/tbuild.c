@@ -1,0 +1,1579 @@
+#include "tavern/tbuild.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/tree.h"
+#include "diag/run.h"
+#include "prompt/chat.h"
+#include "tavern/card.h"
+#include "tavern/field.h"
+#include "tavern/macro.h"
+#include "tavern/preset.h"
+#include "tavern/settings.h"
+#include "tavern/tchat.h"
+
+/* Extension prompt positions (SillyTavern's extension_prompt_types). */
+enum { EXT_IN_PROMPT = 0, EXT_IN_CHAT = 1, EXT_BEFORE_PROMPT = 2 };
+
+static const char *const roles[] = { "system", "user", "assistant" };
+
+/* A message while it is being assembled. */
+struct tmsg {
+	const char *role;
+	const char *name;               /* NULL: none */
+	const char *content;
+	const char *id;                 /* newMainChat, newChat, ... or NULL */
+};
+
+struct tlist {
+	struct tmsg *v;
+	size_t n, cap;
+};
+
+struct ext {
+	const char *key, *value;
+	int position;
+	int64_t depth;
+	int role;
+};
+
+/* A place in the final order: a prompt, or a collection (main and the
+ * extension prompts beside it, the history, the examples). */
+struct slot {
+	const char *id;
+	struct tlist msgs;
+};
+
+struct tb {
+	struct run *run;
+	const struct tavern_input *in;
+	const struct tavern_seams *seams;
+	struct preset *p;
+	struct settings s;
+	struct card *card;
+	struct tchat chat;
+	struct macro_env env;
+	struct macro_vars locals, globals;
+	const char *type, *user_name, *char_name, *card_file;
+	/* card fields, substituted once */
+	const char *description, *personality, *scenario, *mes_example,
+	    *system_prompt, *phi, *depth_prompt, *creator_notes, *persona;
+	struct ext *ext;
+	size_t next, extcap;
+	struct tavern_wi_result wi;
+	bool an_fires;
+	struct slot *slots;
+	size_t nslots, slotcap;
+	const struct tchat_msg *continued;      /* --type continue */
+	long budget, used;
+};
+
+static void
+push(struct run *run, struct tlist *l, const char *role, const char *name,
+    const char *content, const char *id)
+{
+	struct tmsg m;
+
+	m.role = role;
+	m.name = name;
+	m.content = content;
+	m.id = id;
+	if (l->n == l->cap)
+		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
+		    sizeof(*l->v));
+	l->v[l->n++] = m;
+}
+
+static void
+insert_at(struct run *run, struct tlist *l, size_t at, const struct tmsg *m)
+{
+	if (l->n == l->cap)
+		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
+		    sizeof(*l->v));
+	if (at > l->n)
+		at = l->n;
+	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof(*l->v));
+	l->v[at] = *m;
+	l->n++;
+}
+
+static size_t
+tokens(struct tb *t, const struct tmsg *m)
+{
+	return t->seams->tokens.count(t->seams->tokens.ctx, m->role, m->name,
+	    m->content, strlen(m->content));
+}
+
+static const char *
+sub(struct tb *t, const char *s)
+{
+	return macro_expands(t->run, &t->env, s);
+}
+
+/* JavaScript's String.prototype.trim (ASCII whitespace and NBSP). */
+static const char *
+trim(struct arena *a, const char *s)
+{
+	size_t n;
+
+	while (*s && (isspace((unsigned char)*s) ||
+	    strncmp(s, "\xc2\xa0", 2) == 0))
+		s += isspace((unsigned char)*s) ? 1 : 2;
+	n = strlen(s);
+	while (n && (isspace((unsigned char)s[n - 1]) || (n >= 2 &&
+	    strncmp(s + n - 2, "\xc2\xa0", 2) == 0)))
+		n -= isspace((unsigned char)s[n - 1]) ? 1 : 2;
+	return arena_strndup(a, s, n);
+}
+
+static const char *
+strip_cr(struct arena *a, const char *s)
+{
+	char *r = arena_strdup(a, s), *w = r;
+	const char *p;
+
+	for (p = r; *p; p++)
+		if (*p != '\r')
+			*w++ = *p;
+	*w = '\0';
+	return r;
+}
+
+/* getCharacterCardFields' baseChatReplace: trim, substitute (without
+ * the card macros), collapse newlines if asked, drop \r. */
+static const char *
+card_field(struct tb *t, const char *s)
+{
+	struct arena *a = &t->run->arena;
+	const char *r;
+
+	s = trim(a, s);
+	if (!*s)
+		return "";
+	t->env.card_macros = false;
+	r = sub(t, s);
+	t->env.card_macros = true;
+	if (t->s.collapse_newlines) {
+		char *c = arena_strdup(a, r), *w = c;
+		const char *p;
+
+		for (p = c; *p; p++)
+			if (!(*p == '\n' && w > c && w[-1] == '\n'))
+				*w++ = *p;
+		*w = '\0';
+		r = c;
+	}
+	return strip_cr(a, r);
+}
+
+static void
+ext_add(struct tb *t, const char *key, const char *value, int position,
+    int64_t depth, int role)
+{
+	struct ext e;
+
+	e.key = key;
+	e.value = value;
+	e.position = position;
+	e.depth = depth;
+	e.role = role < 0 || role > 2 ? 0 : role;
+	if (t->next == t->extcap)
+		t->ext = avec_grow(&t->run->arena, t->ext, &t->extcap, t->next,
+		    t->next + 1, sizeof(*t->ext));
+	t->ext[t->next++] = e;
+}
+
+static int
+ext_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ext *)a)->key,
+	    ((const struct ext *)b)->key);
+}
+
+/* getExtensionPrompt: the values at (position, depth, role) in sorted
+ * key order, trimmed, joined with "\n", substituted.  depth < 0: any. */
+static const char *
+ext_collect(struct tb *t, int position, int64_t depth, int role)
+{
+	struct buf b = BUF_INIT;
+	const char *r;
+	size_t i;
+
+	for (i = 0; i < t->next; i++) {
+		const struct ext *e = &t->ext[i];
+		const char *v;
+
+		if (e->position != position || (depth >= 0 &&
+		    e->depth != depth) || (role >= 0 && e->role != role) ||
+		    !*e->value)
+			continue;
+		v = trim(&t->run->arena, e->value);
+		if (!*v)
+			continue;
+		if (b.len)
+			buf_putc(&b, '\n');
+		buf_puts(&b, v);
+	}
+	buf_putc(&b, '\0');
+	r = sub(t, b.data);
+	buf_free(&b);
+	return r;
+}
+
+/* --- inputs --- */
+
+static bool
+read_inputs(struct tb *t)
+{
+	struct run *run = t->run;
+	const struct tavern_input *in = t->in;
+	bool ok = true;
+
+	if (!in->card) {
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_NO_CARD,
+		    in->preset ? "--preset" : in->chat ? "--chat" :
+		    "a SillyTavern build");
+		return false;
+	}
+	ok &= settings_read(run, in->settings, &t->s);
+	ok &= card_read(run, in->card, &t->card);
+	if (in->preset)
+		ok &= preset_read(run, in->preset, &t->p);
+	else
+		ok &= preset_read(run, NULL, &t->p);
+	ok &= tchat_read(run, in->chat, &t->chat);
+	return ok;
+}
+
+static void
+setup_env(struct tb *t)
+{
+	struct run *run = t->run;
+	const struct node *vars = NULL;
+	const char *base, *dot;
+	int64_t ms;
+
+	t->type = t->in->type ? t->in->type : "normal";
+	t->user_name = t->in->persona_name ? t->in->persona_name :
+	    t->s.user_name;
+	t->char_name = t->card->name.s;
+	base = strrchr(t->in->card, '/');
+	base = base ? base + 1 : t->in->card;
+	dot = strrchr(base, '.');
+	t->card_file = arena_strndup(&run->arena, base, dot ?
+	    (size_t)(dot - base) : strlen(base));
+	if (t->in->persona)
+		t->s.persona = t->in->persona;
+
+	memset(&t->env, 0, sizeof(t->env));
+	t->env.user = t->user_name;
+	t->env.char_name = t->char_name;
+	t->env.model = NULL;
+	t->env.last_message_id = -1;
+	t->env.max_prompt = (long)(t->p->max_context - t->p->max_tokens);
+	t->env.card_macros = true;
+	if (t->chat.meta)
+		vars = tree_get(t->chat.meta, "variables");
+	macro_vars_load(run, &t->locals, vars);
+	macro_vars_load(run, &t->globals, t->s.global_vars);
+	t->env.locals = &t->locals;
+	t->env.globals = &t->globals;
+	if (t->in->now && clock_parse(t->in->now, &ms))
+		t->env.now_ms = ms;
+	else
+		t->env.now_ms = clock_now_ms();
+	t->env.rng = t->in->seed ? strtoull(t->in->seed, NULL, 10) :
+	    (uint64_t)t->env.now_ms;
+	t->env.rng = t->env.rng * 0x9e3779b97f4a7c15ULL + 1;
+	{
+		const struct node *h = t->chat.meta ?
+		    tree_get(t->chat.meta, "chat_id_hash") : NULL;
+
+		if (h && h->kind == NODE_INT)
+			t->env.chat_id_hash = (uint64_t)h->u.i;
+		else
+			t->env.chat_id_hash = macro_cyrb53(t->chat.id,
+			    strlen(t->chat.id));
+	}
+}
+
+static void example_blocks(struct tb *t, struct tlist *blocks_out);
+
+static void
+card_fields(struct tb *t)
+{
+	const struct node *sc = t->chat.meta ? tree_get(t->chat.meta,
+	    "scenario") : NULL;
+	struct card_depth_prompt dp;
+
+	t->description = card_field(t, t->card->description.s);
+	t->personality = card_field(t, t->card->personality.s);
+	t->scenario = card_field(t, sc && sc->kind == NODE_STRING &&
+	    sc->u.str.len ? sc->u.str.s : t->card->scenario.s);
+	t->mes_example = card_field(t, t->card->mes_example.s);
+	t->system_prompt = card_field(t, t->card->system_prompt.s);
+	t->phi = card_field(t, t->card->post_history_instructions.s);
+	t->creator_notes = card_field(t, t->card->creator_notes.s);
+	t->depth_prompt = card_depth_prompt(t->card, &dp) ?
+	    card_field(t, dp.prompt.s) : "";
+	t->persona = card_field(t, t->s.persona);
+
+	t->env.description = t->description;
+	t->env.personality = t->personality;
+	t->env.scenario = t->scenario;
+	t->env.persona = t->persona;
+	t->env.mes_examples_raw = t->mes_example;
+	{
+		/* {{mesExamples}}: the blocks, each under "<START>\n" */
+		struct tlist blocks = { NULL, 0, 0 };
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		example_blocks(t, &blocks);
+		for (i = 0; i < blocks.n; i++)
+			buf_puts(&b, blocks.v[i].content);
+		buf_putc(&b, '\0');
+		t->env.mes_examples = arena_strdup(&t->run->arena, b.data);
+		buf_free(&b);
+	}
+	t->env.char_prompt = t->s.prefer_char_prompt ? t->system_prompt : "";
+	t->env.char_instruction = t->s.prefer_char_instructions ? t->phi : "";
+	t->env.char_depth_prompt = t->depth_prompt;
+	t->env.creator_notes = t->creator_notes;
+	t->env.char_version = t->card->character_version.s;
+}
+
+/* Whether list (an array) holds name. */
+static bool
+listed(const struct node *list, const char *name)
+{
+	size_t i;
+
+	if (!list || list->kind != NODE_ARRAY)
+		return false;
+	for (i = 0; i < list->u.array.n; i++) {
+		const struct node *v = list->u.array.items[i];
+
+		if (v->kind == NODE_STRING && strcmp(v->u.str.s, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Hand the regex seam its scripts. */
+static bool
+regex_scope(struct tb *t)
+{
+	const struct node *ext = t->s.extensions, *pa, *pext;
+	struct tavern_regex_scope sc;
+	const char *pname = "";
+
+	if (!t->seams->regex.load)
+		return true;
+	memset(&sc, 0, sizeof(sc));
+	sc.global = t->s.regex;
+	pext = tree_get(t->p->root, "extensions");
+	if (pext && pext->kind == NODE_TABLE)
+		sc.preset = tree_get(pext, "regex_scripts");
+	if (t->in->preset) {
+		const char *b = base_name(t->in->preset), *dot = strrchr(b, '.');
+
+		pname = dot ? arena_strndup(&t->run->arena, b,
+		    (size_t)(dot - b)) : b;
+	}
+	pa = ext && ext->kind == NODE_TABLE ?
+	    tree_get(ext, "preset_allowed_regex") : NULL;
+	sc.preset_allowed = pa && pa->kind == NODE_TABLE &&
+	    listed(tree_get(pa, "openai"), pname);
+	sc.scoped = card_regex_scripts(t->card);
+	sc.scoped_allowed = ext && ext->kind == NODE_TABLE &&
+	    listed(tree_get(ext, "character_allowed_regex"),
+	    base_name(t->in->card));
+	sc.files = t->in->regex;
+	sc.nfiles = t->in->nregex;
+	sc.macros = &t->env;
+	return t->seams->regex.load(t->seams->regex.ctx, t->run, &sc);
+}
+
+/* A new chat starts with the greeting; then the message typed. */
+static bool
+chat_messages(struct tb *t)
+{
+	struct run *run = t->run;
+	const struct tavern_regex *re = &t->seams->regex;
+	size_t i;
+
+	/* The first message is substituted again at every generation. */
+	if (t->in->chat && t->chat.n && !t->chat.msgs[0].is_user)
+		t->chat.msgs[0].text = sub(t, t->chat.msgs[0].text);
+	if (!t->in->chat) {
+		const struct card_text *g = &t->card->first_mes;
+		long n = 0;
+
+		if (t->in->greeting) {
+			char *end;
+
+			n = strtol(t->in->greeting, &end, 10);
+			if (*end || n < 0 || (size_t)n >
+			    t->card->alternate_greetings.n) {
+				diag_plain(run, DIAG_ERROR, MSG_TAVERN_GREETING,
+				    t->in->greeting,
+				    t->card->alternate_greetings.n + 1);
+				return false;
+			}
+		}
+		if (n > 0)
+			g = &t->card->alternate_greetings.items[n - 1];
+		else if (!g->len && t->card->alternate_greetings.n)
+			g = &t->card->alternate_greetings.items[0];
+		if (g->len) {
+			const char *s = re->apply(re->ctx, run,
+			    TAVERN_RE_AI_OUTPUT, false, TAVERN_NO_DEPTH,
+			    arena_strndup(&run->arena, g->s, g->len));
+
+			tchat_add(run, &t->chat, t->char_name, sub(t, s),
+			    false);
+		}
+	}
+	/* A swipe or a regeneration replaces the last reply. */
+	if ((strcmp(t->type, "swipe") == 0 ||
+	    strcmp(t->type, "regenerate") == 0) && t->chat.n &&
+	    !t->chat.msgs[t->chat.n - 1].is_user)
+		t->chat.n--;
+	/* The message typed is sent only by a normal generation. */
+	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0) {
+		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
+		    false, TAVERN_NO_DEPTH, t->in->user);
+
+		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
+	}
+	/* {{lastMessage}} and kin. */
+	for (i = 0; i < t->chat.n; i++) {
+		const struct tchat_msg *m = &t->chat.msgs[i];
+
+		t->env.last_message = m->text;
+		t->env.last_message_id = (long)i;
+		if (m->is_user)
+			t->env.last_user_message = m->text;
+		else
+			t->env.last_char_message = m->text;
+	}
+	return true;
+}
+
+/* --- extension prompts: Author's Note, Character's Note, persona --- */
+
+static bool
+meta_int(struct tb *t, const char *key, int64_t def, int64_t *out)
+{
+	return field_int(t->run, t->chat.meta, key, def, out);
+}
+
+static bool
+authors_note(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const char *note;
+	int64_t interval, position, depth, role, n;
+	size_t i;
+	bool ok = true;
+
+	ok &= field_str(t->run, t->chat.meta, "note_prompt",
+	    t->s.note_default, &note);
+	ok &= meta_int(t, "note_interval", t->s.note_interval, &interval);
+	ok &= meta_int(t, "note_position", t->s.note_position, &position);
+	ok &= meta_int(t, "note_depth", t->s.note_depth, &depth);
+	ok &= meta_int(t, "note_role", t->s.note_role, &role);
+	if (!ok)
+		return false;
+	n = (int64_t)tchat_user_count(&t->chat);
+	t->an_fires = interval > 0 && (n >= interval ? n % interval :
+	    interval - n) == 0;
+	if (!t->an_fires)
+		note = "";
+	/* A character's own note (extension_settings.note.chara). */
+	for (i = 0; t->an_fires && t->s.note_chara &&
+	    i < t->s.note_chara->u.array.n; i++) {
+		const struct node *c = t->s.note_chara->u.array.items[i];
+		const char *name, *prompt;
+		bool use;
+		int64_t pos;
+
+		if (c->kind != NODE_TABLE ||
+		    !field_str(t->run, c, "name", "", &name) ||
+		    strcmp(name, t->card_file) ||
+		    !field_str(t->run, c, "prompt", "", &prompt) ||
+		    !field_bool(t->run, c, "useChara", false, &use) ||
+		    !field_int(t->run, c, "position", 0, &pos) || !use)
+			continue;
+		if (pos == 0)
+			note = prompt;
+		else if (pos == 1)
+			note = arena_printf(a, "%s\n%s", prompt, note);
+		else
+			note = arena_printf(a, "%s\n%s", note, prompt);
+	}
+	if (t->an_fires && *t->persona) {
+		if (t->s.persona_position == PERSONA_TOP_AN)
+			note = arena_printf(a, "%s\n%s", t->persona, note);
+		else if (t->s.persona_position == PERSONA_BOTTOM_AN)
+			note = arena_printf(a, "%s\n%s", note, t->persona);
+	}
+	ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
+	return true;
+}
+
+static void
+depth_prompts(struct tb *t)
+{
+	struct card_depth_prompt dp;
+
+	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt)
+		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
+		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
+		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
+	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona)
+		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
+		    t->s.persona_depth, (int)t->s.persona_role);
+}
+
+/* --- world info (seam) --- */
+
+static const char *
+outlet(void *ctx, const char *name)
+{
+	struct tb *t = ctx;
+	size_t i;
+
+	for (i = 0; i < t->wi.noutlets; i++)
+		if (strcmp(t->wi.outlets[i].name, name) == 0)
+			return t->wi.outlets[i].text;
+	return "";
+}
+
+static bool
+world_info(struct tb *t)
+{
+	struct run *run = t->run;
+	struct tavern_wi_scan in;
+	struct tavern_wi_msg *msgs;
+	size_t i;
+	size_t k;
+
+	memset(&in, 0, sizeof(in));
+	msgs = arena_array(&run->arena, t->chat.n + 1, sizeof(*msgs));
+	for (i = 0; i < t->chat.n; i++) {
+		const struct tchat_msg *m = &t->chat.msgs[t->chat.n - 1 - i];
+
+		msgs[i].name = m->name;
+		msgs[i].text = t->seams->regex.apply(t->seams->regex.ctx, run,
+		    m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT,
+		    true, (int)i, m->text);
+	}
+	in.msgs = msgs;
+	in.nmsgs = t->chat.n;
+	in.persona = t->persona;
+	in.description = t->description;
+	in.personality = t->personality;
+	in.depth_prompt = t->depth_prompt;
+	in.scenario = t->scenario;
+	in.creator_notes = t->creator_notes;
+	in.inject = "";
+	/* With allowWIScan the Author's and Character's Notes are in the
+	 * inject buffer. */
+	for (k = 0; t->s.note_wi_scan && k < t->next; k++) {
+		const struct ext *e = &t->ext[k];
+
+		if ((strcmp(e->key, "2_floating_prompt") == 0 ||
+		    strcmp(e->key, "DEPTH_PROMPT") == 0) && *e->value)
+			in.inject = *in.inject ? arena_printf(&run->arena,
+			    "%s\n%s", in.inject, e->value) : e->value;
+	}
+	in.card = t->card;
+	in.card_file = t->card_file;
+	in.chat_metadata = t->chat.meta;
+	in.wi_settings = t->s.world_info;
+	in.worlds = t->in->worlds;
+	in.nworlds = t->in->nworlds;
+	in.max_context = t->p->max_context - t->p->max_tokens;
+	in.type = t->type;
+	in.macros = &t->env;
+	in.an_fires = t->an_fires;
+	in.settings = t->s.root;
+	in.tokens = &t->seams->tokens;
+	in.regex = &t->seams->regex;
+	memset(&t->wi, 0, sizeof(t->wi));
+	if (!t->seams->wi.scan(t->seams->wi.ctx, run, &in, &t->wi))
+		return false;
+	t->env.outlet = outlet;
+	t->env.outlet_ctx = t;
+	for (i = 0; i < t->wi.ndepth; i++) {
+		const struct tavern_wi_depth *d = &t->wi.depth[i];
+
+		ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
+		    (long long)d->depth, d->role), d->text, EXT_IN_CHAT,
+		    d->depth, d->role);
+	}
+	/* The Author's Note wrapped by its world-info entries. */
+	if (t->an_fires)
+		for (k = 0; k < t->next; k++) {
+			struct ext *e = &t->ext[k];
+			const char *s;
+			size_t n;
+
+			if (strcmp(e->key, "2_floating_prompt"))
+				continue;
+			s = arena_printf(&run->arena, "%s\n%s\n%s",
+			    t->wi.an_top ? t->wi.an_top : "", e->value,
+			    t->wi.an_bottom ? t->wi.an_bottom : "");
+			if (*s == '\n')
+				s++;
+			n = strlen(s);
+			if (n && s[n - 1] == '\n')
+				n--;
+			e->value = arena_strndup(&run->arena, s, n);
+		}
+	return true;
+}
+
+/* --- examples --- */
+
+/* parseMesExamples: blocks split on <START> (any case). */
+static void
+example_blocks(struct tb *t, struct tlist *blocks_out)
+{
+	struct arena *a = &t->run->arena;
+	const char *s = t->mes_example;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < t->wi.nem_top; i++)
+		push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		    "<START>\n%s\n", trim(a, sub(t, t->wi.em_top[i]))),
+		    NULL);
+	if (*s && strcmp(s, "<START>")) {
+		const char *p, *next;
+
+		if (strncmp(s, "<START>", 7))
+			s = arena_printf(a, "<START>\n%s", trim(a, s));
+		/* split(/<START>/gi).slice(1): s starts with <START> */
+		for (p = s + 7;; p = next + 7) {
+			for (next = p; *next && strncasecmp(next, "<START>",
+			    7); next++)
+				;
+			buf_reset(&b);
+			buf_put(&b, p, (size_t)(next - p));
+			buf_putc(&b, '\0');
+			push(t->run, blocks_out, "system", NULL,
+			    arena_printf(a, "<START>\n%s\n",
+			    trim(a, b.data)), NULL);
+			if (!*next)
+				break;
+		}
+	}
+	for (i = 0; i < t->wi.nem_bottom; i++)
+		push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		    "<START>\n%s\n", trim(a, sub(t, t->wi.em_bottom[i]))),
+		    NULL);
+	buf_free(&b);
+}
+
+/* parseExampleIntoIndividual: one block's lines into named messages. */
+static void
+example_messages(struct tb *t, const char *block, struct tlist *out)
+{
+	struct arena *a = &t->run->arena;
+	const char *uprefix = arena_printf(a, "%s:", t->user_name);
+	const char *cprefix = arena_printf(a, "%s:", t->char_name);
+	struct buf tmp = BUF_INIT;
+	bool in_user = false, in_bot = false, first = true;
+	const char *line = block;
+
+#define FLUSH(prefix, sysname) do { \
+	const char *m, *at; \
+	buf_putc(&tmp, '\0'); \
+	at = strstr(tmp.data, (prefix)); \
+	m = at ? arena_printf(a, "%.*s%s", (int)(at - tmp.data), tmp.data, \
+	    at + strlen(prefix)) : tmp.data; \
+	push(t->run, out, "system", (sysname), trim(a, m), NULL); \
+	buf_reset(&tmp); \
+} while (0)
+	while (line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (first) {
+			/* the <START> heading */
+			first = false;
+			line = nl ? nl + 1 : NULL;
+			continue;
+		}
+		if (strncmp(line, uprefix, strlen(uprefix)) == 0) {
+			in_user = true;
+			if (in_bot)
+				FLUSH(cprefix, "example_assistant");
+			in_bot = false;
+		} else if (strncmp(line, cprefix, strlen(cprefix)) == 0) {
+			in_bot = true;
+			if (in_user)
+				FLUSH(uprefix, "example_user");
+			in_user = false;
+		}
+		if (tmp.len)
+			buf_putc(&tmp, '\n');
+		buf_put(&tmp, line, len);
+		line = nl ? nl + 1 : NULL;
+	}
+	if (in_user)
+		FLUSH(uprefix, "example_user");
+	else if (in_bot)
+		FLUSH(cprefix, "example_assistant");
+#undef FLUSH
+	buf_free(&tmp);
+}
+
+/* --- history --- */
+
+/* U+00C0..U+00FF after NFD with the combining marks removed ('_': no
+ * ASCII letter), for names in COMPLETION mode. */
+static const char latin1_base[] =
+    "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y";
+
+static void
+history(struct tb *t, struct tlist *out)
+{
+	struct arena *a = &t->run->arena;
+	size_t i, n = t->chat.n;
+	/* On continue the message continued has depth -1. */
+	int shift = t->continued ? 2 : 1;
+
+	for (i = 0; i < n; i++) {
+		const struct tchat_msg *m = &t->chat.msgs[i];
+		const char *role = m->narrator ? "system" : m->is_user ?
+		    "user" : "assistant";
+		const char *s = t->seams->regex.apply(t->seams->regex.ctx,
+		    t->run, m->is_user ? TAVERN_RE_USER_INPUT :
+		    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift, m->text);
+		const char *name = NULL;
+
+		switch (t->p->names) {
+		case PRESET_NAMES_NONE:
+			break;
+		case PRESET_NAMES_DEFAULT:
+			if (m->force_avatar && strcmp(m->name, t->user_name) &&
+			    !m->narrator)
+				s = arena_printf(a, "%s: %s", m->name, s);
+			break;
+		case PRESET_NAMES_CONTENT:
+			if (!m->narrator)
+				s = arena_printf(a, "%s: %s", m->name, s);
+			break;
+		case PRESET_NAMES_COMPLETION:
+			name = m->name;
+			break;
+		}
+		if (name && *name) {
+			/* [A-Za-z0-9_]{1,64}, else sanitised */
+			char *c = arena_strdup(a, name), *w = c;
+			const char *p = name;
+			uint32_t cp;
+
+			while (*p && w - c < 64) {
+				size_t k = utf8_decode(p, strlen(p), &cp);
+
+				if (k == 0)
+					k = 1;
+				*w++ = cp < 128 && (isalnum((int)cp) ||
+				    cp == '_') ? (char)cp : cp >= 0xc0 &&
+				    cp <= 0xff ? latin1_base[cp - 0xc0] : '_';
+				p += k;
+			}
+			*w = '\0';
+			name = c;
+		} else
+			name = NULL;
+		push(t->run, out, role, name, strip_cr(a, s), NULL);
+	}
+}
+
+/* The in-chat injections: preset prompts at a depth (injection_position
+ * 1) and the IN_CHAT extension prompts, into the history (oldest first
+ * in and out). */
+struct inj {
+	const char *role, *content;
+	int64_t depth, order;
+};
+
+static void
+inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
+{
+	struct tlist rev = { NULL, 0, 0 };
+	int64_t *depths;
+	size_t nd = 0, i, j, total = 0;
+
+	depths = arena_array(&t->run->arena, npm + t->next + 1,
+	    sizeof(*depths));
+	for (i = 0; i < npm + t->next; i++) {
+		int64_t d;
+
+		if (i < npm)
+			d = pm[i].depth;
+		else if (t->ext[i - npm].position == EXT_IN_CHAT)
+			d = t->ext[i - npm].depth;
+		else
+			continue;
+		if (d < 0 || d > 10000)
+			continue;
+		for (j = 0; j < nd && depths[j] != d; j++)
+			;
+		if (j == nd)
+			depths[nd++] = d;
+	}
+	/* ascending depths */
+	for (i = 1; i < nd; i++)
+		for (j = i; j > 0 && depths[j - 1] > depths[j]; j--) {
+			int64_t x = depths[j];
+
+			depths[j] = depths[j - 1];
+			depths[j - 1] = x;
+		}
+	for (i = hist->n; i > 0; i--)
+		push(t->run, &rev, hist->v[i - 1].role, hist->v[i - 1].name,
+		    hist->v[i - 1].content, hist->v[i - 1].id);
+	for (i = 0; i < nd; i++) {
+		int64_t d = depths[i], *orders, prev;
+		size_t no = 0, k;
+
+		orders = arena_array(&t->run->arena, npm + 2,
+		    sizeof(*orders));
+		orders[no++] = 100;
+		for (j = 0; j < npm; j++) {
+			if (pm[j].depth != d)
+				continue;
+			for (k = 0; k < no && orders[k] != pm[j].order; k++)
+				;
+			if (k == no)
+				orders[no++] = pm[j].order;
+		}
+		/* descending orders */
+		for (j = 1; j < no; j++)
+			for (k = j; k > 0 && orders[k - 1] < orders[k]; k--) {
+				prev = orders[k];
+				orders[k] = orders[k - 1];
+				orders[k - 1] = prev;
+			}
+		for (j = 0; j < no; j++) {
+			struct tmsg group[3];
+			size_t ng = 0, r, at;
+
+			for (r = 0; r < 3; r++) {
+				struct buf b = BUF_INIT;
+				const char *e, *pmtext;
+
+				for (k = 0; k < npm; k++) {
+					if (pm[k].depth != d || pm[k].order !=
+					    orders[j] || strcmp(pm[k].role,
+					    roles[r]))
+						continue;
+					if (b.len)
+						buf_putc(&b, '\n');
+					buf_puts(&b, pm[k].content);
+				}
+				buf_putc(&b, '\0');
+				pmtext = trim(&t->run->arena, b.data);
+				buf_free(&b);
+				e = orders[j] == 100 ? trim(&t->run->arena,
+				    ext_collect(t, EXT_IN_CHAT, d, (int)r)) :
+				    "";
+				if (!*pmtext && !*e)
+					continue;
+				group[ng].role = roles[r];
+				group[ng].name = NULL;
+				group[ng].id = "injection";
+				group[ng].content = *pmtext && *e ?
+				    arena_printf(&t->run->arena, "%s\n%s",
+				    pmtext, e) : *pmtext ? pmtext : e;
+				ng++;
+			}
+			at = (size_t)d + total;
+			for (r = 0; r < ng; r++)
+				insert_at(t->run, &rev, at + r, &group[r]);
+			total += ng;
+		}
+	}
+	hist->n = 0;
+	for (i = rev.n; i > 0; i--)
+		push(t->run, hist, rev.v[i - 1].role, rev.v[i - 1].name,
+		    rev.v[i - 1].content, rev.v[i - 1].id);
+}
+
+/* --- the prompt manager --- */
+
+static struct slot *
+slot_add(struct tb *t, const char *id)
+{
+	struct slot *s;
+
+	if (t->nslots == t->slotcap)
+		t->slots = avec_grow(&t->run->arena, t->slots, &t->slotcap,
+		    t->nslots, t->nslots + 1, sizeof(*t->slots));
+	s = &t->slots[t->nslots++];
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	return s;
+}
+
+static struct slot *
+slot_find(struct tb *t, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (strcmp(t->slots[i].id, id) == 0)
+			return &t->slots[i];
+	return NULL;
+}
+
+static const char *
+wi_format(struct tb *t, const char *text)
+{
+	const char *f = t->p->wi_format, *at;
+
+	if (!text || !*text)
+		return "";
+	at = strstr(f, "{0}");
+	if (!at)
+		return f;
+	return arena_printf(&t->run->arena, "%.*s%s%s", (int)(at - f), f,
+	    text, at + 3);
+}
+
+/* The content of a marker, or NULL when id is no marker. */
+static const char *
+marker_content(struct tb *t, const char *id)
+{
+	if (strcmp(id, "worldInfoBefore") == 0)
+		return wi_format(t, t->wi.before);
+	if (strcmp(id, "worldInfoAfter") == 0)
+		return wi_format(t, t->wi.after);
+	if (strcmp(id, "charDescription") == 0)
+		return t->description;
+	if (strcmp(id, "charPersonality") == 0)
+		return *t->personality ? t->p->personality_format : "";
+	if (strcmp(id, "scenario") == 0)
+		return *t->scenario ? t->p->scenario_format : "";
+	if (strcmp(id, "personaDescription") == 0)
+		return t->s.persona_position == PERSONA_IN_PROMPT ||
+		    t->s.persona_position == PERSONA_AFTER_CHAR ?
+		    t->persona : "";
+	return NULL;
+}
+
+static bool
+is_collection(const char *id)
+{
+	return strcmp(id, "chatHistory") == 0 ||
+	    strcmp(id, "dialogueExamples") == 0;
+}
+
+/* The prompts SillyTavern places by their position in the order. */
+static bool
+builtin_prompt(const char *id)
+{
+	static const char *const ids[] = { "main", "nsfw", "jailbreak",
+		"enhanceDefinitions", "worldInfoBefore", "worldInfoAfter",
+		"charDescription", "charPersonality", "scenario",
+		"personaDescription", "dialogueExamples", "chatHistory" };
+	size_t i;
+
+	for (i = 0; i < LEN(ids); i++)
+		if (strcmp(ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* Collect the ordered prompts into slots; the in-chat ones into inj. */
+static void
+collect(struct tb *t, struct inj **injs, size_t *ninj)
+{
+	static const char *const appended[] = { "worldInfoBefore",
+		"worldInfoAfter", "charDescription", "charPersonality",
+		"scenario", "bias", "personaDescription" };
+	struct arena *a = &t->run->arena;
+	const struct preset *p = t->p;
+	size_t i;
+
+	*injs = arena_array(a, p->norder + 1, sizeof(**injs));
+	*ninj = 0;
+	for (i = 0; i < p->norder; i++) {
+		const struct preset_prompt *pp = p->order[i].prompt;
+		const char *id = pp->identifier, *content;
+		bool main = strcmp(id, "main") == 0;
+		struct slot *s;
+
+		if (!p->order[i].enabled && !main)
+			continue;
+		if (!preset_triggered(pp, t->type))
+			continue;
+		if (slot_find(t, id))
+			continue;
+		if (pp->in_chat && !is_collection(id)) {
+			if (!p->order[i].enabled || !pp->has_depth)
+				continue;
+			content = marker_content(t, id);
+			content = sub(t, content ? content : pp->content);
+			if (*content) {
+				(*injs)[*ninj].role = pp->role;
+				(*injs)[*ninj].content = content;
+				(*injs)[*ninj].depth = pp->depth;
+				(*injs)[*ninj].order = pp->order;
+				(*ninj)++;
+			}
+			continue;
+		}
+		/* Only the built-ins and the user's own prompts
+		 * (system_prompt false) are placed. */
+		if (pp->system_prompt && !builtin_prompt(id))
+			continue;
+		s = slot_add(t, id);
+		if (is_collection(id))
+			continue;
+		content = marker_content(t, id);
+		if (!content)
+			content = p->order[i].enabled ? pp->content : "";
+		content = sub(t, content);
+		/* The card's overrides, with {{original}}. */
+		if (main && p->order[i].enabled && !pp->forbid_overrides &&
+		    t->s.prefer_char_prompt && *t->system_prompt)
+			content = macro_expand(t->run, &t->env,
+			    t->system_prompt, strlen(t->system_prompt),
+			    content);
+		if (strcmp(id, "jailbreak") == 0 && !pp->forbid_overrides &&
+		    t->s.prefer_char_instructions && *t->phi)
+			content = macro_expand(t->run, &t->env, t->phi,
+			    strlen(t->phi), content);
+		if (*content)
+			push(t->run, &s->msgs, pp->role, NULL, content, id);
+	}
+	/* Markers missing from the order are appended. */
+	for (i = 0; i < LEN(appended); i++) {
+		const char *id = appended[i], *content;
+		const struct preset_prompt *pp;
+		size_t k;
+		bool listed = false;
+
+		for (k = 0; k < p->norder; k++)
+			if (strcmp(p->order[k].prompt->identifier, id) == 0)
+				listed = true;
+		if (listed)
+			continue;
+		if (strcmp(id, "bias") == 0) {
+			if (!*t->s.user_prompt_bias ||
+			    strcmp(t->type, "impersonate") == 0 ||
+			    strcmp(t->type, "continue") == 0)
+				continue;
+			content = sub(t, t->s.user_prompt_bias);
+			if (*content)
+				push(t->run, &slot_add(t, id)->msgs,
+				    "assistant", NULL, content, id);
+			continue;
+		}
+		pp = preset_find(p, id);
+		content = sub(t, marker_content(t, id));
+		if (*content)
+			push(t->run, &slot_add(t, id)->msgs, pp ? pp->role :
+			    "system", NULL, content, id);
+	}
+}
+
+/* The Author's Note and kin beside main: at its start (BEFORE_PROMPT)
+ * or its end (IN_PROMPT). */
+static void
+main_extensions(struct tb *t)
+{
+	struct slot *m = slot_find(t, "main");
+	const char *before, *after;
+
+	if (!m)
+		return;
+	before = ext_collect(t, EXT_BEFORE_PROMPT, -1, -1);
+	after = ext_collect(t, EXT_IN_PROMPT, -1, -1);
+	if (*before) {
+		struct tmsg x = { "system", NULL, before, "authorsNote" };
+
+		insert_at(t->run, &m->msgs, 0, &x);
+	}
+	if (*after)
+		push(t->run, &m->msgs, "system", NULL, after, "authorsNote");
+}
+
+/* The history, newest first while it fits, after the new-chat prompt's
+ * reservation. */
+static void
+fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
+{
+	struct tmsg newchat;
+	size_t i, first;
+	long left = *lp;
+
+	newchat.role = "system";
+	newchat.name = NULL;
+	newchat.content = sub(t, t->p->new_chat_prompt);
+	newchat.id = "newMainChat";
+	if (*newchat.content)
+		left -= (long)tokens(t, &newchat);
+	if (hist->n && strcmp(hist->v[hist->n - 1].role,
+	    "assistant") == 0 && *t->p->send_if_empty &&
+	    strcmp(t->type, "continue")) {
+		struct tmsg e = { "user", NULL,
+		    sub(t, t->p->send_if_empty),
+		    "emptyUserMessageReplacement" };
+
+		push(t->run, hist, e.role, e.name, e.content, e.id);
+	}
+	first = hist->n;
+	while (first > 0) {
+		long c = (long)tokens(t, &hist->v[first - 1]);
+
+		if (c > left)
+			break;
+		left -= c;
+		first--;
+	}
+	if (*newchat.content) {
+		left += (long)tokens(t, &newchat);
+		if ((long)tokens(t, &newchat) <= left) {
+			left -= (long)tokens(t, &newchat);
+			push(t->run, &h->msgs, newchat.role, NULL,
+			    newchat.content, newchat.id);
+		}
+	}
+	for (i = first; i < hist->n; i++)
+		push(t->run, &h->msgs, hist->v[i].role,
+		    hist->v[i].name, hist->v[i].content, hist->v[i].id);
+	*lp = left;
+}
+
+/* The example blocks, whole ones while they fit. */
+static void
+fill_examples(struct tb *t, struct slot *ex, long *lp)
+{
+	struct tlist blocks = { NULL, 0, 0 };
+	size_t i, j;
+	long left = *lp;
+	struct tmsg sep = { "system", NULL,
+	    sub(t, t->p->new_example_chat_prompt), "newChat" };
+
+	example_blocks(t, &blocks);
+	for (i = 0; i < blocks.n; i++) {
+		struct tlist msgs = { NULL, 0, 0 };
+		long need = *sep.content ? (long)tokens(t, &sep) : 0;
+
+		example_messages(t, blocks.v[i].content, &msgs);
+		for (j = 0; j < msgs.n; j++)
+			need += (long)tokens(t, &msgs.v[j]);
+		if (need > left)
+			break;
+		left -= need;
+		if (*sep.content)
+			push(t->run, &ex->msgs, sep.role, NULL,
+			    sep.content, sep.id);
+		for (j = 0; j < msgs.n; j++)
+			push(t->run, &ex->msgs, msgs.v[j].role,
+			    msgs.v[j].name, msgs.v[j].content,
+			    "example");
+	}
+	*lp = left;
+}
+
+static bool
+fill(struct tb *t, struct tlist *hist)
+{
+	struct slot *h = slot_find(t, "chatHistory");
+	struct slot *ex = slot_find(t, "dialogueExamples");
+	size_t i, j;
+	long left;
+
+	t->used = 0;
+	for (i = 0; i < t->nslots; i++)
+		for (j = 0; j < t->slots[i].msgs.n; j++)
+			t->used += (long)tokens(t, &t->slots[i].msgs.v[j]);
+	left = t->budget - t->used;
+	if (left < 0) {
+		diag_plain(t->run, DIAG_ERROR, MSG_TAVERN_BUDGET,
+		    (size_t)t->used, t->budget);
+		return false;
+	}
+	/* pin_examples: the examples get the budget first. */
+	if (ex && !t->s.strip_examples && t->s.pin_examples)
+		fill_examples(t, ex, &left);
+	if (h)
+		fill_history(t, h, hist, &left);
+	if (ex && !t->s.strip_examples && !t->s.pin_examples)
+		fill_examples(t, ex, &left);
+	return true;
+}
+
+/*
+ * Continue: the last message is sent again at the end, then the nudge
+ * ({{lastChatMessage}} is its text); with continue_prefill it is the
+ * final assistant message instead, with continue_postfix glued on.
+ */
+static void
+continued(struct tb *t, struct tlist *hist)
+{
+	const struct tchat_msg *m = &t->chat.msgs[t->chat.n - 1];
+	struct slot *s;
+	const char *text = m->text;
+
+	t->continued = m;
+	t->env.last_chat_message = text;
+	s = slot_add(t, "continue");
+	if (t->p->continue_prefill) {
+		push(t->run, &s->msgs, "assistant", NULL,
+		    arena_printf(&t->run->arena, "%s%s", strip_cr(
+		    &t->run->arena, text), t->p->continue_postfix),
+		    "continuePrefill");
+		return;
+	}
+	push(t->run, &s->msgs, m->is_user ? "user" : "assistant", NULL,
+	    strip_cr(&t->run->arena, text), "continue");
+	text = sub(t, t->p->continue_nudge_prompt);
+	if (*text)
+		push(t->run, &s->msgs, "system", NULL, text, "continueNudge");
+}
+
+/* --- squash and post-processing --- */
+
+static bool
+squashable(const struct tmsg *m)
+{
+	return strcmp(m->role, "system") == 0 && !m->name && !(m->id &&
+	    (strcmp(m->id, "newMainChat") == 0 || strcmp(m->id, "newChat") ==
+	    0 || strcmp(m->id, "groupNudge") == 0));
+}
+
+static void
+squash(struct tb *t, struct tlist *l)
+{
+	struct tlist out = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct tmsg *m = &l->v[i];
+
+		if (strcmp(m->role, "system") == 0 && !*m->content)
+			continue;
+		if (out.n && squashable(m) && squashable(&out.v[out.n - 1])) {
+			out.v[out.n - 1].content = arena_printf(&t->run->arena,
+			    "%s\n%s", out.v[out.n - 1].content, m->content);
+			continue;
+		}
+		push(t->run, &out, m->role, m->name, m->content, m->id);
+	}
+	*l = out;
+}
+
+/* "Name: " before content, unless it is there already. */
+static const char *
+prefixed(struct arena *a, const char *who, const char *content)
+{
+	size_t n = strlen(who);
+
+	if (strncmp(content, who, n) == 0 && content[n] == ':')
+		return content;
+	return arena_printf(a, "%s: %s", who, content);
+}
+
+/* Join runs of one role with "\n\n". */
+static void
+merge_roles(struct tb *t, struct tlist *l)
+{
+	struct tlist out = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct tmsg *m = &l->v[i];
+
+		if (out.n && strcmp(out.v[out.n - 1].role, m->role) == 0) {
+			out.v[out.n - 1].content = arena_printf(&t->run->arena,
+			    "%s\n\n%s", out.v[out.n - 1].content, m->content);
+			continue;
+		}
+		push(t->run, &out, m->role, NULL, m->content, m->id);
+	}
+	*l = out;
+}
+
+/* The server's custom_prompt_post_processing (merge, semi, strict,
+ * single), after the names went into the contents. */
+static void
+post_process(struct tb *t, struct tlist *l)
+{
+	struct arena *a = &t->run->arena;
+	enum preset_post mode = t->p->post;
+	size_t i;
+
+	if (mode == PRESET_POST_NONE)
+		return;
+	for (i = 0; i < l->n; i++) {
+		struct tmsg *m = &l->v[i];
+		const char *who = m->name;
+
+		if (!who)
+			continue;
+		if (strcmp(m->role, "system") == 0)
+			who = strcmp(who, "example_assistant") == 0 ?
+			    t->char_name : strcmp(who, "example_user") == 0 ?
+			    t->user_name : NULL;
+		if (who)
+			m->content = prefixed(a, who, m->content);
+		m->name = NULL;
+	}
+	if (mode == PRESET_POST_SINGLE) {
+		struct buf b = BUF_INIT;
+		struct tlist out = { NULL, 0, 0 };
+
+		for (i = 0; i < l->n; i++) {
+			const struct tmsg *m = &l->v[i];
+			const char *c = m->content;
+
+			if (strcmp(m->role, "user") == 0)
+				c = prefixed(a, t->user_name, c);
+			else if (strcmp(m->role, "assistant") == 0)
+				c = prefixed(a, t->char_name, c);
+			if (b.len)
+				buf_puts(&b, "\n\n");
+			buf_puts(&b, c);
+		}
+		buf_putc(&b, '\0');
+		push(t->run, &out, "user", NULL, arena_strdup(a, b.data),
+		    NULL);
+		buf_free(&b);
+		*l = out;
+		return;
+	}
+	merge_roles(t, l);
+	if (mode == PRESET_POST_SEMI || mode == PRESET_POST_STRICT) {
+		for (i = 1; i < l->n; i++)
+			if (strcmp(l->v[i].role, "system") == 0)
+				l->v[i].role = "user";
+		merge_roles(t, l);
+	}
+	if (mode == PRESET_POST_STRICT && l->n) {
+		/* Start with system then user, or with user. */
+		size_t at = strcmp(l->v[0].role, "system") == 0 ? 1 : 0;
+
+		if (at >= l->n || strcmp(l->v[at].role, "user")) {
+			struct tmsg ph = { "user", NULL,
+			    t->s.strict_placeholder, NULL };
+
+			insert_at(t->run, l, at, &ph);
+		}
+	}
+}
+
+/* --- the driver --- */
+
+bool
+tavern_wanted(const struct tavern_input *in, const struct node *pt)
+{
+	return pt || in->card || in->preset || in->chat || in->settings ||
+	    in->nworlds || in->nregex;
+}
+
+static const char *
+relative(struct run *run, const char *dir, const struct node *v)
+{
+	if (!dir || v->u.str.s[0] == '/')
+		return v->u.str.s;
+	return arena_printf(&run->arena, "%s/%s", dir, v->u.str.s);
+}
+
+static const char *const *
+path_list(struct run *run, const char *dir, const struct node *arr,
+    const char *const *cli, size_t ncli, size_t *n)
+{
+	size_t na = arr ? arr->u.array.n : 0, i;
+	const char **v = arena_array(&run->arena, na + ncli + 1, sizeof(*v));
+
+	for (i = 0; i < na; i++)
+		v[i] = relative(run, dir, arr->u.array.items[i]);
+	for (i = 0; i < ncli; i++)
+		v[na + i] = cli[i];
+	*n = na + ncli;
+	return v;
+}
+
+bool
+tavern_input_profile(struct run *run, struct tavern_input *in,
+    const struct node *t, const char *profile_path)
+{
+	static const char *const keys[] = { "card", "preset", "chat",
+		"settings" };
+	const char **slots[4];
+	const char *dir = NULL, *slash;
+	const struct node *v;
+	size_t i;
+
+	if (!t)
+		return true;
+	if (profile_path && (slash = strrchr(profile_path, '/')))
+		dir = arena_strndup(&run->arena, profile_path,
+		    (size_t)(slash - profile_path));
+	slots[0] = &in->card;
+	slots[1] = &in->preset;
+	slots[2] = &in->chat;
+	slots[3] = &in->settings;
+	for (i = 0; i < LEN(keys); i++)
+		if (!*slots[i] && (v = tree_get(t, keys[i])))
+			*slots[i] = relative(run, dir, v);
+	if (!in->persona_name && (v = tree_get(t, "user")))
+		in->persona_name = v->u.str.s;
+	if (!in->persona && (v = tree_get(t, "persona")))
+		in->persona = v->u.str.s;
+	in->worlds = path_list(run, dir, tree_get(t, "worlds"), in->worlds,
+	    in->nworlds, &in->nworlds);
+	in->regex = path_list(run, dir, tree_get(t, "regex"), in->regex,
+	    in->nregex, &in->nregex);
+	return true;
+}
+
+static bool
+check_options(struct run *run, const struct tavern_input *in)
+{
+	int64_t ms;
+	const char *p;
+
+	if (in->now && !clock_parse(in->now, &ms)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
+		return false;
+	}
+	if (in->seed) {
+		for (p = in->seed; *p >= '0' && *p <= '9'; p++)
+			;
+		if (!*in->seed || *p || p - in->seed > 19) {
+			diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool
+check_type(struct run *run, const char *type)
+{
+	static const char *const types[] = { "normal", "continue",
+		"impersonate", "swipe", "regenerate", "quiet" };
+	size_t i;
+
+	if (!type)
+		return true;
+	for (i = 0; i < LEN(types); i++)
+		if (strcmp(type, types[i]) == 0)
+			return true;
+	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
+	return false;
+}
+
+bool
+tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
+{
+	struct tb t;
+	struct tavern_seams seams;
+	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
+	struct inj *injs;
+	size_t ninj, i, j;
+
+	memset(&t, 0, sizeof(t));
+	t.run = run;
+	t.in = in;
+	/* Seams left unset get their defaults. */
+	tavern_seams_default(&seams);
+	if (in->seams.tokens.count)
+		seams.tokens = in->seams.tokens;
+	if (in->seams.wi.scan)
+		seams.wi = in->seams.wi;
+	if (in->seams.regex.apply)
+		seams.regex = in->seams.regex;
+	else
+		seams.regex.load = NULL;
+	t.seams = &seams;
+	if (!check_type(run, in->type) || !check_options(run, in) ||
+	    !read_inputs(&t))
+		return false;
+	setup_env(&t);
+	t.env.model = c->model;
+	card_fields(&t);
+	if (!regex_scope(&t) || !chat_messages(&t) || !authors_note(&t))
+		return false;
+	depth_prompts(&t);
+	if (!world_info(&t))
+		return false;
+	qsort(t.ext, t.next, sizeof(*t.ext), ext_cmp);
+
+	collect(&t, &injs, &ninj);
+	main_extensions(&t);
+	if (strcmp(t.type, "impersonate") == 0) {
+		const char *s = sub(&t, t.p->impersonation_prompt);
+
+		if (*s)
+			push(run, &slot_add(&t, "impersonate")->msgs, "system",
+			    NULL, s, "impersonate");
+	}
+	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+		continued(&t, &hist);
+	history(&t, &hist);
+	if (t.continued)
+		hist.n--;
+	inject(&t, &hist, injs, ninj);
+	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
+	if (!fill(&t, &hist))
+		return false;
+
+	for (i = 0; i < t.nslots; i++)
+		for (j = 0; j < t.slots[i].msgs.n; j++) {
+			const struct tmsg *m = &t.slots[i].msgs.v[j];
+
+			push(run, &all, m->role, m->name, m->content, m->id);
+		}
+	if (t.p->squash)
+		squash(&t, &all);
+	post_process(&t, &all);
+
+	c->params = t.p->body;
+	c->max_tokens = 0;
+	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
+	c->cap = all.n + 1;
+	c->n = 0;
+	for (i = 0; i < all.n; i++) {
+		struct message *m = &c->msgs[c->n++];
+
+		memset(m, 0, sizeof(*m));
+		m->role = strcmp(all.v[i].role, "user") == 0 ? ROLE_USER :
+		    strcmp(all.v[i].role, "assistant") == 0 ?
+		    ROLE_ASSISTANT : ROLE_SYSTEM;
+		m->name = all.v[i].name;
+		m->content = all.v[i].content;
+		m->len = strlen(m->content);
+		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
+		    c->msgs[i - 1].origin[0] == 's') ? "system" : "history";
+	}
+	return true;
+}

@@ -1,0 +1,65 @@
+/*
+ * tbuild: the messages (and body fields) SillyTavern 1.15 sends to an
+ * OpenAI-compatible Chat Completion endpoint, for a card, a preset, a
+ * chat, settings.json and the user's message.  It follows SillyTavern's
+ * own order (reference/sillytavern.md §5.4-§5.9): card fields, history,
+ * Author's Note, Character's Note and persona as extension prompts,
+ * world info (seam), the prompt manager's collection with markers filled
+ * in place (or appended when missing from prompt_order), character
+ * overrides with {{original}}, in-chat injections, the context budget
+ * (history newest first, then examples), squash and post-processing.
+ *
+ * The result fills a struct chat (prompt/chat.h): messages with role,
+ * content and name, the model, and params holding the sampler fields
+ * SillyTavern sends.  Everything lives in the run's arena; the input is
+ * borrowed.
+ */
+#ifndef TBUILD_H
+#define TBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tavern/seam.h"
+
+struct chat;
+struct node;
+struct run;
+
+struct tavern_input {
+	const char *card, *preset, *chat, *settings;    /* paths; card is
+	                                                 * required */
+	const char *const *worlds;      /* --world files, for the WI seam */
+	size_t nworlds;
+	const char *const *regex;       /* --regex files, for the regex seam */
+	size_t nregex;
+	const char *persona_name;       /* --persona-name, or NULL */
+	const char *persona;            /* --persona TEXT, or NULL */
+	const char *user;               /* the message typed, or NULL */
+	const char *greeting;           /* --greeting N, or NULL (0) */
+	const char *type;               /* --type, or NULL (normal) */
+	const char *now;                /* --now RFC 3339, or NULL */
+	const char *seed;               /* --seed N, or NULL */
+	struct tavern_seams seams;
+};
+
+/* True when in names any SillyTavern input, or the profile has a
+ * [tavern] table (NULL: none). */
+bool tavern_wanted(const struct tavern_input *in,
+    const struct node *profile_tavern);
+/*
+ * Fill what the command line left unset from the profile's [tavern]
+ * table (NULL: nothing): card, preset, chat, settings, worlds, regex
+ * (paths relative to the directory of profile_path), user (the persona
+ * name) and persona (its description).  Command-line values win;
+ * --world and --regex add to the profile's lists.
+ */
+bool tavern_input_profile(struct run *run, struct tavern_input *in,
+    const struct node *table, const char *profile_path);
+/* Build into c (whose profile, format and model the caller set).
+ * Errors are reported; false when any occurred. */
+bool tavern_build(struct run *run, const struct tavern_input *in,
+    struct chat *c);
+
+#endif
