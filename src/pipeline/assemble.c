@@ -12,6 +12,7 @@
 #include "diag/run.h"
 #include "pipeline/rewrite.h"
 #include "pipeline/stages.h"
+#include "tavern/plug.h"
 
 static void
 check_warnings(struct run *run, struct chat *c, struct tvars *vars)
@@ -75,11 +76,14 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	/* SillyTavern inputs: the tavern assembly fills the chat. */
 	if (tavern_wanted(&opt->tavern, profile_tavern(p))) {
 		struct tavern_input tin = opt->tavern;
+		struct tavern_plug plug;
 
 		tin.user = in.user ? in.user->text : NULL;
+		tavern_plug_init(&plug, &tin.seams, c->model);
 		ok = tavern_input_profile(run, &tin, profile_tavern(p),
 		    p->embedded ? NULL : p->src->path) &&
 		    tavern_build(run, &tin, c);
+		tavern_plug_free(&plug);
 		goto out;
 	}
 	if (!collect(run, opt, p, &in, &entries, &c->tools))

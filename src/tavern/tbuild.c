@@ -112,6 +112,18 @@ tokens(struct tb *t, const struct tmsg *m)
 	    m->content, strlen(m->content));
 }
 
+/* A world-info example entry: its text, trimmed, without the <START>
+ * line it usually opens with (the block gets exactly one). */
+static const char *trim(struct arena *a, const char *s);
+static const char *
+em_block(struct arena *a, const char *s)
+{
+	s = trim(a, s);
+	if (strncasecmp(s, "<START>", 7) == 0)
+		s = trim(a, s + 7);
+	return s;
+}
+
 static const char *
 sub(struct tb *t, const char *s)
 {
@@ -665,7 +677,7 @@ example_blocks(struct tb *t, struct tlist *blocks_out)
 
 	for (i = 0; i < t->wi.nem_top; i++)
 		push(t->run, blocks_out, "system", NULL, arena_printf(a,
-		    "<START>\n%s\n", trim(a, sub(t, t->wi.em_top[i]))),
+		    "<START>\n%s\n", em_block(a, sub(t, t->wi.em_top[i]))),
 		    NULL);
 	if (*s && strcmp(s, "<START>")) {
 		const char *p, *next;
@@ -689,7 +701,7 @@ example_blocks(struct tb *t, struct tlist *blocks_out)
 	}
 	for (i = 0; i < t->wi.nem_bottom; i++)
 		push(t->run, blocks_out, "system", NULL, arena_printf(a,
-		    "<START>\n%s\n", trim(a, sub(t, t->wi.em_bottom[i]))),
+		    "<START>\n%s\n", em_block(a, sub(t, t->wi.em_bottom[i]))),
 		    NULL);
 	buf_free(&b);
 }

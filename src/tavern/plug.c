@@ -1,0 +1,368 @@
+#include "tavern/plug.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "data/json.h"
+#include "data/tree.h"
+#include "diag/run.h"
+#include "tavern/card.h"
+#include "tavern/macro.h"
+#include "tavern/wi.h"
+#include "tavern/world.h"
+
+/* ---- tokens: what SillyTavern counts for an unknown OpenAI model ---- */
+
+static size_t
+count_tokens(void *ctx, const char *role, const char *name, const char *text,
+    size_t len)
+{
+	const struct tavern_plug *p = ctx;
+	size_t n = 3;   /* gpt-3.5-turbo's tokens per message */
+
+	if (role)
+		n += tokenizer_count(p->kind, role, strlen(role));
+	n += tokenizer_count(p->kind, text, len);
+	if (name && *name)
+		n += tokenizer_count(p->kind, name, strlen(name)) + 1;
+	return n;
+}
+
+static int64_t
+count_text(void *ctx, const char *text, size_t len)
+{
+	const struct tavern_plug *p = ctx;
+
+	return (int64_t)tokenizer_count(p->kind, text, len);
+}
+
+/* ---- regex scripts ---- */
+
+static bool
+macro_cb(void *ctx, enum regex_macro_use use, const char *s, size_t len,
+    struct buf *out)
+{
+	struct tavern_plug *p = ctx;
+
+	/* FIND_ESCAPED would escape only the macros' values; the legacy
+	 * engine gives the whole text, so it reads as FIND (documented). */
+	(void)use;
+	if (!p->macros) {
+		buf_put(out, s, len);
+		return true;
+	}
+	buf_puts(out, macro_expand(p->run, p->macros, s, len, NULL));
+	return true;
+}
+
+static bool
+add_file(struct run *run, struct regex_set *set, const char *path)
+{
+	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	struct node *n;
+
+	return src && json_parse(run, src, &n) &&
+	    regex_set_add(run, set, REGEX_GLOBAL, n);
+}
+
+static bool
+regex_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
+{
+	struct tavern_plug *p = ctx;
+	bool ok = true;
+	size_t i;
+
+	p->run = run;
+	p->macros = sc->macros;
+	if (sc->global)
+		ok &= regex_set_add(run, &p->scripts, REGEX_GLOBAL, sc->global);
+	for (i = 0; i < sc->nfiles; i++)
+		ok &= add_file(run, &p->scripts, sc->files[i]);
+	if (sc->preset && sc->preset_allowed)
+		ok &= regex_set_add(run, &p->scripts, REGEX_PRESET, sc->preset);
+	if (sc->scoped && sc->scoped_allowed)
+		ok &= regex_set_add(run, &p->scripts, REGEX_SCOPED, sc->scoped);
+	p->loaded = true;
+	return ok;
+}
+
+static const char *
+regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
+    bool is_prompt, int depth, const char *text)
+{
+	struct tavern_plug *p = ctx;
+	struct regex_macros m = { macro_cb, p };
+	struct buf out = BUF_INIT;
+	const char *r = text;
+
+	if (!p->loaded || !text || !*text)
+		return text;
+	p->run = run;
+	if (regex_apply(run, &p->scripts, (enum regex_placement)place,
+	    is_prompt ? REGEX_PROMPT : 0, depth == TAVERN_NO_DEPTH ?
+	    REGEX_NO_DEPTH : depth, text, strlen(text), &out, &m))
+		r = arena_strndup(&run->arena, out.data ? out.data : "",
+		    out.len);
+	buf_free(&out);
+	return r;
+}
+
+/* ---- world info ---- */
+
+struct wi_ctx {
+	struct run *run;
+	struct macro_env *macros;
+};
+
+static const char *
+substitute(void *ctx, const char *text)
+{
+	struct wi_ctx *w = ctx;
+
+	return w->macros ? macro_expands(w->run, w->macros, text) : text;
+}
+
+/* The book's name: the file name without its folder and ".json". */
+static const char *
+book_name(struct arena *a, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+		n -= 5;
+	return arena_strndup(a, base, n);
+}
+
+static bool
+listed(const struct node *arr, const char *name)
+{
+	size_t i;
+
+	if (!arr || arr->kind != NODE_ARRAY)
+		return false;
+	for (i = 0; i < arr->u.array.n; i++)
+		if (arr->u.array.items[i]->kind == NODE_STRING &&
+		    strcmp(arr->u.array.items[i]->u.str.s, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A --world file is global lore when settings.json's globalSelect names
+ * it, chat lore when the chat's metadata does, character lore when the
+ * card's extensions.world does; a file nothing names is not active, as
+ * in SillyTavern.  The card's embedded book is its character lore unless
+ * a --world file is the book it was imported as.
+ */
+static bool
+books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
+    size_t *nout)
+{
+	struct arena *a = &run->arena;
+	const struct node *wi = in->wi_settings ?
+	    tree_get(in->wi_settings, "world_info") : NULL;
+	const struct node *global = wi ? tree_get(wi, "globalSelect") : NULL;
+	const struct node *chatw = in->chat_metadata ?
+	    tree_get(in->chat_metadata, "world_info") : NULL;
+	struct card_text cw = { NULL, 0 };
+	struct wi_book *v = arena_array(a, in->nworlds + 1, sizeof(*v));
+	size_t i, n = 0;
+	bool ok = true, linked = false;
+
+	if (in->card)
+		cw = card_world(in->card);
+	for (i = 0; i < in->nworlds; i++) {
+		const char *name = book_name(a, in->worlds[i]);
+		struct source *src = run_read(run, in->worlds[i], NULL,
+		    span_make(0, 0));
+		struct world *w = arena_alloc(a, sizeof(*w));
+
+		if (!src || !world_read(run, src, name, w)) {
+			ok = false;
+			continue;
+		}
+		/* A book keeps its own name when it has one; the choice of
+		 * source goes by the file's. */
+		if (cw.s && cw.len && strcmp(cw.s, name) == 0) {
+			v[n].source = WI_SOURCE_CHARACTER;
+			linked = true;
+		} else if (chatw && chatw->kind == NODE_STRING &&
+		    strcmp(chatw->u.str.s, name) == 0) {
+			v[n].source = WI_SOURCE_CHAT;
+		} else if (listed(global, name)) {
+			v[n].source = WI_SOURCE_GLOBAL;
+		} else {
+			continue;
+		}
+		v[n++].world = w;
+	}
+	if (in->card && in->card->character_book && !linked) {
+		struct world *w = arena_alloc(a, sizeof(*w));
+		const char *name = cw.s && cw.len ? arena_strndup(a, cw.s,
+		    cw.len) : in->card_file ? in->card_file : "card";
+
+		if (world_from_node(run, in->card->character_book, name, w)) {
+			v[n].source = WI_SOURCE_CHARACTER;
+			v[n++].world = w;
+		} else {
+			ok = false;
+		}
+	}
+	*out = v;
+	*nout = n;
+	return ok;
+}
+
+static enum world_trigger
+trigger(const char *type)
+{
+	static const char *const names[] = { "normal", "continue",
+		"impersonate", "swipe", "regenerate", "quiet" };
+	size_t i;
+
+	for (i = 0; type && i < LEN(names); i++)
+		if (strcmp(type, names[i]) == 0)
+			return (enum world_trigger)i;
+	return WORLD_TRIGGER_NORMAL;
+}
+
+/* Entry content through the WORLD_INFO regex scripts (ST runs them per
+ * entry; here per slot, which gives the same text for scripts that do
+ * not match across an entry's edge). */
+static const char *
+wi_regex(const struct tavern_wi_scan *in, struct run *run, const char *text,
+    int depth)
+{
+	if (!in->regex || !in->regex->apply || !text)
+		return text;
+	return in->regex->apply(in->regex->ctx, run, TAVERN_RE_WORLD_INFO,
+	    true, depth, text);
+}
+
+static const char *
+nonempty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+static bool
+wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
+    struct tavern_wi_result *out)
+{
+	struct tavern_plug *p = ctx;
+	struct arena *a = &run->arena;
+	struct wi_ctx wc = { run, in->macros };
+	struct wi_settings ws;
+	struct wi_input wi;
+	struct wi_result r;
+	struct wi_timed timed;
+	struct wi_message *msgs;
+	const char *inject[1];
+	const struct node *tw;
+	int64_t maxctx = 0;
+	size_t i;
+
+	memset(&wi, 0, sizeof(wi));
+	if (!books(run, in, (struct wi_book **)&wi.books, &wi.nbooks))
+		return false;
+	if (wi.nbooks == 0)
+		return true;
+	wi_settings_default(&ws);
+	if (in->settings || in->wi_settings)
+		wi_settings_from_node(run, in->settings ? in->settings :
+		    in->wi_settings, &ws, &maxctx);
+	msgs = arena_array(a, in->nmsgs + 1, sizeof(*msgs));
+	for (i = 0; i < in->nmsgs; i++) {
+		msgs[i].name = in->msgs[in->nmsgs - 1 - i].name;
+		msgs[i].text = in->msgs[in->nmsgs - 1 - i].text;
+	}
+	wi.messages = msgs;
+	wi.nmessages = in->nmsgs;
+	wi.settings = &ws;
+	wi.max_context = in->max_context;
+	wi.char_filename = in->card_file;
+	if (in->card) {
+		wi.char_tags = (const char *const *)arena_array(a,
+		    in->card->tags.n + 1, sizeof(char *));
+		for (i = 0; i < in->card->tags.n; i++)
+			((const char **)wi.char_tags)[i] =
+			    in->card->tags.items[i].s;
+		wi.nchar_tags = in->card->tags.n;
+	}
+	wi.match_text[WORLD_MATCH_PERSONA] = in->persona;
+	wi.match_text[WORLD_MATCH_DESCRIPTION] = in->description;
+	wi.match_text[WORLD_MATCH_PERSONALITY] = in->personality;
+	wi.match_text[WORLD_MATCH_DEPTH_PROMPT] = in->depth_prompt;
+	wi.match_text[WORLD_MATCH_SCENARIO] = in->scenario;
+	wi.match_text[WORLD_MATCH_CREATOR_NOTES] = in->creator_notes;
+	wi.trigger = trigger(in->type);
+	if (in->inject && *in->inject) {
+		inject[0] = in->inject;
+		wi.inject = inject;
+		wi.ninject = 1;
+	}
+	memset(&timed, 0, sizeof(timed));
+	if (in->chat_metadata &&
+	    (tw = tree_get(in->chat_metadata, "timedWorldInfo"))) {
+		wi_timed_from_node(run, tw, &timed);
+		wi.timed = &timed;
+	}
+	wi.substitute = substitute;
+	wi.substitute_ctx = &wc;
+	wi.count_tokens = count_text;
+	wi.count_tokens_ctx = p;
+	if (!wi_run(run, &wi, &r))
+		return false;
+	out->before = nonempty(wi_regex(in, run, r.before, TAVERN_NO_DEPTH));
+	out->after = nonempty(wi_regex(in, run, r.after, TAVERN_NO_DEPTH));
+	out->an_top = nonempty(wi_regex(in, run, r.an_top, TAVERN_NO_DEPTH));
+	out->an_bottom = nonempty(wi_regex(in, run, r.an_bottom,
+	    TAVERN_NO_DEPTH));
+	out->em_top = r.em_top;
+	out->nem_top = r.nem_top;
+	out->em_bottom = r.em_bottom;
+	out->nem_bottom = r.nem_bottom;
+	out->depth = arena_array(a, r.ndepth + 1, sizeof(*out->depth));
+	for (i = 0; i < r.ndepth; i++) {
+		out->depth[i].depth = r.depth[i].depth;
+		out->depth[i].role = r.depth[i].role;
+		out->depth[i].text = wi_regex(in, run, r.depth[i].text,
+		    (int)r.depth[i].depth);
+	}
+	out->ndepth = r.ndepth;
+	out->outlets = arena_array(a, r.noutlets + 1, sizeof(*out->outlets));
+	for (i = 0; i < r.noutlets; i++) {
+		out->outlets[i].name = r.outlets[i].name;
+		out->outlets[i].text = r.outlets[i].text;
+	}
+	out->noutlets = r.noutlets;
+	return true;
+}
+
+void
+tavern_plug_init(struct tavern_plug *p, struct tavern_seams *s,
+    const char *model)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = tokenizer_for_model(model);
+	regex_set_init(&p->scripts);
+	s->tokens.count = count_tokens;
+	s->tokens.ctx = p;
+	s->wi.scan = wi_scan;
+	s->wi.ctx = p;
+	s->regex.load = regex_load;
+	s->regex.apply = regex_run;
+	s->regex.ctx = p;
+}
+
+void
+tavern_plug_free(struct tavern_plug *p)
+{
+	regex_set_free(&p->scripts);
+	tokenizer_release();
+}

@@ -1,0 +1,37 @@
+/*
+ * plug: the real modules behind the SillyTavern assembly's seams
+ * (seam.h): exact token counts (text/tokenizer.h: cl100k_base, or the
+ * model's encoding, with gpt-3.5-turbo's per-message overheads), the
+ * world-info engine (wi.h) over the --world files and the card's book,
+ * and regex scripts (text/regex.h) in SillyTavern's scope order.
+ *
+ * Ownership: the caller owns the struct tavern_plug and calls
+ * tavern_plug_free() after the build; what the seams return lives in the
+ * run's arena.
+ */
+#ifndef PLUG_H
+#define PLUG_H
+
+#include <stdbool.h>
+
+#include "tavern/seam.h"
+#include "text/regex.h"
+#include "text/tokenizer.h"
+
+struct tavern_plug {
+	enum tokenizer_kind kind;       /* for the budgets */
+	struct regex_set scripts;
+	bool loaded;                    /* scripts read */
+	struct macro_env *macros;       /* for replacement strings */
+	struct run *run;
+};
+
+/*
+ * Point s at the real modules, with state in p.  model chooses the
+ * tokenizer as SillyTavern does (an unknown model: cl100k_base).
+ */
+void tavern_plug_init(struct tavern_plug *p, struct tavern_seams *s,
+    const char *model);
+void tavern_plug_free(struct tavern_plug *p);
+
+#endif
