@@ -185,6 +185,10 @@ enum diag_level {
 	X(MSG_FIRST_NOT_USER, "the %s format needs the conversation to start with a user message, but the history starts with an assistant message") \
 	X(MSG_NO_MODEL, "the %s format needs a model: set output.model in the profile or pass --set output.model=NAME") \
 	X(MSG_PARAM_RESERVED, "output.params.%s is set by strata itself and cannot be overridden") \
+	/* in-chat entries, -i, --remove, --scope, params (issue 7, part 2) */ \
+	X(MSG_INCHAT_ROLE, "an in-chat entry's role is system, user or assistant, not '%s'") \
+	X(MSG_INJECT_NEEDS_DEPTH, "role = \"%s\" puts an injection into the conversation: give depth = N (or position = \"user-context\" for a context block)") \
+	X(MSG_INJECT_POSITION, "'%s' does not go with position = \"%s\"") \
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \

@@ -20,6 +20,14 @@
 
 static const char *const skip[] = { "max_tokens", NULL };
 
+/* Anthropic has no system role inside the conversation: an in-chat
+ * system entry is a user turn (and joins the user text beside it). */
+static enum role
+turn_role(const struct message *m)
+{
+	return m->role == ROLE_ASSISTANT ? ROLE_ASSISTANT : ROLE_USER;
+}
+
 bool
 emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 {
@@ -37,7 +45,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "anthropic");
 		return false;
 	}
-	if (c->msgs[first].role != ROLE_USER) {
+	if (turn_role(&c->msgs[first]) != ROLE_USER) {
 		diag_error(run, run_source(run, c->msgs[first].src),
 		    c->msgs[first].span, MSG_FIRST_NOT_USER, "anthropic");
 		return false;
@@ -65,12 +73,13 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		struct buf text = BUF_INIT;
 		size_t k;
 
-		for (k = i; k < c->n && c->msgs[k].role == m->role; k++) {
+		for (k = i; k < c->n && turn_role(&c->msgs[k]) ==
+		    turn_role(m); k++) {
 			if (k > i)
 				buf_puts(&text, "\n\n");
 			buf_put(&text, c->msgs[k].content, c->msgs[k].len);
 		}
-		tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+		tree_put(a, o, "role", tree_str(a, names_role(turn_role(m))));
 		if (k == i + 1) {       /* the usual case: no copy */
 			tree_put(a, o, "content", tree_strref(a, m->content,
 			    m->len));

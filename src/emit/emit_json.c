@@ -39,7 +39,8 @@ where(struct run *run, bool has, uint32_t src, struct span sp)
 static const char *
 placement_name(enum placement p)
 {
-	return p == PLACE_USER ? "user" : "system";
+	return p == PLACE_USER ? "user" : p == PLACE_DEPTH ? "in-chat" :
+	    "system";
 }
 
 bool
@@ -92,6 +93,8 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, o, "role", tree_str(a, names_role(e->role)));
 		tree_put(a, o, "placement", tree_str(a,
 		    placement_name(e->placement)));
+		if (e->placement == PLACE_DEPTH)
+			tree_put(a, o, "depth", tree_int(a, e->depth));
 		tree_put(a, o, "scope", tree_str(a,
 		    names_scope(e->scope)));
 		tree_put(a, o, "enabled", tree_bool(a, e->enabled));

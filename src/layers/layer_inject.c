@@ -20,6 +20,8 @@ profile_injects(struct run *run, const struct profile *p,
 
 		e->priority = in->priority;
 		e->role = in->role;
+		e->placement = in->placement;
+		e->depth = in->depth;
 		e->scope = in->scope;
 		e->enabled = in->enabled;
 		if (in->file.s) {

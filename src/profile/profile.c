@@ -1,5 +1,6 @@
 #include "profile/profile.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -159,13 +160,84 @@ fill_contexts(struct arena *a, struct profile *p)
 	}
 }
 
-static void
-fill_injects(struct arena *a, struct profile *p)
+/* A key of injection e that does not go with its position. */
+static bool
+misplaced(struct run *run, const struct node *e, const char *key,
+    const char *pos)
+{
+	const struct node *n = tree_get(e, key);
+
+	diag_error(run, run_source(run, n->src), n->span, MSG_INJECT_POSITION,
+	    key, pos);
+	return false;
+}
+
+/* Where an injection goes: position, role and depth together. */
+static bool
+inject_place(struct run *run, const struct node *e, struct pinject *in)
+{
+	const char *pos = pstr_of(e, "position").s;
+	const struct node *role = tree_get(e, "role");
+	const struct node *depth = tree_get(e, "depth");
+	bool given = role && role->kind == NODE_STRING;
+
+	in->placement = PLACE_SYSTEM;
+	if (depth && depth->kind == NODE_INT) {
+		if (depth->u.i < 0 || depth->u.i > INT_MAX / 2) {
+			diag_error(run, run_source(run, depth->src),
+			    depth->span, MSG_WRONG_TYPE, "inject.depth",
+			    "an integer from 0 to 1073741823",
+			    depth->u.i < 0 ? "negative" : "that large");
+			return false;
+		}
+		in->depth = (int)depth->u.i;
+	}
+	if (!pos)
+		pos = depth ? "depth" : "";
+	if (strcmp(pos, "depth") == 0) {
+		in->placement = PLACE_DEPTH;
+		if (in->role == ROLE_DEVELOPER) {
+			diag_error(run, run_source(run, role->src), role->span,
+			    MSG_INCHAT_ROLE, role->u.str.s);
+			return false;
+		}
+		return true;
+	}
+	if (depth)
+		return misplaced(run, e, "depth", pos);
+	if (strcmp(pos, "user-context") == 0) {
+		if (given && in->role != ROLE_USER)
+			return misplaced(run, e, "role", pos);
+		in->placement = PLACE_USER;
+		in->role = ROLE_USER;
+		return true;
+	}
+	if (*pos) {
+		enum role want = strcmp(pos, "developer") == 0 ?
+		    ROLE_DEVELOPER : ROLE_SYSTEM;
+
+		if (given && in->role != want)
+			return misplaced(run, e, "role", pos);
+		in->role = want;
+		return true;
+	}
+	if (in->role == ROLE_USER || in->role == ROLE_ASSISTANT) {
+		diag_error(run, run_source(run, role->src), role->span,
+		    MSG_INJECT_NEEDS_DEPTH, role->u.str.s);
+		return false;
+	}
+	return true;
+}
+
+static bool
+fill_injects(struct run *run, struct profile *p)
 {
 	const struct node *arr = array_of(p->root, "inject", &p->ninjects);
 	size_t i;
+	bool ok = true;
 
-	p->injects = arena_array(a, p->ninjects, sizeof(*p->injects));
+	p->injects = arena_array(&run->arena, p->ninjects,
+	    sizeof(*p->injects));
 	for (i = 0; i < p->ninjects; i++) {
 		struct pinject *in = &p->injects[i];
 		const struct node *e = arr->u.array.items[i];
@@ -180,7 +252,10 @@ fill_injects(struct arena *a, struct profile *p)
 		in->scope = (enum scope)index_of(names_scopes,
 		    pstr_of(e, "scope").s, 0);
 		in->enabled = bool_of(e, "enabled", true);
+		if (!inject_place(run, e, in))
+			ok = false;
 	}
+	return ok;
 }
 
 static bool
@@ -214,8 +289,9 @@ fill(struct run *run, struct profile *p)
 	fill_skills(&run->arena, p);
 	fill_tools(&run->arena, p);
 	fill_contexts(&run->arena, p);
-	fill_injects(&run->arena, p);
-	return fill_output(run, p);
+	bool ok = fill_injects(run, p);
+
+	return fill_output(run, p) && ok;
 }
 
 /* ---- loading ---------------------------------------------------------- */

@@ -21,6 +21,7 @@
 
 #include "diag/source.h"
 #include "profile/set.h"
+#include "prompt/entry.h"
 #include "prompt/names.h"
 
 struct node;
@@ -63,6 +64,8 @@ struct pinject {
 	struct pstr key, content, file;
 	int priority;
 	enum role role;
+	enum placement placement;
+	int depth;                      /* PLACE_DEPTH only */
 	enum scope scope;
 	bool enabled;
 	const struct node *node;
