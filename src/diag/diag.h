@@ -189,6 +189,11 @@ enum diag_level {
 	X(MSG_INCHAT_ROLE, "an in-chat entry's role is system, user or assistant, not '%s'") \
 	X(MSG_INJECT_NEEDS_DEPTH, "role = \"%s\" puts an injection into the conversation: give depth = N (or position = \"user-context\" for a context block)") \
 	X(MSG_INJECT_POSITION, "'%s' does not go with position = \"%s\"") \
+	X(MSG_INJECT_SYNTAX, "expected KEY=TEXT or KEY@ATTR=VALUE[:ATTR=VALUE...]=TEXT") \
+	X(MSG_INJECT_ATTR, "unknown -i attribute '%.*s' (expected depth, role, position, priority or scope)") \
+	X(MSG_INJECT_ATTR_VALUE, "-i %s must be %s, not '%.*s'") \
+	X(MSG_INJECT_ATTR_TWICE, "-i %s is given twice") \
+	X(MSG_REMOVE_NONE, "no entry '%s' to remove") \
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \

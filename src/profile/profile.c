@@ -160,29 +160,18 @@ fill_contexts(struct arena *a, struct profile *p)
 	}
 }
 
-/* A key of injection e that does not go with its position. */
-static bool
-misplaced(struct run *run, const struct node *e, const char *key,
-    const char *pos)
-{
-	const struct node *n = tree_get(e, key);
-
-	diag_error(run, run_source(run, n->src), n->span, MSG_INJECT_POSITION,
-	    key, pos);
-	return false;
-}
-
 /* Where an injection goes: position, role and depth together. */
 static bool
 inject_place(struct run *run, const struct node *e, struct pinject *in)
 {
-	const char *pos = pstr_of(e, "position").s;
+	struct pstr pos = pstr_of(e, "position");
 	const struct node *role = tree_get(e, "role");
-	const struct node *depth = tree_get(e, "depth");
-	bool given = role && role->kind == NODE_STRING;
+	const struct node *depth = tree_get(e, "depth"), *at = role;
+	bool has_role = role && role->kind == NODE_STRING;
+	bool has_depth = depth && depth->kind == NODE_INT;
+	enum diag_msg msg = MSG_INCHAT_ROLE;
 
-	in->placement = PLACE_SYSTEM;
-	if (depth && depth->kind == NODE_INT) {
+	if (has_depth) {
 		if (depth->u.i < 0 || depth->u.i > INT_MAX / 2) {
 			diag_error(run, run_source(run, depth->src),
 			    depth->span, MSG_WRONG_TYPE, "inject.depth",
@@ -192,41 +181,27 @@ inject_place(struct run *run, const struct node *e, struct pinject *in)
 		}
 		in->depth = (int)depth->u.i;
 	}
-	if (!pos)
-		pos = depth ? "depth" : "";
-	if (strcmp(pos, "depth") == 0) {
-		in->placement = PLACE_DEPTH;
-		if (in->role == ROLE_DEVELOPER) {
-			diag_error(run, run_source(run, role->src), role->span,
-			    MSG_INCHAT_ROLE, role->u.str.s);
-			return false;
-		}
+	switch (entry_place(index_of(names_positions, pos.s, -1), has_role,
+	    &in->role, has_depth, &in->placement)) {
+	case ENTRY_PLACE_OK:
 		return true;
-	}
-	if (depth)
-		return misplaced(run, e, "depth", pos);
-	if (strcmp(pos, "user-context") == 0) {
-		if (given && in->role != ROLE_USER)
-			return misplaced(run, e, "role", pos);
-		in->placement = PLACE_USER;
-		in->role = ROLE_USER;
-		return true;
-	}
-	if (*pos) {
-		enum role want = strcmp(pos, "developer") == 0 ?
-		    ROLE_DEVELOPER : ROLE_SYSTEM;
-
-		if (given && in->role != want)
-			return misplaced(run, e, "role", pos);
-		in->role = want;
-		return true;
-	}
-	if (in->role == ROLE_USER || in->role == ROLE_ASSISTANT) {
-		diag_error(run, run_source(run, role->src), role->span,
-		    MSG_INJECT_NEEDS_DEPTH, role->u.str.s);
+	case ENTRY_PLACE_INCHAT_ROLE:
+		break;
+	case ENTRY_PLACE_NEEDS_DEPTH:
+		msg = MSG_INJECT_NEEDS_DEPTH;
+		break;
+	case ENTRY_PLACE_DEPTH:
+		at = depth;
+		/* FALLTHROUGH */
+	case ENTRY_PLACE_ROLE:
+		diag_error(run, run_source(run, at->src), at->span,
+		    MSG_INJECT_POSITION, at == depth ? "depth" : "role",
+		    pos.s);
 		return false;
 	}
-	return true;
+	diag_error(run, run_source(run, role->src), role->span, msg,
+	    role->u.str.s);
+	return false;
 }
 
 static bool

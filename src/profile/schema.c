@@ -19,9 +19,7 @@ const char *const schema_skill_modes[] = { "inline", "outline", NULL };
  * enum role). */
 const char *const schema_inject_roles[] = { "system", "developer", "user",
 	"assistant", NULL };
-/* Where an injection goes, said explicitly. */
-const char *const schema_inject_positions[] = { "system", "developer",
-	"user-context", "depth", NULL };
+
 
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
@@ -85,7 +83,7 @@ static const struct schema_field inject_fields[] = {
 	{ "file", SCHEMA_STRING, 0, NULL, NULL },
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ "role", SCHEMA_STRING, 0, NULL, schema_inject_roles },
-	{ "position", SCHEMA_STRING, 0, NULL, schema_inject_positions },
+	{ "position", SCHEMA_STRING, 0, NULL, names_positions },
 	{ "depth", SCHEMA_INT, 0, NULL, NULL },
 	{ "scope", SCHEMA_STRING, 0, NULL, names_scopes },
 	{ "enabled", SCHEMA_BOOL, 0, NULL, NULL },

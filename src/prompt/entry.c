@@ -193,7 +193,9 @@ stack_keep_scopes(struct stack *st, unsigned scopes)
 	for (i = 0; i < st->nlive; i++) {
 		struct entry *e = st->live[i];
 
-		if (e->status == ENTRY_ACTIVE &&
+		/* The history's system text is the conversation's, not an
+		 * entry of a scope. */
+		if (e->status == ENTRY_ACTIVE && !e->base &&
 		    !(scopes & (1u << e->scope)))
 			e->status = ENTRY_OUT_OF_SCOPE;
 	}
@@ -278,4 +280,44 @@ entry_status_name(enum entry_status s)
 		break;
 	}
 	return "missing";
+}
+
+enum entry_place_error
+entry_place(int position, bool has_role, enum role *role, bool has_depth,
+    enum placement *place)
+{
+	enum role want;
+
+	*place = PLACE_SYSTEM;
+	if (!has_role)
+		*role = ROLE_SYSTEM;
+	if (position < 0 && has_depth)
+		position = 3;                   /* depth */
+	switch (position) {
+	case 3:                                 /* depth */
+		*place = PLACE_DEPTH;
+		return *role == ROLE_DEVELOPER ? ENTRY_PLACE_INCHAT_ROLE :
+		    ENTRY_PLACE_OK;
+	case 2:                                 /* user-context */
+		if (has_depth)
+			return ENTRY_PLACE_DEPTH;
+		if (has_role && *role != ROLE_USER)
+			return ENTRY_PLACE_ROLE;
+		*place = PLACE_USER;
+		*role = ROLE_USER;
+		return ENTRY_PLACE_OK;
+	case 0:                                 /* system */
+	case 1:                                 /* developer */
+		if (has_depth)
+			return ENTRY_PLACE_DEPTH;
+		want = position ? ROLE_DEVELOPER : ROLE_SYSTEM;
+		if (has_role && *role != want)
+			return ENTRY_PLACE_ROLE;
+		*role = want;
+		return ENTRY_PLACE_OK;
+	default:
+		break;
+	}
+	return *role == ROLE_USER || *role == ROLE_ASSISTANT ?
+	    ENTRY_PLACE_NEEDS_DEPTH : ENTRY_PLACE_OK;
 }

@@ -134,7 +134,7 @@ void stack_add(struct stack *st, struct entry *e);
  * there is none. */
 struct entry *stack_remove(struct stack *st, const char *key);
 /* Mark every live entry whose scope is not in the bit set scopes (1 <<
- * enum scope) out of scope. */
+ * enum scope) out of scope; the history's base text stays. */
 void stack_keep_scopes(struct stack *st, unsigned scopes);
 /*
  * The active entries of one placement and role, ordered by priority,
@@ -147,6 +147,22 @@ size_t stack_select(const struct stack *st, enum placement place,
 size_t stack_select_depth(const struct stack *st, struct entry ***out);
 
 const char *entry_status_name(enum entry_status s);
+
+/* What is wrong with an injection's place, from entry_place(). */
+enum entry_place_error {
+	ENTRY_PLACE_OK,
+	ENTRY_PLACE_INCHAT_ROLE,        /* developer at a depth */
+	ENTRY_PLACE_NEEDS_DEPTH,        /* user or assistant, no depth */
+	ENTRY_PLACE_DEPTH,              /* a depth against the position */
+	ENTRY_PLACE_ROLE,               /* a role against the position */
+};
+/*
+ * Where an injection goes, from what it gave: position (an index in
+ * names_positions, or -1), role (when has_role) and whether it gave a
+ * depth.  Sets *role and *place; the one rule for [[inject]] and -i.
+ */
+enum entry_place_error entry_place(int position, bool has_role,
+    enum role *role, bool has_depth, enum placement *place);
 
 /* Set e's raw text (and, until the rewrite stage runs, its content) to
  * s[0..len), all of it from one place. */

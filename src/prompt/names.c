@@ -11,6 +11,8 @@ const char *const names_roles[] = { "system", "developer", "user",
 const char *const names_scopes[] = { "global", "session", "turn", NULL };
 const char *const names_styles[] = { "plain", "markdown", "sections",
 	"tagged", NULL };
+const char *const names_positions[] = { "system", "developer",
+	"user-context", "depth", NULL };
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
 	"messages", "text", "json", NULL };
 

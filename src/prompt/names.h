@@ -46,6 +46,8 @@ extern const char *const names_roles[];
 extern const char *const names_scopes[];
 extern const char *const names_styles[];
 extern const char *const names_formats[];
+/* Where an injection goes ([[inject]] position, -i position=). */
+extern const char *const names_positions[];
 
 const char *names_role(enum role r);
 const char *names_scope(enum scope s);
