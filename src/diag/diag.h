@@ -194,6 +194,10 @@ enum diag_level {
 	X(MSG_INJECT_ATTR_VALUE, "-i %s must be %s, not '%.*s'") \
 	X(MSG_INJECT_ATTR_TWICE, "-i %s is given twice") \
 	X(MSG_REMOVE_NONE, "no entry '%s' to remove") \
+	X(MSG_PARAM_UNKNOWN, "output.params.%s is not a parameter strata translates: put it under [output.params.%s] to send it to that provider as written") \
+	X(MSG_PARAM_UNSUPPORTED, "the %s format has no parameter '%s' (to send a provider's own, put it under [output.params.%s])") \
+	X(MSG_PARAM_VALUE, "output.params.%s must be %s") \
+	X(MSG_PARAM_NO_TOOL, "tool_choice names no tool '%s' (expected auto, none, required or a tool's name)") \
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \

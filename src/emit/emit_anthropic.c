@@ -18,7 +18,6 @@
 /* When neither output.params.max_tokens nor output.max_tokens is set. */
 #define DEFAULT_MAX_TOKENS 1024
 
-static const char *const skip[] = { "max_tokens", NULL };
 
 /* Anthropic has no system role inside the conversation: an in-chat
  * system entry is a user turn (and joins the user text beside it). */
@@ -33,8 +32,6 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
 	struct node *body = tree_table(a), *msgs, *tools, *sys, *blk;
-	const struct node *mt = c->params ? tree_get(c->params, "max_tokens") :
-	    NULL;
 	const char *model, *system;
 	size_t syslen;
 	size_t i, first = emit_first_turn(c);
@@ -51,11 +48,10 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		return false;
 	}
 	tree_put(a, body, "model", tree_str(a, model));
-	if (mt)
-		tree_put(a, body, "max_tokens", (struct node *)mt);
-	else
-		tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
-		    c->max_tokens : DEFAULT_MAX_TOKENS));
+	/* Required: [output] max_tokens or the default, here in front; a
+	 * max_tokens in [output.params] takes its place. */
+	tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
+	    c->max_tokens : DEFAULT_MAX_TOKENS));
 	system = emit_system_text(run, c, &syslen);
 	if (system) {
 		sys = tree_put(a, body, "system", tree_array(a));
@@ -98,8 +94,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 			tree_push(a, tools, emit_tool(a, c->tools.items[i],
 			    "input_schema"));
 	}
-	if (!emit_params(run, c, body, emit_reserved(FORMAT_ANTHROPIC),
-	    skip))
+	if (!emit_params(run, c, FORMAT_ANTHROPIC, body, body))
 		return false;
 	json_write(out, body, 2);
 	buf_putc(out, '\n');

@@ -139,6 +139,37 @@ place_inchat(struct run *run, struct chat *c, size_t first)
 	c->cap = c->n + 1;
 }
 
+/* [output] developer_role = "system": the developer message joins the
+ * system message (or becomes it), for servers that reject the role. */
+static size_t
+developer_as_system(struct run *run, struct message *head, size_t n)
+{
+	struct message *dev = &head[n - 1];
+	struct entry **v;
+	struct buf b = BUF_INIT;
+
+	if (dev->role != ROLE_DEVELOPER)
+		return n;
+	dev->role = ROLE_SYSTEM;
+	dev->origin = "system";
+	if (n == 1)
+		return n;
+	buf_put(&b, head[0].content, head[0].len);
+	buf_puts(&b, "\n\n");
+	buf_put(&b, dev->content, dev->len);
+	v = arena_array(&run->arena, head[0].nentries + dev->nentries + 1,
+	    sizeof(*v));
+	memcpy(v, head[0].entries, head[0].nentries * sizeof(*v));
+	memcpy(v + head[0].nentries, dev->entries,
+	    dev->nentries * sizeof(*v));
+	head[0].entries = v;
+	head[0].nentries += dev->nentries;
+	head[0].len = b.len;
+	head[0].content = arena_adopt(&run->arena, buf_detach(&b));
+	buf_free(&b);
+	return 1;
+}
+
 void
 arrange(struct run *run, struct chat *c, const struct inputs *in)
 {
@@ -149,6 +180,8 @@ arrange(struct run *run, struct chat *c, const struct inputs *in)
 		nhead++;
 	if (compose(run, c, ROLE_DEVELOPER, "developer", &head[nhead]))
 		nhead++;
+	if (nhead && c->profile->developer_as_system)
+		nhead = developer_as_system(run, head, nhead);
 	/* The history array has room around it (inputs.c): move it up to
 	 * the composed messages in place. */
 	if (in->hist) {

@@ -245,6 +245,8 @@ fill_output(struct run *run, struct profile *p)
 		names_format_parse(n->u.str.s, &p->output);
 	}
 	p->params = tree_get(t, "params");
+	p->developer_as_system = index_of(schema_developer_roles,
+	    pstr_of(t, "developer_role").s, 0) == 1;
 	n = tree_get(t, "max_tokens");
 	if (!n || n->kind != NODE_INT)
 		return true;

@@ -94,6 +94,7 @@ struct profile {
 	struct pstr model;
 	const struct node *params;      /* table, or NULL */
 	int64_t max_tokens;             /* [output] max_tokens, or 0 */
+	bool developer_as_system;       /* [output] developer_role = system */
 	/* Private (profile.c): where each file's relative paths resolve. */
 	const struct paths *paths;
 };

@@ -21,6 +21,10 @@ const char *const schema_inject_roles[] = { "system", "developer", "user",
 	"assistant", NULL };
 
 
+/* [output] developer_role: where the developer message goes. */
+const char *const schema_developer_roles[] = { "developer", "system",
+	NULL };
+
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
 	{ "description", SCHEMA_STRING, 0, NULL, NULL },
@@ -103,6 +107,7 @@ static const struct schema_field output_fields[] = {
 	{ "format", SCHEMA_STRING, 0, NULL, names_formats },
 	{ "model", SCHEMA_STRING, 0, NULL, NULL },
 	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
+	{ "developer_role", SCHEMA_STRING, 0, NULL, schema_developer_roles },
 	{ "params", SCHEMA_ANY, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };

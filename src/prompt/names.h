@@ -39,6 +39,8 @@ enum out_format {
 	FORMAT_MESSAGES,
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_RESPONSES,       /* OpenAI Responses */
+	FORMAT_OLLAMA,          /* Ollama /api/chat */
 };
 
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */

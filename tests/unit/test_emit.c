@@ -353,8 +353,9 @@ test_params(void)
 	    "}\n");
 	s = emit(emit_anthropic, &c, &nerr);
 	CHECK(s && strstr(s, "  \"max_tokens\": 100,\n"));
+	/* stop is Anthropic's stop_sequences, a list. */
 	CHECK(s && strstr(s, "  \"temperature\": 0.5,\n  \"top_p\": 0.9,\n"
-	    "  \"stop\": \"END\"\n}\n"));
+	    "  \"stop_sequences\": [\n    \"END\"\n  ]\n}\n"));
 	free(s);
 	CHECK_EMIT(emit_gemini, &c, "{\n"
 	    GEMINI_HI
