@@ -421,7 +421,9 @@ own_params(struct pctx *x, const struct node *t)
 		x->m = m;
 		if (listed(reserved, m->key, m->keylen)) {
 			diag_error(x->run, run_source(x->run, m->keysrc),
-			    m->keyspan, MSG_PARAM_RESERVED, m->key);
+			    m->keyspan, MSG_PARAM_RESERVED,
+			    arena_printf(&x->run->arena, "%s.%s",
+			    own[x->col], m->key));
 			ok = false;
 			continue;
 		}
