@@ -194,6 +194,7 @@ enum diag_level {
 	X(MSG_INJECT_ATTR_VALUE, "-i %s must be %s, not '%.*s'") \
 	X(MSG_INJECT_ATTR_TWICE, "-i %s is given twice") \
 	X(MSG_REMOVE_NONE, "no entry '%s' to remove") \
+	X(MSG_FIRST_INCHAT, "the %s format needs the conversation to start with a user message, but an in-chat assistant entry comes first") \
 	X(MSG_PARAM_UNKNOWN, "output.params.%s is not a parameter strata translates: put it under [output.params.%s] to send it to that provider as written") \
 	X(MSG_PARAM_UNSUPPORTED, "the %s format has no parameter '%s' (to send a provider's own, put it under [output.params.%s])") \
 	X(MSG_PARAM_VALUE, "output.params.%s must be %s") \

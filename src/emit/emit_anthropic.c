@@ -44,7 +44,8 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	}
 	if (turn_role(&c->msgs[first]) != ROLE_USER) {
 		diag_error(run, run_source(run, c->msgs[first].src),
-		    c->msgs[first].span, MSG_FIRST_NOT_USER, "anthropic");
+		    c->msgs[first].span, c->msgs[first].nentries ?
+		    MSG_FIRST_INCHAT : MSG_FIRST_NOT_USER, "anthropic");
 		return false;
 	}
 	tree_put(a, body, "model", tree_str(a, model));
