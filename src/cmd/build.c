@@ -25,8 +25,8 @@ const char cmd_build_help[] =
     "      --remove KEY           remove the entry KEY\n"
     "      --scope LIST           keep only entries of these scopes\n"
     "                             (global,session,turn)\n"
-    "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
-    "                             text | json\n"
+    "  -f, --format FORMAT        openai | anthropic | gemini | responses |\n"
+    "                             ollama | messages | text | json\n"
     "  -h, --help                 show this help\n";
 
 int
