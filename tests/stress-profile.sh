@@ -25,13 +25,14 @@ with open(d + "/inj.args", "w") as f:
         f.write("--set\ninject.k.%d.priority=%d\n" % (i, n - i))
 keys, depth = 100000, 32
 with open(d + "/l0.toml", "w") as f:
-    f.write('[output]\nmodel = "m"\n[output.params]\n')
+    # Keys strata does not translate: sent as written, to openai only.
+    f.write('[output]\nmodel = "m"\n[output.params.openai]\n')
     for i in range(keys):
         f.write('p%d = %d\n' % (i, i))
     f.write('[[inject]]\nkey = "base"\nfile = "base.md"\n')
 for l in range(1, depth):
     with open(d + "/l%d.toml" % l, "w") as f:
-        f.write('extends = "l%d.toml"\n[output.params]\np%d = "level%d"\n'
+        f.write('extends = "l%d.toml"\n[output.params.openai]\np%d = "level%d"\n'
                 % (l - 1, l, l))
         f.write('[[inject]]\nkey = "lvl%d"\ncontent = "from %d"\n' % (l, l))
 with open(d + "/l%d.toml" % (depth - 1), "a") as f:

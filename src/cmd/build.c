@@ -16,9 +16,17 @@ const char cmd_build_help[] =
     "  -c, --context NAME=FILE|-  content of the [[context]] NAME\n"
     "  -v, --var NAME=VALUE       a template variable ({{NAME}})\n"
     "  -s, --set KEY=VALUE        override a profile key (dotted path)\n"
-    "  -i, --inject KEY=TEXT      add a turn-scope entry (priority 100)\n"
-    "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
-    "                             text | json\n"
+    "      --set-json KEY=JSON    the same, with a JSON value\n"
+    "  -i, --inject KEY[@ATTRS]=TEXT\n"
+    "                             add an entry (turn scope, priority 100;\n"
+    "                             ATTRS: depth=N:role=R:position=P:\n"
+    "                             priority=N:scope=S); on a live key, keep\n"
+    "                             its priority, place and scope\n"
+    "      --remove KEY           remove the entry KEY\n"
+    "      --scope LIST           keep only entries of these scopes\n"
+    "                             (global,session,turn)\n"
+    "  -f, --format FORMAT        openai | anthropic | gemini | responses |\n"
+    "                             ollama | messages | text | json\n"
     "  -h, --help                 show this help\n";
 
 int

@@ -44,6 +44,34 @@ bad_format(const char *arg)
 	buf_free(&b);
 }
 
+/* Long options with no short form. */
+enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE };
+
+/* --scope global,session: the bit set of the scopes named. */
+static bool
+scopes(const char *arg, unsigned *out)
+{
+	const char *p = arg;
+	int k;
+
+	*out = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		k = names_index(names_scopes, p, n);
+		if (k < 0) {
+			fprintf(stderr, "%s: --scope: unknown scope '%.*s' "
+			    "(expected global, session or turn, "
+			    "comma-separated)\n", progname, (int)n, p);
+			return false;
+		}
+		*out |= 1u << k;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
+}
+
 static void
 options_free(struct options *opt)
 {
@@ -53,12 +81,13 @@ options_free(struct options *opt)
 	free(opt->injects);
 	free((void *)opt->tavern.worlds);
 	free((void *)opt->tavern.regex);
+	free(opt->removes);
 	memset(opt, 0, sizeof(*opt));
 }
 
 /* Long options without a short form: SillyTavern inputs. */
 enum {
-	OPT_CARD = 256,
+	OPT_CARD = 512,
 	OPT_PRESET,
 	OPT_CHAT,
 	OPT_SETTINGS,
@@ -119,6 +148,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "inject", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "set-json", required_argument, NULL, OPT_SET_JSON },
+		{ "remove", required_argument, NULL, OPT_REMOVE },
+		{ "scope", required_argument, NULL, OPT_SCOPE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "card", required_argument, NULL, OPT_CARD },
 		{ "preset", required_argument, NULL, OPT_PRESET },
@@ -135,7 +167,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
-	size_t cap[4] = { 0 };  /* of contexts, vars, sets, injects */
+	size_t cap[5] = { 0 };  /* contexts, vars, sets, injects, removes */
 	enum out_format f;
 	int ch;
 
@@ -161,9 +193,21 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--set",
 			    optarg);
 			break;
+		case OPT_SET_JSON:
+			cmd_push(&opt->sets, &opt->nsets, &cap[2],
+			    "--set-json", optarg);
+			break;
 		case 'i':
 			cmd_push(&opt->injects, &opt->ninjects, &cap[3],
 			    "--inject", optarg);
+			break;
+		case OPT_REMOVE:
+			cmd_push(&opt->removes, &opt->nremoves, &cap[4],
+			    "--remove", optarg);
+			break;
+		case OPT_SCOPE:
+			if (!scopes(optarg, &opt->scopes))
+				return EXIT_USAGE;
 			break;
 		case 'f':
 			if (!names_format_parse(optarg, &f)) {

@@ -188,6 +188,20 @@ enum diag_level {
 	X(MSG_FIRST_NOT_USER, "the %s format needs the conversation to start with a user message, but the history starts with an assistant message") \
 	X(MSG_NO_MODEL, "the %s format needs a model: set output.model in the profile or pass --set output.model=NAME") \
 	X(MSG_PARAM_RESERVED, "output.params.%s is set by strata itself and cannot be overridden") \
+	/* in-chat entries, -i, --remove, --scope, params (issue 7, part 2) */ \
+	X(MSG_INCHAT_ROLE, "an in-chat entry's role is system, user or assistant, not '%s'") \
+	X(MSG_INJECT_NEEDS_DEPTH, "role = \"%s\" puts an injection into the conversation: give depth = N (or position = \"user-context\" for a context block)") \
+	X(MSG_INJECT_POSITION, "'%s' does not go with position = \"%s\"") \
+	X(MSG_INJECT_SYNTAX, "expected KEY=TEXT or KEY@ATTR=VALUE[:ATTR=VALUE...]=TEXT") \
+	X(MSG_INJECT_ATTR, "unknown -i attribute '%.*s' (expected depth, role, position, priority or scope)") \
+	X(MSG_INJECT_ATTR_VALUE, "-i %s must be %s, not '%.*s'") \
+	X(MSG_INJECT_ATTR_TWICE, "-i %s is given twice") \
+	X(MSG_REMOVE_NONE, "no entry '%s' to remove") \
+	X(MSG_FIRST_INCHAT, "the %s format needs the conversation to start with a user message, but an in-chat assistant entry comes first") \
+	X(MSG_PARAM_UNKNOWN, "output.params.%s is not a parameter strata translates: put it under [output.params.%s] to send it to that provider as written") \
+	X(MSG_PARAM_UNSUPPORTED, "the %s format has no parameter '%s' (to send a provider's own, put it under [output.params.%s])") \
+	X(MSG_PARAM_VALUE, "output.params.%s must be %s") \
+	X(MSG_PARAM_NO_TOOL, "tool_choice names no tool '%s' (expected auto, none, required or a tool's name)") \
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \

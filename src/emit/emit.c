@@ -18,13 +18,6 @@
 /* The FNV-1a 64 prime (hash.h has the offset basis). */
 #define FNV_PRIME UINT64_C(0x100000001b3)
 
-static const char *const openai_reserved[] = { "model", "messages",
-	"tools", NULL };
-static const char *const anthropic_reserved[] = { "model", "messages",
-	"tools", "system", NULL };
-static const char *const gemini_reserved[] = { "contents",
-	"systemInstruction", "tools", NULL };
-
 emit_fn *
 emit_for(enum out_format f)
 {
@@ -39,60 +32,14 @@ emit_for(enum out_format f)
 		return emit_messages;
 	case FORMAT_TEXT:
 		return emit_text;
+	case FORMAT_RESPONSES:
+		return emit_responses;
+	case FORMAT_OLLAMA:
+		return emit_ollama;
 	case FORMAT_JSON:
 		break;
 	}
 	return emit_json;
-}
-
-const char *const *
-emit_reserved(enum out_format f)
-{
-	switch (f) {
-	case FORMAT_OPENAI:
-		return openai_reserved;
-	case FORMAT_ANTHROPIC:
-		return anthropic_reserved;
-	case FORMAT_GEMINI:
-		return gemini_reserved;
-	case FORMAT_MESSAGES:
-	case FORMAT_TEXT:
-	case FORMAT_JSON:
-		break;
-	}
-	return NULL;
-}
-
-/* Is key[0..len) in list (NULL-terminated; NULL is empty)? */
-static bool
-listed(const char *const *list, const char *key, size_t len)
-{
-	return list && names_index(list, key, len) >= 0;
-}
-
-bool
-emit_params(struct run *run, const struct chat *c, struct node *body,
-    const char *const *reserved, const char *const *skip)
-{
-	const struct node *p = c->params;
-	size_t i;
-	bool ok = true;
-
-	if (!p)
-		return true;
-	for (i = 0; i < p->u.table.n; i++) {
-		const struct member *m = &p->u.table.items[i];
-
-		if (listed(reserved, m->key, m->keylen)) {
-			diag_error(run, run_source(run, m->keysrc), m->keyspan,
-			    MSG_PARAM_RESERVED, m->key);
-			ok = false;
-		} else if (!listed(skip, m->key, m->keylen)) {
-			tree_add(&run->arena, body, m->key, m->keylen,
-			    m->keysrc, m->keyspan, (struct node *)m->value);
-		}
-	}
-	return ok;
 }
 
 bool
@@ -256,8 +203,9 @@ emit_check(struct run *run, const struct chat *c)
 	const char *model;
 	bool ok = true;
 
-	if (c->format == FORMAT_OPENAI || c->format == FORMAT_ANTHROPIC)
+	if (c->format == FORMAT_OPENAI || c->format == FORMAT_ANTHROPIC ||
+	    c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
 		ok = emit_model(run, c, names_format(c->format), &model);
-	return emit_params(run, c, scratch, emit_reserved(c->format), NULL) &&
-	    ok;
+	return emit_params(run, c, c->format, scratch,
+	    tree_table(&run->arena)) && ok;
 }

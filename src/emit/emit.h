@@ -28,6 +28,8 @@ typedef bool emit_fn(struct run *run, const struct chat *c, struct buf *out);
 emit_fn emit_openai;
 emit_fn emit_anthropic;
 emit_fn emit_gemini;
+emit_fn emit_responses;
+emit_fn emit_ollama;
 emit_fn emit_messages;
 emit_fn emit_text;
 emit_fn emit_json;
@@ -40,14 +42,16 @@ emit_fn *emit_for(enum out_format f);
  * conversation (strata check). */
 bool emit_check(struct run *run, const struct chat *c);
 
-/* Shared by the emitters (emit.c). */
+/* Shared by the emitters (emit.c, emit_params.c). */
 /* The body keys the emitter of format f sets itself, which
  * [output.params] may not (NULL-terminated; NULL for none). */
 const char *const *emit_reserved(enum out_format f);
-/* Copy [output.params] into body, refusing the keys in reserved and
- * leaving out those in skip. */
-bool emit_params(struct run *run, const struct chat *c, struct node *body,
-    const char *const *reserved, const char *const *skip);
+/* [output.params] translated for format f (emit_params.c): body keys
+ * into body, sampling keys into sampling (Gemini's generationConfig,
+ * Ollama's options; body for the others).  A key the format has no
+ * parameter for, or one it sets itself, is an error. */
+bool emit_params(struct run *run, const struct chat *c, enum out_format f,
+    struct node *body, struct node *sampling);
 /* The model, or an error when the format needs one and there is none. */
 bool emit_model(struct run *run, const struct chat *c, const char *format,
     const char **model);

@@ -18,15 +18,20 @@
 /* When neither output.params.max_tokens nor output.max_tokens is set. */
 #define DEFAULT_MAX_TOKENS 1024
 
-static const char *const skip[] = { "max_tokens", NULL };
+
+/* Anthropic has no system role inside the conversation: an in-chat
+ * system entry is a user turn (and joins the user text beside it). */
+static enum role
+turn_role(const struct message *m)
+{
+	return m->role == ROLE_ASSISTANT ? ROLE_ASSISTANT : ROLE_USER;
+}
 
 bool
 emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
 	struct node *body = tree_table(a), *msgs, *tools, *sys, *blk;
-	const struct node *mt = c->params ? tree_get(c->params, "max_tokens") :
-	    NULL;
 	const char *model, *system;
 	size_t syslen;
 	size_t i, first = emit_first_turn(c);
@@ -37,17 +42,17 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "anthropic");
 		return false;
 	}
-	if (c->msgs[first].role != ROLE_USER) {
+	if (turn_role(&c->msgs[first]) != ROLE_USER) {
 		diag_error(run, run_source(run, c->msgs[first].src),
-		    c->msgs[first].span, MSG_FIRST_NOT_USER, "anthropic");
+		    c->msgs[first].span, c->msgs[first].nentries ?
+		    MSG_FIRST_INCHAT : MSG_FIRST_NOT_USER, "anthropic");
 		return false;
 	}
 	tree_put(a, body, "model", tree_str(a, model));
-	if (mt)
-		tree_put(a, body, "max_tokens", (struct node *)mt);
-	else
-		tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
-		    c->max_tokens : DEFAULT_MAX_TOKENS));
+	/* Required: [output] max_tokens or the default, here in front; a
+	 * max_tokens in [output.params] takes its place. */
+	tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
+	    c->max_tokens : DEFAULT_MAX_TOKENS));
 	system = emit_system_text(run, c, &syslen);
 	if (system) {
 		sys = tree_put(a, body, "system", tree_array(a));
@@ -65,12 +70,13 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		struct buf text = BUF_INIT;
 		size_t k;
 
-		for (k = i; k < c->n && c->msgs[k].role == m->role; k++) {
+		for (k = i; k < c->n && turn_role(&c->msgs[k]) ==
+		    turn_role(m); k++) {
 			if (k > i)
 				buf_puts(&text, "\n\n");
 			buf_put(&text, c->msgs[k].content, c->msgs[k].len);
 		}
-		tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+		tree_put(a, o, "role", tree_str(a, names_role(turn_role(m))));
 		if (k == i + 1) {       /* the usual case: no copy */
 			tree_put(a, o, "content", tree_strref(a, m->content,
 			    m->len));
@@ -89,8 +95,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 			tree_push(a, tools, emit_tool(a, c->tools.items[i],
 			    "input_schema"));
 	}
-	if (!emit_params(run, c, body, emit_reserved(FORMAT_ANTHROPIC),
-	    skip))
+	if (!emit_params(run, c, FORMAT_ANTHROPIC, body, body))
 		return false;
 	json_write(out, body, 2);
 	buf_putc(out, '\n');

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "prompt/chat.h"
 #include "diag/run.h"
@@ -82,10 +83,15 @@ put_message(struct view *v, const struct message *m, size_t i)
 	bool turn = strcmp(m->origin, "turn") == 0;
 	size_t k, len = m->len;
 
-	buf_printf(out, "\n%smessage %zu: %s%s%s (%s)  %zu bytes  "
+	const char *depth = "";
+
+	if (strcmp(m->origin, "in-chat") == 0 && m->nentries)
+		depth = arena_printf(&v->run->arena, ", depth %d",
+		    m->entries[0]->depth);
+	buf_printf(out, "\n%smessage %zu: %s%s%s (%s%s)  %zu bytes  "
 	    "~%zu tokens%s\n", st->bold, i + 1, names_role(m->role),
-	    m->name ? " " : "", m->name ? m->name : "", m->origin, m->len,
-	    emit_tokens(m->content, m->len), st->off);
+	    m->name ? " " : "", m->name ? m->name : "", m->origin, depth,
+	    m->len, emit_tokens(m->content, m->len), st->off);
 	if (m->nentries) {
 		buf_printf(out, "  %s%11s  ", st->dim, "priority");
 		pad(out, "key", v->keyw);

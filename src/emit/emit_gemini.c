@@ -1,8 +1,7 @@
 /*
  * Gemini generateContent request body.  The model is part of the URL, so
  * it is not in the body.  Sampling parameters go into generationConfig
- * under Gemini's names: the common spellings (temperature, top_p, top_k,
- * max_tokens, stop, ...) are mapped, other keys are passed as written.
+ * under Gemini's names (emit_params.c translates them).
  */
 #include "emit/emit.h"
 
@@ -16,20 +15,6 @@
 #include "diag/run.h"
 #include "data/tree.h"
 
-static const struct {
-	const char *from, *to;
-} names[] = {
-	{ "top_p", "topP" },
-	{ "top_k", "topK" },
-	{ "max_tokens", "maxOutputTokens" },
-	{ "max_output_tokens", "maxOutputTokens" },
-	{ "stop", "stopSequences" },
-	{ "presence_penalty", "presencePenalty" },
-	{ "frequency_penalty", "frequencyPenalty" },
-	{ "candidate_count", "candidateCount" },
-	{ "response_mime_type", "responseMimeType" },
-};
-
 static struct node *
 text_parts(struct arena *a, const char *s, size_t len)
 {
@@ -38,41 +23,6 @@ text_parts(struct arena *a, const char *s, size_t len)
 	tree_put(a, part, "text", tree_strref(a, s, len));
 	tree_push(a, parts, part);
 	return parts;
-}
-
-static struct node *
-generation_config(struct run *run, const struct chat *c)
-{
-	struct arena *a = &run->arena;
-	struct node *g = tree_table(a);
-	const struct node *p = c->params;
-	size_t i, k;
-
-	for (i = 0; p && i < p->u.table.n; i++) {
-		const struct member *m = &p->u.table.items[i];
-		const char *key = m->key;
-		struct node *v = (struct node *)m->value;
-
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (strcmp(names[k].from, key) == 0)
-				key = names[k].to;
-		if (strcmp(key, "stopSequences") == 0 &&
-		    v->kind == NODE_STRING) {
-			struct node *arr = tree_array(a);
-
-			tree_push(a, arr, v);
-			v = arr;
-		}
-		if (tree_get(g, key))
-			tree_set(a, g, key, strlen(key), m->keysrc, m->keyspan,
-			    v);
-		else
-			tree_add(a, g, key, strlen(key), m->keysrc,
-			    m->keyspan, v);
-	}
-	if (c->max_tokens && !tree_get(g, "maxOutputTokens"))
-		tree_put(a, g, "maxOutputTokens", tree_int(a, c->max_tokens));
-	return g;
 }
 
 bool
@@ -88,9 +38,6 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "gemini");
 		return false;
 	}
-	if (c->params && !emit_params(run, c, tree_table(a),
-	    emit_reserved(FORMAT_GEMINI), NULL))
-		return false;
 	if (system) {
 		struct node *si = tree_put(a, body, "systemInstruction",
 		    tree_table(a));
@@ -117,7 +64,11 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 			    "parametersJsonSchema"));
 		tree_push(a, tools, t);
 	}
-	g = generation_config(run, c);
+	g = tree_table(a);
+	if (!emit_params(run, c, FORMAT_GEMINI, body, g))
+		return false;
+	if (c->max_tokens && !tree_get(g, "maxOutputTokens"))
+		tree_put(a, g, "maxOutputTokens", tree_int(a, c->max_tokens));
 	if (g->u.table.n)
 		tree_put(a, body, "generationConfig", g);
 	json_write(out, body, 2);

@@ -1,7 +1,8 @@
 /*
  * The full build result as JSON: the messages (with where each came from,
  * its size, estimated tokens and fingerprint), every entry offered with
- * its metadata and status, and the tools.  `strata debug --json` prints
+ * its metadata and status, the tools, and the fingerprint of the whole
+ * request (messages, model, tools, parameters).  `strata debug --json` prints
  * the same document.
  */
 #include "emit/emit.h"
@@ -10,6 +11,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -36,10 +38,56 @@ where(struct run *run, bool has, uint32_t src, struct span sp)
 	    tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
 }
 
+/* Fold the fingerprint of what (a NUL, then the compact JSON of n) into
+ * the request's. */
+static uint64_t
+fold_json(uint64_t all, const char *what, const struct node *n)
+{
+	struct buf b = BUF_INIT;
+
+	json_write(&b, n, -1);
+	all = emit_fingerprint_fold(all, emit_fingerprint(what, b.data,
+	    b.len));
+	buf_free(&b);
+	return all;
+}
+
+/*
+ * The request's fingerprint: each message's, then, when the request has
+ * them, the model, each tool ({name, description, parameters[,
+ * strict]}), [output.params] as written and [output] max_tokens, each
+ * as a fingerprint of its own folded in.  strata(1) documents it.
+ */
+static uint64_t
+request_fingerprint(struct run *run, const struct chat *c, uint64_t all)
+{
+	struct arena *a = &run->arena;
+	size_t i;
+
+	if (c->model)
+		all = emit_fingerprint_fold(all, emit_fingerprint("model",
+		    c->model, strlen(c->model)));
+	for (i = 0; i < c->tools.n; i++) {
+		const struct tool *t = c->tools.items[i];
+		struct node *o = emit_tool(a, t, "parameters");
+
+		if (t->strict)
+			tree_put(a, o, "strict", (struct node *)t->strict);
+		all = fold_json(all, "tool", o);
+	}
+	if (c->params)
+		all = fold_json(all, "params", c->params);
+	if (c->max_tokens)
+		all = fold_json(all, "max_tokens", tree_int(a,
+		    c->max_tokens));
+	return all;
+}
+
 static const char *
 placement_name(enum placement p)
 {
-	return p == PLACE_USER ? "user" : "system";
+	return p == PLACE_USER ? "user" : p == PLACE_DEPTH ? "in-chat" :
+	    "system";
 }
 
 bool
@@ -92,6 +140,8 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, o, "role", tree_str(a, names_role(e->role)));
 		tree_put(a, o, "placement", tree_str(a,
 		    placement_name(e->placement)));
+		if (e->placement == PLACE_DEPTH)
+			tree_put(a, o, "depth", tree_int(a, e->depth));
 		tree_put(a, o, "scope", tree_str(a,
 		    names_scope(e->scope)));
 		tree_put(a, o, "enabled", tree_bool(a, e->enabled));
@@ -109,7 +159,8 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	tools = tree_put(a, doc, "tools", tree_array(a));
 	for (i = 0; i < c->tools.n; i++)
 		tree_push(a, tools, tree_str(a, c->tools.items[i]->name));
-	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a, all)));
+	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a,
+	    request_fingerprint(run, c, all))));
 	json_write(out, doc, 2);
 	buf_putc(out, '\n');
 	return true;

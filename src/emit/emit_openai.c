@@ -47,7 +47,7 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 		for (i = 0; i < c->tools.n; i++)
 			tree_push(a, tools, tool(a, c->tools.items[i]));
 	}
-	if (!emit_params(run, c, body, emit_reserved(FORMAT_OPENAI), NULL))
+	if (!emit_params(run, c, FORMAT_OPENAI, body, body))
 		return false;
 	/* [output] max_tokens, unless the params say it their own way:
 	 * max_tokens is deprecated in Chat Completions. */

@@ -27,10 +27,17 @@ struct context_input {
 	struct span namespan;
 };
 
-/* An -i KEY=TEXT injection. */
+/* An -i KEY=TEXT or KEY@ATTR=VALUE:...=TEXT injection: what it gave is
+ * in given (enum entry_given); the rest keeps the defaults, or, when it
+ * replaces a live entry, that entry's values. */
 struct cli_inject {
 	const struct source *arg;
 	struct span key, text;
+	int priority, depth;
+	enum role role;
+	enum placement placement;
+	enum scope scope;
+	unsigned given;
 };
 
 struct layer_input {

@@ -1,4 +1,4 @@
-/* Injections: the profile's [[inject]] entries and -i KEY=TEXT. */
+/* Injections: the profile's [[inject]] entries and -i KEY[@ATTRS]=TEXT. */
 #include "layers/layer_int.h"
 
 #include "base/arena.h"
@@ -20,6 +20,8 @@ profile_injects(struct run *run, const struct profile *p,
 
 		e->priority = in->priority;
 		e->role = in->role;
+		e->placement = in->placement;
+		e->depth = in->depth;
 		e->scope = in->scope;
 		e->enabled = in->enabled;
 		if (in->file.s) {
@@ -57,6 +59,12 @@ cli_injects(struct run *run, const struct layer_input *in,
 		entry_set_raw(a, e, arena_strndup(a, text, n), n, ci->arg->id,
 		    span_make((size_t)(text - ci->arg->text), n), true);
 		e->span = ci->text;
+		e->priority = ci->priority;
+		e->role = ci->role;
+		e->placement = ci->placement;
+		e->depth = ci->depth;
+		e->scope = ci->scope;
+		e->given = ci->given;
 		layer_push(run, out, e);
 	}
 }

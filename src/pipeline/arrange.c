@@ -1,7 +1,8 @@
 /*
  * Arrange: the active entries into messages -- the system prompt, the
  * developer prompt, the history, then the current user turn (context
- * blocks, a blank line, the text).
+ * blocks, a blank line, the text) -- and the in-chat entries between
+ * them, each where exactly its depth of conversation messages follow it.
  */
 #include "pipeline/stages.h"
 
@@ -73,6 +74,102 @@ user_turn(struct run *run, struct chat *c, const struct source *user,
 	return true;
 }
 
+/* In-chat entries v[0..n) (one depth, one role) as one message. */
+static void
+inchat_message(struct run *run, struct entry **v, size_t n,
+    struct message *m)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_puts(&b, "\n\n");
+		buf_put(&b, v[i]->content, v[i]->len);
+	}
+	memset(m, 0, sizeof(*m));
+	m->role = v[0]->role;
+	m->origin = "in-chat";
+	m->len = b.len;
+	m->content = arena_adopt(&run->arena, buf_detach(&b));
+	m->entries = v;
+	m->nentries = n;
+	m->has_src = v[0]->has_src;
+	m->src = v[0]->src;
+	m->span = v[0]->span;
+	buf_free(&b);
+}
+
+/*
+ * Put the in-chat entries into the conversation: an entry at depth d
+ * goes before the last d conversation messages (history and the current
+ * turn; other in-chat entries do not count), at the top when d is more
+ * than there are.  The entries come deepest first, then by priority and
+ * position; neighbours of one depth and role join into one message.
+ */
+static void
+place_inchat(struct run *run, struct chat *c, size_t first)
+{
+	struct entry **v;
+	struct message *msgs;
+	size_t n = stack_select_depth(&c->stack, &v), conv, i, k, j, out;
+
+	if (!n)
+		return;
+	conv = c->n - first;
+	msgs = arena_array(&run->arena, c->n + n + 1, sizeof(*msgs));
+	memcpy(msgs, c->msgs, first * sizeof(*msgs));
+	out = first;
+	for (i = 0, k = 0; i <= conv; i++) {
+		/* The in-chat messages that go before conversation message
+		 * i: those with exactly conv - i after them, or, at the
+		 * top, every deeper one. */
+		while (k < n && (size_t)v[k]->depth >= conv - i) {
+			for (j = k + 1; j < n && v[j]->depth == v[k]->depth &&
+			    v[j]->role == v[k]->role; j++)
+				;
+			inchat_message(run, v + k, j - k, &msgs[out++]);
+			k = j;
+		}
+		if (i < conv)
+			msgs[out++] = c->msgs[first + i];
+	}
+	c->msgs = msgs;
+	c->n = out;
+	c->cap = c->n + 1;
+}
+
+/* [output] developer_role = "system": the developer message joins the
+ * system message (or becomes it), for servers that reject the role. */
+static size_t
+developer_as_system(struct run *run, struct message *head, size_t n)
+{
+	struct message *dev = &head[n - 1];
+	struct entry **v;
+	struct buf b = BUF_INIT;
+
+	if (dev->role != ROLE_DEVELOPER)
+		return n;
+	dev->role = ROLE_SYSTEM;
+	dev->origin = "system";
+	if (n == 1)
+		return n;
+	buf_put(&b, head[0].content, head[0].len);
+	buf_puts(&b, "\n\n");
+	buf_put(&b, dev->content, dev->len);
+	v = arena_array(&run->arena, head[0].nentries + dev->nentries + 1,
+	    sizeof(*v));
+	memcpy(v, head[0].entries, head[0].nentries * sizeof(*v));
+	memcpy(v + head[0].nentries, dev->entries,
+	    dev->nentries * sizeof(*v));
+	head[0].entries = v;
+	head[0].nentries += dev->nentries;
+	head[0].len = b.len;
+	head[0].content = arena_adopt(&run->arena, buf_detach(&b));
+	buf_free(&b);
+	return 1;
+}
+
 void
 arrange(struct run *run, struct chat *c, const struct inputs *in)
 {
@@ -83,6 +180,8 @@ arrange(struct run *run, struct chat *c, const struct inputs *in)
 		nhead++;
 	if (compose(run, c, ROLE_DEVELOPER, "developer", &head[nhead]))
 		nhead++;
+	if (nhead && c->profile->developer_as_system)
+		nhead = developer_as_system(run, head, nhead);
 	/* The history array has room around it (inputs.c): move it up to
 	 * the composed messages in place. */
 	if (in->hist) {
@@ -99,6 +198,8 @@ arrange(struct run *run, struct chat *c, const struct inputs *in)
 	c->cap = in->nhist + 3;
 	if (user_turn(run, c, in->user, &msgs[c->n]))
 		c->n++;
+	place_inchat(run, c, nhead);
+	msgs = c->msgs;
 	for (i = 0; i < c->n; i++)
 		for (k = 0; k < msgs[i].nentries; k++)
 			msgs[i].entries[k]->message = (int)i;

@@ -39,6 +39,26 @@ check_warnings(struct run *run, struct chat *c, struct tvars *vars)
 	}
 }
 
+/* --remove KEY: PromptStack remove, after every entry is offered. */
+static bool
+remove_keys(struct run *run, const struct options *opt, struct stack *st)
+{
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < opt->nremoves; i++) {
+		const char *key = opt->removes[i].arg;
+
+		if (stack_remove(st, key))
+			continue;
+		diag_error(run, run_source_mem(run, "--remove", key,
+		    strlen(key)), span_make(0, strlen(key)), MSG_REMOVE_NONE,
+		    key);
+		ok = false;
+	}
+	return ok;
+}
+
 static void
 output(struct chat *c, const struct options *opt, const struct profile *p)
 {
@@ -99,6 +119,10 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	 * entry that expands to nothing is skipped, not live. */
 	for (i = 0; i < entries.n; i++)
 		stack_add(&c->stack, entries.v[i]);
+	if (!remove_keys(run, opt, &c->stack))
+		goto out;
+	if (opt->scopes)
+		stack_keep_scopes(&c->stack, opt->scopes);
 	if (opt->check_only)
 		check_warnings(run, c, &in.vars);
 	arrange(run, c, &in);

@@ -18,7 +18,8 @@
 
 struct run;
 
-/* A NAME=VALUE argument (-c, -v, -s, -i) as typed. */
+/* A NAME=VALUE argument (-c, -v, -s, --set-json, -i) or a --remove KEY,
+ * as typed. */
 struct kv {
 	const char *opt;        /* "--context", ... for messages */
 	const char *arg;
@@ -29,8 +30,9 @@ struct options {
 	const char *user;       /* -u TEXT, "-" for stdin, or NULL */
 	const char *history;    /* -H FILE, "-" for stdin, or NULL */
 	const char *format;     /* -f, or NULL */
-	struct kv *contexts, *vars, *sets, *injects;
-	size_t ncontexts, nvars, nsets, ninjects;
+	struct kv *contexts, *vars, *sets, *injects, *removes;
+	size_t ncontexts, nvars, nsets, ninjects, nremoves;
+	unsigned scopes;        /* --scope: 1 << enum scope; 0: all */
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
 	struct tavern_input tavern;     /* --card, --preset, ... (the

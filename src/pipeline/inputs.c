@@ -2,6 +2,8 @@
  * the user's text and the history. */
 #include "pipeline/stages.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -42,6 +44,7 @@ split_kv(struct run *run, const struct kv *kv, const char *what,
 	const char *eq = strchr(src->text, '=');
 
 	out->src = src;
+	out->json = strcmp(kv->opt, "--set-json") == 0;
 	if (!eq || eq == src->text) {
 		diag_error(run, src, span_make(0, src->len), MSG_SET_SYNTAX,
 		    what);
@@ -72,14 +75,161 @@ inputs_split(struct run *run, const struct options *opt,
     struct setting **sets, struct setting **vars, struct setting **ctxs,
     struct setting **injs)
 {
+	size_t i;
 	bool ok = true;
 
 	ok = split_all(run, opt->sets, opt->nsets, "KEY", sets) && ok;
 	ok = split_all(run, opt->vars, opt->nvars, "NAME", vars) && ok;
 	ok = split_all(run, opt->contexts, opt->ncontexts, "NAME", ctxs) &&
 	    ok;
-	ok = split_all(run, opt->injects, opt->ninjects, "KEY", injs) && ok;
+	/* -i has a syntax of its own: inputs_read() parses it. */
+	*injs = arena_array(&run->arena, opt->ninjects + 1, sizeof(**injs));
+	for (i = 0; i < opt->ninjects; i++)
+		(*injs)[i].src = run_source_mem(run, opt->injects[i].opt,
+		    opt->injects[i].arg, strlen(opt->injects[i].arg));
 	return ok;
+}
+
+/* The attributes -i takes between KEY@ and =TEXT. */
+enum { ATTR_DEPTH, ATTR_ROLE, ATTR_POSITION, ATTR_PRIORITY, ATTR_SCOPE };
+static const char *const inject_attrs[] = { "depth", "role", "position",
+	"priority", "scope", NULL };
+
+/* One ATTR=VALUE of an -i argument into ci; false after reporting. */
+static bool
+inject_attr(struct run *run, const struct source *src, struct span name,
+    struct span val, struct cli_inject *ci, int *position)
+{
+	const char *v = src->text + val.off;
+	int a = names_index(inject_attrs, src->text + name.off, name.len);
+	int k = 0;
+	char *end;
+	long d;
+
+	switch (a) {
+	case ATTR_DEPTH:
+		d = val.len && v[0] >= '0' && v[0] <= '9' ?
+		    strtol(v, &end, 10) : -1;
+		if (d < 0 || end != v + val.len || d > INT_MAX / 2)
+			break;
+		ci->depth = (int)d;
+		return true;
+	case ATTR_ROLE:
+		if ((k = names_index(names_roles, v, val.len)) < 0)
+			break;
+		ci->role = (enum role)k;
+		return true;
+	case ATTR_POSITION:
+		if ((*position = names_index(names_positions, v, val.len)) < 0)
+			break;
+		return true;
+	case ATTR_PRIORITY:
+		if (!names_priority_parse(v, val.len, &ci->priority))
+			break;
+		return true;
+	case ATTR_SCOPE:
+		if ((k = names_index(names_scopes, v, val.len)) < 0)
+			break;
+		ci->scope = (enum scope)k;
+		return true;
+	default:
+		diag_error(run, src, name, MSG_INJECT_ATTR, (int)name.len,
+		    src->text + name.off);
+		return false;
+	}
+	diag_error(run, src, val, MSG_INJECT_ATTR_VALUE, inject_attrs[a],
+	    a == ATTR_DEPTH ? "an integer from 0 to 1073741823" :
+	    a == ATTR_ROLE ? "system, developer, user or assistant" :
+	    a == ATTR_POSITION ? "system, developer, user-context or depth" :
+	    a == ATTR_PRIORITY ? "an integer or a priority name" :
+	    "global, session or turn", (int)val.len, v);
+	return false;
+}
+
+/*
+ * -i KEY=TEXT, or KEY@ATTR=VALUE[:ATTR=VALUE...]=TEXT: the key ends at
+ * the first '@' or '='; a value ends at the next ':' or '='; the text
+ * is the rest, and may hold both.
+ */
+static bool
+inject_arg(struct run *run, const struct source *src, struct cli_inject *ci)
+{
+	const char *t = src->text;
+	size_t i = strcspn(t, "@="), k;
+	struct span spans[5];
+	unsigned seen = 0;
+	int position = -1, a;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->arg = src;
+	ci->priority = PRIORITY_DEFAULT;
+	ci->role = ROLE_SYSTEM;
+	ci->scope = SCOPE_TURN;
+	if (i == 0 || i == src->len) {
+		diag_error(run, src, span_make(0, src->len), MSG_INJECT_SYNTAX);
+		return false;
+	}
+	ci->key = span_make(0, i);
+	while (t[i] == '@' || t[i] == ':') {
+		struct span name, val;
+
+		k = strcspn(t + i + 1, "=:");
+		name = span_make(i + 1, k);
+		i += 1 + k;
+		if (t[i] != '=') {
+			diag_error(run, src, name, MSG_INJECT_SYNTAX);
+			return false;
+		}
+		k = strcspn(t + i + 1, "=:");
+		val = span_make(i + 1, k);
+		i += 1 + k;
+		if (!t[i]) {
+			diag_error(run, src, span_make(0, src->len),
+			    MSG_INJECT_SYNTAX);
+			return false;
+		}
+		if (!inject_attr(run, src, name, val, ci, &position))
+			return false;
+		a = names_index(inject_attrs, t + name.off, name.len);
+		if (seen & (1u << a)) {
+			diag_error(run, src, name, MSG_INJECT_ATTR_TWICE,
+			    inject_attrs[a]);
+			return false;
+		}
+		seen |= 1u << a;
+		spans[a] = val;
+	}
+	ci->text = span_make(i + 1, src->len - i - 1);
+	if (seen & (1u << ATTR_PRIORITY))
+		ci->given |= ENTRY_GIVEN_PRIORITY;
+	if (seen & (1u << ATTR_SCOPE))
+		ci->given |= ENTRY_GIVEN_SCOPE;
+	if (!(seen & (1u << ATTR_ROLE | 1u << ATTR_DEPTH |
+	    1u << ATTR_POSITION)))
+		return true;
+	ci->given |= ENTRY_GIVEN_PLACE;
+	switch (entry_place(position, seen & (1u << ATTR_ROLE), &ci->role,
+	    seen & (1u << ATTR_DEPTH), &ci->placement)) {
+	case ENTRY_PLACE_OK:
+		return true;
+	case ENTRY_PLACE_INCHAT_ROLE:
+		diag_error(run, src, spans[ATTR_ROLE], MSG_INCHAT_ROLE,
+		    names_role(ci->role));
+		break;
+	case ENTRY_PLACE_NEEDS_DEPTH:
+		diag_error(run, src, spans[ATTR_ROLE], MSG_INJECT_NEEDS_DEPTH,
+		    names_role(ci->role));
+		break;
+	case ENTRY_PLACE_DEPTH:
+		diag_error(run, src, spans[ATTR_DEPTH], MSG_INJECT_POSITION,
+		    "depth", names_positions[position]);
+		break;
+	case ENTRY_PLACE_ROLE:
+		diag_error(run, src, spans[ATTR_ROLE], MSG_INJECT_POSITION,
+		    "role", names_positions[position]);
+		break;
+	}
+	return false;
 }
 
 static void
@@ -157,11 +307,9 @@ inputs_read(struct run *run, const struct options *opt,
 	ok = contexts(run, opt, ctxs, in);
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));
-	for (i = 0; i < opt->ninjects; i++) {
-		in->injects[i].arg = injs[i].src;
-		in->injects[i].key = injs[i].name;
-		in->injects[i].text = injs[i].value;
-	}
+	for (i = 0; i < opt->ninjects; i++)
+		if (!inject_arg(run, injs[i].src, &in->injects[i]))
+			ok = false;
 	if (opt->user) {
 		in->user = user_text(run, opt->user);
 		if (!in->user)

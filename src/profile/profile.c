@@ -1,5 +1,6 @@
 #include "profile/profile.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -159,13 +160,59 @@ fill_contexts(struct arena *a, struct profile *p)
 	}
 }
 
-static void
-fill_injects(struct arena *a, struct profile *p)
+/* Where an injection goes: position, role and depth together. */
+static bool
+inject_place(struct run *run, const struct node *e, struct pinject *in)
+{
+	struct pstr pos = pstr_of(e, "position");
+	const struct node *role = tree_get(e, "role");
+	const struct node *depth = tree_get(e, "depth"), *at = role;
+	bool has_role = role && role->kind == NODE_STRING;
+	bool has_depth = depth && depth->kind == NODE_INT;
+	enum diag_msg msg = MSG_INCHAT_ROLE;
+
+	if (has_depth) {
+		if (depth->u.i < 0 || depth->u.i > INT_MAX / 2) {
+			diag_error(run, run_source(run, depth->src),
+			    depth->span, MSG_WRONG_TYPE, "inject.depth",
+			    "an integer from 0 to 1073741823",
+			    depth->u.i < 0 ? "negative" : "that large");
+			return false;
+		}
+		in->depth = (int)depth->u.i;
+	}
+	switch (entry_place(index_of(names_positions, pos.s, -1), has_role,
+	    &in->role, has_depth, &in->placement)) {
+	case ENTRY_PLACE_OK:
+		return true;
+	case ENTRY_PLACE_INCHAT_ROLE:
+		break;
+	case ENTRY_PLACE_NEEDS_DEPTH:
+		msg = MSG_INJECT_NEEDS_DEPTH;
+		break;
+	case ENTRY_PLACE_DEPTH:
+		at = depth;
+		/* FALLTHROUGH */
+	case ENTRY_PLACE_ROLE:
+		diag_error(run, run_source(run, at->src), at->span,
+		    MSG_INJECT_POSITION, at == depth ? "depth" : "role",
+		    pos.s);
+		return false;
+	}
+	diag_error(run, run_source(run, role->src), role->span, msg,
+	    role->u.str.s);
+	return false;
+}
+
+static bool
+fill_injects(struct run *run, struct profile *p)
 {
 	const struct node *arr = array_of(p->root, "inject", &p->ninjects);
 	size_t i;
+	bool ok = true;
 
-	p->injects = arena_array(a, p->ninjects, sizeof(*p->injects));
+	p->injects = arena_array(&run->arena, p->ninjects,
+	    sizeof(*p->injects));
 	for (i = 0; i < p->ninjects; i++) {
 		struct pinject *in = &p->injects[i];
 		const struct node *e = arr->u.array.items[i];
@@ -180,7 +227,10 @@ fill_injects(struct arena *a, struct profile *p)
 		in->scope = (enum scope)index_of(names_scopes,
 		    pstr_of(e, "scope").s, 0);
 		in->enabled = bool_of(e, "enabled", true);
+		if (!inject_place(run, e, in))
+			ok = false;
 	}
+	return ok;
 }
 
 static bool
@@ -195,6 +245,8 @@ fill_output(struct run *run, struct profile *p)
 		names_format_parse(n->u.str.s, &p->output);
 	}
 	p->params = tree_get(t, "params");
+	p->developer_as_system = index_of(schema_developer_roles,
+	    pstr_of(t, "developer_role").s, 0) == 1;
 	n = tree_get(t, "max_tokens");
 	if (!n || n->kind != NODE_INT)
 		return true;
@@ -214,8 +266,9 @@ fill(struct run *run, struct profile *p)
 	fill_skills(&run->arena, p);
 	fill_tools(&run->arena, p);
 	fill_contexts(&run->arena, p);
-	fill_injects(&run->arena, p);
-	return fill_output(run, p);
+	bool ok = fill_injects(run, p);
+
+	return fill_output(run, p) && ok;
 }
 
 /* ---- loading ---------------------------------------------------------- */

@@ -21,6 +21,7 @@
 
 #include "diag/source.h"
 #include "profile/set.h"
+#include "prompt/entry.h"
 #include "prompt/names.h"
 
 struct node;
@@ -63,6 +64,8 @@ struct pinject {
 	struct pstr key, content, file;
 	int priority;
 	enum role role;
+	enum placement placement;
+	int depth;                      /* PLACE_DEPTH only */
 	enum scope scope;
 	bool enabled;
 	const struct node *node;
@@ -91,6 +94,7 @@ struct profile {
 	struct pstr model;
 	const struct node *params;      /* table, or NULL */
 	int64_t max_tokens;             /* [output] max_tokens, or 0 */
+	bool developer_as_system;       /* [output] developer_role = system */
 	/* Private (profile.c): where each file's relative paths resolve. */
 	const struct paths *paths;
 };

@@ -14,8 +14,16 @@
 /* ---- the profile's tables --------------------------------------------- */
 
 const char *const schema_skill_modes[] = { "inline", "outline", NULL };
-/* An injection goes into the system or the developer message. */
-const char *const schema_inject_roles[] = { "system", "developer", NULL };
+/* An injection goes into the system or the developer message, or, at a
+ * depth, into the conversation as a message of its own (indexed like
+ * enum role). */
+const char *const schema_inject_roles[] = { "system", "developer", "user",
+	"assistant", NULL };
+
+
+/* [output] developer_role: where the developer message goes. */
+const char *const schema_developer_roles[] = { "developer", "system",
+	NULL };
 
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
@@ -79,6 +87,8 @@ static const struct schema_field inject_fields[] = {
 	{ "file", SCHEMA_STRING, 0, NULL, NULL },
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ "role", SCHEMA_STRING, 0, NULL, schema_inject_roles },
+	{ "position", SCHEMA_STRING, 0, NULL, names_positions },
+	{ "depth", SCHEMA_INT, 0, NULL, NULL },
 	{ "scope", SCHEMA_STRING, 0, NULL, names_scopes },
 	{ "enabled", SCHEMA_BOOL, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
@@ -97,6 +107,7 @@ static const struct schema_field output_fields[] = {
 	{ "format", SCHEMA_STRING, 0, NULL, names_formats },
 	{ "model", SCHEMA_STRING, 0, NULL, NULL },
 	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
+	{ "developer_role", SCHEMA_STRING, 0, NULL, schema_developer_roles },
 	{ "params", SCHEMA_ANY, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };

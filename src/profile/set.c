@@ -8,6 +8,7 @@
 #include "base/arena.h"
 #include "base/map.h"
 #include "base/vec.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "diag/diag.h"
 #include "diag/run.h"
@@ -106,6 +107,10 @@ typed_value(struct run *run, const struct setting *s, const char *path,
 	size_t len = s->value.len;
 	struct node *n = NULL;
 
+	/* --set-json: any JSON value, checked with the profile after. */
+	if (s->json)
+		return json_parse_range(run, s->src, s->value.off, len, &n) ?
+		    n : NULL;
 	if (!f || f->type == SCHEMA_ANY)
 		return inferred(run, s, v, len);
 	switch (f->type) {

@@ -26,6 +26,7 @@ struct run;
 struct setting {
 	const struct source *src;
 	struct span name, value;
+	bool json;              /* --set-json: the value is JSON */
 };
 
 /* Apply every setting to root in order; reports each one that fails and

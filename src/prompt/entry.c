@@ -26,6 +26,7 @@ entry_new(struct arena *a, const char *key, const char *layer)
 	e->placement = PLACE_SYSTEM;
 	e->scope = SCOPE_TURN;
 	e->enabled = true;
+	e->given = ENTRY_GIVEN_ALL;
 	e->status = ENTRY_ACTIVE;
 	e->message = -1;
 	return e;
@@ -150,6 +151,15 @@ stack_add(struct stack *st, struct entry *e)
 
 		e->pos = (size_t)((uintptr_t)slot->value - 1);
 		old = st->live[e->pos];
+		if (!(e->given & ENTRY_GIVEN_PRIORITY))
+			e->priority = old->priority;
+		if (!(e->given & ENTRY_GIVEN_PLACE)) {
+			e->role = old->role;
+			e->placement = old->placement;
+			e->depth = old->depth;
+		}
+		if (!(e->given & ENTRY_GIVEN_SCOPE))
+			e->scope = old->scope;
 		old->status = ENTRY_REPLACED;
 		old->replaced_by = e;
 		st->live[e->pos] = e;
@@ -158,6 +168,37 @@ stack_add(struct stack *st, struct entry *e)
 	e->pos = st->nlive;
 	slot->value = (void *)(uintptr_t)(e->pos + 1);
 	push(st->arena, &st->live, &st->nlive, &st->caplive, e);
+}
+
+struct entry *
+stack_remove(struct stack *st, const char *key)
+{
+	void *pos = map_get(&st->index, key, strlen(key));
+	struct entry *e;
+
+	if (!pos)
+		return NULL;
+	e = st->live[(size_t)((uintptr_t)pos - 1)];
+	if (e->status != ENTRY_ACTIVE && e->status != ENTRY_DISABLED)
+		return NULL;
+	e->status = ENTRY_REMOVED;
+	return e;
+}
+
+void
+stack_keep_scopes(struct stack *st, unsigned scopes)
+{
+	size_t i;
+
+	for (i = 0; i < st->nlive; i++) {
+		struct entry *e = st->live[i];
+
+		/* The history's system text is the conversation's, not an
+		 * entry of a scope. */
+		if (e->status == ENTRY_ACTIVE && !e->base &&
+		    !(scopes & (1u << e->scope)))
+			e->status = ENTRY_OUT_OF_SCOPE;
+	}
 }
 
 static int
@@ -191,6 +232,34 @@ stack_select(const struct stack *st, enum placement place, enum role role,
 	return n;
 }
 
+static int
+by_depth(const void *pa, const void *pb)
+{
+	const struct entry *a = *(struct entry *const *)pa;
+	const struct entry *b = *(struct entry *const *)pb;
+
+	if (a->depth != b->depth)
+		return a->depth > b->depth ? -1 : 1;
+	return by_priority(pa, pb);
+}
+
+size_t
+stack_select_depth(const struct stack *st, struct entry ***out)
+{
+	struct entry **v = arena_array(st->arena, st->nlive + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < st->nlive; i++) {
+		struct entry *e = st->live[i];
+
+		if (e->status == ENTRY_ACTIVE && e->placement == PLACE_DEPTH)
+			v[n++] = e;
+	}
+	qsort(v, n, sizeof(*v), by_depth);
+	*out = v;
+	return n;
+}
+
 const char *
 entry_status_name(enum entry_status s)
 {
@@ -203,8 +272,52 @@ entry_status_name(enum entry_status s)
 		return "disabled";
 	case ENTRY_REPLACED:
 		return "replaced";
+	case ENTRY_REMOVED:
+		return "removed";
+	case ENTRY_OUT_OF_SCOPE:
+		return "out of scope";
 	case ENTRY_MISSING:
 		break;
 	}
 	return "missing";
+}
+
+enum entry_place_error
+entry_place(int position, bool has_role, enum role *role, bool has_depth,
+    enum placement *place)
+{
+	enum role want;
+
+	*place = PLACE_SYSTEM;
+	if (!has_role)
+		*role = ROLE_SYSTEM;
+	if (position < 0 && has_depth)
+		position = 3;                   /* depth */
+	switch (position) {
+	case 3:                                 /* depth */
+		*place = PLACE_DEPTH;
+		return *role == ROLE_DEVELOPER ? ENTRY_PLACE_INCHAT_ROLE :
+		    ENTRY_PLACE_OK;
+	case 2:                                 /* user-context */
+		if (has_depth)
+			return ENTRY_PLACE_DEPTH;
+		if (has_role && *role != ROLE_USER)
+			return ENTRY_PLACE_ROLE;
+		*place = PLACE_USER;
+		*role = ROLE_USER;
+		return ENTRY_PLACE_OK;
+	case 0:                                 /* system */
+	case 1:                                 /* developer */
+		if (has_depth)
+			return ENTRY_PLACE_DEPTH;
+		want = position ? ROLE_DEVELOPER : ROLE_SYSTEM;
+		if (has_role && *role != want)
+			return ENTRY_PLACE_ROLE;
+		*role = want;
+		return ENTRY_PLACE_OK;
+	default:
+		break;
+	}
+	return *role == ROLE_USER || *role == ROLE_ASSISTANT ?
+	    ENTRY_PLACE_NEEDS_DEPTH : ENTRY_PLACE_OK;
 }

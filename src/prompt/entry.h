@@ -30,6 +30,16 @@ struct arena;
 enum placement {
 	PLACE_SYSTEM,           /* composed into the system prompt */
 	PLACE_USER,             /* a context block in the current user turn */
+	PLACE_DEPTH,            /* its own message inside the conversation */
+};
+
+/* What an entry said itself, so that a replacement (-i on a live key)
+ * keeps the rest from the entry it replaces (a bit set). */
+enum entry_given {
+	ENTRY_GIVEN_PRIORITY = 1,
+	ENTRY_GIVEN_PLACE = 2,          /* role, placement, depth */
+	ENTRY_GIVEN_SCOPE = 4,
+	ENTRY_GIVEN_ALL = 7,
 };
 
 /*
@@ -66,6 +76,8 @@ enum entry_status {
 	ENTRY_DISABLED,         /* enabled = false */
 	ENTRY_REPLACED,         /* a later entry took its key */
 	ENTRY_MISSING,          /* a context with no content given */
+	ENTRY_REMOVED,          /* --remove KEY */
+	ENTRY_OUT_OF_SCOPE,     /* its scope is not in --scope */
 };
 
 struct entry {
@@ -77,6 +89,8 @@ struct entry {
 	int priority;
 	enum role role;
 	enum placement placement;
+	int depth;              /* PLACE_DEPTH: messages that follow it */
+	unsigned given;         /* enum entry_given; all, unless -i */
 	enum scope scope;
 	bool enabled;
 	enum entry_status status;
@@ -110,18 +124,45 @@ struct stack {
 
 void stack_init(struct stack *st, struct arena *a);
 /* A new entry with the defaults: priority 100, role system, placement
- * system, scope turn, enabled. */
+ * system, scope turn, enabled, everything given. */
 struct entry *entry_new(struct arena *a, const char *key, const char *layer);
-/* Offer e to the stack (PromptStack add). */
+/* Offer e to the stack (PromptStack add).  A replacement keeps the
+ * priority, place and scope of the entry it replaces unless it gave its
+ * own (e->given). */
 void stack_add(struct stack *st, struct entry *e);
+/* PromptStack remove: the live entry of key, marked removed; NULL when
+ * there is none. */
+struct entry *stack_remove(struct stack *st, const char *key);
+/* Mark every live entry whose scope is not in the bit set scopes (1 <<
+ * enum scope) out of scope; the history's base text stays. */
+void stack_keep_scopes(struct stack *st, unsigned scopes);
 /*
  * The active entries of one placement and role, ordered by priority,
  * ties by position.  *out is allocated in the arena.
  */
 size_t stack_select(const struct stack *st, enum placement place,
     enum role role, struct entry ***out);
+/* The active in-chat entries (PLACE_DEPTH), deepest first, then by
+ * priority, ties by position. */
+size_t stack_select_depth(const struct stack *st, struct entry ***out);
 
 const char *entry_status_name(enum entry_status s);
+
+/* What is wrong with an injection's place, from entry_place(). */
+enum entry_place_error {
+	ENTRY_PLACE_OK,
+	ENTRY_PLACE_INCHAT_ROLE,        /* developer at a depth */
+	ENTRY_PLACE_NEEDS_DEPTH,        /* user or assistant, no depth */
+	ENTRY_PLACE_DEPTH,              /* a depth against the position */
+	ENTRY_PLACE_ROLE,               /* a role against the position */
+};
+/*
+ * Where an injection goes, from what it gave: position (an index in
+ * names_positions, or -1), role (when has_role) and whether it gave a
+ * depth.  Sets *role and *place; the one rule for [[inject]] and -i.
+ */
+enum entry_place_error entry_place(int position, bool has_role,
+    enum role *role, bool has_depth, enum placement *place);
 
 /* Set e's raw text (and, until the rewrite stage runs, its content) to
  * s[0..len), all of it from one place. */

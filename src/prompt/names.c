@@ -11,8 +11,10 @@ const char *const names_roles[] = { "system", "developer", "user",
 const char *const names_scopes[] = { "global", "session", "turn", NULL };
 const char *const names_styles[] = { "plain", "markdown", "sections",
 	"tagged", NULL };
+const char *const names_positions[] = { "system", "developer",
+	"user-context", "depth", NULL };
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
-	"messages", "text", "json", NULL };
+	"messages", "text", "json", "responses", "ollama", NULL };
 
 /*
  * DESIGN.md's built-in priorities, lower first, then seed 000's names

@@ -39,6 +39,8 @@ enum out_format {
 	FORMAT_MESSAGES,
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_RESPONSES,       /* OpenAI Responses */
+	FORMAT_OLLAMA,          /* Ollama /api/chat */
 };
 
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */
@@ -46,6 +48,8 @@ extern const char *const names_roles[];
 extern const char *const names_scopes[];
 extern const char *const names_styles[];
 extern const char *const names_formats[];
+/* Where an injection goes ([[inject]] position, -i position=). */
+extern const char *const names_positions[];
 
 const char *names_role(enum role r);
 const char *names_scope(enum scope s);

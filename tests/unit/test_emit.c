@@ -353,8 +353,9 @@ test_params(void)
 	    "}\n");
 	s = emit(emit_anthropic, &c, &nerr);
 	CHECK(s && strstr(s, "  \"max_tokens\": 100,\n"));
+	/* stop is Anthropic's stop_sequences, a list. */
 	CHECK(s && strstr(s, "  \"temperature\": 0.5,\n  \"top_p\": 0.9,\n"
-	    "  \"stop\": \"END\"\n}\n"));
+	    "  \"stop_sequences\": [\n    \"END\"\n  ]\n}\n"));
 	free(s);
 	CHECK_EMIT(emit_gemini, &c, "{\n"
 	    GEMINI_HI
@@ -443,8 +444,10 @@ test_tokens(void)
  * (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the bytes
  * of its role name, one NUL byte, then its content; the conversation's
  * is f = offset basis, then f = (f XOR h) * prime mod 2^64 for each
- * message fingerprint h in order.  The values were computed apart from
- * strata.
+ * message fingerprint h in order; the request's folds in, after the
+ * messages, the fingerprint of the model (as role "model") and, when
+ * there are any, of each tool, the params and max_tokens.  The values
+ * were computed apart from strata (a few lines of Python).
  */
 static void
 test_fingerprint(void)
@@ -469,10 +472,19 @@ test_fingerprint(void)
 	s = emit(emit_json, &c, &nerr);
 	CHECK(s && strstr(s, "\"fingerprint\": \"fnv1a64:fd78e6a4399cfb65\""));
 	CHECK(s && strstr(s, "\"fingerprint\": \"fnv1a64:d8272ba5ab1b7e89\""));
-	CHECK(s && strstr(s, "  \"fingerprint\": \"fnv1a64:32debb0bcb677a0b\"\n"
+	/* The conversation's 32debb0bcb677a0b, then the model "m1". */
+	CHECK(s && strstr(s, "  \"fingerprint\": \"fnv1a64:353b42d1a650f249\"\n"
 	    "}\n"));
 	CHECK(s && strstr(s, "\"profile\": \"p.toml\""));
 	CHECK(s && strstr(s, "\"tokens\": 3,"));      /* "Be brief.": 9/4 */
+	free(s);
+	/* Parameters count: then the params' compact JSON, then
+	 * max_tokens. */
+	c.params = json_input(&run, "{\"temperature\": 0.5}");
+	c.max_tokens = 100;
+	s = emit(emit_json, &c, &nerr);
+	CHECK(s && strstr(s, "  \"fingerprint\": \"fnv1a64:4eb4d72222c83176\"\n"
+	    "}\n"));
 	free(s);
 	free(c.msgs);
 }

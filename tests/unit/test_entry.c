@@ -82,6 +82,66 @@ main(void)
 	/* Every entry offered is remembered, in order. */
 	CHECK_INT(st.nall, 9);
 	CHECK_STR(entry_status_name(ENTRY_MISSING), "missing");
+	{
+		/* A replacement that gives only its text keeps the
+		 * priority, place and scope of the entry it replaces. */
+		struct entry *keep = mk(&a, "a", "kept", 100), *in, **v;
+
+		keep->given = 0;
+		keep->scope = SCOPE_SESSION;
+		stack_add(&st, keep);
+		CHECK_INT(keep->priority, 50);
+		CHECK(keep->scope == SCOPE_TURN);
+		CHECK_STR(order(&st, &a), "b,a");
+		/* PromptStack remove, and only the live key. */
+		CHECK(stack_remove(&st, "a") == keep);
+		CHECK(keep->status == ENTRY_REMOVED);
+		CHECK(stack_remove(&st, "a") == NULL);
+		CHECK(stack_remove(&st, "nope") == NULL);
+		CHECK_STR(order(&st, &a), "b");
+		/* Scopes: the others are out of scope. */
+		v = NULL;
+		stack_keep_scopes(&st, 1u << SCOPE_GLOBAL);
+		CHECK_STR(order(&st, &a), "");
+		CHECK_STR(entry_status_name(ENTRY_OUT_OF_SCOPE),
+		    "out of scope");
+		/* In-chat entries: deepest first, then priority. */
+		in = mk(&a, "x0", "x", 5);
+		in->placement = PLACE_DEPTH;
+		stack_add(&st, in);
+		in = mk(&a, "x2", "x", 9);
+		in->placement = PLACE_DEPTH;
+		in->depth = 2;
+		stack_add(&st, in);
+		in = mk(&a, "x1", "x", 1);
+		in->placement = PLACE_DEPTH;
+		stack_add(&st, in);
+		CHECK_INT(stack_select_depth(&st, &v), 3);
+		CHECK_STR(v[0]->key, "x2");
+		CHECK_STR(v[1]->key, "x1");
+		CHECK_STR(v[2]->key, "x0");
+	}
+	{
+		/* The one rule for position, role and depth. */
+		enum role r = ROLE_ASSISTANT;
+		enum placement p;
+
+		CHECK(entry_place(-1, true, &r, true, &p) == ENTRY_PLACE_OK &&
+		    p == PLACE_DEPTH && r == ROLE_ASSISTANT);
+		CHECK(entry_place(-1, true, &r, false, &p) ==
+		    ENTRY_PLACE_NEEDS_DEPTH);
+		r = ROLE_DEVELOPER;
+		CHECK(entry_place(3, true, &r, false, &p) ==
+		    ENTRY_PLACE_INCHAT_ROLE);
+		CHECK(entry_place(1, false, &r, false, &p) == ENTRY_PLACE_OK &&
+		    r == ROLE_DEVELOPER && p == PLACE_SYSTEM);
+		CHECK(entry_place(2, false, &r, false, &p) == ENTRY_PLACE_OK &&
+		    r == ROLE_USER && p == PLACE_USER);
+		CHECK(entry_place(0, false, &r, true, &p) ==
+		    ENTRY_PLACE_DEPTH);
+		r = ROLE_USER;
+		CHECK(entry_place(0, true, &r, false, &p) == ENTRY_PLACE_ROLE);
+	}
 	/* Trimming: leading blank lines go, a first line's indent stays. */
 	s = "\n  \n  indented\nx  \n\n";
 	n = entry_trim(&s, strlen(s));

@@ -107,6 +107,7 @@ load(const char *name, const char *const *sets)
 		if (n == LEN(s))
 			die("too many settings");
 
+		s[n].json = false;
 		s[n].src = run_source_mem(&run, "--set", sets[n],
 		    strlen(sets[n]));
 		s[n].name = span_make(0, (size_t)(eq - sets[n]));
