@@ -19,6 +19,13 @@ const char cmd_build_help[] =
     "  -i, --inject KEY=TEXT      add a turn-scope entry (priority 100)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
     "                             text | json\n"
+    "      --session FILE         a SillyTavern chat file: its messages are\n"
+    "                             the history, its variables and entries\n"
+    "                             are used; -u is appended once built\n"
+    "      --dry-run              with --session: write nothing\n"
+    "      --type regenerate      rebuild the session's last turn (no -u)\n"
+    "      --turn first|resume    force the first turn or a resumed one\n"
+    "      --now TIME             the send_date written (RFC 3339)\n"
     "  -h, --help                 show this help\n";
 
 int

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/clock.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "cmd/cmd.h"
@@ -17,6 +18,7 @@
 #include "diag/run.h"
 #include "emit/emit.h"
 #include "pipeline/assemble.h"
+#include "session/session.h"
 
 void
 cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
@@ -91,6 +93,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "inject", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "session", required_argument, NULL, 'S' },
+		{ "dry-run", no_argument, NULL, 'D' },
+		{ "type", required_argument, NULL, 'T' },
+		{ "turn", required_argument, NULL, 'R' },
+		{ "now", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,6 +143,29 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 				goto usage;
 			opt->json = true;
 			break;
+		case 'S':
+			opt->session = optarg;
+			break;
+		case 'D':
+			opt->dry_run = true;
+			break;
+		case 'T':
+			if (strcmp(optarg, "regenerate") == 0)
+				opt->regenerate = true;
+			else if (strcmp(optarg, "normal") != 0)
+				goto usage;
+			break;
+		case 'R':
+			if (strcmp(optarg, "first") == 0)
+				opt->turn = TURN_FIRST;
+			else if (strcmp(optarg, "resume") == 0)
+				opt->turn = TURN_RESUME;
+			else
+				goto usage;
+			break;
+		case 'N':
+			opt->now = optarg;
+			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
 			return EXIT_OK;
@@ -143,11 +173,53 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			goto usage;
 		}
 	}
+	/* A regenerated turn is the session's last user message. */
+	if (opt->regenerate && (!opt->session || opt->user))
+		goto usage;
 	if (operands(argc, argv, verb, opt))
 		return -1;
 usage:
 	cmd_usage(verb);
 	return EXIT_USAGE;
+}
+
+/* The turn build --session appends: the user's message. */
+struct turn_arg {
+	const struct chat *chat;
+	int64_t now;
+};
+
+static bool
+append_turn(struct run *run, struct chatfile *c, void *arg)
+{
+	const struct turn_arg *t = arg;
+
+	session_state_mut(run, c);
+	if (t->chat->user && t->chat->user_len)
+		chatfile_append(run, c, session_message(&run->arena,
+		    ROLE_USER, session_last_name(c, true, "User"),
+		    t->chat->user, t->chat->user_len, t->now));
+	return true;
+}
+
+/*
+ * build --session: once the request is built, the session takes the
+ * user's message (re-read under the lock: another writer may have been
+ * first).  --dry-run, debug and a regenerated turn write nothing.
+ */
+static bool
+save_turn(struct run *run, const struct options *opt, const struct chat *c)
+{
+	struct turn_arg t;
+
+	t.chat = c;
+	if (!opt->now) {
+		t.now = clock_now_ms();
+	} else if (!clock_parse(opt->now, &t.now)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
+		return false;
+	}
+	return session_update(run, opt->session, append_turn, &t);
 }
 
 static int
@@ -167,6 +239,8 @@ run_pipeline(const struct options *opt, bool debug)
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0 &&
+		    (!opt->session || debug || opt->dry_run ||
+		    opt->regenerate || save_turn(&run, opt, &chat)) &&
 		    out.len && fwrite(out.data, 1, out.len, stdout) != out.len)
 			diag_system(&run);
 	}

@@ -87,6 +87,12 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	if (opt->check_only)
 		check_warnings(run, c, &in.vars);
 	arrange(run, c, &in);
+	c->first_turn = in.first_turn;
+	c->turn = in.turn;
+	if (in.user) {
+		c->user = in.user->text;
+		c->user_len = in.user->len;
+	}
 	ok = rewrite_messages(&cx, &plan, c);
 out:
 	inputs_free(&in);

@@ -17,6 +17,13 @@
 
 struct run;
 
+/* --turn: decided by the session (or -H), or forced. */
+enum assemble_turn {
+	TURN_AUTO,
+	TURN_FIRST,
+	TURN_RESUME,
+};
+
 /* A NAME=VALUE argument (-c, -v, -s, -i) as typed. */
 struct kv {
 	const char *opt;        /* "--context", ... for messages */
@@ -32,6 +39,11 @@ struct options {
 	size_t ncontexts, nvars, nsets, ninjects;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	const char *session;    /* --session FILE, or NULL */
+	bool regenerate;        /* --type regenerate: no new user message */
+	bool dry_run;           /* --session: write nothing */
+	const char *now;        /* --now TIME, or NULL: the clock */
+	enum assemble_turn turn;        /* --turn */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

@@ -84,13 +84,18 @@ inputs_split(struct run *run, const struct options *opt,
 
 static void
 variables(struct run *run, const struct options *opt,
-    const struct profile *p, const struct setting *vars, struct tvars *tv)
+    const struct profile *p, const struct setting *vars,
+    const struct chatfile *sess, struct tvars *tv)
 {
+	const struct node *meta = sess ? chatfile_metadata(sess) : NULL;
 	size_t i;
 
 	template_vars_init(run, tv);
 	tv->keep_unknown = p->keep_unknown_vars;
 	template_vars_from(run, tv, p->vars);
+	/* A session's chat variables, then -v, win over [vars]. */
+	if (meta)
+		template_vars_from(run, tv, tree_get(meta, "variables"));
 	for (i = 0; i < opt->nvars; i++) {
 		const struct setting *s = &vars[i];
 
@@ -143,6 +148,24 @@ user_text(struct run *run, const char *user)
 	return s;
 }
 
+/* What every text may use about the turn. */
+static void
+turn_vars(struct run *run, struct inputs *in)
+{
+	const char *t = arena_printf(&run->arena, "%lld",
+	    (long long)in->turn);
+
+	if (!template_var_get(&in->vars, "first_turn", 10)) {
+		const char *f = in->first_turn ? "true" : "false";
+
+		template_var(run, &in->vars, "first_turn", f, strlen(f), NULL,
+		    span_make(0, 0));
+	}
+	if (!template_var_get(&in->vars, "turn", 4))
+		template_var(run, &in->vars, "turn", t, strlen(t), NULL,
+		    span_make(0, 0));
+}
+
 bool
 inputs_read(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars,
@@ -153,7 +176,9 @@ inputs_read(struct run *run, const struct options *opt,
 	bool ok;
 
 	memset(in, 0, sizeof(*in));
-	variables(run, opt, p, vars, &in->vars);
+	if (!inputs_session_load(run, opt, in))
+		return false;
+	variables(run, opt, p, vars, in->sess, &in->vars);
 	ok = contexts(run, opt, ctxs, in);
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));
@@ -169,6 +194,10 @@ inputs_read(struct run *run, const struct options *opt,
 	}
 	if (opt->history && !history_read(run, opt->history, in))
 		ok = false;
+	if (ok && !inputs_session_merge(run, opt, in))
+		ok = false;
+	if (ok)
+		turn_vars(run, in);
 	return ok;
 }
 

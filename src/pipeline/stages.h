@@ -16,6 +16,7 @@
 #include "layers/layer.h"
 #include "pipeline/assemble.h"
 #include "prompt/chat.h"
+#include "session/session.h"
 #include "text/template.h"
 
 /* What the command line names, read. */
@@ -30,6 +31,11 @@ struct inputs {
 	struct message *hist;
 	size_t nhist, histroom;         /* used, and room for */
 	struct buf base, devbase;       /* freed by inputs_free() */
+	/* --session: the chat file read, or NULL.  Its visible messages
+	 * come first in hist, its system texts first in base. */
+	struct chatfile *sess;
+	bool first_turn;
+	int64_t turn;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -42,6 +48,17 @@ bool inputs_read(struct run *run, const struct options *opt,
     const struct setting *ctxs, const struct setting *injs,
     struct inputs *in);
 void inputs_free(struct inputs *in);
+/* --session (inputs_session.c): read the file into in->sess (a missing
+ * file is a new session), before the variables are set... */
+bool inputs_session_load(struct run *run, const struct options *opt,
+    struct inputs *in);
+/* ...then, after -H, put its visible messages before -H's in in->hist,
+ * its system texts before -H's in base, and decide the turn. */
+bool inputs_session_merge(struct run *run, const struct options *opt,
+    struct inputs *in);
+/* The session's entries (chat_metadata.strata.entries), into out. */
+void collect_session(struct run *run, const struct inputs *in,
+    struct entry_vec *out);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
 
