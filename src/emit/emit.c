@@ -39,6 +39,12 @@ emit_for(enum out_format f)
 		return emit_messages;
 	case FORMAT_TEXT:
 		return emit_text;
+	case FORMAT_PROMPT:
+		return emit_prompt;
+	case FORMAT_SYSTEM:
+		return emit_system;
+	case FORMAT_USER:
+		return emit_user;
 	case FORMAT_JSON:
 		break;
 	}
@@ -58,6 +64,9 @@ emit_reserved(enum out_format f)
 	case FORMAT_MESSAGES:
 	case FORMAT_TEXT:
 	case FORMAT_JSON:
+	case FORMAT_PROMPT:
+	case FORMAT_SYSTEM:
+	case FORMAT_USER:
 		break;
 	}
 	return NULL;

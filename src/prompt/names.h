@@ -39,6 +39,9 @@ enum out_format {
 	FORMAT_MESSAGES,
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_PROMPT,          /* agent CLIs: one text (emit_prompt.c) */
+	FORMAT_SYSTEM,
+	FORMAT_USER,
 };
 
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */
