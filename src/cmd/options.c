@@ -19,6 +19,7 @@
 #include "emit/emit.h"
 #include "pipeline/assemble.h"
 #include "session/session.h"
+#include "text/templates.h"
 
 void
 cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
@@ -77,6 +78,19 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 	return true;
 }
 
+/* --log-level and STRATA_LOG: debug, or the quiet levels. */
+static bool
+log_level(const char *s, bool *debug)
+{
+	static const char *const levels[] = { "error", "warning", "info",
+		"debug", NULL };
+
+	if (names_index(levels, s, strlen(s)) < 0)
+		return false;
+	*debug = strcmp(s, "debug") == 0;
+	return true;
+}
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -98,6 +112,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "type", required_argument, NULL, 'T' },
 		{ "turn", required_argument, NULL, 'R' },
 		{ "now", required_argument, NULL, 'N' },
+		{ "input", required_argument, NULL, 'I' },
+		{ "scene", required_argument, NULL, 'E' },
+		{ "log-level", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,6 +123,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	int ch;
 
 	memset(opt, 0, sizeof(*opt));
+	if (getenv("STRATA_LOG"))
+		log_level(getenv("STRATA_LOG"), &opt->log_debug);
 	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -166,6 +185,18 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case 'N':
 			opt->now = optarg;
 			break;
+		case 'I':
+			opt->input = optarg;
+			break;
+		case 'E':
+			if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
+				goto usage;
+			opt->scene = optarg;
+			break;
+		case 'L':
+			if (!log_level(optarg, &opt->log_debug))
+				goto usage;
+			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
 			return EXIT_OK;
@@ -222,6 +253,63 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c)
 	return session_update(run, opt->session, append_turn, &t);
 }
 
+/* Was the agent template name used for this build? */
+static bool
+template_used(const struct options *opt, const struct chat *c,
+    const char *name)
+{
+	size_t i, n = strlen(name) - 3;         /* without ".md" */
+
+	if (!c->profile->agent && !opt->input)
+		return false;
+	if (strcmp(name, "current_user_input.md") == 0 ||
+	    strcmp(name, "reply_context.md") == 0)
+		return c->user != NULL;
+	for (i = 0; i < c->stack.nall; i++) {
+		const struct entry *e = c->stack.all[i];
+
+		if (strcmp(e->layer, "template") == 0 &&
+		    strncmp(e->key, name, n) == 0 && e->key[n] == '\0')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --log-level debug: what Alice's debug trace holds -- profile, model,
+ * session, the templates used and where each came from, then the full
+ * rendered request.  It holds the prompt: the man page says so.
+ */
+static void
+trace(struct run *run, const struct options *opt, const struct chat *c,
+    const struct buf *out)
+{
+	const struct profile *p = c->profile;
+	const char *dir = profile_prompt_dir(p);
+	size_t i;
+
+	fprintf(stderr, "%s: debug: profile %s (%s)\n", progname,
+	    p->name.s ? p->name.s : "-", p->src ? p->src->path : "(default)");
+	fprintf(stderr, "%s: debug: format %s, model %s\n", progname,
+	    names_format(c->format), c->model ? c->model : "-");
+	fprintf(stderr, "%s: debug: session %s, turn %lld, %s\n", progname,
+	    opt->session ? opt->session : "-", (long long)c->turn,
+	    c->first_turn ? "first turn" : "resumed");
+	for (i = 0; templates_names[i]; i++) {
+		const char *where;
+
+		if (!template_used(opt, c, templates_names[i]))
+			continue;
+		where = templates_where(run, dir, templates_names[i]);
+		fprintf(stderr, "%s: debug: template %s from %s\n", progname,
+		    templates_names[i], where ? where : "(built-in)");
+	}
+	fprintf(stderr, "%s: debug: rendered input (%zu bytes):\n", progname,
+	    out->len);
+	if (out->len)
+		fwrite(out->data, 1, out->len, stderr);
+}
+
 static int
 run_pipeline(const struct options *opt, bool debug)
 {
@@ -239,6 +327,7 @@ run_pipeline(const struct options *opt, bool debug)
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0 &&
+		    (!opt->log_debug || (trace(&run, opt, &chat, &out), true)) &&
 		    (!opt->session || debug || opt->dry_run ||
 		    opt->regenerate || save_turn(&run, opt, &chat)) &&
 		    out.len && fwrite(out.data, 1, out.len, stdout) != out.len)

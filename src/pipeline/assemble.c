@@ -90,8 +90,10 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	c->first_turn = in.first_turn;
 	c->turn = in.turn;
 	if (in.user) {
-		c->user = in.user->text;
-		c->user_len = in.user->len;
+		const struct source *u = in.rawuser ? in.rawuser : in.user;
+
+		c->user = u->text;
+		c->user_len = u->len;
 	}
 	ok = rewrite_messages(&cx, &plan, c);
 out:

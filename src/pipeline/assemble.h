@@ -44,6 +44,9 @@ struct options {
 	bool dry_run;           /* --session: write nothing */
 	const char *now;        /* --now TIME, or NULL: the clock */
 	enum assemble_turn turn;        /* --turn */
+	const char *input;      /* --input FILE.json: template inputs */
+	const char *scene;      /* --scene chat|work, or NULL */
+	bool log_debug;         /* --log-level debug: the trace on stderr */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

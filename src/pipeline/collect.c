@@ -43,6 +43,7 @@ collect(struct run *run, const struct options *opt, const struct profile *p,
 	li.check_only = opt->check_only;
 	if (!layer_collect(run, p, &li, out, tools))
 		return false;
+	collect_agent(run, p, in, out);
 	collect_session(run, in, out);
 	return true;
 }

@@ -85,7 +85,7 @@ inputs_split(struct run *run, const struct options *opt,
 static void
 variables(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars,
-    const struct chatfile *sess, struct tvars *tv)
+    const struct chatfile *sess, struct tvars *tv, bool *ok)
 {
 	const struct node *meta = sess ? chatfile_metadata(sess) : NULL;
 	size_t i;
@@ -98,11 +98,22 @@ variables(struct run *run, const struct options *opt,
 		template_vars_from(run, tv, tree_get(meta, "variables"));
 	for (i = 0; i < opt->nvars; i++) {
 		const struct setting *s = &vars[i];
+		const char *name = arena_strndup(&run->arena,
+		    s->src->text + s->name.off, s->name.len);
+		const char *val = s->src->text + s->value.off;
+		struct node *json;
 
-		template_var(run, tv, arena_strndup(&run->arena,
-		    s->src->text + s->name.off, s->name.len),
-		    s->src->text + s->value.off, s->value.len, NULL,
-		    s->name);
+		/* NAME=@FILE.json: a list or an object. */
+		if (s->value.len > 1 && val[0] == '@') {
+			if (load_file(run, val + 1, LOAD_JSON, s->src,
+			    s->value, &json, NULL))
+				template_var_node(run, tv, name, json, NULL,
+				    s->name);
+			else
+				*ok = false;
+			continue;
+		}
+		template_var(run, tv, name, val, s->value.len, NULL, s->name);
 	}
 }
 
@@ -178,8 +189,9 @@ inputs_read(struct run *run, const struct options *opt,
 	memset(in, 0, sizeof(*in));
 	if (!inputs_session_load(run, opt, in))
 		return false;
-	variables(run, opt, p, vars, in->sess, &in->vars);
-	ok = contexts(run, opt, ctxs, in);
+	ok = true;
+	variables(run, opt, p, vars, in->sess, &in->vars, &ok);
+	ok = contexts(run, opt, ctxs, in) && ok;
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));
 	for (i = 0; i < opt->ninjects; i++) {
@@ -198,6 +210,8 @@ inputs_read(struct run *run, const struct options *opt,
 		ok = false;
 	if (ok)
 		turn_vars(run, in);
+	if (ok && !inputs_turn(run, opt, p, in))
+		ok = false;
 	return ok;
 }
 

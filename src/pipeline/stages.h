@@ -36,6 +36,11 @@ struct inputs {
 	struct chatfile *sess;
 	bool first_turn;
 	int64_t turn;
+	/* The agent prompt (inputs_turn.c): on, the scene, and -u as typed
+	 * when the user's message went through the templates. */
+	bool agent;
+	const char *scene;
+	const struct source *rawuser;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -59,6 +64,12 @@ bool inputs_session_merge(struct run *run, const struct options *opt,
 /* The session's entries (chat_metadata.strata.entries), into out. */
 void collect_session(struct run *run, const struct inputs *in,
     struct entry_vec *out);
+/* The turn's template inputs, and the agent prompt's user message. */
+bool inputs_turn(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in);
+/* The agent prompt's system entries (inputs_turn.c). */
+void collect_agent(struct run *run, const struct profile *p,
+    const struct inputs *in, struct entry_vec *out);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
 

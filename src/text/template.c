@@ -685,6 +685,9 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 	sub.ok = true;
 	if (!expand_ctx(&sub, &res))
 		x->ok = false;
+	/* A partial's last line end is the file's, not the text's. */
+	if (res.len && res.s[res.len - 1] == '\n')
+		res.len--;
 	out_put(x, o, res.s, res.len, t->at, t->end - t->at);
 }
 
