@@ -24,6 +24,7 @@ int cmd_score(int argc, char **argv);
 int cmd_reply(int argc, char **argv);
 int cmd_session(int argc, char **argv);
 int cmd_card(int argc, char **argv);
+int cmd_templates(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
@@ -33,6 +34,7 @@ extern const char cmd_score_help[];
 extern const char cmd_reply_help[];
 extern const char cmd_session_help[];
 extern const char cmd_card_help[];
+extern const char cmd_templates_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);

@@ -41,6 +41,9 @@ static const struct command {
 	{ "card", cmd_card, "FILE [options]",
 	  "print a character card as V3 JSON, or put it in a PNG",
 	  cmd_card_help },
+	{ "templates", cmd_templates, "ACTION [ARG]",
+	  "the built-in agent templates, and where each comes from",
+	  cmd_templates_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };

@@ -197,6 +197,7 @@ enum diag_level {
 	X(MSG_TEMPLATE_DEPTH, "templates nested deeper than %d") \
 	X(MSG_TEMPLATE_NOT_FOUND, "no template '%s' in the prompt directory %s or built in") \
 	X(MSG_TEMPLATE_SYMLINK_OUT, "template '%s' is a symbolic link out of the prompt directory") \
+	X(MSG_TEMPLATE_EXISTS, "%s exists already: not overwritten") \
 	X(MSG_INPUT_NOT_OBJECT, "template inputs must be a JSON object, not %s") \
 	/* session: chat files */ \
 	X(MSG_CHAT_LINE_NOT_OBJECT, "line %u of a chat file must be a JSON object") \
