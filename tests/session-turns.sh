@@ -103,3 +103,17 @@ body gemini b | "$bin" reply --session t.jsonl $now
 "$bin" build p.toml -u c -f text | grep -q 'first true' ||
     fail "no session: first turn"
 echo "session-turns: first_turn and turn reach the templates"
+
+# 5. templates export, then an edited copy replaces the built-in one.
+"$bin" templates export out/prompts || fail "export failed"
+[ "$(ls out/prompts | wc -l)" -eq 6 ] || fail "export: not six templates"
+"$bin" templates export out/prompts 2>/dev/null && fail "export overwrote"
+"$bin" templates show soul.md | cmp -s - out/prompts/soul.md ||
+    fail "export: soul.md differs from the built-in one"
+printf '[prompt]\nagent = true\n' >out/bot.toml
+echo 'EDITED {{user_text}}' >out/prompts/current_user_input.md
+"$bin" build out/bot.toml -u hi -f user | grep -q 'EDITED hi' ||
+    fail "the exported, edited template was not used"
+"$bin" templates list out/bot.toml | grep -q 'out/prompts/current_user_input.md' ||
+    fail "list does not show the override"
+echo "session-turns: templates export, edit, override"

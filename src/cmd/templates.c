@@ -59,8 +59,8 @@ list(struct run *run, const char *dir)
 
 	for (i = 0; templates_names[i]; i++) {
 		where = templates_where(run, dir, templates_names[i]);
-		printf("%-22s %-12s %s\n", templates_names[i], where ? where :
-		    "(built-in)", templates_about[i]);
+		printf("%-22s %s\n    %s\n", templates_names[i], where ?
+		    where : "(built-in)", templates_about[i]);
 	}
 }
 
@@ -74,6 +74,21 @@ show(struct run *run, const char *dir, const char *name)
 		fwrite(src->text, 1, src->len, stdout);
 }
 
+/* mkdir -p dir */
+static bool
+make_dirs(struct run *run, const char *dir)
+{
+	char *p = arena_strdup(&run->arena, dir), *s = p;
+
+	while ((s = strchr(s + 1, '/'))) {
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			return false;
+		*s = '/';
+	}
+	return mkdir(p, 0777) == 0 || errno == EEXIST;
+}
+
 static void
 export(struct run *run, const char *dir)
 {
@@ -81,7 +96,7 @@ export(struct run *run, const char *dir)
 	struct stat st;
 	size_t i, len;
 
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+	if (!make_dirs(run, dir)) {
 		diag_plain(run, DIAG_ERROR, MSG_CANNOT_WRITE, dir);
 		diag_system(run);
 		return;

@@ -192,7 +192,7 @@ enum diag_level {
 	X(MSG_TEMPLATE_STRAY, "'{{%s}}' does not belong to an open block") \
 	X(MSG_TEMPLATE_UNCLOSED, "'%.*s' is never closed with '{{%s}}'") \
 	X(MSG_TEMPLATE_NOT_LIST, "'%.*s' is not a list ({{each}} takes one: -v NAME=@FILE.json or --input FILE.json)") \
-	X(MSG_TEMPLATE_INCLUDE_PATH, "include path '%s' leaves the prompt directory (it must be relative, without '..')") \
+	X(MSG_TEMPLATE_INCLUDE_PATH, "template path '%s' leaves the prompt directory (it must be relative, without '..')") \
 	X(MSG_TEMPLATE_INCLUDE_CYCLE, "'%s' includes itself") \
 	X(MSG_TEMPLATE_DEPTH, "templates nested deeper than %d") \
 	X(MSG_TEMPLATE_NOT_FOUND, "no template '%s' in the prompt directory %s or built in") \

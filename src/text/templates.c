@@ -68,7 +68,8 @@ templates_builtin(const char *name, size_t *len)
 static const char *
 on_disk(struct run *run, const char *dir, const char *name, bool *out_of_dir)
 {
-	const char *path = arena_printf(&run->arena, "%s/%s", dir, name);
+	const char *path = strcmp(dir, ".") == 0 ? name :
+	    arena_printf(&run->arena, "%s/%s", dir, name);
 	char *rdir, *rpath;
 	struct stat st;
 	size_t n;
