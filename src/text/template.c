@@ -249,6 +249,10 @@ struct ctx {
 	size_t nbinds;
 	unsigned depth;
 	bool ok;
+	/* The first "}}" at or after any position in [cfrom, cat] is at cat
+	 * (cat == in->len: none), so finding tags stays linear. */
+	bool cached;
+	size_t cfrom, cat;
 };
 
 /* The output: the top level edits in (keeping origins) and begins the
@@ -364,10 +368,28 @@ name_end(const char *s, size_t i, size_t end)
 	return e;
 }
 
+/* The first "}}" at or after s[from], or NULL. */
+static const char *
+close_after(struct ctx *x, size_t from)
+{
+	const char *s = x->in->s, *c;
+	size_t len = x->in->len;
+
+	if (x->cached && from >= x->cfrom && from <= x->cat)
+		return x->cat < len ? s + x->cat : NULL;
+	c = from < len ? find_close(s + from, len - from) : NULL;
+	x->cached = true;
+	x->cfrom = from;
+	x->cat = c ? (size_t)(c - s) : len;
+	return c;
+}
+
 /* The tag at text[i] (a '{' or a '\\'); TAG_NONE when there is none. */
 static void
-lex(const char *s, size_t len, size_t i, struct tok *t)
+lex(struct ctx *x, size_t i, struct tok *t)
 {
+	const char *s = x->in->s;
+	size_t len = x->in->len;
 	const char *close;
 	size_t c0, c1, e;
 
@@ -393,15 +415,14 @@ lex(const char *s, size_t len, size_t i, struct tok *t)
 		return;
 	c0 = blanks(s, i + 2, len);
 	if (c0 + 1 < len && s[c0] == '/' && s[c0 + 1] == '/') {
-		close = c0 + 2 < len ? find_close(s + c0 + 2, len - c0 - 2) :
-		    NULL;
+		close = close_after(x, c0 + 2);
 		if (close) {
 			t->kind = TAG_COMMENT;
 			t->end = (size_t)(close - s) + 2;
 		}
 		return;
 	}
-	close = find_close(s + c0, len - c0);
+	close = close_after(x, c0);
 	if (!close)
 		return;
 	c1 = (size_t)(close - s);
@@ -574,7 +595,7 @@ do_if(struct ctx *x, const struct tok *t, size_t *pos, struct out *o)
 		if (var && o)
 			var->used = true;
 		yes = template_truthy(&val) != neg;
-	} else if (o) {
+	} else if (o && !x->v->keep_unknown) {
 		unknown(x, t, a, t->a1);
 	}
 	out_put(x, o, "", 0, t->at, t->end - t->at);
@@ -596,7 +617,7 @@ do_each(struct ctx *x, const struct tok *t, size_t *pos, struct out *o)
 	bool found;
 
 	found = lookup(x, s + t->a0, t->a1 - t->a0, &val, &var);
-	if (!found && o)
+	if (!found && o && !x->v->keep_unknown)
 		unknown(x, t, t->a0, t->a1);
 	else if (found && o && (!val.node || val.node->kind != NODE_ARRAY))
 		REPORT(x, t->a0, t->a1 - t->a0, MSG_TEMPLATE_NOT_LIST,
@@ -683,6 +704,7 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 	sub.incl = &me;
 	sub.depth = x->depth + 1;
 	sub.ok = true;
+	sub.cached = false;
 	if (!expand_ctx(&sub, &res))
 		x->ok = false;
 	/* A partial's last line end is the file's, not the text's. */
@@ -715,7 +737,7 @@ body(struct ctx *x, size_t *pos, struct out *o, const struct tok *opener)
 		if (!c)
 			break;
 		i = (size_t)(c - s);
-		lex(s, len, i, &t);
+		lex(x, i, &t);
 		if (t.kind == TAG_NONE) {
 			i++;
 			continue;
