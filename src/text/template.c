@@ -476,22 +476,23 @@ lookup(struct ctx *x, const char *s, size_t n, struct tvar *out,
 	struct tvar *t;
 
 	*var = NULL;
-	if ((t = template_var_get(x->v, s, n))) {
-		*var = t;
-		*out = *t;
-		return true;
-	}
 	for (i = 0; i < n; i++)
 		if (s[i] == '.') {
 			base = i;
 			break;
 		}
+	/* An {{each}} item wins over a variable of its name. */
 	for (i = x->nbinds; i-- > 0;)
 		if (x->binds[i].len == base &&
 		    memcmp(x->binds[i].name, s, base) == 0) {
 			node = x->binds[i].value;
 			break;
 		}
+	if (!node && (t = template_var_get(x->v, s, n))) {
+		*var = t;
+		*out = *t;
+		return true;
+	}
 	if (!node) {
 		if (base == n || !(t = template_var_get(x->v, s, base)) ||
 		    !t->node)
