@@ -88,6 +88,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		check_warnings(run, c, &in.vars);
 	arrange(run, c, &in);
 	c->first_turn = in.first_turn;
+	c->soul = in.soul;
 	c->turn = in.turn;
 	if (in.user) {
 		const struct source *u = in.rawuser ? in.rawuser : in.user;

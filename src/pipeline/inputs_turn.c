@@ -67,8 +67,9 @@ input_file(struct run *run, const char *path, struct tvars *v)
 
 /* SOUL.md: its front matter as soul.* variables, its body as soul_body. */
 static bool
-soul(struct run *run, const struct profile *p, struct tvars *v)
+soul(struct run *run, const struct profile *p, struct inputs *in)
 {
+	struct tvars *v = &in->vars;
 	struct source *src;
 	struct frontmatter fm;
 	const char *body;
@@ -87,6 +88,7 @@ soul(struct run *run, const struct profile *p, struct tvars *v)
 		template_var(run, v, "soul_body", body, n, NULL,
 		    span_make(0, 0));
 	if (fm.meta) {
+		in->soul = fm.meta;
 		dflt_node(run, v, "soul", fm.meta);
 		for (i = 0; i < fm.meta->u.table.n; i++) {
 			const struct member *m = &fm.meta->u.table.items[i];
@@ -193,7 +195,7 @@ inputs_turn(struct run *run, const struct options *opt,
 	dflt(run, v, "skill_descriptions", skill_descriptions(run, p));
 	dflt(run, v, "identity_hints", p->identity_hints ? "true" : "false");
 	in->scene = template_var_get(v, "scene", 5)->value;
-	ok = soul(run, p, v);
+	ok = soul(run, p, in);
 	in->agent = p->agent || opt->input;
 	if (ok && in->agent && in->user)
 		ok = user_turn(run, in);

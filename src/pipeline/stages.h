@@ -41,6 +41,7 @@ struct inputs {
 	bool agent;
 	const char *scene;
 	const struct source *rawuser;
+	const struct node *soul;        /* SOUL.md's front matter, or NULL */
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */

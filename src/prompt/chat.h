@@ -53,6 +53,7 @@ struct chat {
 	const char *user;               /* -u as given (a session appends it),
 	                                 * or NULL */
 	size_t user_len;
+	const struct node *soul;        /* SOUL.md's front matter, or NULL */
 };
 
 #endif
