@@ -117,3 +117,15 @@ echo 'EDITED {{user_text}}' >out/prompts/current_user_input.md
 "$bin" templates list out/bot.toml | grep -q 'out/prompts/current_user_input.md' ||
     fail "list does not show the override"
 echo "session-turns: templates export, edit, override"
+
+# 6. A turn-scope -i entry lives in the session until the reply.
+"$bin" build --session i.jsonl -u hi -i mood="Be cheerful." $now >/dev/null ||
+    fail "-i: build failed"
+grep -q '"key":"mood"' i.jsonl || fail "-i: the entry was not kept"
+"$bin" build --session i.jsonl --type regenerate | grep -q 'Be cheerful' ||
+    fail "-i: regenerate lost the turn's entry"
+body anthropic ok | "$bin" reply --session i.jsonl $now
+grep -q '"key":"mood"' i.jsonl && fail "-i: the reply did not end the entry"
+"$bin" build --session i.jsonl -u again --dry-run | grep -q 'Be cheerful' &&
+    fail "-i: the entry outlived its turn"
+echo "session-turns: a turn's -i entry lasts until the reply"

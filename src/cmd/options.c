@@ -13,6 +13,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "base/vec.h"
+#include "data/tree.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "diag/run.h"
@@ -220,12 +221,54 @@ struct turn_arg {
 	int64_t now;
 };
 
+/*
+ * The entries this build added from the command line (-i) with scope
+ * session or turn: the session keeps them (a turn's until the reply ends
+ * it), replacing a kept one of the same key.
+ */
+static void
+keep_entries(struct run *run, struct chatfile *c, const struct chat *chat)
+{
+	struct arena *a = &run->arena;
+	struct node *st = session_state_mut(run, c), *old, *list;
+	size_t i, k;
+
+	for (i = 0; i < chat->stack.nall; i++) {
+		const struct entry *e = chat->stack.all[i];
+		struct node *o;
+
+		if (strcmp(e->layer, "cli") || e->status != ENTRY_ACTIVE ||
+		    e->scope == SCOPE_GLOBAL)
+			continue;
+		old = tree_get(st, "entries");
+		list = tree_array(a);
+		for (k = 0; old && old->kind == NODE_ARRAY &&
+		    k < old->u.array.n; k++) {
+			const struct node *x = old->u.array.items[k];
+			const struct node *key = tree_get(x, "key");
+
+			if (!key || key->kind != NODE_STRING ||
+			    strcmp(key->u.str.s, e->key) != 0)
+				tree_push(a, list, old->u.array.items[k]);
+		}
+		o = tree_table(a);
+		tree_put(a, o, "key", tree_str(a, e->key));
+		tree_put(a, o, "content", tree_strn(a, e->content, e->len));
+		tree_put(a, o, "priority", tree_int(a, e->priority));
+		tree_put(a, o, "role", tree_str(a, names_role(e->role)));
+		tree_put(a, o, "scope", tree_str(a, names_scope(e->scope)));
+		tree_push(a, list, o);
+		tree_set(a, st, "entries", 7, 0, span_make(0, 0), list);
+	}
+}
+
 static bool
 append_turn(struct run *run, struct chatfile *c, void *arg)
 {
 	const struct turn_arg *t = arg;
 
 	session_state_mut(run, c);
+	keep_entries(run, c, t->chat);
 	if (t->chat->user && t->chat->user_len)
 		chatfile_append(run, c, session_message(&run->arena,
 		    ROLE_USER, session_last_name(c, true, "User"),
