@@ -353,6 +353,22 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
 		fwrite(out->data, 1, out->len, stderr);
 }
 
+/* The request is built: the session takes the turn (build --session,
+ * not --dry-run or regenerate), the trace goes to stderr, the request to
+ * stdout. */
+static void
+finish(struct run *run, const struct options *opt, bool debug,
+    const struct chat *c, const struct buf *out)
+{
+	if (opt->session && !debug && !opt->dry_run && !opt->regenerate &&
+	    !save_turn(run, opt, c))
+		return;
+	if (opt->log_debug)
+		trace(run, opt, c, out);
+	if (out->len && fwrite(out->data, 1, out->len, stdout) != out->len)
+		diag_system(run);
+}
+
 static int
 run_pipeline(const struct options *opt, bool debug)
 {
@@ -369,12 +385,8 @@ run_pipeline(const struct options *opt, bool debug)
 			fn = opt->json ? emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
-		if (fn(&run, &chat, &out) && run.diag.errors == 0 &&
-		    (!opt->log_debug || (trace(&run, opt, &chat, &out), true)) &&
-		    (!opt->session || debug || opt->dry_run ||
-		    opt->regenerate || save_turn(&run, opt, &chat)) &&
-		    out.len && fwrite(out.data, 1, out.len, stdout) != out.len)
-			diag_system(&run);
+		if (fn(&run, &chat, &out) && run.diag.errors == 0)
+			finish(&run, opt, debug, &chat, &out);
 	}
 	status = diag_status(&run);
 	buf_free(&out);

@@ -37,7 +37,8 @@ prefix(const struct chat *c)
 	for (i = 0; i < c->stack.nall; i++) {
 		const struct entry *e = c->stack.all[i];
 
-		if (e->status == ENTRY_ACTIVE && strcmp(e->key, "prefix") == 0 &&
+		if (e->status == ENTRY_ACTIVE &&
+		    strcmp(e->key, "prefix") == 0 &&
 		    strcmp(e->layer, "prompt") == 0)
 			return e;
 	}
