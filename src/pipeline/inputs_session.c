@@ -77,7 +77,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 	const struct chatfile *c = in->sess;
 	struct buf base = BUF_INIT, devbase = BUF_INIT;
 	struct message *msgs;
-	size_t end, i, n = 0, before = 0;
+	size_t end, i, n = 0, before = 0, nh = in->nhist;
 
 	if (!c) {
 		in->first_turn = opt->turn != TURN_RESUME &&
@@ -142,7 +142,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 	if (!in->histsrc && (in->base.len || in->devbase.len))
 		in->histsrc = c->src;
 	in->first_turn = opt->turn == TURN_FIRST || (opt->turn == TURN_AUTO &&
-	    before == 0 && !in->histsrc);
+	    before == 0 && nh == 0);
 	return true;
 }
 
