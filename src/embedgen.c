@@ -38,7 +38,10 @@ main(int argc, char **argv)
 		fprintf(out, "static const char file%d[] = {", i / 2);
 		n = 0;
 		while ((c = getc(in)) != EOF)
-			fprintf(out, "%s%d,", n++ % 16 ? "" : "\n\t", c);
+			/* Bytes above 127 (UTF-8 text) are written as
+			 * negative numbers where char is signed. */
+			fprintf(out, "%s(char)%d,", n++ % 16 ? "" : "\n\t",
+			    c > 127 ? c - 256 : c);
 		if (ferror(in))
 			fail("cannot read", argv[i + 1]);
 		fclose(in);

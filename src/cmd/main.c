@@ -46,6 +46,9 @@ static const struct command {
 	  cmd_regex_help },
 	{ "wi", cmd_wi, "FILE... [options]",
 	  "lint, convert and run SillyTavern world info", cmd_wi_help },
+	{ "templates", cmd_templates, "ACTION [ARG]",
+	  "the built-in agent templates, and where each comes from",
+	  cmd_templates_help },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
 	  NULL },
 };

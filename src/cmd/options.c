@@ -10,13 +10,17 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/clock.h"
 #include "base/util.h"
 #include "base/vec.h"
+#include "data/tree.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "diag/run.h"
 #include "emit/emit.h"
 #include "pipeline/assemble.h"
+#include "session/session.h"
+#include "text/templates.h"
 
 void
 cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
@@ -132,6 +136,19 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 	return true;
 }
 
+/* --log-level and STRATA_LOG: debug, or the quiet levels. */
+static bool
+log_level(const char *s, bool *debug)
+{
+	static const char *const levels[] = { "error", "warning", "info",
+		"debug", NULL };
+
+	if (names_index(levels, s, strlen(s)) < 0)
+		return false;
+	*debug = strcmp(s, "debug") == 0;
+	return true;
+}
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -151,6 +168,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "set-json", required_argument, NULL, OPT_SET_JSON },
 		{ "remove", required_argument, NULL, OPT_REMOVE },
 		{ "scope", required_argument, NULL, OPT_SCOPE },
+		{ "session", required_argument, NULL, 'S' },
+		{ "dry-run", no_argument, NULL, 'D' },
+		{ "turn", required_argument, NULL, 'R' },
+		{ "input", required_argument, NULL, 'I' },
+		{ "scene", required_argument, NULL, 'E' },
+		{ "log-level", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "card", required_argument, NULL, OPT_CARD },
 		{ "preset", required_argument, NULL, OPT_PRESET },
@@ -172,6 +195,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	int ch;
 
 	memset(opt, 0, sizeof(*opt));
+	if (getenv("STRATA_LOG"))
+		log_level(getenv("STRATA_LOG"), &opt->log_debug);
 	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -232,9 +257,44 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case OPT_PERSONA_NAME: tv->persona_name = optarg; break;
 		case OPT_PERSONA: tv->persona = optarg; break;
 		case OPT_GREETING: tv->greeting = optarg; break;
-		case OPT_TYPE: tv->type = optarg; break;
-		case OPT_NOW: tv->now = optarg; break;
+		case OPT_TYPE:
+			/* SillyTavern's generation types (checked by the
+			 * tavern build); for a session, regenerate rebuilds
+			 * the last turn. */
+			tv->type = optarg;
+			opt->regenerate = strcmp(optarg, "regenerate") == 0;
+			break;
+		case OPT_NOW:
+			tv->now = optarg;
+			opt->now = optarg;
+			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case 'S':
+			opt->session = optarg;
+			break;
+		case 'D':
+			opt->dry_run = true;
+			break;
+		case 'R':
+			if (strcmp(optarg, "first") == 0)
+				opt->turn = TURN_FIRST;
+			else if (strcmp(optarg, "resume") == 0)
+				opt->turn = TURN_RESUME;
+			else
+				goto usage;
+			break;
+		case 'I':
+			opt->input = optarg;
+			break;
+		case 'E':
+			if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
+				goto usage;
+			opt->scene = optarg;
+			break;
+		case 'L':
+			if (!log_level(optarg, &opt->log_debug))
+				goto usage;
+			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
 			return EXIT_OK;
@@ -242,11 +302,168 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			goto usage;
 		}
 	}
+	/* A regenerated turn is the session's last user message. */
+	if (opt->regenerate && (!opt->session || opt->user))
+		goto usage;
 	if (operands(argc, argv, verb, opt))
 		return -1;
 usage:
 	cmd_usage(verb);
 	return EXIT_USAGE;
+}
+
+/* The turn build --session appends: the user's message. */
+struct turn_arg {
+	const struct chat *chat;
+	int64_t now;
+};
+
+/*
+ * The entries this build added from the command line (-i) with scope
+ * session or turn: the session keeps them (a turn's until the reply ends
+ * it), replacing a kept one of the same key.
+ */
+static void
+keep_entries(struct run *run, struct chatfile *c, const struct chat *chat)
+{
+	struct arena *a = &run->arena;
+	struct node *st = session_state_mut(run, c), *old, *list;
+	size_t i, k;
+
+	for (i = 0; i < chat->stack.nall; i++) {
+		const struct entry *e = chat->stack.all[i];
+		struct node *o;
+
+		if (strcmp(e->layer, "cli") || e->status != ENTRY_ACTIVE ||
+		    e->scope == SCOPE_GLOBAL)
+			continue;
+		old = tree_get(st, "entries");
+		list = tree_array(a);
+		for (k = 0; old && old->kind == NODE_ARRAY &&
+		    k < old->u.array.n; k++) {
+			const struct node *x = old->u.array.items[k];
+			const struct node *key = tree_get(x, "key");
+
+			if (!key || key->kind != NODE_STRING ||
+			    strcmp(key->u.str.s, e->key) != 0)
+				tree_push(a, list, old->u.array.items[k]);
+		}
+		o = tree_table(a);
+		tree_put(a, o, "key", tree_str(a, e->key));
+		tree_put(a, o, "content", tree_strn(a, e->content, e->len));
+		tree_put(a, o, "priority", tree_int(a, e->priority));
+		tree_put(a, o, "role", tree_str(a, names_role(e->role)));
+		tree_put(a, o, "scope", tree_str(a, names_scope(e->scope)));
+		tree_push(a, list, o);
+		tree_set(a, st, "entries", 7, 0, span_make(0, 0), list);
+	}
+}
+
+static bool
+append_turn(struct run *run, struct chatfile *c, void *arg)
+{
+	const struct turn_arg *t = arg;
+
+	session_state_mut(run, c);
+	keep_entries(run, c, t->chat);
+	if (t->chat->user && t->chat->user_len)
+		chatfile_append(run, c, session_message(&run->arena,
+		    ROLE_USER, session_last_name(c, true, "User"),
+		    t->chat->user, t->chat->user_len, t->now));
+	return true;
+}
+
+/*
+ * build --session: once the request is built, the session takes the
+ * user's message (re-read under the lock: another writer may have been
+ * first).  --dry-run, debug and a regenerated turn write nothing.
+ */
+static bool
+save_turn(struct run *run, const struct options *opt, const struct chat *c)
+{
+	struct turn_arg t;
+
+	t.chat = c;
+	if (!opt->now) {
+		t.now = clock_now_ms();
+	} else if (!clock_parse(opt->now, &t.now)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
+		return false;
+	}
+	return session_update(run, opt->session, append_turn, &t);
+}
+
+/* Was the agent template name used for this build? */
+static bool
+template_used(const struct options *opt, const struct chat *c,
+    const char *name)
+{
+	size_t i, n = strlen(name) - 3;         /* without ".md" */
+
+	if (!c->profile->agent && !opt->input)
+		return false;
+	if (strcmp(name, "current_user_input.md") == 0 ||
+	    strcmp(name, "reply_context.md") == 0)
+		return c->user != NULL;
+	for (i = 0; i < c->stack.nall; i++) {
+		const struct entry *e = c->stack.all[i];
+
+		if (strcmp(e->layer, "template") == 0 &&
+		    strncmp(e->key, name, n) == 0 && e->key[n] == '\0')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --log-level debug: what Alice's debug trace holds -- profile, model,
+ * session, the templates used and where each came from, then the full
+ * rendered request.  It holds the prompt: the man page says so.
+ */
+static void
+trace(struct run *run, const struct options *opt, const struct chat *c,
+    const struct buf *out)
+{
+	const struct profile *p = c->profile;
+	const char *dir = profile_prompt_dir(p);
+	size_t i;
+
+	fprintf(stderr, "%s: debug: profile %s (%s)\n", progname,
+	    p->name.s ? p->name.s : "-", p->src ? p->src->path : "(default)");
+	fprintf(stderr, "%s: debug: format %s, model %s\n", progname,
+	    names_format(c->format), c->model ? c->model : "-");
+	fprintf(stderr, "%s: debug: session %s, turn %lld, %s\n", progname,
+	    opt->session ? opt->session : "-", (long long)c->turn,
+	    c->first_turn ? "first turn" : "resumed");
+	for (i = 0; templates_names[i]; i++) {
+		const char *where;
+
+		if (!template_used(opt, c, templates_names[i]))
+			continue;
+		where = templates_where(run, dir, templates_names[i]);
+		fprintf(stderr, "%s: debug: template %s from %s\n", progname,
+		    templates_names[i], where ? where : "(built-in)");
+	}
+	fprintf(stderr, "%s: debug: rendered input (%zu bytes):\n", progname,
+	    out->len);
+	if (out->len)
+		fwrite(out->data, 1, out->len, stderr);
+}
+
+/* The request is built: the session takes the turn (build --session,
+ * not --dry-run or regenerate), the trace goes to stderr, the request to
+ * stdout. */
+static void
+finish(struct run *run, const struct options *opt, bool debug,
+    const struct chat *c, const struct buf *out)
+{
+	if (opt->session && !debug && !opt->dry_run && !opt->regenerate &&
+	    !save_turn(run, opt, c))
+		return;
+	if (opt->log_debug)
+		trace(run, opt, c, out);
+	if (out->len && fwrite(out->data, 1, out->len, stdout) != out->len)
+		diag_system(run);
 }
 
 static int
@@ -265,9 +482,8 @@ run_pipeline(const struct options *opt, bool debug)
 			fn = opt->json ? emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
-		if (fn(&run, &chat, &out) && run.diag.errors == 0 &&
-		    out.len && fwrite(out.data, 1, out.len, stdout) != out.len)
-			diag_system(&run);
+		if (fn(&run, &chat, &out) && run.diag.errors == 0)
+			finish(&run, opt, debug, &chat, &out);
 	}
 	status = diag_status(&run);
 	buf_free(&out);

@@ -205,6 +205,17 @@ enum diag_level {
 	/* template */ \
 	X(MSG_UNKNOWN_PLACEHOLDER, "unknown placeholder '{{%.*s}}': define it in [vars] or with -v, or set prompt.keep_unknown_vars") \
 	X(MSG_UNUSED_VAR, "variable '%s' is not used by any prompt file") \
+	/* template: blocks, includes, the agent templates (issue 11) */ \
+	X(MSG_TEMPLATE_STRAY, "'{{%s}}' does not belong to an open block") \
+	X(MSG_TEMPLATE_UNCLOSED, "'%.*s' is never closed with '{{%s}}'") \
+	X(MSG_TEMPLATE_NOT_LIST, "'%.*s' is not a list ({{each}} takes one: -v NAME=@FILE.json or --input FILE.json)") \
+	X(MSG_TEMPLATE_INCLUDE_PATH, "template path '%s' leaves the prompt directory (it must be relative, without '..')") \
+	X(MSG_TEMPLATE_INCLUDE_CYCLE, "'%s' includes itself") \
+	X(MSG_TEMPLATE_DEPTH, "templates nested deeper than %d") \
+	X(MSG_TEMPLATE_NOT_FOUND, "no template '%s' in the prompt directory %s or built in") \
+	X(MSG_TEMPLATE_SYMLINK_OUT, "template '%s' is a symbolic link out of the prompt directory") \
+	X(MSG_TEMPLATE_EXISTS, "%s exists already: not overwritten") \
+	X(MSG_INPUT_NOT_OBJECT, "template inputs must be a JSON object, not %s") \
 	/* session: chat files */ \
 	X(MSG_CHAT_LINE_NOT_OBJECT, "line %u of a chat file must be a JSON object") \
 	X(MSG_SESSION_LOCK, "cannot lock the session %s:") \

@@ -36,6 +36,12 @@ emit_for(enum out_format f)
 		return emit_responses;
 	case FORMAT_OLLAMA:
 		return emit_ollama;
+	case FORMAT_PROMPT:
+		return emit_prompt;
+	case FORMAT_SYSTEM:
+		return emit_system;
+	case FORMAT_USER:
+		return emit_user;
 	case FORMAT_JSON:
 		break;
 	}

@@ -34,6 +34,9 @@ emit_fn emit_messages;
 emit_fn emit_text;
 emit_fn emit_json;
 emit_fn emit_debug;
+emit_fn emit_prompt;
+emit_fn emit_system;
+emit_fn emit_user;
 
 /* The emitter of a format. */
 emit_fn *emit_for(enum out_format f);

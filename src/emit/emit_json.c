@@ -103,6 +103,9 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	    names_format(c->format)));
 	tree_put(a, doc, "model", c->model ? tree_str(a, c->model) :
 	    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
+	/* Consumed, never sent: SOUL.md's front matter (issue 11). */
+	if (c->soul)
+		tree_put(a, doc, "soul", tree_copy(a, c->soul));
 	msgs = tree_put(a, doc, "messages", tree_array(a));
 	for (i = 0; i < c->n; i++) {
 		const struct message *m = &c->msgs[i];

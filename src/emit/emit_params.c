@@ -104,6 +104,9 @@ column(enum out_format f)
 	case FORMAT_MESSAGES:
 	case FORMAT_TEXT:
 	case FORMAT_JSON:
+	case FORMAT_PROMPT:
+	case FORMAT_SYSTEM:
+	case FORMAT_USER:
 		break;
 	}
 	return -1;

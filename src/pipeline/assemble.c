@@ -126,6 +126,15 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	if (opt->check_only)
 		check_warnings(run, c, &in.vars);
 	arrange(run, c, &in);
+	c->first_turn = in.first_turn;
+	c->soul = in.soul;
+	c->turn = in.turn;
+	if (in.user) {
+		const struct source *u = in.rawuser ? in.rawuser : in.user;
+
+		c->user = u->text;
+		c->user_len = u->len;
+	}
 	ok = rewrite_messages(&cx, &plan, c);
 out:
 	inputs_free(&in);

@@ -18,6 +18,13 @@
 
 struct run;
 
+/* --turn: decided by the session (or -H), or forced. */
+enum assemble_turn {
+	TURN_AUTO,
+	TURN_FIRST,
+	TURN_RESUME,
+};
+
 /* A NAME=VALUE argument (-c, -v, -s, --set-json, -i) or a --remove KEY,
  * as typed. */
 struct kv {
@@ -38,6 +45,14 @@ struct options {
 	struct tavern_input tavern;     /* --card, --preset, ... (the
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
+	const char *session;    /* --session FILE, or NULL */
+	bool regenerate;        /* --type regenerate: no new user message */
+	bool dry_run;           /* --session: write nothing */
+	const char *now;        /* --now TIME, or NULL: the clock */
+	enum assemble_turn turn;        /* --turn */
+	const char *input;      /* --input FILE.json: template inputs */
+	const char *scene;      /* --scene chat|work, or NULL */
+	bool log_debug;         /* --log-level debug: the trace on stderr */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

@@ -41,5 +41,9 @@ collect(struct run *run, const struct options *opt, const struct profile *p,
 	li.injects = in->injects;
 	li.ninjects = opt->ninjects;
 	li.check_only = opt->check_only;
-	return layer_collect(run, p, &li, out, tools);
+	if (!layer_collect(run, p, &li, out, tools))
+		return false;
+	collect_agent(run, p, in, out);
+	collect_session(run, in, out);
+	return true;
 }

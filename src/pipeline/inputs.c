@@ -234,20 +234,36 @@ inject_arg(struct run *run, const struct source *src, struct cli_inject *ci)
 
 static void
 variables(struct run *run, const struct options *opt,
-    const struct profile *p, const struct setting *vars, struct tvars *tv)
+    const struct profile *p, const struct setting *vars,
+    const struct chatfile *sess, struct tvars *tv, bool *ok)
 {
+	const struct node *meta = sess ? chatfile_metadata(sess) : NULL;
 	size_t i;
 
 	template_vars_init(run, tv);
 	tv->keep_unknown = p->keep_unknown_vars;
 	template_vars_from(run, tv, p->vars);
+	/* A session's chat variables, then -v, win over [vars]. */
+	if (meta)
+		template_vars_from(run, tv, tree_get(meta, "variables"));
 	for (i = 0; i < opt->nvars; i++) {
 		const struct setting *s = &vars[i];
+		const char *name = arena_strndup(&run->arena,
+		    s->src->text + s->name.off, s->name.len);
+		const char *val = s->src->text + s->value.off;
+		struct node *json;
 
-		template_var(run, tv, arena_strndup(&run->arena,
-		    s->src->text + s->name.off, s->name.len),
-		    s->src->text + s->value.off, s->value.len, NULL,
-		    s->name);
+		/* NAME=@FILE.json: a list or an object. */
+		if (s->value.len > 1 && val[0] == '@') {
+			if (load_file(run, val + 1, LOAD_JSON, s->src,
+			    s->value, &json, NULL))
+				template_var_node(run, tv, name, json, NULL,
+				    s->name);
+			else
+				*ok = false;
+			continue;
+		}
+		template_var(run, tv, name, val, s->value.len, NULL, s->name);
 	}
 }
 
@@ -293,6 +309,24 @@ user_text(struct run *run, const char *user)
 	return s;
 }
 
+/* What every text may use about the turn. */
+static void
+turn_vars(struct run *run, struct inputs *in)
+{
+	const char *t = arena_printf(&run->arena, "%lld",
+	    (long long)in->turn);
+
+	if (!template_var_get(&in->vars, "first_turn", 10)) {
+		const char *f = in->first_turn ? "true" : "false";
+
+		template_var(run, &in->vars, "first_turn", f, strlen(f), NULL,
+		    span_make(0, 0));
+	}
+	if (!template_var_get(&in->vars, "turn", 4))
+		template_var(run, &in->vars, "turn", t, strlen(t), NULL,
+		    span_make(0, 0));
+}
+
 bool
 inputs_read(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars,
@@ -303,8 +337,11 @@ inputs_read(struct run *run, const struct options *opt,
 	bool ok;
 
 	memset(in, 0, sizeof(*in));
-	variables(run, opt, p, vars, &in->vars);
-	ok = contexts(run, opt, ctxs, in);
+	if (!inputs_session_load(run, opt, in))
+		return false;
+	ok = true;
+	variables(run, opt, p, vars, in->sess, &in->vars, &ok);
+	ok = contexts(run, opt, ctxs, in) && ok;
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));
 	for (i = 0; i < opt->ninjects; i++)
@@ -316,6 +353,12 @@ inputs_read(struct run *run, const struct options *opt,
 			ok = false;
 	}
 	if (opt->history && !history_read(run, opt->history, in))
+		ok = false;
+	if (ok && !inputs_session_merge(run, opt, in))
+		ok = false;
+	if (ok)
+		turn_vars(run, in);
+	if (ok && !inputs_turn(run, opt, p, in))
 		ok = false;
 	return ok;
 }

@@ -1,10 +1,12 @@
 /*
  * stages: the steps of the pipeline driver (assemble.c), one file each,
  * shared inside pipeline/ only: inputs.c reads what the command line
- * names (-v, -c, -i, -u; history.c reads -H), collect.c turns inputs and layers into
- * entries, arrange.c places the active entries into messages.  The
- * rewrite stage has its own header, rewrite.h, because later passes plug
- * into it.  Everything lives in the run's arena.
+ * names (-v, -c, -i, -u; history.c reads -H, inputs_session.c the
+ * session, inputs_turn.c the turn's template inputs and the agent
+ * prompt), collect.c turns inputs and layers into entries, arrange.c
+ * places the active entries into messages.  The rewrite stage has its
+ * own header, rewrite.h, because later passes plug into it.  Everything
+ * lives in the run's arena.
  */
 #ifndef STAGES_H
 #define STAGES_H
@@ -16,6 +18,7 @@
 #include "layers/layer.h"
 #include "pipeline/assemble.h"
 #include "prompt/chat.h"
+#include "session/session.h"
 #include "text/template.h"
 
 /* What the command line names, read. */
@@ -30,6 +33,17 @@ struct inputs {
 	struct message *hist;
 	size_t nhist, histroom;         /* used, and room for */
 	struct buf base, devbase;       /* freed by inputs_free() */
+	/* --session: the chat file read, or NULL.  Its visible messages
+	 * come first in hist, its system texts first in base. */
+	struct chatfile *sess;
+	bool first_turn;
+	int64_t turn;
+	/* The agent prompt (inputs_turn.c): on, the scene, and -u as typed
+	 * when the user's message went through the templates. */
+	bool agent;
+	const char *scene;
+	const struct source *rawuser;
+	const struct node *soul;        /* SOUL.md's front matter, or NULL */
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -42,6 +56,23 @@ bool inputs_read(struct run *run, const struct options *opt,
     const struct setting *ctxs, const struct setting *injs,
     struct inputs *in);
 void inputs_free(struct inputs *in);
+/* --session (inputs_session.c): read the file into in->sess (a missing
+ * file is a new session), before the variables are set... */
+bool inputs_session_load(struct run *run, const struct options *opt,
+    struct inputs *in);
+/* ...then, after -H, put its visible messages before -H's in in->hist,
+ * its system texts before -H's in base, and decide the turn. */
+bool inputs_session_merge(struct run *run, const struct options *opt,
+    struct inputs *in);
+/* The session's entries (chat_metadata.strata.entries), into out. */
+void collect_session(struct run *run, const struct inputs *in,
+    struct entry_vec *out);
+/* The turn's template inputs, and the agent prompt's user message. */
+bool inputs_turn(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in);
+/* The agent prompt's system entries (inputs_turn.c). */
+void collect_agent(struct run *run, const struct profile *p,
+    const struct inputs *in, struct entry_vec *out);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
 

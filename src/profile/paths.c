@@ -56,6 +56,12 @@ paths_set_top(struct paths *pd, const char *dir, bool embedded)
 	pd->top_embedded = embedded;
 }
 
+const char *
+paths_top(const struct paths *pd)
+{
+	return pd->top_embedded ? NULL : pd->topdir;
+}
+
 static const struct pdir *
 pdir_for(const struct paths *pd, uint32_t src)
 {

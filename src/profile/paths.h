@@ -40,6 +40,9 @@ void paths_override(struct arena *a, struct paths *pd, const struct node *d);
  */
 char *paths_prompt_dir(struct arena *a, const char *srcpath,
     const struct node *t, const char *inherited);
+/* The top profile's prompt directory; NULL when it is the embedded
+ * profile's. */
+const char *paths_top(const struct paths *pd);
 /* The directory part of path ("." when none). */
 char *paths_dir_of(struct arena *a, const char *path);
 /* dir/path, tidied ("a/./b/../c" is "a/c") unless that would name another

@@ -96,6 +96,10 @@ fill_prompt(struct profile *p)
 	p->style = (enum style)index_of(names_styles, pstr_of(t, "style").s,
 	    0);
 	p->keep_unknown_vars = bool_of(t, "keep_unknown_vars", false);
+	p->soul = pstr_of(t, "soul");
+	p->scene = pstr_of(t, "scene");
+	p->identity_hints = !bool_of(t, "disable_identity_hints", false);
+	p->agent = bool_of(t, "agent", false);
 	p->vars = tree_get(p->root, "vars");
 }
 
@@ -343,4 +347,10 @@ const struct node *
 profile_tavern(const struct profile *p)
 {
 	return tree_get(p->root, "tavern");
+}
+
+const char *
+profile_prompt_dir(const struct profile *p)
+{
+	return paths_top(p->paths);
 }

@@ -80,6 +80,10 @@ struct profile {
 	struct pstr outline_header, outline_footer;
 	enum style style;
 	bool keep_unknown_vars;
+	/* The agent prompt (issue 11): [prompt] soul, scene ("chat" or
+	 * "work"), disable_identity_hints inverted, agent. */
+	struct pstr soul, scene;
+	bool identity_hints, agent;
 	const struct node *vars;        /* table of scalars, or NULL */
 	struct pskill *skills;
 	size_t nskills;
@@ -115,6 +119,9 @@ struct profile *profile_load(struct run *run, const char *path,
  */
 struct source *profile_open(struct run *run, const struct profile *p,
     const struct pstr *path);
+/* The top profile's prompt directory, where the agent templates and
+ * includes are looked for; NULL for the embedded profile. */
+const char *profile_prompt_dir(const struct profile *p);
 /* The resolved path of a profile-named file, for messages and listings. */
 const char *profile_resolve(struct run *run, const struct profile *p,
     const struct pstr *path);

@@ -31,6 +31,8 @@ static const struct schema_field profile_fields[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+static const char *const schema_scenes[] = { "chat", "work", NULL };
+
 static const struct schema_field prompt_fields[] = {
 	{ "dir", SCHEMA_STRING, 0, NULL, NULL },
 	{ "persona", SCHEMA_STRING, 0, NULL, NULL },
@@ -40,6 +42,10 @@ static const struct schema_field prompt_fields[] = {
 	{ "outline_header", SCHEMA_STRING, 0, NULL, NULL },
 	{ "outline_footer", SCHEMA_STRING, 0, NULL, NULL },
 	{ "keep_unknown_vars", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "soul", SCHEMA_STRING, 0, NULL, NULL },
+	{ "scene", SCHEMA_STRING, 0, NULL, schema_scenes },
+	{ "disable_identity_hints", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "agent", SCHEMA_BOOL, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -46,6 +46,14 @@ struct chat {
 	size_t n, cap;
 	struct tool_list tools;
 	struct stack stack;             /* every entry, in or out */
+	/* The turn: first when the conversation had no messages before it
+	 * (or --turn said so); turn counts from 1. */
+	bool first_turn;
+	int64_t turn;
+	const char *user;               /* -u as given (a session appends it),
+	                                 * or NULL */
+	size_t user_len;
+	const struct node *soul;        /* SOUL.md's front matter, or NULL */
 };
 
 #endif

@@ -14,7 +14,8 @@ const char *const names_styles[] = { "plain", "markdown", "sections",
 const char *const names_positions[] = { "system", "developer",
 	"user-context", "depth", NULL };
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
-	"messages", "text", "json", "responses", "ollama", NULL };
+	"messages", "text", "json", "responses", "ollama", "prompt", "system",
+	"user", NULL };
 
 /*
  * DESIGN.md's built-in priorities, lower first, then seed 000's names

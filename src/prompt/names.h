@@ -41,6 +41,9 @@ enum out_format {
 	FORMAT_JSON,
 	FORMAT_RESPONSES,       /* OpenAI Responses */
 	FORMAT_OLLAMA,          /* Ollama /api/chat */
+	FORMAT_PROMPT,          /* agent CLIs: one text (emit_prompt.c) */
+	FORMAT_SYSTEM,
+	FORMAT_USER,
 };
 
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */

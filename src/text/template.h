@@ -1,9 +1,20 @@
 /*
- * template: {{NAME}} placeholders in profile files (persona, format,
- * skills, injections, the prefix).  Values come from [vars] and -v, the
- * command line winning.  An unknown placeholder is an error at its span,
- * unless the profile keeps unknown placeholders as they are.  This is the
- * seed of the one template engine later macros will share; it runs as a
+ * template: the template language of profile files (persona, format,
+ * skills, injections, the prefix) and of the agent templates
+ * (templates.h):
+ *
+ *   {{name}}  {{name.field}}          a value (a list prints as "a, b")
+ *   {{if cond}}...{{else}}...{{/if}}  cond is a name, "!" negates; falsy:
+ *                                     "", false, 0, off, no, an empty list
+ *   {{each list as x}}...{{/each}}    once per item, x bound to it
+ *   {{include::path}}                 a file of the prompt directory
+ *   {{// comment}}                    nothing
+ *   \{\{  \}\}                        literal braces
+ *
+ * Values come from [vars], the session, -v and the turn's inputs, the
+ * later winning.  An unknown name is an error at its span, unless the
+ * profile keeps unknown placeholders as they are; block errors (unclosed,
+ * stray, bad include, include cycle) are errors at theirs.  It runs as a
  * pass of the rewrite stage (pipeline/rewrite.h).
  *
  * Names are found through a hash map, so defining n variables and
@@ -29,6 +40,7 @@ struct tvar {
 	const char *name;
 	const char *value;      /* NUL-terminated text */
 	size_t len;
+	const struct node *node;        /* a list or object value, or NULL */
 	const struct source *src;       /* where it was defined */
 	struct span span;
 	bool used;
@@ -37,6 +49,8 @@ struct tvar {
 struct tvars {
 	struct map names;       /* name -> struct tvar *, definition order */
 	bool keep_unknown;
+	const char *dir;        /* where {{include::}} looks; NULL: the
+	                         * embedded templates only */
 };
 
 void template_vars_init(struct run *run, struct tvars *v);
@@ -44,6 +58,11 @@ void template_vars_init(struct run *run, struct tvars *v);
 void template_var(struct run *run, struct tvars *v, const char *name,
     const char *value, size_t len, const struct source *src,
     struct span span);
+/* A JSON value (list, object or scalar) as a variable. */
+void template_var_node(struct run *run, struct tvars *v, const char *name,
+    const struct node *value, const struct source *src, struct span span);
+/* Is a value true for {{if}}? */
+bool template_truthy(const struct tvar *t);
 /* Every scalar of a [vars] table (numbers and booleans as their text). */
 void template_vars_from(struct run *run, struct tvars *v,
     const struct node *table);

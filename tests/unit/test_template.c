@@ -10,6 +10,7 @@
 #include "check.h"
 #include "diag/run.h"
 #include "diag/source.h"
+#include "data/tree.h"
 #include "text/template.h"
 
 static struct run run;
@@ -69,6 +70,65 @@ linear(size_t n)
 	buf_free(&want);
 }
 
+/* The block language (issue 11): the origins stay exact around it. */
+static void
+blocks(void)
+{
+	struct node *list = tree_array(&run.arena);
+	unsigned before;
+	struct span sp;
+	uint32_t src;
+	bool ok;
+
+	tree_push(&run.arena, list, tree_str(&run.arena, "a"));
+	tree_push(&run.arena, list, tree_str(&run.arena, "b"));
+	template_var(&run, &vars, "on", "yes", 3, NULL, span_make(0, 0));
+	template_var(&run, &vars, "off", "0", 1, NULL, span_make(0, 0));
+	template_var_node(&run, &vars, "xs", list, NULL, span_make(0, 0));
+	CHECK_STR(expand("{{if on}}A{{else}}B{{/if}}{{if off}}C{{else}}D{{/if}}",
+	    &ok), "AD");
+	CHECK(ok);
+	CHECK_STR(expand("{{if !off}}neg{{/if}}", &ok), "neg");
+	CHECK_STR(expand("[{{each xs as x}}<{{x}}>{{/each}}] {{xs}}", &ok),
+	    "[<a><b>] a, b");
+	CHECK(ok);
+	CHECK_STR(expand("x{{// gone }}y \\{\\{z\\}\\}", &ok), "xy {{z}}");
+	/* Text after a block keeps its exact origin. */
+	CHECK_STR(expand("{{if on}}A{{/if}}tail", &ok), "Atail");
+	CHECK(etext_locate(&last, 1, 4, &src, &sp));
+	CHECK_INT(sp.off, 17);
+	CHECK_INT(sp.len, 4);
+	/* A skipped branch reports nothing. */
+	before = run.diag.errors;
+	CHECK_STR(expand("{{if off}}{{nope}}{{/if}}", &ok), "");
+	CHECK(ok);
+	CHECK_INT(run.diag.errors, before);
+	expand("{{if on}}open", &ok);
+	CHECK(!ok);
+	expand("{{/each}}", &ok);
+	CHECK(!ok);
+	expand("{{each on as x}}{{/each}}", &ok);
+	CHECK(!ok);
+	CHECK_INT(run.diag.errors - before, 3);
+}
+
+/* Many "{{" that never close: still linear. */
+static void
+unclosed_braces(size_t n)
+{
+	struct buf text = BUF_INIT;
+	clock_t t0 = clock();
+	size_t i;
+	bool ok;
+
+	for (i = 0; i < n; i++)
+		buf_puts(&text, "{{ x");
+	CHECK_INT(strlen(expand(text.data, &ok)), 4 * n);
+	CHECK(ok);
+	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 60.0);
+	buf_free(&text);
+}
+
 int
 main(void)
 {
@@ -112,7 +172,10 @@ main(void)
 	vars.keep_unknown = true;
 	CHECK_STR(expand("{{nope}} {{user}}", &ok), "{{nope}} 主人");
 	CHECK(ok);
+	vars.keep_unknown = false;
+	blocks();
 	linear(100000);
+	unclosed_braces(100000);
 	run_free(&run);
 	return check_done("test_template");
 }

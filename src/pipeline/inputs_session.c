@@ -1,0 +1,194 @@
+/*
+ * --session FILE on build and debug: the session's visible messages are
+ * the history (before -H's), its system texts the start of the history's
+ * system prompt, its variables template variables (inputs.c sets them
+ * between [vars] and -v), its entries join the stack (collect_session).
+ * Nothing here writes the file: the command appends the turn once the
+ * build has succeeded (cmd/options.c).
+ */
+#include "pipeline/stages.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "data/tree.h"
+#include "diag/run.h"
+
+bool
+inputs_session_load(struct run *run, const struct options *opt,
+    struct inputs *in)
+{
+	bool exists;
+
+	if (!opt->session)
+		return true;
+	in->sess = arena_alloc(&run->arena, sizeof(*in->sess));
+	return session_load(run, opt->session, in->sess, &exists);
+}
+
+/* The index after the last visible user message, or 0. */
+static size_t
+after_last_user(const struct chatfile *c)
+{
+	size_t i;
+	bool hidden;
+
+	for (i = c->msgs.n; i > 0; i--)
+		if (session_role(c->msgs.v[i - 1].obj, &hidden) == ROLE_USER &&
+		    !hidden)
+			return i;
+	return 0;
+}
+
+/* text then, if any, "\n\n" and the old contents of b */
+static void
+prepend(struct buf *b, const struct buf *text)
+{
+	struct buf old = *b;
+
+	if (!text->len)
+		return;
+	memset(b, 0, sizeof(*b));
+	buf_put(b, text->data, text->len);
+	if (old.len) {
+		buf_puts(b, "\n\n");
+		buf_put(b, old.data, old.len);
+	}
+	buf_free(&old);
+}
+
+static void
+add_system(struct buf *b, const char *text, size_t len)
+{
+	size_t n = entry_trim(&text, len);
+
+	if (!n)
+		return;
+	if (b->len)
+		buf_puts(b, "\n\n");
+	buf_put(b, text, n);
+}
+
+bool
+inputs_session_merge(struct run *run, const struct options *opt,
+    struct inputs *in)
+{
+	const struct chatfile *c = in->sess;
+	struct buf base = BUF_INIT, devbase = BUF_INIT;
+	struct message *msgs;
+	size_t end, i, n = 0, before = 0, nh = in->nhist;
+
+	if (!c) {
+		in->first_turn = opt->turn != TURN_RESUME &&
+		    (opt->turn == TURN_FIRST || in->nhist == 0);
+		in->turn = 1;
+		return true;
+	}
+	end = c->msgs.n;
+	in->turn = session_turn(c) + 1;
+	if (opt->regenerate) {
+		if (!(end = after_last_user(c))) {
+			diag_plain(run, DIAG_ERROR, MSG_SESSION_EMPTY,
+			    opt->session, "user message", "regenerate");
+			return false;
+		}
+		/* The reply being regenerated had ended the turn. */
+		if (end < c->msgs.n && in->turn > 1)
+			in->turn--;
+	}
+	msgs = (struct message *)arena_array(&run->arena,
+	    end + in->nhist + 3, sizeof(*msgs)) + 2;
+	for (i = 0; i < end; i++) {
+		const struct chatfile_msg *cm = &c->msgs.v[i];
+		struct message *m;
+		bool hidden;
+		enum role r = session_role(cm->obj, &hidden);
+		size_t len;
+		const char *text = chatfile_text(cm->obj, &len);
+
+		if (hidden)
+			continue;
+		/* The turn regenerated is the user message at the end. */
+		if (i + 1 < end || !opt->regenerate)
+			before++;
+		if (r == ROLE_SYSTEM || r == ROLE_DEVELOPER) {
+			add_system(r == ROLE_SYSTEM ? &base : &devbase, text,
+			    len);
+			continue;
+		}
+		m = &msgs[n++];
+		memset(m, 0, sizeof(*m));
+		m->role = r;
+		m->origin = "session";
+		m->content = text;
+		m->len = len;
+		if (cm->raw && c->src) {
+			m->has_src = true;
+			m->src = c->src->id;
+			m->span = span_make((size_t)(cm->raw - c->src->text),
+			    cm->rawlen);
+		}
+	}
+	if (in->nhist)
+		memcpy(msgs + n, in->hist, in->nhist * sizeof(*msgs));
+	in->hist = msgs;
+	in->nhist += n;
+	in->histroom = in->nhist;
+	prepend(&in->base, &base);
+	prepend(&in->devbase, &devbase);
+	buf_free(&base);
+	buf_free(&devbase);
+	if (!in->histsrc && (in->base.len || in->devbase.len))
+		in->histsrc = c->src;
+	in->first_turn = opt->turn == TURN_FIRST || (opt->turn == TURN_AUTO &&
+	    before == 0 && nh == 0);
+	return true;
+}
+
+/* chat_metadata.strata.entries: {"key","content","priority","role",
+ * "scope"}; one that is not such an object is skipped. */
+void
+collect_session(struct run *run, const struct inputs *in,
+    struct entry_vec *out)
+{
+	const struct node *meta, *st, *v;
+	struct arena *a = &run->arena;
+	size_t i;
+
+	if (!in->sess || !(meta = chatfile_metadata(in->sess)) ||
+	    !(st = tree_get(meta, "strata")) || st->kind != NODE_TABLE ||
+	    !(v = tree_get(st, "entries")) || v->kind != NODE_ARRAY)
+		return;
+	for (i = 0; i < v->u.array.n; i++) {
+		const struct node *o = v->u.array.items[i], *key, *content,
+		    *x;
+		struct entry *e;
+		int k;
+
+		if (o->kind != NODE_TABLE || !(key = tree_get(o, "key")) ||
+		    key->kind != NODE_STRING ||
+		    !(content = tree_get(o, "content")) ||
+		    content->kind != NODE_STRING)
+			continue;
+		e = entry_new(a, key->u.str.s, "session");
+		if ((x = tree_get(o, "priority")) && x->kind == NODE_INT &&
+		    x->u.i > INT_MIN && x->u.i < INT_MAX)
+			e->priority = (int)x->u.i;
+		if ((x = tree_get(o, "role")) && x->kind == NODE_STRING &&
+		    (k = names_index(names_roles, x->u.str.s,
+		    x->u.str.len)) >= 0)
+			e->role = (enum role)k;
+		e->scope = SCOPE_SESSION;
+		if ((x = tree_get(o, "scope")) && x->kind == NODE_STRING &&
+		    (k = names_index(names_scopes, x->u.str.s,
+		    x->u.str.len)) >= 0)
+			e->scope = (enum scope)k;
+		entry_set_raw(a, e, content->u.str.s, content->u.str.len,
+		    in->sess->src ? in->sess->src->id : 0, content->span,
+		    false);
+		e->has_src = in->sess->src != NULL;
+		e->rewrite = ENTRY_TIDY;
+		avec_push(a, out, e);
+	}
+}

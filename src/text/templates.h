@@ -1,0 +1,42 @@
+/*
+ * templates: the agent templates strata ships -- the current user input,
+ * the reply context, the identity hint, the soul wrapper, the first-turn
+ * instructions, the skill hint -- compiled into the binary
+ * (prompts/templates/ in the source tree) and replaced by a file of the
+ * same name under the profile's prompt directory.  {{include::}} finds
+ * its files the same way.  A name that leaves the prompt directory
+ * (absolute, "..", a symbolic link out) is refused.
+ *
+ * Ownership: sources belong to the run; names are static.
+ */
+#ifndef TEMPLATES_H
+#define TEMPLATES_H
+
+#include <stdbool.h>
+
+#include "diag/span.h"
+
+struct run;
+struct source;
+
+/* The built-in templates, NULL-terminated, with one line on each. */
+extern const char *const templates_names[];
+extern const char *const templates_about[];
+
+/* Relative, not empty, no "." or ".." component, no NUL or backslash. */
+bool templates_safe_name(const char *name);
+/*
+ * The template or include name: dir/name when that file exists (dir
+ * NULL: none), else the built-in one.  Errors -- an unsafe name, a
+ * symbolic link out of dir, neither file -- are reported at span at of
+ * from (NULL: with no place).
+ */
+struct source *templates_open(struct run *run, const char *dir,
+    const char *name, const struct source *from, struct span at);
+/* Where name would come from: dir/name, or NULL for the built-in one. */
+const char *templates_where(struct run *run, const char *dir,
+    const char *name);
+/* The built-in text of name, or NULL. */
+const char *templates_builtin(const char *name, size_t *len);
+
+#endif
