@@ -51,6 +51,8 @@ options_free(struct options *opt)
 	free(opt->vars);
 	free(opt->sets);
 	free(opt->injects);
+	free(opt->prestarts);
+	free(opt->tool_results);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -91,10 +93,14 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "inject", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "state", required_argument, NULL, 'S' },
+		{ "prestart", required_argument, NULL, 'P' },
+		{ "tool-result", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t cap[4] = { 0 };  /* of contexts, vars, sets, injects */
+	size_t cap[6] = { 0 };  /* of contexts, vars, sets, injects,
+	                         * prestarts, tool results */
 	enum out_format f;
 	int ch;
 
@@ -123,6 +129,17 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case 'i':
 			cmd_push(&opt->injects, &opt->ninjects, &cap[3],
 			    "--inject", optarg);
+			break;
+		case 'S':
+			opt->state = optarg;
+			break;
+		case 'P':
+			cmd_push(&opt->prestarts, &opt->nprestarts, &cap[4],
+			    "--prestart", optarg);
+			break;
+		case 'T':
+			cmd_push(&opt->tool_results, &opt->ntool_results,
+			    &cap[5], "--tool-result", optarg);
 			break;
 		case 'f':
 			if (!names_format_parse(optarg, &f)) {

@@ -28,6 +28,9 @@ struct options {
 	const char *user;       /* -u TEXT, "-" for stdin, or NULL */
 	const char *history;    /* -H FILE, "-" for stdin, or NULL */
 	const char *format;     /* -f, or NULL */
+	const char *state;      /* --state FILE, "-" for stdin, or NULL */
+	struct kv *prestarts, *tool_results;    /* --prestart, --tool-result */
+	size_t nprestarts, ntool_results;
 	struct kv *contexts, *vars, *sets, *injects;
 	size_t ncontexts, nvars, nsets, ninjects;
 	bool check_only;        /* strata check */

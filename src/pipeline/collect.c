@@ -41,5 +41,7 @@ collect(struct run *run, const struct options *opt, const struct profile *p,
 	li.injects = in->injects;
 	li.ninjects = opt->ninjects;
 	li.check_only = opt->check_only;
+	li.state = in->state;
+	li.user = in->user;
 	return layer_collect(run, p, &li, out, tools);
 }

@@ -20,6 +20,8 @@ assemble_stdin_clash(const struct options *opt)
 		n++;
 	if (opt->history && strcmp(opt->history, "-") == 0 && ++n > 1)
 		return "--history";
+	if (opt->state && strcmp(opt->state, "-") == 0 && ++n > 1)
+		return "--state";
 	for (i = 0; i < opt->ncontexts; i++) {
 		const char *eq = strchr(opt->contexts[i].arg, '=');
 
@@ -168,6 +170,8 @@ inputs_read(struct run *run, const struct options *opt,
 			ok = false;
 	}
 	if (opt->history && !history_read(run, opt->history, in))
+		ok = false;
+	if (ok && !state_read(run, opt, p, in))
 		ok = false;
 	return ok;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "layers/agent.h"
 #include "layers/layer.h"
 #include "pipeline/assemble.h"
 #include "prompt/chat.h"
@@ -30,6 +31,7 @@ struct inputs {
 	struct message *hist;
 	size_t nhist, histroom;         /* used, and room for */
 	struct buf base, devbase;       /* freed by inputs_free() */
+	struct agent_state *state;      /* --state and its flags, or NULL */
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -44,6 +46,11 @@ bool inputs_read(struct run *run, const struct options *opt,
 void inputs_free(struct inputs *in);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
+
+/* --state, --prestart, --tool-result (state.c); for an [agent] profile
+ * the history (-H) becomes the state's dialogue. */
+bool state_read(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in);
 
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,
