@@ -31,6 +31,7 @@
 /* The words of each language: [agent] lang. */
 struct words {
 	const char *empty, *user, *assistant, *params, *system, *answer;
+	const char *colon;      /* after a speaker's name */
 };
 
 static const struct words lang_words[] = {
@@ -41,7 +42,7 @@ static const struct words lang_words[] = {
 	  "    {\"action\": \"tool\", \"tool\": \"tool name\", \"args\": "
 	  "{...}}\n"
 	  "- to answer directly (with the reply's text):\n"
-	  "    {\"action\": \"finish\", \"message\": \"your reply\"}" },
+	  "    {\"action\": \"finish\", \"message\": \"your reply\"}", ":" },
 	{ "（无）", "用户", "助手", "参数",
 	  "你负责规划下一步行动，请严格输出合法 JSON。",
 	  "请返回 JSON，格式如下：\n"
@@ -49,7 +50,7 @@ static const struct words lang_words[] = {
 	  "    {\"action\": \"tool\", \"tool\": \"工具名\", \"args\": "
 	  "{...}}\n"
 	  "- 若直接回复（需附带回复内容）：\n"
-	  "    {\"action\": \"finish\", \"message\": \"你的回复内容\"}" },
+	  "    {\"action\": \"finish\", \"message\": \"你的回复内容\"}", "：" },
 };
 
 /* The default sections of a kind: title per language, source. */
@@ -218,8 +219,9 @@ src_history(struct actx *a, struct buf *b)
 
 		if (i)
 			buf_putc(b, '\n');
-		buf_printf(b, "%s：\n", t->name ? t->name :
-		    t->role == ROLE_USER ? a->user : a->assistant);
+		buf_printf(b, "%s%s\n", t->name ? t->name :
+		    t->role == ROLE_USER ? a->user : a->assistant,
+		    lang_words[a->lang].colon);
 		fenced(b, t->content, t->len);
 	}
 }
@@ -240,7 +242,7 @@ src_user_text(struct actx *a, struct buf *b)
 	}
 	if (!q || !n)
 		return;
-	buf_printf(b, "%s：\n", a->user);
+	buf_printf(b, "%s%s\n", a->user, lang_words[a->lang].colon);
 	fenced(b, q, n);
 }
 
@@ -410,8 +412,11 @@ static void
 set_generated(struct actx *a, struct entry *e, struct buf *b,
     const struct node *at)
 {
+	const char *s = b->data ? b->data : "";
+	size_t n = entry_trim(&s, b->len);
+
 	entry_set_raw(&a->run->arena, e, arena_strndup(&a->run->arena,
-	    b->data ? b->data : "", b->len), b->len, at ? at->src : 0,
+	    s, n), n, at ? at->src : 0,
 	    at ? at->span : span_make(0, 0), false);
 	e->rewrite = 0;
 }
