@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "prompt/entry.h"
 #include "prompt/names.h"
@@ -32,6 +33,9 @@ struct agent_turn {
 	const char *name;       /* a speaker's name, or NULL */
 	const char *content;
 	size_t len;
+	bool has_src;           /* where it was read: the state's element */
+	uint32_t src;
+	struct span span;
 };
 
 /* A tool run: a prestart tool, or one of this turn's tool calls. */

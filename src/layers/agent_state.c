@@ -170,6 +170,9 @@ agent_state_read(struct run *run, struct source *src, struct agent_state *st)
 			    ROLE_ASSISTANT;
 			t->name = str(e, "name", &len);
 			t->content = str(e, "content", &t->len);
+			t->has_src = true;
+			t->src = e->src;
+			t->span = e->span;
 		}
 		st->ndialogue = dia->u.array.n;
 	}

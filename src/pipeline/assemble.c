@@ -86,6 +86,8 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		stack_add(&c->stack, entries.v[i]);
 	if (opt->check_only)
 		check_warnings(run, c, &in.vars);
+	c->cleanups = in.cleanups;
+	c->ncleanups = in.ncleanups;
 	arrange(run, c, &in);
 	ok = rewrite_messages(&cx, &plan, c);
 out:

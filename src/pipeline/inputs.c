@@ -171,6 +171,10 @@ inputs_read(struct run *run, const struct options *opt,
 	}
 	if (opt->history && !history_read(run, opt->history, in))
 		ok = false;
+	if (ok && in->hist) {
+		cleanup_history(run, p, in, &in->hist, &in->nhist);
+		in->histroom = in->nhist + 1;
+	}
 	if (ok && !state_read(run, opt, p, in))
 		ok = false;
 	return ok;

@@ -32,6 +32,8 @@ struct inputs {
 	size_t nhist, histroom;         /* used, and room for */
 	struct buf base, devbase;       /* freed by inputs_free() */
 	struct agent_state *state;      /* --state and its flags, or NULL */
+	struct cleanup_note *cleanups;  /* what cleanup_history() changed */
+	size_t ncleanups, capcleanups;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -51,6 +53,16 @@ bool history_read(struct run *run, const char *path, struct inputs *in);
  * the history (-H) becomes the state's dialogue. */
 bool state_read(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in);
+
+/*
+ * The history clean-up (cleanup.c), right after a history is read: the
+ * [cleanup] rules applied to v[0..*n) (user and assistant messages,
+ * content in the arena or borrowed), each change noted in in.  The
+ * result may hold one message more (first_user) or fewer (empty):
+ * *v is replaced by a new array with room as history.c gives it.
+ */
+void cleanup_history(struct run *run, const struct profile *p,
+    struct inputs *in, struct message **v, size_t *n);
 
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,

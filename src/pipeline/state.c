@@ -85,6 +85,36 @@ dialogue_from_history(struct run *run, struct inputs *in)
 	in->nhist = 0;
 }
 
+/* The state's own dialogue gets the clean-up -H gets (cleanup.c). */
+static void
+clean_dialogue(struct run *run, const struct profile *p, struct inputs *in)
+{
+	struct agent_state *st = in->state;
+	struct message *v = arena_array(&run->arena, st->ndialogue + 1,
+	    sizeof(*v));
+	size_t i, n = st->ndialogue;
+
+	for (i = 0; i < n; i++) {
+		v[i].role = st->dialogue[i].role;
+		v[i].name = st->dialogue[i].name;
+		v[i].content = st->dialogue[i].content;
+		v[i].len = st->dialogue[i].len;
+		v[i].origin = "history";
+		v[i].has_src = st->dialogue[i].has_src;
+		v[i].src = st->dialogue[i].src;
+		v[i].span = st->dialogue[i].span;
+	}
+	cleanup_history(run, p, in, &v, &n);
+	st->dialogue = arena_array(&run->arena, n + 1, sizeof(*st->dialogue));
+	for (i = 0; i < n; i++) {
+		st->dialogue[i].role = v[i].role;
+		st->dialogue[i].name = v[i].name;
+		st->dialogue[i].content = v[i].content;
+		st->dialogue[i].len = v[i].len;
+	}
+	st->ndialogue = n;
+}
+
 bool
 state_read(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in)
@@ -116,5 +146,7 @@ state_read(struct run *run, const struct options *opt,
 	    &st->tools, &st->ntools) && ok;
 	if (in->histsrc)
 		dialogue_from_history(run, in);
+	else if (st->ndialogue)
+		clean_dialogue(run, p, in);
 	return ok;
 }

@@ -36,6 +36,17 @@ struct message {
 	size_t nstages;
 };
 
+/* A change the history clean-up made (pipeline/cleanup.c): reported in
+ * the debug view and in -f json, never silent. */
+struct cleanup_note {
+	size_t message;         /* 1-based, among the messages as read */
+	const char *rule;       /* think, prestart, empty, first_user */
+	const char *change;     /* what changed and why, in words */
+	bool has_src;           /* where the message was read */
+	uint32_t src;
+	struct span span;
+};
+
 struct chat {
 	const struct profile *profile;
 	enum out_format format;
@@ -46,6 +57,8 @@ struct chat {
 	size_t n, cap;
 	struct tool_list tools;
 	struct stack stack;             /* every entry, in or out */
+	const struct cleanup_note *cleanups;    /* history clean-up */
+	size_t ncleanups;
 };
 
 #endif
