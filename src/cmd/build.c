@@ -19,6 +19,9 @@ const char cmd_build_help[] =
     "  -i, --inject KEY=TEXT      add a turn-scope entry (priority 100)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
     "                             text | json\n"
+    "      --state FILE|-         an [agent] profile's loop state (JSON)\n"
+    "      --prestart TOOL=FILE   add a prestart tool result to the state\n"
+    "      --tool-result TOOL=FILE  add a tool run of this turn\n"
     "  -h, --help                 show this help\n";
 
 int
