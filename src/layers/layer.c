@@ -87,7 +87,7 @@ layer_collect(struct run *run, const struct profile *p,
 	bool ok = true;
 
 	if (agent_enabled(p))
-		return layer_agent(run, p, in, out);
+		return layer_agent(run, p, in, out, list);
 	ok = layer_prefix(run, p, out) && ok;
 	ok = layer_persona(run, p, out) && ok;
 	ok = layer_skills(run, p, out) && ok;

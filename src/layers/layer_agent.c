@@ -99,7 +99,7 @@ struct actx {
 	int lang;                       /* index into lang_words */
 	const char *kind;
 	const char *user, *assistant, *params;
-	struct tool_list tools;
+	struct tool_list *tools;        /* the build's list */
 	bool tools_read;
 	struct map used;                /* context names sections read */
 };
@@ -274,8 +274,8 @@ src_tools(struct actx *a, struct buf *b)
 {
 	size_t i, k;
 
-	for (i = 0; i < a->tools.n; i++) {
-		const struct tool *t = a->tools.items[i];
+	for (i = 0; i < a->tools->n; i++) {
+		const struct tool *t = a->tools->items[i];
 		const struct node *props = tree_get(t->parameters,
 		    "properties");
 		const char *d = t->description;
@@ -386,10 +386,9 @@ read_tools(struct actx *a)
 	if (a->tools_read)
 		return true;
 	a->tools_read = true;
-	/* The planner lists the tools in words and answers in JSON: they
-	 * are read into a list of the layer's own, so the request carries
-	 * no native tools. */
-	return layer_tools(a->run, a->p, &scratch, &a->tools);
+	/* The planner lists the tools in words and answers in JSON: the
+	 * pipeline keeps them out of the request (assemble.c). */
+	return layer_tools(a->run, a->p, &scratch, a->tools);
 }
 
 static struct entry *
@@ -569,7 +568,8 @@ check_contexts(struct actx *a)
 
 bool
 layer_agent(struct run *run, const struct profile *p,
-    const struct layer_input *in, struct entry_vec *out)
+    const struct layer_input *in, struct entry_vec *out,
+    struct tool_list *list)
 {
 	struct actx a;
 	const struct node *secs;
@@ -583,6 +583,7 @@ layer_agent(struct run *run, const struct profile *p,
 	a.run = run;
 	a.p = p;
 	a.in = in;
+	a.tools = list;
 	a.agent = tree_get(p->root, "agent");
 	lang = sget(a.agent, "lang");
 	a.lang = lang && strcmp(lang, "zh") == 0 ? 1 : 0;

@@ -37,7 +37,8 @@ bool layer_tools(struct run *run, const struct profile *p,
 bool layer_injects(struct run *run, const struct profile *p,
     const struct layer_input *in, struct entry_vec *out);
 bool layer_agent(struct run *run, const struct profile *p,
-    const struct layer_input *in, struct entry_vec *out);
+    const struct layer_input *in, struct entry_vec *out,
+    struct tool_list *list);
 bool layer_contexts(struct run *run, const struct profile *p,
     const struct layer_input *in, struct entry_vec *out);
 

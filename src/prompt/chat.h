@@ -56,6 +56,9 @@ struct chat {
 	struct message *msgs;
 	size_t n, cap;
 	struct tool_list tools;
+	/* An [agent] profile's tools: listed in words in its prompt, not
+	 * sent as native tools; strata decide checks against them. */
+	struct tool_list prose_tools;
 	struct stack stack;             /* every entry, in or out */
 	const struct cleanup_note *cleanups;    /* history clean-up */
 	size_t ncleanups;
