@@ -350,8 +350,7 @@ src_profile(struct actx *a, struct buf *b)
 
 /* -c NAME, else the [[context]]'s file. */
 static bool
-src_context(struct actx *a, const char *name, const struct node *at,
-    struct buf *b)
+src_context(struct actx *a, const char *name, struct buf *b)
 {
 	size_t i;
 
@@ -374,7 +373,6 @@ src_context(struct actx *a, const char *name, const struct node *at,
 		buf_put(b, src->text, src->len);
 		return true;
 	}
-	(void)at;
 	return true;
 }
 
@@ -493,7 +491,7 @@ section(struct actx *a, size_t i, const struct node *sec,
 	else if (strcmp(source, "user_text") == 0)
 		src_user_text(a, &b);
 	else if (strncmp(source, "context.", 8) == 0 && source[8])
-		ok = src_context(a, source + 8, srcnode, &b);
+		ok = src_context(a, source + 8, &b);
 	else if (strcmp(source, "prestart") == 0)
 		src_prestart(a, &b);
 	else if (strcmp(source, "tools") == 0)

@@ -84,7 +84,7 @@ blank(const char *s, size_t n)
  */
 static void
 strip_think(struct buf *out, const char *s, size_t n, size_t *blocks,
-    size_t *bytes, bool *unclosed)
+    bool *unclosed)
 {
 	size_t at = 0;
 
@@ -97,14 +97,12 @@ strip_think(struct buf *out, const char *s, size_t n, size_t *blocks,
 		if (!c) {
 			if (blank(s, (size_t)(o - s))) {
 				*unclosed = true;
-				*bytes += n - (size_t)(o - s);
 				n = (size_t)(o - s);
 			}
 			break;
 		}
 		buf_put(out, s + at, (size_t)(o - s) - at);
 		(*blocks)++;
-		*bytes += (size_t)(c + 8 - o);
 		at = (size_t)(c + 8 - s);
 	}
 	if (at < n)
@@ -113,8 +111,7 @@ strip_think(struct buf *out, const char *s, size_t n, size_t *blocks,
 
 /* s without its <prestart> blocks but the keep="true" ones. */
 static void
-strip_prestart(struct buf *out, const char *s, size_t n, size_t *blocks,
-    size_t *bytes)
+strip_prestart(struct buf *out, const char *s, size_t n, size_t *blocks)
 {
 	size_t at = 0, from = 0;
 
@@ -139,7 +136,6 @@ strip_prestart(struct buf *out, const char *s, size_t n, size_t *blocks,
 			continue;
 		buf_put(out, s + at, (size_t)(o - s) - at);
 		(*blocks)++;
-		*bytes += (size_t)(c + 11 - o);
 		at = from;
 	}
 	if (at < n)
@@ -177,11 +173,11 @@ clean_one(struct run *run, const struct rules *r, struct inputs *in,
 	struct arena *a = &run->arena;
 	struct buf b = BUF_INIT;
 	const char *s = m->content;
-	size_t n = m->len, blocks = 0, bytes = 0;
+	size_t n = m->len, blocks = 0;
 	bool unclosed = false, changed = false;
 
 	if (r->think && m->role == ROLE_ASSISTANT && find(s, n, "<think>")) {
-		strip_think(&b, s, n, &blocks, &bytes, &unclosed);
+		strip_think(&b, s, n, &blocks, &unclosed);
 		if (blocks)
 			note(run, in, m, pos, "think", arena_printf(a,
 			    "removed %zu <think> block%s: the model's "
@@ -200,7 +196,7 @@ clean_one(struct run *run, const struct rules *r, struct inputs *in,
 	}
 	blocks = 0;
 	if (r->prestart && find(s, n, "<prestart")) {
-		strip_prestart(&b, s, n, &blocks, &bytes);
+		strip_prestart(&b, s, n, &blocks);
 		if (blocks) {
 			note(run, in, m, pos, "prestart", arena_printf(a,
 			    "removed %zu <prestart> block%s: a prestart result "
