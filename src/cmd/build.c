@@ -52,6 +52,9 @@ const char cmd_build_help[] =
     "                             the persona, over settings.json's\n"
     "      --greeting N           the card's Nth alternate greeting\n"
     "      --seed N               {{random}}, {{roll}} and world info rolls\n"
+    "      --state FILE|-         an [agent] profile's loop state (JSON)\n"
+    "      --prestart TOOL=FILE   add a prestart tool result to the state\n"
+    "      --tool-result TOOL=FILE  add a tool run of this turn\n"
     "  -h, --help                 show this help\n";
 
 int

@@ -49,7 +49,8 @@ bad_format(const char *arg)
 }
 
 /* Long options with no short form. */
-enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE };
+enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE, OPT_STATE, OPT_PRESTART,
+	OPT_TOOL_RESULT };
 
 /* --scope global,session: the bit set of the scopes named. */
 static bool
@@ -86,6 +87,8 @@ options_free(struct options *opt)
 	free((void *)opt->tavern.worlds);
 	free((void *)opt->tavern.regex);
 	free(opt->removes);
+	free(opt->prestarts);
+	free(opt->tool_results);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -174,6 +177,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "input", required_argument, NULL, 'I' },
 		{ "scene", required_argument, NULL, 'E' },
 		{ "log-level", required_argument, NULL, 'L' },
+		{ "state", required_argument, NULL, OPT_STATE },
+		{ "prestart", required_argument, NULL, OPT_PRESTART },
+		{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "card", required_argument, NULL, OPT_CARD },
 		{ "preset", required_argument, NULL, OPT_PRESET },
@@ -190,7 +196,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
-	size_t cap[5] = { 0 };  /* contexts, vars, sets, injects, removes */
+	size_t cap[7] = { 0 };  /* contexts, vars, sets, injects, removes,
+	                         * prestarts, tool results */
 	enum out_format f;
 	int ch;
 
@@ -233,6 +240,17 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case OPT_SCOPE:
 			if (!scopes(optarg, &opt->scopes))
 				return EXIT_USAGE;
+			break;
+		case OPT_STATE:
+			opt->state = optarg;
+			break;
+		case OPT_PRESTART:
+			cmd_push(&opt->prestarts, &opt->nprestarts, &cap[5],
+			    "--prestart", optarg);
+			break;
+		case OPT_TOOL_RESULT:
+			cmd_push(&opt->tool_results, &opt->ntool_results,
+			    &cap[6], "--tool-result", optarg);
 			break;
 		case 'f':
 			if (!names_format_parse(optarg, &f)) {

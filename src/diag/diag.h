@@ -326,6 +326,15 @@ enum diag_level {
 	X(MSG_WI_CHAT_MESSAGE, "line %zu: a chat message must be a JSON object") \
 	X(MSG_WI_SETTINGS, "'%s' must be %s; the default is used") \
 	X(MSG_WI_NO_CHAT, "--seed, --settings and --json need --chat") \
+	/* agent: [agent] sections and the loop state */ \
+	X(MSG_STATE_NOT_OBJECT, "the state must be a JSON object, not %s") \
+	X(MSG_STATE_MEMORIES, "'memories' must be a string or an array of strings, not %s") \
+	X(MSG_STATE_MEMORY, "a memory must be a string, not %s") \
+	X(MSG_STATE_PROFILE, "'profile' must be a string or an object, not %s") \
+	X(MSG_AGENT_SOURCE, "unknown section source '%s' (expected user_text, persona, context.NAME, prestart, tools, tool_history, history, observation, memories or profile)") \
+	X(MSG_AGENT_NO_CONTEXT, "no [[agent.sections]] reads context '%s' (source = \"context.%s\")") \
+	X(MSG_AGENT_FLAG, "expected %s=FILE") \
+	X(MSG_STATE_NO_AGENT, "%s needs a profile with an [agent] table") \
 	/* end */
 
 #define X(name, text) name,

@@ -134,6 +134,25 @@ put_excluded(struct view *v, const struct stack *stack)
 	}
 }
 
+/* What the history clean-up changed (pipeline/cleanup.c), if anything. */
+static void
+put_cleanups(struct view *v, const struct chat *c)
+{
+	size_t i;
+
+	if (!c->ncleanups)
+		return;
+	buf_printf(v->out, "\n%shistory clean-up%s: %zu\n", v->st.bold,
+	    v->st.off, c->ncleanups);
+	for (i = 0; i < c->ncleanups; i++) {
+		const struct cleanup_note *n = &c->cleanups[i];
+
+		buf_printf(v->out, "  message %-4zu %-10s %s\n  %11s  %s%s%s\n",
+		    n->message, n->rule, n->change, "", v->st.dim,
+		    where(v->run, n->has_src, n->src, n->span), v->st.off);
+	}
+}
+
 bool
 emit_debug(struct run *run, const struct chat *c, struct buf *out)
 {
@@ -161,6 +180,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	    v.st.off);
 	for (i = 0; i < c->n; i++)
 		put_message(&v, &c->msgs[i], i);
+	put_cleanups(&v, c);
 	put_excluded(&v, &c->stack);
 	return true;
 }

@@ -162,6 +162,23 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	tools = tree_put(a, doc, "tools", tree_array(a));
 	for (i = 0; i < c->tools.n; i++)
 		tree_push(a, tools, tree_str(a, c->tools.items[i]->name));
+	/* What the history clean-up changed, when it changed anything. */
+	if (c->ncleanups) {
+		struct node *cl = tree_put(a, doc, "cleanup", tree_array(a));
+
+		for (i = 0; i < c->ncleanups; i++) {
+			const struct cleanup_note *n = &c->cleanups[i];
+			struct node *o = tree_table(a);
+
+			tree_put(a, o, "message", tree_int(a,
+			    (int64_t)n->message));
+			tree_put(a, o, "rule", tree_str(a, n->rule));
+			tree_put(a, o, "change", tree_str(a, n->change));
+			tree_put(a, o, "source", where(run, n->has_src,
+			    n->src, n->span));
+			tree_push(a, cl, o);
+		}
+	}
 	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a,
 	    request_fingerprint(run, c, all))));
 	json_write(out, doc, 2);

@@ -6,6 +6,7 @@
 #include "base/vec.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "layers/agent.h"
 #include "layers/layer_int.h"
 
 const struct source *
@@ -85,6 +86,8 @@ layer_collect(struct run *run, const struct profile *p,
 {
 	bool ok = true;
 
+	if (agent_enabled(p))
+		return layer_agent(run, p, in, out, list);
 	ok = layer_prefix(run, p, out) && ok;
 	ok = layer_persona(run, p, out) && ok;
 	ok = layer_skills(run, p, out) && ok;

@@ -16,6 +16,7 @@
 #include "prompt/entry.h"
 #include "profile/profile.h"
 
+struct agent_state;
 struct run;
 struct tool_list;
 
@@ -46,6 +47,9 @@ struct layer_input {
 	const struct cli_inject *injects;
 	size_t ninjects;
 	bool check_only;        /* strata check: no -c needed for contexts */
+	/* For an [agent] profile (agent.h): the loop state, and -u. */
+	const struct agent_state *state;        /* may be NULL */
+	const struct source *user;              /* may be NULL */
 };
 
 /*

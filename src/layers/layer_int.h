@@ -36,6 +36,9 @@ bool layer_tools(struct run *run, const struct profile *p,
     struct entry_vec *out, struct tool_list *list);
 bool layer_injects(struct run *run, const struct profile *p,
     const struct layer_input *in, struct entry_vec *out);
+bool layer_agent(struct run *run, const struct profile *p,
+    const struct layer_input *in, struct entry_vec *out,
+    struct tool_list *list);
 bool layer_contexts(struct run *run, const struct profile *p,
     const struct layer_input *in, struct entry_vec *out);
 

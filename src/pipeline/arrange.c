@@ -40,11 +40,17 @@ static bool
 user_turn(struct run *run, struct chat *c, const struct source *user,
     struct message *m)
 {
+	bool in_agent = agent_enabled(c->profile);
 	struct entry **v;
 	size_t n = stack_select(&c->stack, PLACE_USER, ROLE_USER, &v), i;
 	struct buf b = BUF_INIT;
 
-	for (i = 0; i < n; i++) {
+	/* An agent prompt is its sections; the user's text is one. */
+	if (in_agent) {
+		agent_compose(&b, c->profile, v, n);
+		user = NULL;
+	}
+	for (i = 0; !in_agent && i < n; i++) {
 		if (i)
 			buf_puts(&b, "\n\n");
 		buf_put(&b, v[i]->content, v[i]->len);

@@ -125,6 +125,12 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		stack_keep_scopes(&c->stack, opt->scopes);
 	if (opt->check_only)
 		check_warnings(run, c, &in.vars);
+	if (agent_enabled(p)) {
+		c->prose_tools = c->tools;
+		memset(&c->tools, 0, sizeof(c->tools));
+	}
+	c->cleanups = in.cleanups;
+	c->ncleanups = in.ncleanups;
 	arrange(run, c, &in);
 	c->first_turn = in.first_turn;
 	c->soul = in.soul;

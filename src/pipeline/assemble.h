@@ -40,6 +40,9 @@ struct options {
 	struct kv *contexts, *vars, *sets, *injects, *removes;
 	size_t ncontexts, nvars, nsets, ninjects, nremoves;
 	unsigned scopes;        /* --scope: 1 << enum scope; 0: all */
+	const char *state;      /* --state FILE, "-" for stdin, or NULL */
+	struct kv *prestarts, *tool_results;    /* --prestart, --tool-result */
+	size_t nprestarts, ntool_results;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
 	struct tavern_input tavern;     /* --card, --preset, ... (the

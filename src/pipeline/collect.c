@@ -41,6 +41,8 @@ collect(struct run *run, const struct options *opt, const struct profile *p,
 	li.injects = in->injects;
 	li.ninjects = opt->ninjects;
 	li.check_only = opt->check_only;
+	li.state = in->state;
+	li.user = in->user;
 	if (!layer_collect(run, p, &li, out, tools))
 		return false;
 	collect_agent(run, p, in, out);

@@ -22,6 +22,8 @@ assemble_stdin_clash(const struct options *opt)
 		n++;
 	if (opt->history && strcmp(opt->history, "-") == 0 && ++n > 1)
 		return "--history";
+	if (opt->state && strcmp(opt->state, "-") == 0 && ++n > 1)
+		return "--state";
 	for (i = 0; i < opt->ncontexts; i++) {
 		const char *eq = strchr(opt->contexts[i].arg, '=');
 
@@ -355,6 +357,12 @@ inputs_read(struct run *run, const struct options *opt,
 	if (opt->history && !history_read(run, opt->history, in))
 		ok = false;
 	if (ok && !inputs_session_merge(run, opt, in))
+		ok = false;
+	if (ok && in->hist) {
+		cleanup_history(run, p, in, &in->hist, &in->nhist);
+		in->histroom = in->nhist + 1;
+	}
+	if (ok && !state_read(run, opt, p, in))
 		ok = false;
 	if (ok)
 		turn_vars(run, in);

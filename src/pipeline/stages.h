@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "layers/agent.h"
 #include "layers/layer.h"
 #include "pipeline/assemble.h"
 #include "prompt/chat.h"
@@ -44,6 +45,9 @@ struct inputs {
 	const char *scene;
 	const struct source *rawuser;
 	const struct node *soul;        /* SOUL.md's front matter, or NULL */
+	struct agent_state *state;      /* --state and its flags, or NULL */
+	struct cleanup_note *cleanups;  /* what cleanup_history() changed */
+	size_t ncleanups, capcleanups;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -75,6 +79,21 @@ void collect_agent(struct run *run, const struct profile *p,
     const struct inputs *in, struct entry_vec *out);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
+
+/* --state, --prestart, --tool-result (state.c); for an [agent] profile
+ * the history (-H) becomes the state's dialogue. */
+bool state_read(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in);
+
+/*
+ * The history clean-up (cleanup.c), right after a history is read: the
+ * [cleanup] rules applied to v[0..*n) (user and assistant messages,
+ * content in the arena or borrowed), each change noted in in.  The
+ * result may hold one message more (first_user) or fewer (empty):
+ * *v is replaced by a new array with room as history.c gives it.
+ */
+void cleanup_history(struct run *run, const struct profile *p,
+    struct inputs *in, struct message **v, size_t *n);
 
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,

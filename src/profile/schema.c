@@ -149,6 +149,63 @@ static const struct schema output_schema = { "[output]", output_fields,
 static const struct schema tavern_schema = { "[tavern]", tavern_fields,
 	NULL, NULL, NULL };
 
+/* [agent] (layers/agent.h) and the history clean-up switches. */
+const char *const schema_agent_kinds[] = { "planner", "final", "importance",
+	"profile", "reflection", "chat", NULL };
+const char *const schema_agent_langs[] = { "en", "zh", NULL };
+
+static const struct schema_field section_fields[] = {
+	{ "title", SCHEMA_STRING, 0, NULL, NULL },
+	{ "source", SCHEMA_STRING, SCHEMA_NONEMPTY, NULL, NULL },
+	{ "file", SCHEMA_STRING, SCHEMA_NONEMPTY, NULL, NULL },
+	{ "text", SCHEMA_STRING, 0, NULL, NULL },
+	{ "empty", SCHEMA_STRING, 0, NULL, NULL },
+	{ "after", SCHEMA_STRING, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const char *const section_source_others[] = { "file", "text", NULL };
+static const char *const section_file_others[] = { "text", NULL };
+static const char *const section_need[] = { "source", "file", "text", NULL };
+
+static const struct schema_group section_groups[] = {
+	{ "source", section_source_others, MSG_BOTH_GIVEN, section_need,
+	  "'source', 'file' or 'text'" },
+	{ "file", section_file_others, MSG_BOTH_GIVEN, NULL, NULL },
+	{ NULL, NULL, 0, NULL, NULL },
+};
+
+static const struct schema section_schema = { "an agent section",
+	section_fields, section_groups, NULL, NULL };
+
+static const struct schema_field agent_fields[] = {
+	{ "kind", SCHEMA_STRING, 0, NULL, schema_agent_kinds },
+	{ "lang", SCHEMA_STRING, 0, NULL, schema_agent_langs },
+	{ "system", SCHEMA_STRING, 0, NULL, NULL },
+	{ "user_label", SCHEMA_STRING, 0, NULL, NULL },
+	{ "assistant_label", SCHEMA_STRING, 0, NULL, NULL },
+	{ "params_label", SCHEMA_STRING, 0, NULL, NULL },
+	{ "empty", SCHEMA_STRING, 0, NULL, NULL },
+	{ "after", SCHEMA_STRING, 0, NULL, NULL },
+	{ "instructions", SCHEMA_STRING, 0, NULL, NULL },
+	{ "sections", SCHEMA_TABLES, 0, &section_schema, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema agent_schema = { "[agent]", agent_fields, NULL,
+	NULL, NULL };
+
+static const struct schema_field cleanup_fields[] = {
+	{ "think", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "prestart", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "empty", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "first_user", SCHEMA_STRING, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema cleanup_schema = { "[cleanup]", cleanup_fields,
+	NULL, NULL, NULL };
+
 static const struct schema_field top_fields[] = {
 	{ "extends", SCHEMA_STRING, 0, NULL, NULL },
 	{ "profile", SCHEMA_TABLE, 0, &profile_schema, NULL },
@@ -160,6 +217,8 @@ static const struct schema_field top_fields[] = {
 	{ "inject", SCHEMA_TABLES, 0, &inject_schema, NULL },
 	{ "output", SCHEMA_TABLE, 0, &output_schema, NULL },
 	{ "tavern", SCHEMA_TABLE, 0, &tavern_schema, NULL },
+	{ "agent", SCHEMA_TABLE, 0, &agent_schema, NULL },
+	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

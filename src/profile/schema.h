@@ -82,6 +82,9 @@ extern const struct schema schema_profile;
 extern const char *const schema_skill_modes[];
 extern const char *const schema_inject_roles[];
 extern const char *const schema_developer_roles[];
+/* [agent] kind and lang (layers/agent.h). */
+extern const char *const schema_agent_kinds[];
+extern const char *const schema_agent_langs[];
 
 /*
  * Check table t (its path in messages is prefix, "" at the top) against

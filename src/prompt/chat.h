@@ -36,6 +36,17 @@ struct message {
 	size_t nstages;
 };
 
+/* A change the history clean-up made (pipeline/cleanup.c): reported in
+ * the debug view and in -f json, never silent. */
+struct cleanup_note {
+	size_t message;         /* 1-based, among the messages as read */
+	const char *rule;       /* think, prestart, empty, first_user */
+	const char *change;     /* what changed and why, in words */
+	bool has_src;           /* where the message was read */
+	uint32_t src;
+	struct span span;
+};
+
 struct chat {
 	const struct profile *profile;
 	enum out_format format;
@@ -45,6 +56,9 @@ struct chat {
 	struct message *msgs;
 	size_t n, cap;
 	struct tool_list tools;
+	/* An [agent] profile's tools: listed in words in its prompt, not
+	 * sent as native tools; strata decide checks against them. */
+	struct tool_list prose_tools;
 	struct stack stack;             /* every entry, in or out */
 	/* The turn: first when the conversation had no messages before it
 	 * (or --turn said so); turn counts from 1. */
@@ -54,6 +68,8 @@ struct chat {
 	                                 * or NULL */
 	size_t user_len;
 	const struct node *soul;        /* SOUL.md's front matter, or NULL */
+	const struct cleanup_note *cleanups;    /* history clean-up */
+	size_t ncleanups;
 };
 
 #endif
