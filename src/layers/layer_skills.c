@@ -11,9 +11,6 @@
 #include "data/tree.h"
 #include "diag/run.h"
 
-#define OUTLINE_HEADER "You can use these skills on demand:"
-#define OUTLINE_FOOTER "Read a skill's file when you need its details."
-
 /* The part of a path after its last '/' and before its last '.'. */
 static const char *
 stem(struct arena *a, const char *path)
@@ -82,7 +79,11 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 	}
 	if (!ol->first)
 		ol->first = sk->node;
-	buf_printf(&ol->text, "\n- %s: %s -> %s", name, desc, sk->file.s);
+	buf_printf(&ol->text, "\n- %s: %s", name, desc);
+	if (!sk->show_path.s)
+		buf_printf(&ol->text, " -> %s", sk->file.s);
+	else if (sk->show_path.len)
+		buf_printf(&ol->text, " -> %s", sk->show_path.s);
 	return true;
 }
 
@@ -101,15 +102,15 @@ layer_skills(struct run *run, const struct profile *p, struct entry_vec *out)
 	if (ol.first) {
 		struct entry *e = entry_new(a, "skills", "skill");
 		const char *head = p->outline_header.s ? p->outline_header.s :
-		    OUTLINE_HEADER;
+		    p->labels[LABEL_OUTLINE_HEADER];
 		const char *foot = p->outline_footer.s ? p->outline_footer.s :
-		    OUTLINE_FOOTER;
+		    p->labels[LABEL_OUTLINE_FOOTER];
 		char *text = arena_printf(a, "%s%s%s%s", head, ol.text.data,
 		    *foot ? "\n" : "", foot);
 		const char *t = text;
 		size_t n = entry_trim(&t, strlen(text));
 
-		e->title = "Skills";
+		e->title = p->labels[LABEL_SKILLS];
 		e->priority = PRIO_SKILLS;
 		e->scope = SCOPE_GLOBAL;
 		entry_set_raw(a, e, t, n, ol.first->src, ol.first->span,

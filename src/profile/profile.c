@@ -79,6 +79,28 @@ array_of(const struct node *root, const char *key, size_t *n)
 	return a;
 }
 
+/* The labels of [prompt] table t: its lang's, then [prompt.labels]. */
+static void
+fill_labels(struct profile *p, const struct node *t)
+{
+	const struct node *over = t ? tree_get(t, "labels") : NULL;
+	size_t i;
+	int l;
+
+	p->lang = (enum lang)index_of(labels_langs, pstr_of(t, "lang").s, 0);
+	for (i = 0; i < LABEL_COUNT; i++)
+		p->labels[i] = labels_default(p->lang, (enum label)i);
+	if (!over || over->kind != NODE_TABLE)
+		return;
+	for (i = 0; i < over->u.table.n; i++) {
+		const struct member *m = &over->u.table.items[i];
+
+		l = labels_find(m->key, m->keylen);
+		if (l >= 0 && m->value->kind == NODE_STRING)
+			p->labels[l] = m->value->u.str.s;
+	}
+}
+
 static void
 fill_prompt(struct profile *p)
 {
@@ -95,6 +117,7 @@ fill_prompt(struct profile *p)
 	p->style = (enum style)index_of(names_styles, pstr_of(t, "style").s,
 	    0);
 	p->keep_unknown_vars = bool_of(t, "keep_unknown_vars", false);
+	fill_labels(p, t);
 	p->vars = tree_get(p->root, "vars");
 }
 
@@ -113,6 +136,7 @@ fill_skills(struct arena *a, struct profile *p)
 		s->name = pstr_of(e, "name");
 		s->file = pstr_of(e, "file");
 		s->description = pstr_of(e, "description");
+		s->show_path = pstr_of(e, "show_path");
 		s->mode = (enum skill_mode)index_of(schema_skill_modes,
 		    pstr_of(e, "mode").s, 0);
 		s->has_priority = priority_of(e, 75, &s->priority);

@@ -21,6 +21,7 @@
 
 #include "diag/source.h"
 #include "profile/set.h"
+#include "prompt/labels.h"
 #include "prompt/names.h"
 
 struct node;
@@ -41,6 +42,7 @@ struct pstr {
 
 struct pskill {
 	struct pstr name, file, description;
+	struct pstr show_path;          /* the outline's path; "" for none */
 	enum skill_mode mode;
 	int priority;
 	bool has_priority;
@@ -75,6 +77,10 @@ struct profile {
 	struct pstr name, description;
 	struct pstr persona, format, prefix;
 	struct pstr outline_header, outline_footer;
+	enum lang lang;                 /* [prompt] lang */
+	/* Every fixed string by enum label: the language's default, or
+	 * [prompt.labels]' (outline_header/footer above win over both). */
+	const char *labels[LABEL_COUNT];
 	enum style style;
 	bool keep_unknown_vars;
 	const struct node *vars;        /* table of scalars, or NULL */

@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "prompt/labels.h"
 #include "prompt/names.h"
 
 /* ---- the profile's tables --------------------------------------------- */
@@ -23,6 +24,31 @@ static const struct schema_field profile_fields[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+/* [prompt.labels]: one string per name of prompt/labels.c (the unit
+ * test test_profile checks the two lists agree). */
+static const struct schema_field label_fields[] = {
+	{ "tools_intro", SCHEMA_STRING, 0, NULL, NULL },
+	{ "parameters", SCHEMA_STRING, 0, NULL, NULL },
+	{ "none", SCHEMA_STRING, 0, NULL, NULL },
+	{ "required", SCHEMA_STRING, 0, NULL, NULL },
+	{ "optional", SCHEMA_STRING, 0, NULL, NULL },
+	{ "one_of", SCHEMA_STRING, 0, NULL, NULL },
+	{ "default", SCHEMA_STRING, 0, NULL, NULL },
+	{ "when_to_use", SCHEMA_STRING, 0, NULL, NULL },
+	{ "stop", SCHEMA_STRING, 0, NULL, NULL },
+	{ "outline_header", SCHEMA_STRING, 0, NULL, NULL },
+	{ "outline_footer", SCHEMA_STRING, 0, NULL, NULL },
+	{ "prefix", SCHEMA_STRING, 0, NULL, NULL },
+	{ "persona", SCHEMA_STRING, 0, NULL, NULL },
+	{ "format", SCHEMA_STRING, 0, NULL, NULL },
+	{ "skills", SCHEMA_STRING, 0, NULL, NULL },
+	{ "tools", SCHEMA_STRING, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema labels_schema = { "[prompt.labels]",
+	label_fields, NULL, NULL, NULL };
+
 static const struct schema_field prompt_fields[] = {
 	{ "dir", SCHEMA_STRING, 0, NULL, NULL },
 	{ "persona", SCHEMA_STRING, 0, NULL, NULL },
@@ -32,6 +58,8 @@ static const struct schema_field prompt_fields[] = {
 	{ "outline_header", SCHEMA_STRING, 0, NULL, NULL },
 	{ "outline_footer", SCHEMA_STRING, 0, NULL, NULL },
 	{ "keep_unknown_vars", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "lang", SCHEMA_STRING, 0, NULL, labels_langs },
+	{ "labels", SCHEMA_TABLE, 0, &labels_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -41,6 +69,7 @@ static const struct schema_field skill_fields[] = {
 	{ "mode", SCHEMA_STRING, 0, NULL, schema_skill_modes },
 	{ "description", SCHEMA_STRING, 0, NULL, NULL },
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
+	{ "show_path", SCHEMA_STRING, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
