@@ -247,6 +247,9 @@ enum diag_level {
 	X(MSG_CARD_NO_FIELD, "the card has no field '%s'") \
 	X(MSG_CARD_TTY, "refusing to write a PNG to a terminal: give -o FILE or redirect standard output") \
 	X(MSG_CARD_WRITE, "cannot write %s:") \
+	/* plugins, labels, seed fidelity (issue 8) */ \
+	X(MSG_PLUGIN_NOT_FOUND, "no plugin '%s': neither %s/plugin.toml nor %s/plugin.yaml exists") \
+	X(MSG_PLUGIN_TWICE, "plugin '%s' is enabled twice") \
 	/* end */
 
 #define X(name, text) name,

@@ -23,6 +23,55 @@ stem(struct arena *a, const char *path)
 	    arena_strdup(a, b);
 }
 
+/*
+ * Append file path's text (after its front matter, trimmed) to inline
+ * skill e, after a blank line; its runs keep pointing at their file.
+ */
+static bool
+more_file(struct run *run, const struct profile *p, struct entry *e,
+    const struct pstr *path)
+{
+	struct arena *a = &run->arena;
+	struct source *src = profile_open(run, p, path);
+	struct frontmatter fm;
+	struct seg *segs;
+	const char *body;
+	char *text;
+	size_t n, off, old = e->raw.len;
+
+	if (!src || !frontmatter_read(run, src, &fm))
+		return false;
+	body = src->text + fm.body;
+	n = entry_trim(&body, src->len - fm.body);
+	if (n == 0)
+		return true;
+	off = (size_t)(body - src->text);
+	while (old && strchr(" \t\r\n\f\v", e->raw.s[old - 1]))
+		old--;
+	text = arena_alloc(a, old + 2 + n + 1);
+	memcpy(text, e->raw.s, old);
+	memcpy(text + old, "\n\n", 2);
+	memcpy(text + old + 2, body, n);
+	text[old + 2 + n] = '\0';
+	segs = arena_array(a, e->raw.nsegs + 2, sizeof(*segs));
+	memcpy(segs, e->raw.segs, e->raw.nsegs * sizeof(*segs));
+	segs[e->raw.nsegs].at = old;    /* the blank line between */
+	segs[e->raw.nsegs].src = src->id;
+	segs[e->raw.nsegs].span = span_make(off, 0);
+	segs[e->raw.nsegs].exact = false;
+	segs[e->raw.nsegs + 1].at = old + 2;
+	segs[e->raw.nsegs + 1].src = src->id;
+	segs[e->raw.nsegs + 1].span = span_make(off, n);
+	segs[e->raw.nsegs + 1].exact = true;
+	e->raw.s = text;
+	e->raw.len = old + 2 + n;
+	e->raw.segs = segs;
+	e->raw.nsegs += 2;
+	e->content = e->raw.s;
+	e->len = e->raw.len;
+	return true;
+}
+
 struct outline {
 	struct buf text;
 	const struct node *first;       /* the first outline skill */
@@ -38,6 +87,7 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 	const struct node *dup;
 	struct frontmatter fm;
 	const char *name, *desc;
+	size_t i;
 	bool ok = true;
 
 	if (!src || !frontmatter_read(run, src, &fm))
@@ -69,8 +119,10 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 		e->priority = sk->priority;
 		e->scope = SCOPE_GLOBAL;
 		layer_file_text(run, e, src, fm.body);
+		for (i = 0; i < sk->nfiles; i++)
+			ok = more_file(run, p, e, &sk->files[i]) && ok;
 		layer_push(run, out, e);
-		return true;
+		return ok;
 	}
 	if (!desc) {
 		diag_error(run, layer_src_of(run, sk->node), sk->node->span,

@@ -11,6 +11,7 @@
 #include "profile/embedded.h"
 #include "profile/extends.h"
 #include "profile/paths.h"
+#include "profile/plugins.h"
 #include "profile/schema.h"
 #include "profile/set.h"
 
@@ -121,6 +122,23 @@ fill_prompt(struct profile *p)
 	p->vars = tree_get(p->root, "vars");
 }
 
+/* A skill's further files, from array node f (or none). */
+static void
+fill_files(struct arena *a, struct pskill *s, const struct node *f)
+{
+	size_t i;
+
+	s->nfiles = f && f->kind == NODE_ARRAY ? f->u.array.n : 0;
+	s->files = arena_array(a, s->nfiles, sizeof(*s->files));
+	for (i = 0; i < s->nfiles; i++) {
+		const struct node *x = f->u.array.items[i];
+
+		s->files[i].s = x->u.str.s;
+		s->files[i].len = x->u.str.len;
+		s->files[i].node = x;
+	}
+}
+
 static void
 fill_skills(struct arena *a, struct profile *p)
 {
@@ -137,6 +155,7 @@ fill_skills(struct arena *a, struct profile *p)
 		s->file = pstr_of(e, "file");
 		s->description = pstr_of(e, "description");
 		s->show_path = pstr_of(e, "show_path");
+		fill_files(a, s, tree_get(e, "files"));
 		s->mode = (enum skill_mode)index_of(schema_skill_modes,
 		    pstr_of(e, "mode").s, 0);
 		s->has_priority = priority_of(e, 75, &s->priority);
@@ -292,6 +311,9 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 	 * the current directory) wins for every file. */
 	paths_override(a, pd, tree_get(tree_get(p->root, "prompt"), "dir"));
 	ok = schema_check(run, p->root, &schema_profile, "") && ok;
+	/* Plugins add tools and skills once the profile's keys are right. */
+	if (ok)
+		ok = plugins_load(run, p->root, pd, path);
 	if (!ok || !fill(run, p))
 		return NULL;
 	return p;

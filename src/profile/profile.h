@@ -43,6 +43,8 @@ struct pstr {
 struct pskill {
 	struct pstr name, file, description;
 	struct pstr show_path;          /* the outline's path; "" for none */
+	struct pstr *files;             /* more files of an inline skill */
+	size_t nfiles;
 	enum skill_mode mode;
 	int priority;
 	bool has_priority;

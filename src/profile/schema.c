@@ -70,6 +70,7 @@ static const struct schema_field skill_fields[] = {
 	{ "description", SCHEMA_STRING, 0, NULL, NULL },
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ "show_path", SCHEMA_STRING, 0, NULL, NULL },
+	{ "files", SCHEMA_STRINGS, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -145,6 +146,26 @@ static const struct schema inject_schema = { "an injection", inject_fields,
 static const struct schema output_schema = { "[output]", output_fields,
 	NULL, NULL, NULL };
 
+static const struct schema_field plugins_fields[] = {
+	{ "dir", SCHEMA_STRING, SCHEMA_NONEMPTY, NULL, NULL },
+	{ "enabled", SCHEMA_STRINGS, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema plugins_schema = { "[plugins]", plugins_fields,
+	NULL, NULL, NULL };
+
+static const struct schema_field plugin_fields[] = {
+	{ "name", SCHEMA_STRING, 0, NULL, NULL },
+	{ "description", SCHEMA_STRING, 0, NULL, NULL },
+	{ "skills", SCHEMA_TABLES, 0, &skill_schema, NULL },
+	{ "tools", SCHEMA_TABLES, 0, &tool_schema, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+const struct schema schema_plugin = { "the plugin", plugin_fields, NULL,
+	NULL, NULL };
+
 static const struct schema_field top_fields[] = {
 	{ "extends", SCHEMA_STRING, 0, NULL, NULL },
 	{ "profile", SCHEMA_TABLE, 0, &profile_schema, NULL },
@@ -155,6 +176,7 @@ static const struct schema_field top_fields[] = {
 	{ "context", SCHEMA_TABLES, 0, &context_schema, NULL },
 	{ "inject", SCHEMA_TABLES, 0, &inject_schema, NULL },
 	{ "output", SCHEMA_TABLE, 0, &output_schema, NULL },
+	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -218,6 +240,8 @@ schema_type_text(enum schema_type t)
 	case SCHEMA_ANY:
 	case SCHEMA_SCALARS:
 		return "a table";
+	case SCHEMA_STRINGS:
+		return "an array of strings";
 	case SCHEMA_TABLES:
 		break;
 	}
@@ -344,6 +368,32 @@ check_scalars(struct run *run, const struct node *v, const char *path)
 	return ok;
 }
 
+/* An array of strings, none of them empty. */
+static bool
+check_strings(struct run *run, const struct node *v, const char *path)
+{
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < v->u.array.n; i++) {
+		const struct node *x = v->u.array.items[i];
+		const char *ep = arena_printf(&run->arena, "%s[%zu]", path,
+		    i + 1);
+
+		if (x->kind != NODE_STRING) {
+			diag_error(run, src_of(run, x), x->span,
+			    MSG_WRONG_TYPE, ep, "a string",
+			    tree_kind_article(x->kind));
+			ok = false;
+		} else if (x->u.str.len == 0) {
+			diag_error(run, src_of(run, x), x->span,
+			    MSG_EMPTY_VALUE, ep);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static bool
 check_entries(struct run *run, const struct node *v, const struct schema *s,
     const char *path)
@@ -410,6 +460,10 @@ check_value(struct run *run, const struct schema_field *f,
 	case SCHEMA_TABLES:
 		if (k == NODE_ARRAY)
 			return check_entries(run, v, f->sub, path);
+		break;
+	case SCHEMA_STRINGS:
+		if (k == NODE_ARRAY)
+			return check_strings(run, v, path);
 		break;
 	}
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
