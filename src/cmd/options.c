@@ -29,8 +29,8 @@ cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
 }
 
 /* "unknown format 'x' (expected a, b or c)", from the one list. */
-static void
-bad_format(const char *arg)
+void
+cmd_bad_format(const char *arg)
 {
 	struct buf b = BUF_INIT;
 	size_t i;
@@ -126,14 +126,18 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			break;
 		case 'f':
 			if (!names_format_parse(optarg, &f)) {
-				bad_format(optarg);
+				cmd_bad_format(optarg);
 				return EXIT_USAGE;
 			}
 			opt->format = optarg;
 			break;
 		case 'j':
-			if (!debug)
+			if (!debug) {
+				fprintf(stderr, "%s %s: unrecognized option "
+				    "'--json' (did you mean debug --json?)\n",
+				    progname, verb);
 				goto usage;
+			}
 			opt->json = true;
 			break;
 		case 'h':

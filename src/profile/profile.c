@@ -291,10 +291,12 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 	struct profile *p = arena_alloc(a, sizeof(*p));
 	struct paths *pd = paths_new(a);
 	const char *topdir = NULL;
+	uint32_t first;
 	bool ok;
 
 	memset(p, 0, sizeof(*p));
 	p->paths = pd;
+	first = (uint32_t)run->sources.n;
 	if (path) {
 		p->root = extends_load(run, path, pd, &topdir);
 		if (p->root)
@@ -305,7 +307,11 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 	}
 	if (!p->root)
 		return NULL;
-	p->src = run_source(run, p->root->src);
+	/* The file that was run is the first read: the merged root may
+	 * come from the base it extends. */
+	p->src = run_source(run, first);
+	if (!p->src)
+		p->src = run_source(run, p->root->src);
 	ok = set_apply(run, p->root, sets, nsets);
 	/* A --set prompt.dir (a path from the command line, so relative to
 	 * the current directory) wins for every file. */
