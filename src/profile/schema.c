@@ -97,7 +97,7 @@ static const struct schema_group tool_groups[] = {
 
 static const struct schema_field context_fields[] = {
 	{ "name", SCHEMA_STRING, SCHEMA_REQUIRED, NULL, NULL },
-	{ "tag", SCHEMA_STRING, 0, NULL, NULL },
+	{ "tag", SCHEMA_STRING, SCHEMA_NONEMPTY | SCHEMA_TAG, NULL, NULL },
 	{ "file", SCHEMA_STRING, 0, NULL, NULL },
 	{ "required", SCHEMA_BOOL, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
@@ -314,6 +314,17 @@ check_string(struct run *run, const struct schema_field *f,
 		diag_error(run, src_of(run, v), v->span, MSG_NUL_IN_STRING,
 		    path);
 		return false;
+	}
+	if (f->flags & SCHEMA_TAG) {
+		const char *bad = strpbrk(v->u.str.s, "\n\r") ?
+		    "a line break" : strpbrk(v->u.str.s, "[]") ?
+		    "'[' or ']'" : NULL;
+
+		if (bad) {
+			diag_error(run, src_of(run, v), v->span, MSG_BAD_TAG,
+			    path, bad);
+			return false;
+		}
 	}
 	if (!f->choices)
 		return true;

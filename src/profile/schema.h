@@ -39,6 +39,7 @@ enum schema_type {
 enum schema_flag {
 	SCHEMA_REQUIRED = 1 << 0,       /* present, and not "" */
 	SCHEMA_NONEMPTY = 1 << 1,       /* if present, not "" */
+	SCHEMA_TAG = 1 << 2,            /* one line, no '[' or ']' */
 };
 
 struct schema;
