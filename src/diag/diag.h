@@ -250,6 +250,7 @@ enum diag_level {
 	/* plugins, labels, seed fidelity (issue 8) */ \
 	X(MSG_PLUGIN_NOT_FOUND, "no plugin '%s': neither %s/plugin.toml nor %s/plugin.yaml exists") \
 	X(MSG_PLUGIN_TWICE, "plugin '%s' is enabled twice") \
+	X(MSG_BAD_VAR_NAME, "'%.*s' is not a variable name: a letter or '_', then letters, digits, '_', '.' or '-'") \
 	X(MSG_BAD_TAG, "'%s' cannot hold %s: it would break the [tag]...[/tag] block") \
 	/* end */
 

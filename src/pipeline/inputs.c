@@ -82,23 +82,34 @@ inputs_split(struct run *run, const struct options *opt,
 	return ok;
 }
 
-static void
+/* [vars], then -v; a name that no placeholder could use is an error. */
+static bool
 variables(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars, struct tvars *tv)
 {
 	size_t i;
+	bool ok;
 
 	template_vars_init(run, tv);
 	tv->keep_unknown = p->keep_unknown_vars;
-	template_vars_from(run, tv, p->vars);
+	ok = template_vars_from(run, tv, p->vars);
 	for (i = 0; i < opt->nvars; i++) {
 		const struct setting *s = &vars[i];
+
+		if (!template_name_ok(s->src->text + s->name.off,
+		    s->name.len)) {
+			diag_error(run, s->src, s->name, MSG_BAD_VAR_NAME,
+			    (int)s->name.len, s->src->text + s->name.off);
+			ok = false;
+			continue;
+		}
 
 		template_var(run, tv, arena_strndup(&run->arena,
 		    s->src->text + s->name.off, s->name.len),
 		    s->src->text + s->value.off, s->value.len, NULL,
 		    s->name);
 	}
+	return ok;
 }
 
 static bool
@@ -153,8 +164,8 @@ inputs_read(struct run *run, const struct options *opt,
 	bool ok;
 
 	memset(in, 0, sizeof(*in));
-	variables(run, opt, p, vars, &in->vars);
-	ok = contexts(run, opt, ctxs, in);
+	ok = variables(run, opt, p, vars, &in->vars);
+	ok = contexts(run, opt, ctxs, in) && ok;
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));
 	for (i = 0; i < opt->ninjects; i++) {

@@ -40,12 +40,16 @@ struct tvars {
 };
 
 void template_vars_init(struct run *run, struct tvars *v);
+/* Is s[0..len) a variable name: a letter (of any script) or '_', then
+ * letters, digits, marks, '_', '.' or '-'? */
+bool template_name_ok(const char *s, size_t len);
 /* Add or override a variable (an override keeps the first position). */
 void template_var(struct run *run, struct tvars *v, const char *name,
     const char *value, size_t len, const struct source *src,
     struct span span);
-/* Every scalar of a [vars] table (numbers and booleans as their text). */
-void template_vars_from(struct run *run, struct tvars *v,
+/* Every scalar of a [vars] table (numbers and booleans as their text);
+ * false, after reporting, if a key is not a name. */
+bool template_vars_from(struct run *run, struct tvars *v,
     const struct node *table);
 /* The variable of name, or NULL. */
 struct tvar *template_var_get(const struct tvars *v, const char *name,
