@@ -37,11 +37,11 @@ reason(enum entry_status s)
 	return s == ENTRY_MISSING ? "missing context" : entry_status_name(s);
 }
 
-/* Pad a UTF-8 string to width columns (code points). */
+/* Pad a UTF-8 string to width columns (wide characters take two). */
 static void
 pad(struct buf *out, const char *s, size_t width)
 {
-	size_t n = utf8_count(s, strlen(s));
+	size_t n = utf8_width(s, strlen(s));
 
 	buf_puts(out, s);
 	while (n++ < width)
@@ -141,7 +141,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 		v.st.off = "\033[0m";
 	}
 	for (i = 0; i < c->stack.nall; i++) {
-		n = utf8_count(c->stack.all[i]->key,
+		n = utf8_width(c->stack.all[i]->key,
 		    strlen(c->stack.all[i]->key));
 		if (n > v.keyw)
 			v.keyw = n;
