@@ -19,6 +19,8 @@ const char cmd_build_help[] =
     "  -i, --inject KEY=TEXT      add a turn-scope entry (priority 100)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
     "                             text | json\n"
+    "      --color=WHEN           colour messages: auto (default), always,\n"
+    "                             never\n"
     "  -h, --help                 show this help\n";
 
 int

@@ -27,6 +27,8 @@ const char cmd_check_help[] =
     "  -f, --format FORMAT        check for this output format (openai,\n"
     "                             anthropic, gemini, messages, text, json)\n"
     "  -s, --set KEY=VALUE        override a profile key before checking\n"
+    "      --color=WHEN           colour messages: auto (default), always,\n"
+    "                             never\n"
     "  -h, --help                 show this help\n";
 
 int
@@ -35,12 +37,13 @@ cmd_check(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "set", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options opt;
 	struct kv *sets = NULL;
-	const char *format = NULL;
+	const char *format = NULL, *color = NULL;
 	enum out_format f;
 	size_t nsets = 0, cap = 0;
 	int ch, i, status = EXIT_OK, s;
@@ -57,6 +60,13 @@ cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			format = optarg;
+			break;
+		case 'C':
+			if (!cmd_color_word(optarg)) {
+				free(sets);
+				return EXIT_USAGE;
+			}
+			color = optarg;
 			break;
 		case 'h':
 			fputs(cmd_check_help, stdout);
@@ -81,7 +91,7 @@ cmd_check(int argc, char **argv)
 		opt.nsets = nsets;
 		opt.check_only = true;
 		run_init(&run);
-		run.diag.color = emit_color(STDERR_FILENO);
+		run.diag.color = emit_color(STDERR_FILENO, color);
 		if (assemble(&run, &opt, &chat))
 			emit_check(&run, &chat);
 		s = diag_status(&run);

@@ -29,6 +29,17 @@ cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
 }
 
 /* "unknown format 'x' (expected a, b or c)", from the one list. */
+bool
+cmd_color_word(const char *arg)
+{
+	if (strcmp(arg, "auto") == 0 || strcmp(arg, "always") == 0 ||
+	    strcmp(arg, "never") == 0)
+		return true;
+	fprintf(stderr, "%s: --color: unknown word '%s' (expected auto, "
+	    "always or never)\n", progname, arg);
+	return false;
+}
+
 void
 cmd_bad_format(const char *arg)
 {
@@ -91,6 +102,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "inject", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -140,6 +152,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			}
 			opt->json = true;
 			break;
+		case 'C':
+			if (!cmd_color_word(optarg))
+				return EXIT_USAGE;
+			opt->color = optarg;
+			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
 			return EXIT_OK;
@@ -164,8 +181,9 @@ run_pipeline(const struct options *opt, bool debug)
 	int status;
 
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, opt->color);
 	if (assemble(&run, opt, &chat)) {
+		chat.color = emit_color(STDOUT_FILENO, opt->color);
 		if (debug)
 			fn = opt->json ? emit_json : emit_debug;
 		else

@@ -242,10 +242,14 @@ emit_fingerprint_fold(uint64_t f, uint64_t h)
 }
 
 bool
-emit_color(int fd)
+emit_color(int fd, const char *when)
 {
 	const char *nc = getenv("NO_COLOR");
 
+	if (when && strcmp(when, "always") == 0)
+		return true;
+	if (when && strcmp(when, "never") == 0)
+		return false;
 	return isatty(fd) && !(nc && *nc);
 }
 

@@ -134,7 +134,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	struct view v = { run, out, { "", "", "", "" }, 12 };
 	size_t i, n;
 
-	if (emit_color(STDOUT_FILENO)) {
+	if (c->color) {
 		v.st.bold = "\033[1m";
 		v.st.dim = "\033[2m";
 		v.st.warn = "\033[33m";

@@ -32,6 +32,7 @@ struct options {
 	size_t ncontexts, nvars, nsets, ninjects;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	const char *color;      /* --color: auto, always, never, or NULL */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

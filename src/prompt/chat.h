@@ -46,6 +46,7 @@ struct chat {
 	size_t n, cap;
 	struct tool_list tools;
 	struct stack stack;             /* every entry, in or out */
+	bool color;                     /* the debug view may use colour */
 };
 
 #endif
