@@ -19,6 +19,9 @@ const char cmd_build_help[] =
     "  -i, --inject KEY=TEXT      add a turn-scope entry (priority 100)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
     "                             text | json\n"
+    "      --profile-format toml|yaml\n"
+    "                             the profile's format, whatever its name\n"
+    "                             (PROFILE - reads standard input)\n"
     "      --color=WHEN           colour messages: auto (default), always,\n"
     "                             never\n"
     "  -h, --help                 show this help\n";

@@ -27,6 +27,9 @@ const char cmd_check_help[] =
     "  -f, --format FORMAT        check for this output format (openai,\n"
     "                             anthropic, gemini, messages, text, json)\n"
     "  -s, --set KEY=VALUE        override a profile key before checking\n"
+    "      --profile-format toml|yaml\n"
+    "                             the profiles' format, whatever their names\n"
+    "                             (PROFILE - reads standard input)\n"
     "      --color=WHEN           colour messages: auto (default), always,\n"
     "                             never\n"
     "  -h, --help                 show this help\n";
@@ -38,12 +41,13 @@ cmd_check(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "color", required_argument, NULL, 'C' },
+		{ "profile-format", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options opt;
 	struct kv *sets = NULL;
-	const char *format = NULL, *color = NULL;
+	const char *format = NULL, *color = NULL, *pformat = NULL;
 	enum out_format f;
 	size_t nsets = 0, cap = 0;
 	int ch, i, status = EXIT_OK, s;
@@ -68,6 +72,13 @@ cmd_check(int argc, char **argv)
 			}
 			color = optarg;
 			break;
+		case 'P':
+			if (!cmd_profile_format(optarg)) {
+				free(sets);
+				return EXIT_USAGE;
+			}
+			pformat = optarg;
+			break;
 		case 'h':
 			fputs(cmd_check_help, stdout);
 			free(sets);
@@ -88,6 +99,7 @@ cmd_check(int argc, char **argv)
 		opt.profile = i < argc ? argv[i] : NULL;
 		opt.sets = sets;
 		opt.format = format;
+		opt.profile_format = pformat;
 		opt.nsets = nsets;
 		opt.check_only = true;
 		run_init(&run);

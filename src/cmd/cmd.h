@@ -48,6 +48,8 @@ int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
     const char *arg);
+/* Is arg a --profile-format (toml, yaml)?  Else says so. */
+bool cmd_profile_format(const char *arg);
 /* Is arg a --color word (auto, always, never)?  Else says so. */
 bool cmd_color_word(const char *arg);
 /* "strata: unknown format 'x' (expected ...)" on stderr. */

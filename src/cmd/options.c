@@ -40,6 +40,16 @@ cmd_color_word(const char *arg)
 	return false;
 }
 
+bool
+cmd_profile_format(const char *arg)
+{
+	if (strcmp(arg, "toml") == 0 || strcmp(arg, "yaml") == 0)
+		return true;
+	fprintf(stderr, "%s: --profile-format: unknown format '%s' (expected "
+	    "toml or yaml)\n", progname, arg);
+	return false;
+}
+
 void
 cmd_bad_format(const char *arg)
 {
@@ -103,6 +113,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "color", required_argument, NULL, 'C' },
+		{ "profile-format", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -156,6 +167,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			if (!cmd_color_word(optarg))
 				return EXIT_USAGE;
 			opt->color = optarg;
+			break;
+		case 'P':
+			if (!cmd_profile_format(optarg))
+				return EXIT_USAGE;
+			opt->profile_format = optarg;
 			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);

@@ -252,6 +252,7 @@ enum diag_level {
 	X(MSG_PLUGIN_TWICE, "plugin '%s' is enabled twice") \
 	X(MSG_BAD_VAR_NAME, "'%.*s' is not a variable name: a letter or '_', then letters, digits, '_', '.' or '-'") \
 	X(MSG_INJECT_TOOLS_KEY, "an injection cannot take the key 'tools': the tool prose must agree with the request's tools, so change [[tools]] instead") \
+	X(MSG_PROFILE_FORMAT, "cannot tell the format of profile '%s': name it .toml, .yaml or .yml, or give --profile-format toml|yaml") \
 	X(MSG_BAD_TAG, "'%s' cannot hold %s: it would break the [tag]...[/tag] block") \
 	/* end */
 

@@ -66,7 +66,8 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	stack_init(&c->stack, &run->arena);
 	if (!inputs_split(run, opt, &sets, &vars, &ctxs, &injs))
 		return false;
-	p = profile_load(run, opt->profile, sets, opt->nsets);
+	p = profile_load_as(run, opt->profile, opt->profile_format, sets,
+	    opt->nsets);
 	if (!p)
 		return false;
 	output(c, opt, p);

@@ -33,6 +33,8 @@ struct options {
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
 	const char *color;      /* --color: auto, always, never, or NULL */
+	const char *profile_format;     /* --profile-format toml|yaml, or
+	                                 * NULL: by the profile's name */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

@@ -16,8 +16,10 @@ assemble_stdin_clash(const struct options *opt)
 	int n = 0;
 	size_t i;
 
-	if (opt->user && strcmp(opt->user, "-") == 0)
+	if (opt->profile && strcmp(opt->profile, "-") == 0)
 		n++;
+	if (opt->user && strcmp(opt->user, "-") == 0 && ++n > 1)
+		return "--user";
 	if (opt->history && strcmp(opt->history, "-") == 0 && ++n > 1)
 		return "--history";
 	for (i = 0; i < opt->ncontexts; i++) {

@@ -287,6 +287,13 @@ struct profile *
 profile_load(struct run *run, const char *path, const struct setting *sets,
     size_t nsets)
 {
+	return profile_load_as(run, path, NULL, sets, nsets);
+}
+
+struct profile *
+profile_load_as(struct run *run, const char *path, const char *format,
+    const struct setting *sets, size_t nsets)
+{
 	struct arena *a = &run->arena;
 	struct profile *p = arena_alloc(a, sizeof(*p));
 	struct paths *pd = paths_new(a);
@@ -298,7 +305,9 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 	p->paths = pd;
 	first = (uint32_t)run->sources.n;
 	if (path) {
-		p->root = extends_load(run, path, pd, &topdir);
+		p->root = extends_load(run, path, !format ? LOAD_GUESS :
+		    strcmp(format, "yaml") == 0 ? LOAD_YAML : LOAD_TOML, pd,
+		    &topdir);
 		if (p->root)
 			paths_set_top(pd, topdir, false);
 	} else {

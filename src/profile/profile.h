@@ -110,6 +110,10 @@ struct profile {
  */
 struct profile *profile_load(struct run *run, const char *path,
     const struct setting *sets, size_t nsets);
+/* The same with the top file's format given: "toml", "yaml" or NULL (by
+ * its name); path may be "-", standard input. */
+struct profile *profile_load_as(struct run *run, const char *path,
+    const char *format, const struct setting *sets, size_t nsets);
 
 /*
  * Open a file the profile names: a relative path is resolved against the
