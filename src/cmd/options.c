@@ -96,6 +96,16 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 	return true;
 }
 
+/* An option that may be given once was given again: a usage error. */
+static int
+once(const char *verb, const char *name)
+{
+	fprintf(stderr, "%s %s: %s may be given once (one user message, "
+	    "one history file)\n", progname, verb, name);
+	cmd_usage(verb);
+	return EXIT_USAGE;
+}
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -126,9 +136,13 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
+			if (opt->user)
+				return once(verb, "--user");
 			opt->user = optarg;
 			break;
 		case 'H':
+			if (opt->history)
+				return once(verb, "--history");
 			opt->history = optarg;
 			break;
 		case 'c':
