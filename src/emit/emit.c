@@ -100,12 +100,19 @@ emit_model(struct run *run, const struct chat *c, const char *format,
     const char **model)
 {
 	const struct node *out = tree_get(c->profile->root, "output");
+	const struct member *key = tree_member(c->profile->root, "output", 6);
 
 	*model = c->model;
 	if (c->model && *c->model)
 		return true;
-	/* Point at [output] when there is one; else there is no place. */
-	if (out)
+	/* Point at [output] when there is one; else there is no place.  A
+	 * key written before its table's span (YAML's "output:", whose
+	 * mapping starts at its first key) is the better place. */
+	if (out && key && key->keysrc == out->src &&
+	    key->keyspan.off < out->span.off)
+		diag_error(run, run_source(run, key->keysrc), key->keyspan,
+		    MSG_NO_MODEL, format);
+	else if (out)
 		diag_error(run, run_source(run, out->src), out->span,
 		    MSG_NO_MODEL, format);
 	else

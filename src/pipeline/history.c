@@ -49,6 +49,9 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 
 		if (!n)
 			return;
+		if (!b->len)
+			*(r == ROLE_SYSTEM ? &in->basespan : &in->devspan) =
+			    span;
 		if (b->len)
 			buf_puts(b, "\n\n");
 		buf_put(b, text, n);
@@ -95,7 +98,7 @@ slow(struct run *run, struct source *src, struct inputs *in)
 		return false;
 	if (root->kind != NODE_ARRAY) {
 		diag_error(run, src, root->span, MSG_HISTORY_NOT_ARRAY,
-		    tree_kind_article(root->kind));
+		    tree_kind_json(root->kind));
 		return false;
 	}
 	room(run, in, root->u.array.n);
@@ -107,7 +110,7 @@ slow(struct run *run, struct source *src, struct inputs *in)
 
 		if (e->kind != NODE_TABLE) {
 			diag_error(run, src, e->span, MSG_HISTORY_ITEM,
-			    tree_kind_article(e->kind));
+			    tree_kind_json(e->kind));
 			ok = false;
 			continue;
 		}
@@ -136,7 +139,7 @@ slow(struct run *run, struct source *src, struct inputs *in)
 			diag_error(run, src, role->span, MSG_HISTORY_ROLE,
 			    role->kind == NODE_STRING ? diag_shown(run,
 			    role->u.str.s, role->u.str.len) :
-			    tree_kind_article(role->kind));
+			    tree_kind_json(role->kind));
 			eok = false;
 		}
 		if (!content) {
@@ -146,12 +149,12 @@ slow(struct run *run, struct source *src, struct inputs *in)
 		} else if (content->kind != NODE_STRING) {
 			diag_error(run, src, content->span,
 			    MSG_HISTORY_CONTENT,
-			    tree_kind_article(content->kind));
+			    tree_kind_json(content->kind));
 			eok = false;
 		}
 		if (name && name->kind != NODE_STRING) {
 			diag_error(run, src, name->span, MSG_WRONG_TYPE,
-			    "name", "a string", tree_kind_article(name->kind));
+			    "name", "a string", tree_kind_json(name->kind));
 			eok = false;
 		}
 		if (!eok) {
@@ -371,7 +374,11 @@ out:
 bool
 history_read(struct run *run, const char *path, struct inputs *in)
 {
-	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	/* The option is a source of its own, so that a read error points
+	 * at it (--history:1:1). */
+	const struct source *arg = run_source_mem(run, "--history", path,
+	    strlen(path));
+	struct source *src = run_read(run, path, arg, span_make(0, arg->len));
 
 	if (!src)
 		return false;

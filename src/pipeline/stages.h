@@ -30,6 +30,8 @@ struct inputs {
 	struct message *hist;
 	size_t nhist, histroom;         /* used, and room for */
 	struct buf base, devbase;       /* freed by inputs_free() */
+	/* The first history message of each, where the text points. */
+	struct span basespan, devspan;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
