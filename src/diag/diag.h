@@ -257,6 +257,7 @@ enum diag_level {
 	X(MSG_NOT_EXPANDED, "'%s' holds a placeholder, but it is not expanded: it is sent as written") \
 	X(MSG_OUTLINE_PRIORITY, "outline skill '%s' has a priority, which outline skills ignore (the outline is at priority 75)") \
 	X(MSG_SKILL_EMPTY, "skill '%s' is empty: it adds nothing to the prompt") \
+	X(MSG_HISTORY_NAME, "history name '%s' is not one OpenAI takes: %s") \
 	X(MSG_BAD_TAG, "'%s' cannot hold %s: it would break the [tag]...[/tag] block") \
 	/* end */
 

@@ -68,6 +68,37 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 	m->span = span;
 }
 
+/*
+ * A message name as OpenAI takes it: not empty, and no white space or
+ * any of < | \ / > (its pattern ^[^\s<|\\/>]+$); CJK is fine.  The
+ * other formats have no name, so the one rule serves them all.  What
+ * is wrong, or NULL.
+ */
+static const char *
+bad_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0)
+		return "it is empty";
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c == 0x7f)
+			return "it holds white space or a control character";
+		if (strchr("<|\\/>", c))
+			return "it holds one of < | \\ / >";
+		/* U+00A0, U+3000 and the U+2000 spaces. */
+		if ((c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] ==
+		    0xa0) || (c == 0xe3 && i + 2 < len && (unsigned char)
+		    s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x80) ||
+		    (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] ==
+		    0x80 && (unsigned char)s[i + 2] <= 0x8a))
+			return "it holds white space or a control character";
+	}
+	return NULL;
+}
+
 static bool
 role_of(const char *s, enum role *r)
 {
@@ -105,7 +136,8 @@ slow(struct run *run, struct source *src, struct inputs *in)
 	for (i = 0; i < root->u.array.n; i++) {
 		const struct node *e = root->u.array.items[i], *role, *content,
 		    *name;
-		enum role r;
+		const char *why;
+		enum role r = ROLE_USER;
 		bool eok = true;
 
 		if (e->kind != NODE_TABLE) {
@@ -155,6 +187,12 @@ slow(struct run *run, struct source *src, struct inputs *in)
 		if (name && name->kind != NODE_STRING) {
 			diag_error(run, src, name->span, MSG_WRONG_TYPE,
 			    "name", "a string", tree_kind_json(name->kind));
+			eok = false;
+		} else if (name && (why = bad_name(name->u.str.s,
+		    name->u.str.len))) {
+			diag_error(run, src, name->span, MSG_HISTORY_NAME,
+			    diag_shown(run, name->u.str.s, name->u.str.len),
+			    why);
 			eok = false;
 		}
 		if (!eok) {
@@ -321,7 +359,8 @@ element(struct scan *sc, const struct source *src, struct inputs *in)
 		if (strlen(names_role(r)) == vlen[0] &&
 		    memcmp(names_role(r), v[0], vlen[0]) == 0)
 			break;
-	if (r > ROLE_ASSISTANT)
+	/* A bad name is the general reader's to report. */
+	if (r > ROLE_ASSISTANT || (v[2] && bad_name(v[2], vlen[2])))
 		return false;
 	keep(in, r, v[1], vlen[1], v[2] ? arena_strndup(&sc->run->arena,
 	    v[2], vlen[2]) : NULL, src, span_make(start, sc->pos - start));
