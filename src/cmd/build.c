@@ -18,7 +18,7 @@ const char cmd_build_help[] =
     "  -s, --set KEY=VALUE        override a profile key (dotted path)\n"
     "  -i, --inject KEY=TEXT      add a turn-scope entry (priority 100)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | messages |\n"
-    "                             text | json\n"
+    "                             text | review | json\n"
     "      --profile-format toml|yaml\n"
     "                             the profile's format, whatever its name\n"
     "                             (PROFILE - reads standard input)\n"

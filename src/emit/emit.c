@@ -39,6 +39,8 @@ emit_for(enum out_format f)
 		return emit_messages;
 	case FORMAT_TEXT:
 		return emit_text;
+	case FORMAT_REVIEW:
+		return emit_review;
 	case FORMAT_JSON:
 		break;
 	}
@@ -57,6 +59,7 @@ emit_reserved(enum out_format f)
 		return gemini_reserved;
 	case FORMAT_MESSAGES:
 	case FORMAT_TEXT:
+	case FORMAT_REVIEW:
 	case FORMAT_JSON:
 		break;
 	}

@@ -30,6 +30,7 @@ emit_fn emit_anthropic;
 emit_fn emit_gemini;
 emit_fn emit_messages;
 emit_fn emit_text;
+emit_fn emit_review;
 emit_fn emit_json;
 emit_fn emit_debug;
 

@@ -12,7 +12,7 @@ const char *const names_scopes[] = { "global", "session", "turn", NULL };
 const char *const names_styles[] = { "plain", "markdown", "sections",
 	"tagged", NULL };
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
-	"messages", "text", "json", NULL };
+	"messages", "text", "json", "review", NULL };
 
 /*
  * DESIGN.md's built-in priorities, lower first, then seed 000's names

@@ -39,6 +39,7 @@ enum out_format {
 	FORMAT_MESSAGES,
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_REVIEW,
 };
 
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */
