@@ -131,6 +131,35 @@ ends_sentence(const char *s, size_t len)
 	return false;
 }
 
+/* Does text (trimmed) end in a CJK character?  Then a full stop after
+ * it is the ideographic one, whatever the language. */
+static bool
+ends_cjk(const char *s, size_t len)
+{
+	uint32_t cp;
+	size_t i;
+
+	trim(&s, &len);
+	for (i = len; i > 0 && ((unsigned char)s[i - 1] & 0xc0) == 0x80; i--)
+		;
+	if (i == 0 || utf8_decode(s + i - 1, len - (i - 1), &cp) == 0)
+		return false;
+	return (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 &&
+	    cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xff00 && cp <= 0xffef) || (cp >= 0x20000 &&
+	    cp <= 0x3fffd);
+}
+
+/* Is s all ASCII? */
+static bool
+ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
 static const char *
 json_type(enum node_kind kind)
 {
@@ -368,7 +397,9 @@ put_details(struct buf *out, const struct node *p, int ind,
 		put_text(out, desc->u.str.s, desc->u.str.len, ind + 2);
 		if ((e || def) &&
 		    !ends_sentence(desc->u.str.s, desc->u.str.len))
-			buf_puts(out, w->l[LABEL_STOP]);
+			buf_puts(out, ends_cjk(desc->u.str.s,
+			    desc->u.str.len) && ascii(w->l[LABEL_STOP]) ?
+			    "\xe3\x80\x82" : w->l[LABEL_STOP]);  /* 。 */
 	}
 	if (e) {
 		if (desc)
