@@ -39,6 +39,10 @@ size_t utf8_encode(uint32_t cp, char *out);
  * one check for it, so every reader skips the same bytes. */
 size_t utf8_bom(const char *s, size_t len);
 size_t utf8_count(const char *s, size_t n);
+/* The columns s[0..n) takes on a terminal: East Asian wide and fullwidth
+ * characters and emoji take two, combining marks and zero-width
+ * characters none, others one. */
+size_t utf8_width(const char *s, size_t n);
 
 /* The value of hex digit c, or -1. */
 int hex_value(int c);

@@ -26,8 +26,8 @@ const char cmd_build_help[] =
     "      --scope LIST           keep only entries of these scopes\n"
     "                             (global,session,turn)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | responses |\n"
-    "                             ollama | messages | text | json |\n"
-    "                             prompt | system | user\n"
+    "                             ollama | messages | text | review |\n"
+    "                             json | prompt | system | user\n"
     "      --session FILE         a SillyTavern chat file: its messages are\n"
     "                             the history, its variables and entries\n"
     "                             are used; -u is appended once built\n"
@@ -55,6 +55,11 @@ const char cmd_build_help[] =
     "      --state FILE|-         an [agent] profile's loop state (JSON)\n"
     "      --prestart TOOL=FILE   add a prestart tool result to the state\n"
     "      --tool-result TOOL=FILE  add a tool run of this turn\n"
+    "      --profile-format toml|yaml\n"
+    "                             the profile's format, whatever its name\n"
+    "                             (PROFILE - reads standard input)\n"
+    "      --color=WHEN           colour messages: auto (default), always,\n"
+    "                             never\n"
     "  -h, --help                 show this help\n";
 
 int

@@ -168,7 +168,7 @@ cmd_card(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, NULL);
 	if (card_read(&run, argv[optind], &card)) {
 		if (png) {
 			if (card_write_png(&run, card, png, &out))

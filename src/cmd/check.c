@@ -18,13 +18,21 @@
 #include "base/util.h"
 
 const char cmd_check_help[] =
-    "usage: strata check [PROFILE...]\n"
+    "usage: strata check [PROFILE...] [-f FORMAT] [-s KEY=VALUE]\n"
     "\n"
     "Check each profile (no PROFILE: the embedded default) and everything\n"
     "it names, without building.  Prints diagnostics on stderr; exits 1 if\n"
     "any profile has an error.\n"
     "\n"
+    "  -f, --format FORMAT        check for this output format (openai,\n"
+    "                             anthropic, gemini, messages, text, json,\n"
+    "                             review)\n"
     "  -s, --set KEY=VALUE        override a profile key before checking\n"
+    "      --profile-format toml|yaml\n"
+    "                             the profiles' format, whatever their names\n"
+    "                             (PROFILE - reads standard input)\n"
+    "      --color=WHEN           colour messages: auto (default), always,\n"
+    "                             never\n"
     "  -h, --help                 show this help\n";
 
 int
@@ -32,18 +40,45 @@ cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "set", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "color", required_argument, NULL, 'C' },
+		{ "profile-format", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options opt;
 	struct kv *sets = NULL;
+	const char *format = NULL, *color = NULL, *pformat = NULL;
+	enum out_format f;
 	size_t nsets = 0, cap = 0;
 	int ch, i, status = EXIT_OK, s;
 
-	while ((ch = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "s:f:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			cmd_push(&sets, &nsets, &cap, "--set", optarg);
+			break;
+		case 'f':
+			if (!names_format_parse(optarg, &f)) {
+				cmd_bad_format(optarg);
+				free(sets);
+				return EXIT_USAGE;
+			}
+			format = optarg;
+			break;
+		case 'C':
+			if (!cmd_color_word(optarg)) {
+				free(sets);
+				return EXIT_USAGE;
+			}
+			color = optarg;
+			break;
+		case 'P':
+			if (!cmd_profile_format(optarg)) {
+				free(sets);
+				return EXIT_USAGE;
+			}
+			pformat = optarg;
 			break;
 		case 'h':
 			fputs(cmd_check_help, stdout);
@@ -64,10 +99,12 @@ cmd_check(int argc, char **argv)
 		memset(&opt, 0, sizeof(opt));
 		opt.profile = i < argc ? argv[i] : NULL;
 		opt.sets = sets;
+		opt.format = format;
+		opt.profile_format = pformat;
 		opt.nsets = nsets;
 		opt.check_only = true;
 		run_init(&run);
-		run.diag.color = emit_color(STDERR_FILENO);
+		run.diag.color = emit_color(STDERR_FILENO, color);
 		if (assemble(&run, &opt, &chat))
 			emit_check(&run, &chat);
 		s = diag_status(&run);

@@ -54,6 +54,12 @@ int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
     const char *arg);
+/* Is arg a --profile-format (toml, yaml)?  Else says so. */
+bool cmd_profile_format(const char *arg);
+/* Is arg a --color word (auto, always, never)?  Else says so. */
+bool cmd_color_word(const char *arg);
+/* "strata: unknown format 'x' (expected ...)" on stderr. */
+void cmd_bad_format(const char *arg);
 /* strata reply --session (session.c): append r to the session at path
  * (replace the last reply when swipe) and end the turn. */
 bool cmd_reply_session(struct run *run, const char *path,

@@ -13,7 +13,10 @@ const char cmd_debug_help[] =
     "tokens), then every entry that did not and why.  Takes the options of\n"
     "'strata build', and:\n"
     "\n"
-    "      --json                 print the same as data (the json format)\n";
+    "      --json                 print the same as data (the json format)\n"
+    "      --color=WHEN           colour the view and messages: auto\n"
+    "                             (default: a terminal without NO_COLOR),\n"
+    "                             always, never\n";
 
 int
 cmd_debug(int argc, char **argv)

@@ -58,7 +58,7 @@ const char cmd_score_help[] =
 static void
 colorize(struct run *run)
 {
-	run->diag.color = emit_color(STDERR_FILENO);
+	run->diag.color = emit_color(STDERR_FILENO, NULL);
 }
 
 static void

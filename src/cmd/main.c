@@ -26,7 +26,7 @@ static const struct command {
 	{ "debug", cmd_debug, "[PROFILE] [options]",
 	  "show each entry, its source, and why it is in or out",
 	  cmd_debug_help },
-	{ "check", cmd_check, "[PROFILE...]",
+	{ "check", cmd_check, "[PROFILE...] [opts]",
 	  "validate profiles and everything they name", cmd_check_help },
 	{ "decide", cmd_decide, "[FILE|-] [options]",
 	  "read a planner's answer: the decision as JSON", cmd_decide_help },

@@ -33,8 +33,29 @@ cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
 }
 
 /* "unknown format 'x' (expected a, b or c)", from the one list. */
-static void
-bad_format(const char *arg)
+bool
+cmd_color_word(const char *arg)
+{
+	if (strcmp(arg, "auto") == 0 || strcmp(arg, "always") == 0 ||
+	    strcmp(arg, "never") == 0)
+		return true;
+	fprintf(stderr, "%s: --color: unknown word '%s' (expected auto, "
+	    "always or never)\n", progname, arg);
+	return false;
+}
+
+bool
+cmd_profile_format(const char *arg)
+{
+	if (strcmp(arg, "toml") == 0 || strcmp(arg, "yaml") == 0)
+		return true;
+	fprintf(stderr, "%s: --profile-format: unknown format '%s' (expected "
+	    "toml or yaml)\n", progname, arg);
+	return false;
+}
+
+void
+cmd_bad_format(const char *arg)
 {
 	struct buf b = BUF_INIT;
 	size_t i;
@@ -152,6 +173,16 @@ log_level(const char *s, bool *debug)
 	return true;
 }
 
+/* An option that may be given once was given again: a usage error. */
+static int
+once(const char *verb, const char *name)
+{
+	fprintf(stderr, "%s %s: %s may be given once (one user message, "
+	    "one history file)\n", progname, verb, name);
+	cmd_usage(verb);
+	return EXIT_USAGE;
+}
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -180,6 +211,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "prestart", required_argument, NULL, OPT_PRESTART },
 		{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
+		{ "color", required_argument, NULL, 'C' },
+		{ "profile-format", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "card", required_argument, NULL, OPT_CARD },
 		{ "preset", required_argument, NULL, OPT_PRESET },
@@ -208,9 +241,13 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
+			if (opt->user)
+				return once(verb, "--user");
 			opt->user = optarg;
 			break;
 		case 'H':
+			if (opt->history)
+				return once(verb, "--history");
 			opt->history = optarg;
 			break;
 		case 'c':
@@ -254,14 +291,18 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			break;
 		case 'f':
 			if (!names_format_parse(optarg, &f)) {
-				bad_format(optarg);
+				cmd_bad_format(optarg);
 				return EXIT_USAGE;
 			}
 			opt->format = optarg;
 			break;
 		case 'j':
-			if (!debug)
+			if (!debug) {
+				fprintf(stderr, "%s %s: unrecognized option "
+				    "'--json' (did you mean debug --json?)\n",
+				    progname, verb);
 				goto usage;
+			}
 			opt->json = true;
 			break;
 		case OPT_CARD: tv->card = optarg; break;
@@ -312,6 +353,16 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case 'L':
 			if (!log_level(optarg, &opt->log_debug))
 				goto usage;
+			break;
+		case 'C':
+			if (!cmd_color_word(optarg))
+				return EXIT_USAGE;
+			opt->color = optarg;
+			break;
+		case 'P':
+			if (!cmd_profile_format(optarg))
+				return EXIT_USAGE;
+			opt->profile_format = optarg;
 			break;
 		case 'h':
 			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
@@ -494,8 +545,9 @@ run_pipeline(const struct options *opt, bool debug)
 	int status;
 
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, opt->color);
 	if (assemble(&run, opt, &chat)) {
+		chat.color = emit_color(STDOUT_FILENO, opt->color);
 		if (debug)
 			fn = opt->json ? emit_json : emit_debug;
 		else

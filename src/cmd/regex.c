@@ -147,7 +147,7 @@ cmd_regex(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, NULL);
 	regex_set_init(&set);
 	for (i = optind; i < argc; i++)
 		if (!add_file(&run, &set, argv[i]))

@@ -88,7 +88,7 @@ cmd_reply(int argc, char **argv)
 	if (optind < argc)
 		path = argv[optind];
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, NULL);
 	if ((src = run_read(&run, path, NULL, span_make(0, 0))) &&
 	    response_read(&run, src, from, &r)) {
 		if (session) {

@@ -234,7 +234,7 @@ cmd_session(int argc, char **argv)
 		return usage();
 	}
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, NULL);
 	if (!parse_now(&run, now, &a.now))
 		goto out;
 	if (strcmp(a.action, "show") == 0) {

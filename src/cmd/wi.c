@@ -613,7 +613,7 @@ cmd_wi(int argc, char **argv)
 	    ((o.to_book || o.from_book) && (o.nbooks != 1 || o.run)))
 		goto usage;
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO);
+	run.diag.color = emit_color(STDERR_FILENO, NULL);
 	if (!o.run && (o.json || o.settings || o.seed)) {
 		diag_plain(&run, DIAG_ERROR, MSG_WI_NO_CHAT);
 		run_free(&run);

@@ -286,6 +286,12 @@ tree_put(struct arena *a, struct node *t, const char *key, struct node *v)
 }
 
 const char *
+tree_kind_json(enum node_kind kind)
+{
+	return kind == NODE_TABLE ? "an object" : tree_kind_article(kind);
+}
+
+const char *
 tree_kind_article(enum node_kind kind)
 {
 	switch (kind) {

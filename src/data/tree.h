@@ -117,6 +117,8 @@ bool tree_remove(struct arena *a, struct node *t, const char *key,
  * "null": the words used in messages. */
 const char *tree_kind_name(enum node_kind kind);
 /* The same with its article, for messages: "an integer", "a table". */
+/* The same in JSON's words (a table is "an object"), for JSON files. */
+const char *tree_kind_json(enum node_kind kind);
 const char *tree_kind_article(enum node_kind kind);
 
 /*

@@ -335,6 +335,18 @@ enum diag_level {
 	X(MSG_AGENT_NO_CONTEXT, "no [[agent.sections]] reads context '%s' (source = \"context.%s\")") \
 	X(MSG_AGENT_FLAG, "expected %s=FILE") \
 	X(MSG_STATE_NO_AGENT, "%s needs a profile with an [agent] table") \
+	/* plugins, labels, seed fidelity (issue 8) */ \
+	X(MSG_PLUGIN_NOT_FOUND, "no plugin '%s': neither %s/plugin.toml nor %s/plugin.yaml exists") \
+	X(MSG_PLUGIN_TWICE, "plugin '%s' is enabled twice") \
+	X(MSG_BAD_VAR_NAME, "'%.*s' is not a variable name: a letter or '_', then letters, digits, '_', '.' or '-'") \
+	X(MSG_INJECT_TOOLS_KEY, "an injection cannot take the key 'tools': the tool prose must agree with the request's tools, so change [[tools]] instead") \
+	X(MSG_PROFILE_FORMAT, "cannot tell the format of profile '%s': name it .toml, .yaml or .yml, or give --profile-format toml|yaml") \
+	X(MSG_CONTEXT_EMPTY, "context '%s' is required, and %s is empty: empty content is no content") \
+	X(MSG_NOT_EXPANDED, "'%s' holds a placeholder, but it is not expanded: it is sent as written") \
+	X(MSG_OUTLINE_PRIORITY, "outline skill '%s' has a priority, which outline skills ignore (the outline is at priority 75)") \
+	X(MSG_SKILL_EMPTY, "skill '%s' is empty: it adds nothing to the prompt") \
+	X(MSG_HISTORY_NAME, "history name '%s' is not one OpenAI takes: %s") \
+	X(MSG_BAD_TAG, "'%s' cannot hold %s: it would break the [tag]...[/tag] block") \
 	/* end */
 
 #define X(name, text) name,

@@ -42,6 +42,8 @@ emit_for(enum out_format f)
 		return emit_system;
 	case FORMAT_USER:
 		return emit_user;
+	case FORMAT_REVIEW:
+		return emit_review;
 	case FORMAT_JSON:
 		break;
 	}
@@ -53,12 +55,19 @@ emit_model(struct run *run, const struct chat *c, const char *format,
     const char **model)
 {
 	const struct node *out = tree_get(c->profile->root, "output");
+	const struct member *key = tree_member(c->profile->root, "output", 6);
 
 	*model = c->model;
 	if (c->model && *c->model)
 		return true;
-	/* Point at [output] when there is one; else there is no place. */
-	if (out)
+	/* Point at [output] when there is one; else there is no place.  A
+	 * key written before its table's span (YAML's "output:", whose
+	 * mapping starts at its first key) is the better place. */
+	if (out && key && key->keysrc == out->src &&
+	    key->keyspan.off < out->span.off)
+		diag_error(run, run_source(run, key->keysrc), key->keyspan,
+		    MSG_NO_MODEL, format);
+	else if (out)
 		diag_error(run, run_source(run, out->src), out->span,
 		    MSG_NO_MODEL, format);
 	else
@@ -195,10 +204,14 @@ emit_fingerprint_fold(uint64_t f, uint64_t h)
 }
 
 bool
-emit_color(int fd)
+emit_color(int fd, const char *when)
 {
 	const char *nc = getenv("NO_COLOR");
 
+	if (when && strcmp(when, "always") == 0)
+		return true;
+	if (when && strcmp(when, "never") == 0)
+		return false;
 	return isatty(fd) && !(nc && *nc);
 }
 

@@ -32,6 +32,7 @@ emit_fn emit_responses;
 emit_fn emit_ollama;
 emit_fn emit_messages;
 emit_fn emit_text;
+emit_fn emit_review;
 emit_fn emit_json;
 emit_fn emit_debug;
 emit_fn emit_prompt;
@@ -86,9 +87,10 @@ uint64_t emit_fingerprint(const char *role, const char *s, size_t len);
  * Returns the new f.  strata(1) documents both. */
 uint64_t emit_fingerprint_fold(uint64_t f, uint64_t h);
 
-/* May output to descriptor fd be coloured: a terminal, and NO_COLOR
- * unset or empty (https://no-color.org).  For every colour strata
- * prints: diagnostics and the debug view. */
-bool emit_color(int fd);
+/* May output to descriptor fd be coloured?  when is --color's word:
+ * "always", "never", or "auto" (or NULL): a terminal, and NO_COLOR unset
+ * or empty (https://no-color.org).  For every colour strata prints:
+ * diagnostics and the debug view. */
+bool emit_color(int fd, const char *when);
 
 #endif

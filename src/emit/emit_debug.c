@@ -38,11 +38,11 @@ reason(enum entry_status s)
 	return s == ENTRY_MISSING ? "missing context" : entry_status_name(s);
 }
 
-/* Pad a UTF-8 string to width columns (code points). */
+/* Pad a UTF-8 string to width columns (wide characters take two). */
 static void
 pad(struct buf *out, const char *s, size_t width)
 {
-	size_t n = utf8_count(s, strlen(s));
+	size_t n = utf8_width(s, strlen(s));
 
 	buf_puts(out, s);
 	while (n++ < width)
@@ -159,14 +159,14 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	struct view v = { run, out, { "", "", "", "" }, 12 };
 	size_t i, n;
 
-	if (emit_color(STDOUT_FILENO)) {
+	if (c->color) {
 		v.st.bold = "\033[1m";
 		v.st.dim = "\033[2m";
 		v.st.warn = "\033[33m";
 		v.st.off = "\033[0m";
 	}
 	for (i = 0; i < c->stack.nall; i++) {
-		n = utf8_count(c->stack.all[i]->key,
+		n = utf8_width(c->stack.all[i]->key,
 		    strlen(c->stack.all[i]->key));
 		if (n > v.keyw)
 			v.keyw = n;

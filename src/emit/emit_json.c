@@ -83,11 +83,50 @@ request_fingerprint(struct run *run, const struct chat *c, uint64_t all)
 	return all;
 }
 
+static struct node *
+null(struct arena *a)
+{
+	return tree_new(a, NODE_NULL, 0, span_make(0, 0));
+}
+
 static const char *
 placement_name(enum placement p)
 {
 	return p == PLACE_USER ? "user" : p == PLACE_DEPTH ? "in-chat" :
 	    "system";
+}
+
+/* One entry: its metadata, status and content.  A base entry (the
+ * prefix, the history's system text) comes before every priority and
+ * has none. */
+static struct node *
+entry(struct run *run, const struct entry *e)
+{
+	struct arena *a = &run->arena;
+	struct node *o = tree_table(a);
+
+	tree_put(a, o, "key", tree_str(a, e->key));
+	tree_put(a, o, "layer", tree_str(a, e->layer));
+	tree_put(a, o, "status", tree_str(a, entry_status_name(e->status)));
+	tree_put(a, o, "priority", e->base ? null(a) :
+	    tree_int(a, e->priority));
+	tree_put(a, o, "base", tree_bool(a, e->base));
+	tree_put(a, o, "role", tree_str(a, names_role(e->role)));
+	tree_put(a, o, "placement", tree_str(a,
+	    placement_name(e->placement)));
+	if (e->placement == PLACE_DEPTH)
+		tree_put(a, o, "depth", tree_int(a, e->depth));
+	tree_put(a, o, "scope", tree_str(a, names_scope(e->scope)));
+	tree_put(a, o, "enabled", tree_bool(a, e->enabled));
+	tree_put(a, o, "source", where(run, e->has_src, e->src, e->span));
+	tree_put(a, o, "bytes", tree_int(a, (int64_t)e->len));
+	tree_put(a, o, "tokens", tree_int(a, (int64_t)(e->content ?
+	    emit_tokens(e->content, e->len) : 0)));
+	tree_put(a, o, "message", e->message >= 0 ?
+	    tree_int(a, e->message) : null(a));
+	tree_put(a, o, "content", e->content ?
+	    tree_strref(a, e->content, e->len) : null(a));
+	return o;
 }
 
 bool
@@ -131,34 +170,14 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		tree_push(a, msgs, o);
 	}
 	ents = tree_put(a, doc, "entries", tree_array(a));
-	for (i = 0; i < c->stack.nall; i++) {
-		const struct entry *e = c->stack.all[i];
-		struct node *o = tree_table(a);
-
-		tree_put(a, o, "key", tree_str(a, e->key));
-		tree_put(a, o, "layer", tree_str(a, e->layer));
-		tree_put(a, o, "status", tree_str(a,
-		    entry_status_name(e->status)));
-		tree_put(a, o, "priority", tree_int(a, e->priority));
-		tree_put(a, o, "role", tree_str(a, names_role(e->role)));
-		tree_put(a, o, "placement", tree_str(a,
-		    placement_name(e->placement)));
-		if (e->placement == PLACE_DEPTH)
-			tree_put(a, o, "depth", tree_int(a, e->depth));
-		tree_put(a, o, "scope", tree_str(a,
-		    names_scope(e->scope)));
-		tree_put(a, o, "enabled", tree_bool(a, e->enabled));
-		tree_put(a, o, "source", where(run, e->has_src, e->src,
-		    e->span));
-		tree_put(a, o, "bytes", tree_int(a, (int64_t)e->len));
-		tree_put(a, o, "tokens", tree_int(a,
-		    (int64_t)(e->content ? emit_tokens(e->content, e->len) :
-		    0)));
-		tree_put(a, o, "message", e->message >= 0 ?
-		    tree_int(a, e->message) :
-		    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
-		tree_push(a, ents, o);
-	}
+	/* In output order: each message's entries, then the others in the
+	 * order they were offered. */
+	for (i = 0; i < c->n; i++)
+		for (k = 0; k < c->msgs[i].nentries; k++)
+			tree_push(a, ents, entry(run, c->msgs[i].entries[k]));
+	for (i = 0; i < c->stack.nall; i++)
+		if (c->stack.all[i]->message < 0)
+			tree_push(a, ents, entry(run, c->stack.all[i]));
 	tools = tree_put(a, doc, "tools", tree_array(a));
 	for (i = 0; i < c->tools.n; i++)
 		tree_push(a, tools, tree_str(a, c->tools.items[i]->name));

@@ -107,6 +107,7 @@ column(enum out_format f)
 	case FORMAT_PROMPT:
 	case FORMAT_SYSTEM:
 	case FORMAT_USER:
+	case FORMAT_REVIEW:
 		break;
 	}
 	return -1;

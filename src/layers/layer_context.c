@@ -99,6 +99,16 @@ context(struct run *run, const struct profile *p, const struct pcontext *c,
 	}
 	text = src->text;
 	n = entry_trim(&text, src->len);
+	if (!n && c->required && !check_only) {
+		if (ci)
+			diag_error(run, ci->arg, span_make(0, ci->arg->len),
+			    MSG_CONTEXT_EMPTY, c->name.s, src->path);
+		else
+			diag_error(run, layer_src_of(run, c->file.node),
+			    c->file.node->span, MSG_CONTEXT_EMPTY, c->name.s,
+			    src->path);
+		return false;
+	}
 	e->has_src = true;
 	e->src = src->id;
 	e->span = span_make(0, src->len);

@@ -1,6 +1,8 @@
 /* Injections: the profile's [[inject]] entries and -i KEY[@ATTRS]=TEXT. */
 #include "layers/layer_int.h"
 
+#include <string.h>
+
 #include "base/arena.h"
 #include "data/frontmatter.h"
 #include "data/tree.h"
@@ -16,8 +18,15 @@ profile_injects(struct run *run, const struct profile *p,
 
 	for (i = 0; i < p->ninjects; i++) {
 		const struct pinject *in = &p->injects[i];
-		struct entry *e = entry_new(a, in->key.s, "inject");
+		struct entry *e;
 
+		if (strcmp(in->key.s, "tools") == 0) {
+			diag_error(run, layer_src_of(run, in->key.node),
+			    in->key.node->span, MSG_INJECT_TOOLS_KEY);
+			ok = false;
+			continue;
+		}
+		e = entry_new(a, in->key.s, "inject");
 		e->priority = in->priority;
 		e->role = in->role;
 		e->placement = in->placement;
@@ -69,12 +78,33 @@ cli_injects(struct run *run, const struct layer_input *in,
 	}
 }
 
+/* No -i may take the key "tools" (see profile_injects). */
+static bool
+cli_tools_key(struct run *run, const struct layer_input *in)
+{
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < in->ninjects; i++) {
+		const struct cli_inject *ci = &in->injects[i];
+
+		if (ci->key.len == 5 && memcmp(ci->arg->text + ci->key.off,
+		    "tools", 5) == 0) {
+			diag_error(run, ci->arg, ci->key, MSG_INJECT_TOOLS_KEY);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 bool
 layer_injects(struct run *run, const struct profile *p,
     const struct layer_input *in, struct entry_vec *out)
 {
 	bool ok = profile_injects(run, p, out);
 
+	if (!cli_tools_key(run, in))
+		return false;
 	cli_injects(run, in, out);
 	return ok;
 }

@@ -15,7 +15,7 @@ layer_prefix(struct run *run, const struct profile *p, struct entry_vec *out)
 	if (!p->prefix.s)
 		return true;
 	e = entry_new(&run->arena, "prefix", "prompt");
-	e->title = "Prefix";
+	e->title = p->labels[LABEL_PREFIX];
 	e->priority = INT_MIN;  /* before all, history base too */
 	e->base = true;         /* text before everything, no heading */
 	e->scope = SCOPE_GLOBAL;
@@ -51,9 +51,11 @@ layer_persona(struct run *run, const struct profile *p, struct entry_vec *out)
 {
 	bool ok = true;
 
-	ok = file_layer(run, p, out, &p->persona, "persona", "Persona",
+	ok = file_layer(run, p, out, &p->persona, "persona",
+	    p->labels[LABEL_PERSONA],
 	    PRIO_PERSONA) && ok;
-	ok = file_layer(run, p, out, &p->format, "format", "Format",
+	ok = file_layer(run, p, out, &p->format, "format",
+	    p->labels[LABEL_FORMAT],
 	    PRIO_FORMAT) && ok;
 	return ok;
 }

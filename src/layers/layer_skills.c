@@ -11,9 +11,6 @@
 #include "data/tree.h"
 #include "diag/run.h"
 
-#define OUTLINE_HEADER "You can use these skills on demand:"
-#define OUTLINE_FOOTER "Read a skill's file when you need its details."
-
 /* The part of a path after its last '/' and before its last '.'. */
 static const char *
 stem(struct arena *a, const char *path)
@@ -24,6 +21,55 @@ stem(struct arena *a, const char *path)
 	dot = strrchr(b, '.');
 	return dot && dot != b ? arena_strndup(a, b, (size_t)(dot - b)) :
 	    arena_strdup(a, b);
+}
+
+/*
+ * Append file path's text (after its front matter, trimmed) to inline
+ * skill e, after a blank line; its runs keep pointing at their file.
+ */
+static bool
+more_file(struct run *run, const struct profile *p, struct entry *e,
+    const struct pstr *path)
+{
+	struct arena *a = &run->arena;
+	struct source *src = profile_open(run, p, path);
+	struct frontmatter fm;
+	struct seg *segs;
+	const char *body;
+	char *text;
+	size_t n, off, old = e->raw.len;
+
+	if (!src || !frontmatter_read(run, src, &fm))
+		return false;
+	body = src->text + fm.body;
+	n = entry_trim(&body, src->len - fm.body);
+	if (n == 0)
+		return true;
+	off = (size_t)(body - src->text);
+	while (old && strchr(" \t\r\n\f\v", e->raw.s[old - 1]))
+		old--;
+	text = arena_alloc(a, old + 2 + n + 1);
+	memcpy(text, e->raw.s, old);
+	memcpy(text + old, "\n\n", 2);
+	memcpy(text + old + 2, body, n);
+	text[old + 2 + n] = '\0';
+	segs = arena_array(a, e->raw.nsegs + 2, sizeof(*segs));
+	memcpy(segs, e->raw.segs, e->raw.nsegs * sizeof(*segs));
+	segs[e->raw.nsegs].at = old;    /* the blank line between */
+	segs[e->raw.nsegs].src = src->id;
+	segs[e->raw.nsegs].span = span_make(off, 0);
+	segs[e->raw.nsegs].exact = false;
+	segs[e->raw.nsegs + 1].at = old + 2;
+	segs[e->raw.nsegs + 1].src = src->id;
+	segs[e->raw.nsegs + 1].span = span_make(off, n);
+	segs[e->raw.nsegs + 1].exact = true;
+	e->raw.s = text;
+	e->raw.len = old + 2 + n;
+	e->raw.segs = segs;
+	e->raw.nsegs += 2;
+	e->content = e->raw.s;
+	e->len = e->raw.len;
+	return true;
 }
 
 struct outline {
@@ -41,6 +87,7 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 	const struct node *dup;
 	struct frontmatter fm;
 	const char *name, *desc;
+	size_t i;
 	bool ok = true;
 
 	if (!src || !frontmatter_read(run, src, &fm))
@@ -72,8 +119,10 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 		e->priority = sk->priority;
 		e->scope = SCOPE_GLOBAL;
 		layer_file_text(run, e, src, fm.body);
+		for (i = 0; i < sk->nfiles; i++)
+			ok = more_file(run, p, e, &sk->files[i]) && ok;
 		layer_push(run, out, e);
-		return true;
+		return ok;
 	}
 	if (!desc) {
 		diag_error(run, layer_src_of(run, sk->node), sk->node->span,
@@ -82,7 +131,11 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 	}
 	if (!ol->first)
 		ol->first = sk->node;
-	buf_printf(&ol->text, "\n- %s: %s -> %s", name, desc, sk->file.s);
+	buf_printf(&ol->text, "\n- %s: %s", name, desc);
+	if (!sk->show_path.s)
+		buf_printf(&ol->text, " -> %s", sk->file.s);
+	else if (sk->show_path.len)
+		buf_printf(&ol->text, " -> %s", sk->show_path.s);
 	return true;
 }
 
@@ -101,15 +154,15 @@ layer_skills(struct run *run, const struct profile *p, struct entry_vec *out)
 	if (ol.first) {
 		struct entry *e = entry_new(a, "skills", "skill");
 		const char *head = p->outline_header.s ? p->outline_header.s :
-		    OUTLINE_HEADER;
+		    p->labels[LABEL_OUTLINE_HEADER];
 		const char *foot = p->outline_footer.s ? p->outline_footer.s :
-		    OUTLINE_FOOTER;
+		    p->labels[LABEL_OUTLINE_FOOTER];
 		char *text = arena_printf(a, "%s%s%s%s", head, ol.text.data,
 		    *foot ? "\n" : "", foot);
 		const char *t = text;
 		size_t n = entry_trim(&t, strlen(text));
 
-		e->title = "Skills";
+		e->title = p->labels[LABEL_SKILLS];
 		e->priority = PRIO_SKILLS;
 		e->scope = SCOPE_GLOBAL;
 		entry_set_raw(a, e, t, n, ol.first->src, ol.first->span,

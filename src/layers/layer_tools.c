@@ -43,10 +43,10 @@ layer_tools(struct run *run, const struct profile *p, struct entry_vec *out,
 	/* The plain style has no headings of its own: give the section
 	 * one, as the five-layer prompt does. */
 	if (p->style == STYLE_PLAIN)
-		buf_puts(&b, "## Tools\n\n");
-	tool_prose(&b, list);
+		buf_printf(&b, "## %s\n\n", p->labels[LABEL_TOOLS]);
+	tool_prose(&b, list, p->labels);
 	e = entry_new(&run->arena, "tools", "tools");
-	e->title = "Tools";
+	e->title = p->labels[LABEL_TOOLS];
 	e->priority = PRIO_TOOLS;
 	e->scope = SCOPE_GLOBAL;
 	entry_set_raw(&run->arena, e, arena_strndup(&run->arena,

@@ -40,7 +40,14 @@
 #include "base/util.h"
 #include "data/json.h"
 #include "data/tree.h"
+#include "prompt/labels.h"
 #include "prompt/tool.h"
+
+/* The words of the section: labels indexed by enum label. */
+struct words {
+	const char *const *l;
+	const char *gap;        /* between sentences: " " after an ASCII stop */
+};
 
 static bool
 space(char c)
@@ -122,6 +129,35 @@ ends_sentence(const char *s, size_t len)
 		if (len >= 3 && memcmp(s + len - 3, cjk[i], 3) == 0)
 			return true;
 	return false;
+}
+
+/* Does text (trimmed) end in a CJK character?  Then a full stop after
+ * it is the ideographic one, whatever the language. */
+static bool
+ends_cjk(const char *s, size_t len)
+{
+	uint32_t cp;
+	size_t i;
+
+	trim(&s, &len);
+	for (i = len; i > 0 && ((unsigned char)s[i - 1] & 0xc0) == 0x80; i--)
+		;
+	if (i == 0 || utf8_decode(s + i - 1, len - (i - 1), &cp) == 0)
+		return false;
+	return (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 &&
+	    cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xff00 && cp <= 0xffef) || (cp >= 0x20000 &&
+	    cp <= 0x3fffd);
+}
+
+/* Is s all ASCII? */
+static bool
+ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
 }
 
 static const char *
@@ -343,7 +379,8 @@ put_values(struct buf *out, const struct node *arr)
 /* After the type: ": DESCRIPTION. One of: V. Default: V." as far as the
  * property schema p has them. */
 static void
-put_details(struct buf *out, const struct node *p, int ind)
+put_details(struct buf *out, const struct node *p, int ind,
+    const struct words *w)
 {
 	const struct node *desc = string_at(p, "description");
 	const struct node *e = tree_get(p, "enum");
@@ -360,23 +397,33 @@ put_details(struct buf *out, const struct node *p, int ind)
 		put_text(out, desc->u.str.s, desc->u.str.len, ind + 2);
 		if ((e || def) &&
 		    !ends_sentence(desc->u.str.s, desc->u.str.len))
-			buf_putc(out, '.');
+			buf_puts(out, ends_cjk(desc->u.str.s,
+			    desc->u.str.len) && ascii(w->l[LABEL_STOP]) ?
+			    "\xe3\x80\x82" : w->l[LABEL_STOP]);  /* 。 */
 	}
 	if (e) {
-		buf_puts(out, " One of: ");
+		if (desc)
+			buf_puts(out, w->gap);
+		else
+			buf_putc(out, ' ');
+		buf_puts(out, w->l[LABEL_ONE_OF]);
+		buf_putc(out, ' ');
 		put_values(out, e);
-		buf_putc(out, '.');
+		buf_puts(out, w->l[LABEL_STOP]);
 	}
 	if (def) {
-		buf_puts(out, " Default: ");
+		buf_puts(out, desc || e ? w->gap : " ");
+		buf_puts(out, w->l[LABEL_DEFAULT]);
+		buf_putc(out, ' ');
 		json_write(out, def->value, -1);
-		buf_putc(out, '.');
+		buf_puts(out, w->l[LABEL_STOP]);
 	}
 }
 
 /* One line per property of schema s, each starting with a newline. */
 static void
-put_properties(struct buf *out, const struct node *s, int ind, int depth)
+put_properties(struct buf *out, const struct node *s, int ind, int depth,
+    const struct words *w)
 {
 	const struct node *props = tree_get(s, "properties");
 	const struct node *p, *sub;
@@ -395,25 +442,46 @@ put_properties(struct buf *out, const struct node *s, int ind, int depth)
 		buf_puts(out, " (");
 		if (!put_type(out, p, depth + 1))
 			buf_puts(out, "any");
-		buf_puts(out, map_find(&required, m->key, m->keylen) ?
-		    ", required)" : ", optional)");
-		put_details(out, p, ind);
+		buf_puts(out, ", ");
+		buf_puts(out, w->l[map_find(&required, m->key, m->keylen) ?
+		    LABEL_REQUIRED : LABEL_OPTIONAL]);
+		buf_putc(out, ')');
+		put_details(out, p, ind, w);
 		sub = depth < TOOL_SCHEMA_DEPTH ? nested(p, depth + 1) : NULL;
 		if (sub)
-			put_properties(out, sub, ind + 2, depth + 1);
+			put_properties(out, sub, ind + 2, depth + 1, w);
 	}
 	map_free(&required);
 }
 
-void
-tool_prose(struct buf *out, const struct tool_list *list)
+static const char *
+english(size_t i)
 {
+	return labels_default(LANG_EN, (enum label)i);
+}
+
+void
+tool_prose(struct buf *out, const struct tool_list *list,
+    const char *const *labels)
+{
+	const char *en[LABEL_COUNT];
 	const struct node *props;
+	struct words w;
+	const char *stop;
 	size_t i;
 
 	if (list->n == 0)
 		return;
-	buf_puts(out, "You can call the following tools.");
+	if (!labels) {
+		for (i = 0; i < LABEL_COUNT; i++)
+			en[i] = english(i);
+		labels = en;
+	}
+	w.l = labels;
+	stop = labels[LABEL_STOP];
+	w.gap = *stop && (unsigned char)stop[strlen(stop) - 1] >= 0x80 ?
+	    "" : " ";
+	buf_puts(out, labels[LABEL_TOOLS_INTRO]);
 	for (i = 0; i < list->n; i++) {
 		const struct tool *t = list->items[i];
 
@@ -421,14 +489,19 @@ tool_prose(struct buf *out, const struct tool_list *list)
 		buf_puts(out, t->name);
 		buf_putc(out, '\n');
 		put_text(out, t->description, strlen(t->description), 0);
-		buf_puts(out, "\nParameters:");
+		buf_putc(out, '\n');
+		buf_puts(out, labels[LABEL_PARAMETERS]);
 		props = tree_get(t->parameters, "properties");
-		if (props && props->kind == NODE_TABLE && props->u.table.n)
-			put_properties(out, t->parameters, 0, 0);
-		else
-			buf_puts(out, " none.");
+		if (props && props->kind == NODE_TABLE && props->u.table.n) {
+			put_properties(out, t->parameters, 0, 0, &w);
+		} else {
+			buf_putc(out, ' ');
+			buf_puts(out, labels[LABEL_NONE]);
+		}
 		if (t->usage_hint) {
-			buf_puts(out, "\nWhen to use: ");
+			buf_putc(out, '\n');
+			buf_puts(out, labels[LABEL_WHEN_TO_USE]);
+			buf_putc(out, ' ');
 			put_text(out, t->usage_hint, strlen(t->usage_hint), 0);
 		}
 	}

@@ -13,7 +13,9 @@ struct buf;
 struct tool_list;
 
 /* The prose section for the tools of list, in list order, appended to
- * out; nothing for an empty list. */
-void tool_prose(struct buf *out, const struct tool_list *list);
+ * out; nothing for an empty list.  labels (indexed by enum label,
+ * prompt/labels.h) gives its words; NULL means English. */
+void tool_prose(struct buf *out, const struct tool_list *list,
+    const char *const *labels);
 
 #endif

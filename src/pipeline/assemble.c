@@ -9,16 +9,50 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "data/tree.h"
 #include "diag/run.h"
 #include "pipeline/rewrite.h"
+#include "profile/schema.h"
 #include "pipeline/stages.h"
 #include "tavern/plug.h"
+
+/* A profile string that looks templated but is sent as written. */
+static void
+not_expanded(struct run *run, const struct pstr *s, const char *what)
+{
+	if (s->s && strstr(s->s, "{{") && strstr(s->s, "}}"))
+		diag_warning(run, run_source(run, s->node->src), s->node->span,
+		    MSG_NOT_EXPANDED, what);
+}
+
+/* What the profile says that has no effect. */
+static void
+profile_warnings(struct run *run, const struct profile *p)
+{
+	size_t i;
+
+	not_expanded(run, &p->outline_header, "prompt.outline_header");
+	not_expanded(run, &p->outline_footer, "prompt.outline_footer");
+	for (i = 0; i < p->nskills; i++) {
+		const struct pskill *sk = &p->skills[i];
+		const struct node *n = tree_get(sk->node, "priority");
+
+		size_t len;
+		const char *id = schema_entry_id(sk->node, &len);
+
+		if (sk->mode == SKILL_OUTLINE && n)
+			diag_warning(run, run_source(run, n->src), n->span,
+			    MSG_OUTLINE_PRIORITY, arena_strndup(&run->arena,
+			    id, len));
+	}
+}
 
 static void
 check_warnings(struct run *run, struct chat *c, struct tvars *vars)
 {
 	size_t i;
 
+	profile_warnings(run, c->profile);
 	for (i = 0; i < template_nvars(vars); i++) {
 		const struct tvar *t = template_var_at(vars, i);
 
@@ -29,6 +63,12 @@ check_warnings(struct run *run, struct chat *c, struct tvars *vars)
 	for (i = 0; i < c->stack.nall; i++) {
 		const struct entry *e = c->stack.all[i], *by = e->replaced_by;
 
+		if (e->status == ENTRY_EMPTY && strcmp(e->layer, "skill") == 0 &&
+		    e->has_src) {
+			diag_warning(run, run_source(run, e->src), e->span,
+			    MSG_SKILL_EMPTY, e->title);
+			continue;
+		}
 		if (e->status != ENTRY_REPLACED || strcmp(e->layer, "inject") ||
 		    strcmp(by->layer, "inject"))
 			continue;
@@ -87,7 +127,8 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	stack_init(&c->stack, &run->arena);
 	if (!inputs_split(run, opt, &sets, &vars, &ctxs, &injs))
 		return false;
-	p = profile_load(run, opt->profile, sets, opt->nsets);
+	p = profile_load_as(run, opt->profile, opt->profile_format, sets,
+	    opt->nsets);
 	if (!p)
 		return false;
 	output(c, opt, p);

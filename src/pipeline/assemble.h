@@ -56,6 +56,9 @@ struct options {
 	const char *input;      /* --input FILE.json: template inputs */
 	const char *scene;      /* --scene chat|work, or NULL */
 	bool log_debug;         /* --log-level debug: the trace on stderr */
+	const char *color;      /* --color: auto, always, never, or NULL */
+	const char *profile_format;     /* --profile-format toml|yaml, or
+	                                 * NULL: by the profile's name */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error. */

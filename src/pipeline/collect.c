@@ -10,7 +10,7 @@
 
 static void
 add_base(struct run *run, struct entry_vec *out, const struct buf *b,
-    enum role role, const struct source *src)
+    enum role role, const struct source *src, struct span at)
 {
 	struct entry *e;
 
@@ -22,7 +22,7 @@ add_base(struct run *run, struct entry_vec *out, const struct buf *b,
 	e->role = role;
 	e->priority = INT_MIN + 1;      /* right after the prefix */
 	entry_set_raw(&run->arena, e, arena_strndup(&run->arena, b->data,
-	    b->len), b->len, src->id, span_make(0, 0), false);
+	    b->len), b->len, src->id, at, false);
 	avec_push(&run->arena, out, e);
 }
 
@@ -33,8 +33,10 @@ collect(struct run *run, const struct options *opt, const struct profile *p,
 	struct layer_input li;
 
 	if (in->histsrc) {
-		add_base(run, out, &in->base, ROLE_SYSTEM, in->histsrc);
-		add_base(run, out, &in->devbase, ROLE_DEVELOPER, in->histsrc);
+		add_base(run, out, &in->base, ROLE_SYSTEM, in->histsrc,
+		    in->basespan);
+		add_base(run, out, &in->devbase, ROLE_DEVELOPER, in->histsrc,
+		    in->devspan);
 	}
 	li.contexts = in->contexts;
 	li.ncontexts = opt->ncontexts;

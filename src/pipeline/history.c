@@ -49,6 +49,9 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 
 		if (!n)
 			return;
+		if (!b->len)
+			*(r == ROLE_SYSTEM ? &in->basespan : &in->devspan) =
+			    span;
 		if (b->len)
 			buf_puts(b, "\n\n");
 		buf_put(b, text, n);
@@ -63,6 +66,37 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 	m->has_src = true;
 	m->src = src->id;
 	m->span = span;
+}
+
+/*
+ * A message name as OpenAI takes it: not empty, and no white space or
+ * any of < | \ / > (its pattern ^[^\s<|\\/>]+$); CJK is fine.  The
+ * other formats have no name, so the one rule serves them all.  What
+ * is wrong, or NULL.
+ */
+static const char *
+bad_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0)
+		return "it is empty";
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c == 0x7f)
+			return "it holds white space or a control character";
+		if (strchr("<|\\/>", c))
+			return "it holds one of < | \\ / >";
+		/* U+00A0, U+3000 and the U+2000 spaces. */
+		if ((c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] ==
+		    0xa0) || (c == 0xe3 && i + 2 < len && (unsigned char)
+		    s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x80) ||
+		    (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] ==
+		    0x80 && (unsigned char)s[i + 2] <= 0x8a))
+			return "it holds white space or a control character";
+	}
+	return NULL;
 }
 
 static bool
@@ -95,19 +129,20 @@ slow(struct run *run, struct source *src, struct inputs *in)
 		return false;
 	if (root->kind != NODE_ARRAY) {
 		diag_error(run, src, root->span, MSG_HISTORY_NOT_ARRAY,
-		    tree_kind_article(root->kind));
+		    tree_kind_json(root->kind));
 		return false;
 	}
 	room(run, in, root->u.array.n);
 	for (i = 0; i < root->u.array.n; i++) {
 		const struct node *e = root->u.array.items[i], *role, *content,
 		    *name;
-		enum role r;
+		const char *why;
+		enum role r = ROLE_USER;
 		bool eok = true;
 
 		if (e->kind != NODE_TABLE) {
 			diag_error(run, src, e->span, MSG_HISTORY_ITEM,
-			    tree_kind_article(e->kind));
+			    tree_kind_json(e->kind));
 			ok = false;
 			continue;
 		}
@@ -136,7 +171,7 @@ slow(struct run *run, struct source *src, struct inputs *in)
 			diag_error(run, src, role->span, MSG_HISTORY_ROLE,
 			    role->kind == NODE_STRING ? diag_shown(run,
 			    role->u.str.s, role->u.str.len) :
-			    tree_kind_article(role->kind));
+			    tree_kind_json(role->kind));
 			eok = false;
 		}
 		if (!content) {
@@ -146,12 +181,18 @@ slow(struct run *run, struct source *src, struct inputs *in)
 		} else if (content->kind != NODE_STRING) {
 			diag_error(run, src, content->span,
 			    MSG_HISTORY_CONTENT,
-			    tree_kind_article(content->kind));
+			    tree_kind_json(content->kind));
 			eok = false;
 		}
 		if (name && name->kind != NODE_STRING) {
 			diag_error(run, src, name->span, MSG_WRONG_TYPE,
-			    "name", "a string", tree_kind_article(name->kind));
+			    "name", "a string", tree_kind_json(name->kind));
+			eok = false;
+		} else if (name && (why = bad_name(name->u.str.s,
+		    name->u.str.len))) {
+			diag_error(run, src, name->span, MSG_HISTORY_NAME,
+			    diag_shown(run, name->u.str.s, name->u.str.len),
+			    why);
 			eok = false;
 		}
 		if (!eok) {
@@ -318,7 +359,8 @@ element(struct scan *sc, const struct source *src, struct inputs *in)
 		if (strlen(names_role(r)) == vlen[0] &&
 		    memcmp(names_role(r), v[0], vlen[0]) == 0)
 			break;
-	if (r > ROLE_ASSISTANT)
+	/* A bad name is the general reader's to report. */
+	if (r > ROLE_ASSISTANT || (v[2] && bad_name(v[2], vlen[2])))
 		return false;
 	keep(in, r, v[1], vlen[1], v[2] ? arena_strndup(&sc->run->arena,
 	    v[2], vlen[2]) : NULL, src, span_make(start, sc->pos - start));
@@ -371,7 +413,11 @@ out:
 bool
 history_read(struct run *run, const char *path, struct inputs *in)
 {
-	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	/* The option is a source of its own, so that a read error points
+	 * at it (--history:1:1). */
+	const struct source *arg = run_source_mem(run, "--history", path,
+	    strlen(path));
+	struct source *src = run_read(run, path, arg, span_make(0, arg->len));
 
 	if (!src)
 		return false;

@@ -18,8 +18,10 @@ assemble_stdin_clash(const struct options *opt)
 	int n = 0;
 	size_t i;
 
-	if (opt->user && strcmp(opt->user, "-") == 0)
+	if (opt->profile && strcmp(opt->profile, "-") == 0)
 		n++;
+	if (opt->user && strcmp(opt->user, "-") == 0 && ++n > 1)
+		return "--user";
 	if (opt->history && strcmp(opt->history, "-") == 0 && ++n > 1)
 		return "--history";
 	if (opt->state && strcmp(opt->state, "-") == 0 && ++n > 1)
@@ -234,6 +236,8 @@ inject_arg(struct run *run, const struct source *src, struct cli_inject *ci)
 	return false;
 }
 
+/* [vars], a session's chat variables, then -v (each winning over the
+ * one before); a -v name no placeholder could use is an error. */
 static void
 variables(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars,
@@ -244,8 +248,18 @@ variables(struct run *run, const struct options *opt,
 
 	template_vars_init(run, tv);
 	tv->keep_unknown = p->keep_unknown_vars;
+	if (p->vars)
+		for (i = 0; i < p->vars->u.table.n; i++) {
+			const struct member *m = &p->vars->u.table.items[i];
+
+			if (!template_name_ok(m->key, m->keylen)) {
+				diag_error(run, run_source(run, m->keysrc),
+				    m->keyspan, MSG_BAD_VAR_NAME,
+				    (int)m->keylen, m->key);
+				*ok = false;
+			}
+		}
 	template_vars_from(run, tv, p->vars);
-	/* A session's chat variables, then -v, win over [vars]. */
 	if (meta)
 		template_vars_from(run, tv, tree_get(meta, "variables"));
 	for (i = 0; i < opt->nvars; i++) {
@@ -255,6 +269,12 @@ variables(struct run *run, const struct options *opt,
 		const char *val = s->src->text + s->value.off;
 		struct node *json;
 
+		if (!template_name_ok(name, s->name.len)) {
+			diag_error(run, s->src, s->name, MSG_BAD_VAR_NAME,
+			    (int)s->name.len, name);
+			*ok = false;
+			continue;
+		}
 		/* NAME=@FILE.json: a list or an object. */
 		if (s->value.len > 1 && val[0] == '@') {
 			if (load_file(run, val + 1, LOAD_JSON, s->src,

@@ -48,6 +48,8 @@ struct inputs {
 	struct agent_state *state;      /* --state and its flags, or NULL */
 	struct cleanup_note *cleanups;  /* what cleanup_history() changed */
 	size_t ncleanups, capcleanups;
+	/* The first history message of each, where the text points. */
+	struct span basespan, devspan;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */

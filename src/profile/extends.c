@@ -19,6 +19,7 @@ struct chain {
 	struct paths *pd;
 	const char *files[EXTENDS_MAX + 1];
 	size_t depth;
+	enum load_format topfmt;        /* --profile-format, or LOAD_GUESS */
 };
 
 /* ---- merge ------------------------------------------------------------ */
@@ -127,9 +128,10 @@ chain_ok(struct chain *c, const char *path, const struct source *from,
 /* Read one profile file: TOML or YAML, a table at the top. */
 static struct node *
 read_profile(struct run *run, const char *path, const struct source *from,
-    const struct node *at, struct source **srcp)
+    const struct node *at, struct source **srcp, enum load_format given)
 {
-	enum load_format fmt = load_format_of(path);
+	enum load_format fmt = given != LOAD_GUESS ? given :
+	    load_format_of(path);
 	struct node *t;
 
 	/* JSON reads as a tree too, but a profile is TOML or YAML. */
@@ -138,11 +140,10 @@ read_profile(struct run *run, const char *path, const struct source *from,
 			diag_error(run, from, at->span, MSG_UNKNOWN_FILE_TYPE,
 			    path);
 		else
-			diag_plain(run, DIAG_ERROR, MSG_UNKNOWN_FILE_TYPE,
-			    path);
+			diag_plain(run, DIAG_ERROR, MSG_PROFILE_FORMAT, path);
 		return NULL;
 	}
-	if (!load_file(run, path, LOAD_GUESS, from,
+	if (!load_file(run, path, fmt, from,
 	    at ? at->span : span_make(0, 0), &t, srcp))
 		return NULL;
 	if (t->kind != NODE_TABLE) {
@@ -192,7 +193,8 @@ load_chain(struct chain *c, const char *path, const struct source *from,
 
 	if (at && !chain_ok(c, path, from, at))
 		return NULL;
-	t = read_profile(c->run, path, from, at, &src);
+	t = read_profile(c->run, path, from, at, &src,
+	    at ? LOAD_GUESS : c->topfmt);
 	if (!t)
 		return NULL;
 	c->files[c->depth++] = path;
@@ -211,13 +213,14 @@ load_chain(struct chain *c, const char *path, const struct source *from,
 }
 
 struct node *
-extends_load(struct run *run, const char *path, struct paths *pd,
-    const char **topdir)
+extends_load(struct run *run, const char *path, enum load_format fmt,
+    struct paths *pd, const char **topdir)
 {
 	struct chain c;
 
 	memset(&c, 0, sizeof(c));
 	c.run = run;
 	c.pd = pd;
+	c.topfmt = fmt;
 	return load_chain(&c, path, NULL, NULL, topdir);
 }

@@ -17,6 +17,8 @@
 
 #include "diag/source.h"
 
+#include "data/load.h"
+
 struct arena;
 struct node;
 struct paths;
@@ -26,12 +28,14 @@ struct schema;
 #define EXTENDS_MAX 32
 
 /*
- * Load the profile at path and what it extends, merged; records each
- * file's prompt directory in pd and sets *topdir to the top file's.
+ * Load the profile at path ("-": standard input) and what it extends,
+ * merged; records each file's prompt directory in pd and sets *topdir to
+ * the top file's.  fmt is the top file's format (LOAD_TOML, LOAD_YAML),
+ * or LOAD_GUESS to tell it by the name, as for every file it extends.
  * Reports errors; returns NULL if there were any.
  */
 struct node *extends_load(struct run *run, const char *path,
-    struct paths *pd, const char **topdir);
+    enum load_format fmt, struct paths *pd, const char **topdir);
 
 /* Merge over into base (schema s, or NULL for free-form); returns the
  * result, which is base, or over when over replaces it. */

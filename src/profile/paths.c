@@ -73,6 +73,12 @@ pdir_for(const struct paths *pd, uint32_t src)
 	return NULL;
 }
 
+bool
+paths_known(const struct paths *pd, uint32_t src)
+{
+	return pdir_for(pd, src) != NULL;
+}
+
 static bool
 is_dir(const char *path)
 {

@@ -28,6 +28,8 @@ struct paths *paths_new(struct arena *a);
 /* Record the prompt directory of the profile file with source id src. */
 void paths_add(struct paths *pd, uint32_t src, const char *dir,
     bool embedded);
+/* Is src a profile file's source (rather than --set's)? */
+bool paths_known(const struct paths *pd, uint32_t src);
 /* The directory of paths that no profile file wrote (from --set). */
 void paths_set_top(struct paths *pd, const char *dir, bool embedded);
 /* Apply a prompt.dir node: when it came from the command line rather than

@@ -12,6 +12,7 @@
 #include "profile/embedded.h"
 #include "profile/extends.h"
 #include "profile/paths.h"
+#include "profile/plugins.h"
 #include "profile/schema.h"
 #include "profile/set.h"
 
@@ -80,6 +81,28 @@ array_of(const struct node *root, const char *key, size_t *n)
 	return a;
 }
 
+/* The labels of [prompt] table t: its lang's, then [prompt.labels]. */
+static void
+fill_labels(struct profile *p, const struct node *t)
+{
+	const struct node *over = t ? tree_get(t, "labels") : NULL;
+	size_t i;
+	int l;
+
+	p->lang = (enum lang)index_of(labels_langs, pstr_of(t, "lang").s, 0);
+	for (i = 0; i < LABEL_COUNT; i++)
+		p->labels[i] = labels_default(p->lang, (enum label)i);
+	if (!over || over->kind != NODE_TABLE)
+		return;
+	for (i = 0; i < over->u.table.n; i++) {
+		const struct member *m = &over->u.table.items[i];
+
+		l = labels_find(m->key, m->keylen);
+		if (l >= 0 && m->value->kind == NODE_STRING)
+			p->labels[l] = m->value->u.str.s;
+	}
+}
+
 static void
 fill_prompt(struct profile *p)
 {
@@ -100,7 +123,25 @@ fill_prompt(struct profile *p)
 	p->scene = pstr_of(t, "scene");
 	p->identity_hints = !bool_of(t, "disable_identity_hints", false);
 	p->agent = bool_of(t, "agent", false);
+	fill_labels(p, t);
 	p->vars = tree_get(p->root, "vars");
+}
+
+/* A skill's further files, from array node f (or none). */
+static void
+fill_files(struct arena *a, struct pskill *s, const struct node *f)
+{
+	size_t i;
+
+	s->nfiles = f && f->kind == NODE_ARRAY ? f->u.array.n : 0;
+	s->files = arena_array(a, s->nfiles, sizeof(*s->files));
+	for (i = 0; i < s->nfiles; i++) {
+		const struct node *x = f->u.array.items[i];
+
+		s->files[i].s = x->u.str.s;
+		s->files[i].len = x->u.str.len;
+		s->files[i].node = x;
+	}
 }
 
 static void
@@ -118,6 +159,8 @@ fill_skills(struct arena *a, struct profile *p)
 		s->name = pstr_of(e, "name");
 		s->file = pstr_of(e, "file");
 		s->description = pstr_of(e, "description");
+		s->show_path = pstr_of(e, "show_path");
+		fill_files(a, s, tree_get(e, "files"));
 		s->mode = (enum skill_mode)index_of(schema_skill_modes,
 		    pstr_of(e, "mode").s, 0);
 		s->has_priority = priority_of(e, 75, &s->priority);
@@ -301,16 +344,27 @@ struct profile *
 profile_load(struct run *run, const char *path, const struct setting *sets,
     size_t nsets)
 {
+	return profile_load_as(run, path, NULL, sets, nsets);
+}
+
+struct profile *
+profile_load_as(struct run *run, const char *path, const char *format,
+    const struct setting *sets, size_t nsets)
+{
 	struct arena *a = &run->arena;
 	struct profile *p = arena_alloc(a, sizeof(*p));
 	struct paths *pd = paths_new(a);
 	const char *topdir = NULL;
+	uint32_t first;
 	bool ok;
 
 	memset(p, 0, sizeof(*p));
 	p->paths = pd;
+	first = (uint32_t)run->sources.n;
 	if (path) {
-		p->root = extends_load(run, path, pd, &topdir);
+		p->root = extends_load(run, path, !format ? LOAD_GUESS :
+		    strcmp(format, "yaml") == 0 ? LOAD_YAML : LOAD_TOML, pd,
+		    &topdir);
 		if (p->root)
 			paths_set_top(pd, topdir, false);
 	} else {
@@ -319,12 +373,19 @@ profile_load(struct run *run, const char *path, const struct setting *sets,
 	}
 	if (!p->root)
 		return NULL;
-	p->src = run_source(run, p->root->src);
+	/* The file that was run is the first read: the merged root may
+	 * come from the base it extends. */
+	p->src = run_source(run, first);
+	if (!p->src)
+		p->src = run_source(run, p->root->src);
 	ok = set_apply(run, p->root, sets, nsets);
 	/* A --set prompt.dir (a path from the command line, so relative to
 	 * the current directory) wins for every file. */
 	paths_override(a, pd, tree_get(tree_get(p->root, "prompt"), "dir"));
 	ok = schema_check(run, p->root, &schema_profile, "") && ok;
+	/* Plugins add tools and skills once the profile's keys are right. */
+	if (ok)
+		ok = plugins_load(run, p->root, pd, path);
 	if (!ok || !fill(run, p))
 		return NULL;
 	return p;

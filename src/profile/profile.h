@@ -22,6 +22,7 @@
 #include "diag/source.h"
 #include "profile/set.h"
 #include "prompt/entry.h"
+#include "prompt/labels.h"
 #include "prompt/names.h"
 
 struct node;
@@ -42,6 +43,9 @@ struct pstr {
 
 struct pskill {
 	struct pstr name, file, description;
+	struct pstr show_path;          /* the outline's path; "" for none */
+	struct pstr *files;             /* more files of an inline skill */
+	size_t nfiles;
 	enum skill_mode mode;
 	int priority;
 	bool has_priority;
@@ -78,6 +82,10 @@ struct profile {
 	struct pstr name, description;
 	struct pstr persona, format, prefix;
 	struct pstr outline_header, outline_footer;
+	enum lang lang;                 /* [prompt] lang */
+	/* Every fixed string by enum label: the language's default, or
+	 * [prompt.labels]' (outline_header/footer above win over both). */
+	const char *labels[LABEL_COUNT];
 	enum style style;
 	bool keep_unknown_vars;
 	/* The agent prompt (issue 11): [prompt] soul, scene ("chat" or
@@ -110,6 +118,10 @@ struct profile {
  */
 struct profile *profile_load(struct run *run, const char *path,
     const struct setting *sets, size_t nsets);
+/* The same with the top file's format given: "toml", "yaml" or NULL (by
+ * its name); path may be "-", standard input. */
+struct profile *profile_load_as(struct run *run, const char *path,
+    const char *format, const struct setting *sets, size_t nsets);
 
 /*
  * Open a file the profile names: a relative path is resolved against the

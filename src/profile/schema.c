@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "prompt/labels.h"
 #include "prompt/names.h"
 
 /* ---- the profile's tables --------------------------------------------- */
@@ -32,6 +33,30 @@ static const struct schema_field profile_fields[] = {
 };
 
 static const char *const schema_scenes[] = { "chat", "work", NULL };
+/* [prompt.labels]: one string per name of prompt/labels.c (the unit
+ * test test_profile checks the two lists agree). */
+static const struct schema_field label_fields[] = {
+	{ "tools_intro", SCHEMA_STRING, 0, NULL, NULL },
+	{ "parameters", SCHEMA_STRING, 0, NULL, NULL },
+	{ "none", SCHEMA_STRING, 0, NULL, NULL },
+	{ "required", SCHEMA_STRING, 0, NULL, NULL },
+	{ "optional", SCHEMA_STRING, 0, NULL, NULL },
+	{ "one_of", SCHEMA_STRING, 0, NULL, NULL },
+	{ "default", SCHEMA_STRING, 0, NULL, NULL },
+	{ "when_to_use", SCHEMA_STRING, 0, NULL, NULL },
+	{ "stop", SCHEMA_STRING, 0, NULL, NULL },
+	{ "outline_header", SCHEMA_STRING, 0, NULL, NULL },
+	{ "outline_footer", SCHEMA_STRING, 0, NULL, NULL },
+	{ "prefix", SCHEMA_STRING, 0, NULL, NULL },
+	{ "persona", SCHEMA_STRING, 0, NULL, NULL },
+	{ "format", SCHEMA_STRING, 0, NULL, NULL },
+	{ "skills", SCHEMA_STRING, 0, NULL, NULL },
+	{ "tools", SCHEMA_STRING, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema labels_schema = { "[prompt.labels]",
+	label_fields, NULL, NULL, NULL };
 
 static const struct schema_field prompt_fields[] = {
 	{ "dir", SCHEMA_STRING, 0, NULL, NULL },
@@ -46,6 +71,8 @@ static const struct schema_field prompt_fields[] = {
 	{ "scene", SCHEMA_STRING, 0, NULL, schema_scenes },
 	{ "disable_identity_hints", SCHEMA_BOOL, 0, NULL, NULL },
 	{ "agent", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "lang", SCHEMA_STRING, 0, NULL, labels_langs },
+	{ "labels", SCHEMA_TABLE, 0, &labels_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -55,6 +82,8 @@ static const struct schema_field skill_fields[] = {
 	{ "mode", SCHEMA_STRING, 0, NULL, schema_skill_modes },
 	{ "description", SCHEMA_STRING, 0, NULL, NULL },
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
+	{ "show_path", SCHEMA_STRING, 0, NULL, NULL },
+	{ "files", SCHEMA_STRINGS, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -81,7 +110,7 @@ static const struct schema_group tool_groups[] = {
 
 static const struct schema_field context_fields[] = {
 	{ "name", SCHEMA_STRING, SCHEMA_REQUIRED, NULL, NULL },
-	{ "tag", SCHEMA_STRING, 0, NULL, NULL },
+	{ "tag", SCHEMA_STRING, SCHEMA_NONEMPTY | SCHEMA_TAG, NULL, NULL },
 	{ "file", SCHEMA_STRING, 0, NULL, NULL },
 	{ "required", SCHEMA_BOOL, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
@@ -206,6 +235,26 @@ static const struct schema_field cleanup_fields[] = {
 static const struct schema cleanup_schema = { "[cleanup]", cleanup_fields,
 	NULL, NULL, NULL };
 
+static const struct schema_field plugins_fields[] = {
+	{ "dir", SCHEMA_STRING, SCHEMA_NONEMPTY, NULL, NULL },
+	{ "enabled", SCHEMA_STRINGS, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema plugins_schema = { "[plugins]", plugins_fields,
+	NULL, NULL, NULL };
+
+static const struct schema_field plugin_fields[] = {
+	{ "name", SCHEMA_STRING, 0, NULL, NULL },
+	{ "description", SCHEMA_STRING, 0, NULL, NULL },
+	{ "skills", SCHEMA_TABLES, 0, &skill_schema, NULL },
+	{ "tools", SCHEMA_TABLES, 0, &tool_schema, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+const struct schema schema_plugin = { "the plugin", plugin_fields, NULL,
+	NULL, NULL };
+
 static const struct schema_field top_fields[] = {
 	{ "extends", SCHEMA_STRING, 0, NULL, NULL },
 	{ "profile", SCHEMA_TABLE, 0, &profile_schema, NULL },
@@ -219,6 +268,7 @@ static const struct schema_field top_fields[] = {
 	{ "tavern", SCHEMA_TABLE, 0, &tavern_schema, NULL },
 	{ "agent", SCHEMA_TABLE, 0, &agent_schema, NULL },
 	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
+	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -357,6 +407,17 @@ check_string(struct run *run, const struct schema_field *f,
 		    path);
 		return false;
 	}
+	if (f->flags & SCHEMA_TAG) {
+		const char *bad = strpbrk(v->u.str.s, "\n\r") ?
+		    "a line break" : strpbrk(v->u.str.s, "[]") ?
+		    "'[' or ']'" : NULL;
+
+		if (bad) {
+			diag_error(run, src_of(run, v), v->span, MSG_BAD_TAG,
+			    path, bad);
+			return false;
+		}
+	}
 	if (!f->choices)
 		return true;
 	for (i = 0; f->choices[i]; i++)
@@ -404,6 +465,32 @@ check_scalars(struct run *run, const struct node *v, const char *path)
 			    MSG_WRONG_TYPE, dotted(&run->arena, path, m->key),
 			    "a string, number or boolean",
 			    tree_kind_article(x->kind));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* An array of strings, none of them empty. */
+static bool
+check_strings(struct run *run, const struct node *v, const char *path)
+{
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < v->u.array.n; i++) {
+		const struct node *x = v->u.array.items[i];
+		const char *ep = arena_printf(&run->arena, "%s[%zu]", path,
+		    i + 1);
+
+		if (x->kind != NODE_STRING) {
+			diag_error(run, src_of(run, x), x->span,
+			    MSG_WRONG_TYPE, ep, "a string",
+			    tree_kind_article(x->kind));
+			ok = false;
+		} else if (x->u.str.len == 0) {
+			diag_error(run, src_of(run, x), x->span,
+			    MSG_EMPTY_VALUE, ep);
 			ok = false;
 		}
 	}
@@ -478,20 +565,10 @@ check_value(struct run *run, const struct schema_field *f,
 			return check_entries(run, v, f->sub, path);
 		break;
 	case SCHEMA_STRINGS:
-		if (k == NODE_ARRAY) {
-			size_t i;
-
-			for (i = 0; i < v->u.array.n; i++)
-				if (v->u.array.items[i]->kind != NODE_STRING) {
-					v = v->u.array.items[i];
-					k = v->kind;
-					goto wrong;
-				}
-			return true;
-		}
+		if (k == NODE_ARRAY)
+			return check_strings(run, v, path);
 		break;
 	}
-wrong:
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
 	    schema_type_text(f->type), tree_kind_article(k));
 	return false;

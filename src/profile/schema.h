@@ -33,12 +33,13 @@ enum schema_type {
 	SCHEMA_TABLES,          /* an array of tables, each against sub */
 	SCHEMA_ANY,             /* a free-form table (output.params) */
 	SCHEMA_SCALARS,         /* a table of scalars (vars) */
-	SCHEMA_STRINGS,         /* an array of strings ([tavern] worlds) */
+	SCHEMA_STRINGS,         /* an array of strings (worlds, plugins) */
 };
 
 enum schema_flag {
 	SCHEMA_REQUIRED = 1 << 0,       /* present, and not "" */
 	SCHEMA_NONEMPTY = 1 << 1,       /* if present, not "" */
+	SCHEMA_TAG = 1 << 2,            /* one line, no '[' or ']' */
 };
 
 struct schema;
@@ -77,6 +78,8 @@ struct schema {
 
 /* The profile: the top table and its sections. */
 extern const struct schema schema_profile;
+/* A plugin's plugin.toml / plugin.yaml: its tools and skills. */
+extern const struct schema schema_plugin;
 /* Its choices that no other module names: skills' modes and injections'
  * roles, NULL-terminated and indexed like enum skill_mode / enum role. */
 extern const char *const schema_skill_modes[];

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -91,6 +92,12 @@ inferred(struct run *run, const struct setting *s, const char *v, size_t len)
 	d = strtod(tmp, &end);
 	if (len && *end == '\0' && (v[0] == '-' || v[0] == '+' ||
 	    v[0] == '.' || (v[0] >= '0' && v[0] <= '9'))) {
+		/* 1e400 would be sent as null: JSON has no infinity. */
+		if (isinf(d) || isnan(d)) {
+			diag_error(run, s->src, s->value,
+			    MSG_TOML_FLOAT_OVERFLOW);
+			return NULL;
+		}
 		n = tree_new(a, NODE_FLOAT, s->src->id, s->value);
 		n->u.f = d;
 		return n;

@@ -70,6 +70,7 @@ struct chat {
 	const struct node *soul;        /* SOUL.md's front matter, or NULL */
 	const struct cleanup_note *cleanups;    /* history clean-up */
 	size_t ncleanups;
+	bool color;                     /* the debug view may use colour */
 };
 
 #endif

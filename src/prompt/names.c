@@ -15,7 +15,7 @@ const char *const names_positions[] = { "system", "developer",
 	"user-context", "depth", NULL };
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
 	"messages", "text", "json", "responses", "ollama", "prompt", "system",
-	"user", NULL };
+	"user", "review", NULL };
 
 /*
  * DESIGN.md's built-in priorities, lower first, then seed 000's names

@@ -44,6 +44,7 @@ enum out_format {
 	FORMAT_PROMPT,          /* agent CLIs: one text (emit_prompt.c) */
 	FORMAT_SYSTEM,
 	FORMAT_USER,
+	FORMAT_REVIEW,
 };
 
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */

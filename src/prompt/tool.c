@@ -156,9 +156,18 @@ either(struct run *run, const struct member *outer,
     const struct member *inner, bool *ok)
 {
 	if (outer && inner) {
-		diag_error(run, run_source(run, inner->keysrc), inner->keyspan,
-		    MSG_TOOL_TWICE, inner->key);
-		diag_note(run, run_source(run, outer->keysrc), outer->keyspan,
+		/* The error at the later of the two, the note at the first
+		 * (a file may give the outer key after "function"). */
+		const struct member *first = outer, *second = inner;
+
+		if (outer->keysrc == inner->keysrc &&
+		    outer->keyspan.off > inner->keyspan.off) {
+			first = inner;
+			second = outer;
+		}
+		diag_error(run, run_source(run, second->keysrc),
+		    second->keyspan, MSG_TOOL_TWICE, second->key);
+		diag_note(run, run_source(run, first->keysrc), first->keyspan,
 		    MSG_TOOL_GIVEN_HERE);
 		*ok = false;
 	}

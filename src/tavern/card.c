@@ -104,7 +104,7 @@ wrong_type(struct reader *r, const struct node *n, const char *what,
     const char *want)
 {
 	diag_error(r->run, src_of(r, n), n->span, MSG_CARD_WRONG_TYPE, what,
-	    want, tree_kind_article(n->kind));
+	    want, tree_kind_json(n->kind));
 }
 
 /* Text rules: see card.h.  False (reported) for a table or array. */
@@ -131,7 +131,7 @@ text(struct reader *r, const struct node *n, const char *what,
 		s = arena_strndup(&r->run->arena, b.data, b.len);
 		buf_free(&b);
 		diag_warning(r->run, src_of(r, n), n->span, MSG_CARD_COERCED,
-		    what, tree_kind_article(n->kind), s);
+		    what, tree_kind_json(n->kind), s);
 		out->s = s;
 		out->len = strlen(s);
 		return true;
@@ -207,7 +207,7 @@ extensions(struct reader *r, const struct node *n, const char *what)
 	size_t i;
 
 	if (n && n->kind != NODE_TABLE && n->kind != NODE_NULL) {
-		wrong_type(r, n, what, "a table");
+		wrong_type(r, n, what, "an object");
 		return false;
 	}
 	if (n && n->kind == NODE_TABLE)
@@ -258,7 +258,7 @@ field(struct reader *r, const struct field *f)
 		if (!n || n->kind == NODE_NULL)
 			return true;
 		if (n->kind != NODE_TABLE) {
-			wrong_type(r, n, what, "a table");
+			wrong_type(r, n, what, "an object");
 			return false;
 		}
 		*(const struct node **)(void *)slot = n;
@@ -324,7 +324,7 @@ card_from_tree(struct run *run, const struct source *src,
 	card->src = src;
 	if (root->kind != NODE_TABLE) {
 		diag_error(run, src_of(&r, root), root->span,
-		    MSG_CARD_NOT_OBJECT, tree_kind_article(root->kind));
+		    MSG_CARD_NOT_OBJECT, tree_kind_json(root->kind));
 		return false;
 	}
 	card->spec = CARD_V1;
@@ -347,7 +347,7 @@ card_from_tree(struct run *run, const struct source *src,
 		if (data && data->kind == NODE_TABLE)
 			r.data = data;
 		else if (data && data->kind != NODE_NULL) {
-			wrong_type(&r, data, "data", "a table");
+			wrong_type(&r, data, "data", "an object");
 			return false;
 		}
 	}

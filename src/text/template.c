@@ -174,8 +174,46 @@ template_truthy(const struct tvar *t)
 static bool
 name_char(char c, bool first)
 {
+	/* A byte of a multi-byte UTF-8 character: names may be written in
+	 * any script ({{角色}}); template_name_ok() checks the letters. */
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+	    (unsigned char)c >= 0x80 ||
 	    (!first && ((c >= '0' && c <= '9') || c == '.' || c == '-'));
+}
+
+/* Characters that are not letters though UTF-8 spells them with high
+ * bytes: spaces, general and CJK punctuation, full-width symbols. */
+static bool
+not_a_letter(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0xbf) || cp == 0xd7 || cp == 0xf7 ||
+	    (cp >= 0x2000 && cp <= 0x206f) || (cp >= 0x3000 && cp <= 0x303f) ||
+	    (cp >= 0xff00 && cp <= 0xff0f) || (cp >= 0xff1a && cp <= 0xff20) ||
+	    (cp >= 0xff3b && cp <= 0xff40) || (cp >= 0xff5b && cp <= 0xff65) ||
+	    cp == 0xfeff;
+}
+
+bool
+template_name_ok(const char *s, size_t len)
+{
+	size_t i = 0, k;
+	uint32_t cp;
+
+	if (len == 0)
+		return false;
+	while (i < len) {
+		if ((unsigned char)s[i] < 0x80) {
+			if (!name_char(s[i], i == 0))
+				return false;
+			i++;
+			continue;
+		}
+		k = utf8_decode(s + i, len - i, &cp);
+		if (k == 0 || not_a_letter(cp))
+			return false;
+		i += k;
+	}
+	return true;
 }
 
 /*

@@ -54,6 +54,9 @@ struct tvars {
 };
 
 void template_vars_init(struct run *run, struct tvars *v);
+/* Is s[0..len) a variable name: a letter (of any script) or '_', then
+ * letters, digits, '_', '.' or '-'? */
+bool template_name_ok(const char *s, size_t len);
 /* Add or override a variable (an override keeps the first position). */
 void template_var(struct run *run, struct tvars *v, const char *name,
     const char *value, size_t len, const struct source *src,

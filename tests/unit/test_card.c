@@ -257,16 +257,16 @@ test_errors(void)
 		{ "{\"description\":[]}", "t.json:1:16: error: 'description' "
 		    "must be a string, not an array\n" },
 		{ "{\"spec\":\"chara_card_v2\",\"data\":{\"name\":{}}}",
-		    "t.json:1:40: error: 'data.name' must be a string, not a "
-		    "table\n" },
+		    "t.json:1:40: error: 'data.name' must be a string, not an "
+		    "object\n" },
 		{ "{\"spec\":2}", "t.json:1:9: error: 'spec' must be a string, "
 		    "not an integer\n" },
 		{ "{\"spec\":\"chara_card_v2\",\"data\":[]}", "t.json:1:32: "
-		    "error: 'data' must be a table, not an array\n" },
+		    "error: 'data' must be an object, not an array\n" },
 		{ "{\"extensions\":\"x\"}", "t.json:1:15: error: 'extensions' "
-		    "must be a table, not a string\n" },
+		    "must be an object, not a string\n" },
 		{ "{\"character_book\":1}", "t.json:1:19: error: "
-		    "'character_book' must be a table, not an integer\n" },
+		    "'character_book' must be an object, not an integer\n" },
 		{ "{\"alternate_greetings\":\"x\"}", "t.json:1:24: error: "
 		    "'alternate_greetings' must be an array of strings, not a "
 		    "string\n" },

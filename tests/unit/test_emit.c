@@ -530,7 +530,10 @@ main(void)
 	profile.root = tree_table(&run.arena);
 	/* No terminal and no colour, whatever runs the test. */
 	setenv("NO_COLOR", "1", 1);
-	CHECK(!emit_color(STDOUT_FILENO));
+	CHECK(!emit_color(STDOUT_FILENO, NULL));
+	CHECK(!emit_color(STDOUT_FILENO, "auto"));
+	CHECK(emit_color(STDOUT_FILENO, "always"));
+	CHECK(!emit_color(STDOUT_FILENO, "never"));
 	test_basic();
 	test_developer();
 	test_tools();

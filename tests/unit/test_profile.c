@@ -18,6 +18,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "profile/extends.h"
+#include "prompt/labels.h"
 #include "profile/profile.h"
 #include "profile/schema.h"
 
@@ -521,6 +522,26 @@ test_paths(void)
 	}
 }
 
+/* [prompt.labels] in the schema names exactly prompt/labels.c's labels. */
+static void
+test_labels(void)
+{
+	const struct schema *pr = schema_sub(&schema_profile, "prompt", 6);
+	const struct schema *lb = pr ? schema_sub(pr, "labels", 6) : NULL;
+	const struct schema_field *f;
+	size_t i, n = 0;
+
+	CHECK(lb != NULL);
+	if (!lb)
+		return;
+	for (i = 0; labels_names[i]; i++)
+		CHECK(schema_field(lb, labels_names[i],
+		    strlen(labels_names[i])) != NULL);
+	for (f = lb->fields; f->name; f++)
+		n++;
+	CHECK(n == LABEL_COUNT && i == LABEL_COUNT);
+}
+
 int
 main(void)
 {
@@ -536,6 +557,7 @@ main(void)
 	test_merge();
 	test_set();
 	test_paths();
+	test_labels();
 	while (nmade > 0) {
 		nmade--;
 		if (remove(made[nmade]) != 0)

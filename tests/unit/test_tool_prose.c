@@ -28,7 +28,7 @@ prose(const struct tool_list *list)
 {
 	struct buf b = BUF_INIT;
 
-	tool_prose(&b, list);
+	tool_prose(&b, list, NULL);
 	buf_putc(&b, '\0');
 	return buf_detach(&b);
 }

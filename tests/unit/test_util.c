@@ -26,6 +26,9 @@ main(void)
 	CHECK(memcmp(out, "\xe4\xb8\xad", 3) == 0);
 	CHECK_INT(utf8_encode(0x10ffff, out), 4);
 	CHECK_INT(utf8_count("a\xe4\xb8\xad\xff", 5), 3);
+	CHECK_INT(utf8_width("a\xe4\xb8\xad", 4), 3);      /* a 中 */
+	CHECK_INT(utf8_width("\xf0\x9f\x99\x82", 4), 2);  /* emoji */
+	CHECK_INT(utf8_width("e\xcc\x81", 3), 1);          /* e + acute */
 	CHECK_INT(str_distance("prompt", "promt", 2), 1);
 	CHECK_INT(str_distance("format", "formt", 2), 1);
 	CHECK(str_distance("persona", "zzz", 2) > 2);
