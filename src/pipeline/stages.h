@@ -45,6 +45,18 @@ void inputs_free(struct inputs *in);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
 
+/* Attached files (media.c): the cap on one, and whether s is a URL
+ * (http, https, gs or data) rather than a path. */
+#define MEDIA_MAX_MB 20
+bool media_is_url(const char *s, size_t n);
+/* An image or file part from ref: a URL kept (a data: URL split into its
+ * media type and base64 bytes), or a file -- relative to dir unless
+ * absolute or dir is NULL -- read, capped, sniffed and base64-encoded.
+ * Errors at sp in src. */
+bool media_part(struct run *run, const struct source *src, struct span sp,
+    enum part_kind kind, const char *ref, size_t reflen, const char *dir,
+    const char *media_type, struct part *out);
+
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,
     const struct profile *p, const struct inputs *in,
