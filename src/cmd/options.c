@@ -51,6 +51,7 @@ options_free(struct options *opt)
 	free(opt->vars);
 	free(opt->sets);
 	free(opt->injects);
+	free(opt->images);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -91,10 +92,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "inject", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "image", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t cap[4] = { 0 };  /* of contexts, vars, sets, injects */
+	size_t cap[5] = { 0 };  /* of contexts, vars, sets, injects, images */
 	enum out_format f;
 	int ch;
 
@@ -130,6 +132,10 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 				return EXIT_USAGE;
 			}
 			opt->format = optarg;
+			break;
+		case 'I':
+			cmd_push(&opt->images, &opt->nimages, &cap[4],
+			    "--image", optarg);
 			break;
 		case 'j':
 			if (!debug)

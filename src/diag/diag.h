@@ -201,7 +201,7 @@ enum diag_level {
 	X(MSG_PROVIDER_CANNOT, "%s message %zu: %s cannot take %s") \
 	X(MSG_PROVIDER_NAME, "%s message %zu: %s does not accept the name '%s' (it must match %s)") \
 	X(MSG_PROVIDER_EMPTY, "%s message %zu: %s rejects an empty %s message") \
-	X(MSG_USER_EMPTY, "-u '' makes an empty user turn: give text, --image FILE or a context block") \
+	X(MSG_USER_EMPTY, "-u '' is an empty user message: give text, or --image FILE for an image alone") \
 	X(MSG_INJECT_REPLACED, "injection '%s' replaces one defined earlier") \
 	X(MSG_NO_MESSAGE, "the %s format needs at least one message: the profile composes no system prompt, so give -u TEXT or -H FILE") \
 	X(MSG_NO_USER_MESSAGE, "the %s format needs at least one user or assistant message: give -u TEXT or -H FILE") \

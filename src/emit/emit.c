@@ -286,6 +286,38 @@ emit_openai_message(struct run *run, const struct chat *c, size_t *ip,
 	return o;
 }
 
+void
+emit_extra_text(struct buf *out, const struct message *m)
+{
+	const struct message_extra *x = m->x;
+	struct buf b = BUF_INIT;
+	size_t k;
+
+	for (k = 0; x && k < x->nparts; k++) {
+		const struct part *p = &x->parts[k];
+
+		if (p->kind == PART_TEXT)
+			continue;
+		buf_printf(out, "[%s", p->kind == PART_IMAGE ? "image" :
+		    "file");
+		if (p->media_type)
+			buf_printf(out, " %s", p->media_type);
+		if (p->filename)
+			buf_printf(out, " %s", p->filename);
+		if (p->url)
+			buf_printf(out, " %.*s]\n", (int)p->len, p->data);
+		else
+			buf_printf(out, ", %zu bytes of base64]\n", p->len);
+	}
+	for (k = 0; x && k < x->ncalls; k++) {
+		buf_reset(&b);
+		json_write(&b, x->calls[k].args, -1);
+		buf_printf(out, "[tool call %s: %s %.*s]\n", x->calls[k].id,
+		    x->calls[k].name, (int)b.len, b.data ? b.data : "");
+	}
+	buf_free(&b);
+}
+
 /* Every so many bytes, the scratch arena of emit_write() starts over. */
 #define SCRATCH_BYTES (1u << 20)
 

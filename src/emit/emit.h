@@ -82,6 +82,9 @@ bool emit_empty(const struct message *m);
 /* A part's URL, or its bytes as a data: URL. */
 struct part;
 struct node *emit_data_url(struct arena *a, const struct part *p);
+/* The parts other than text and the tool calls of m, a line each, for
+ * the text and debug views. */
+void emit_extra_text(struct buf *out, const struct message *m);
 /* Arguments as compact JSON text (OpenAI's tool call arguments). */
 struct node *emit_args_text(struct arena *a, const struct node *args);
 /* A tool as {name, description, <schema_key>: parameters}, the shape

@@ -36,6 +36,61 @@ where(struct run *run, bool has, uint32_t src, struct span sp)
 	    tree_new(&run->arena, NODE_NULL, 0, span_make(0, 0));
 }
 
+/* Parts, tool calls and the call a result answers. */
+static void
+extra(struct arena *a, struct node *o, const struct message_extra *x)
+{
+	struct node *arr;
+	size_t k;
+
+	if (x->nparts) {
+		arr = tree_put(a, o, "parts", tree_array(a));
+		for (k = 0; k < x->nparts; k++) {
+			const struct part *p = &x->parts[k];
+			struct node *q = tree_table(a);
+
+			tree_put(a, q, "type", tree_str(a, p->kind ==
+			    PART_TEXT ? "text" : p->kind == PART_IMAGE ?
+			    "image" : "file"));
+			if (p->kind == PART_TEXT) {
+				tree_put(a, q, "text", tree_strref(a, p->data,
+				    p->len));
+			} else {
+				if (p->media_type)
+					tree_put(a, q, "media_type",
+					    tree_str(a, p->media_type));
+				if (p->filename)
+					tree_put(a, q, "filename",
+					    tree_str(a, p->filename));
+				if (p->url)
+					tree_put(a, q, "url", tree_strref(a,
+					    p->data, p->len));
+				else
+					tree_put(a, q, "base64_bytes",
+					    tree_int(a, (int64_t)p->len));
+			}
+			tree_push(a, arr, q);
+		}
+	}
+	if (x->ncalls) {
+		arr = tree_put(a, o, "tool_calls", tree_array(a));
+		for (k = 0; k < x->ncalls; k++) {
+			struct node *q = tree_table(a);
+
+			tree_put(a, q, "id", tree_str(a, x->calls[k].id));
+			tree_put(a, q, "name", tree_str(a, x->calls[k].name));
+			tree_put(a, q, "arguments",
+			    (struct node *)x->calls[k].args);
+			tree_push(a, arr, q);
+		}
+	}
+	if (x->call_id) {
+		tree_put(a, o, "tool_call_id", tree_str(a, x->call_id));
+		tree_put(a, o, "tool_name", tree_str(a, x->call_name));
+		tree_put(a, o, "is_error", tree_bool(a, x->is_error));
+	}
+}
+
 static const char *
 placement_name(enum placement p)
 {
@@ -68,6 +123,8 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 			tree_put(a, o, "name", tree_str(a, m->name));
 		tree_put(a, o, "origin", tree_str(a, m->origin));
 		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
+		if (m->x)
+			extra(a, o, m->x);
 		tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
 		tree_put(a, o, "tokens", tree_int(a,
 		    (int64_t)emit_tokens(m->content, m->len)));

@@ -30,6 +30,8 @@ struct options {
 	const char *format;     /* -f, or NULL */
 	struct kv *contexts, *vars, *sets, *injects;
 	size_t ncontexts, nvars, nsets, ninjects;
+	struct kv *images;      /* --image FILE|URL, in order */
+	size_t nimages;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
 };

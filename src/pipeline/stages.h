@@ -24,6 +24,8 @@ struct inputs {
 	struct context_input *contexts;
 	struct cli_inject *injects;
 	const struct source *user;      /* -u, or NULL */
+	struct part *images;            /* --image, for the current turn */
+	size_t nimages;
 	/* -H: the non-system messages, and the system and developer texts
 	 * split out of it. */
 	const struct source *histsrc;   /* NULL without -H */
