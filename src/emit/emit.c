@@ -321,23 +321,47 @@ emit_extra_text(struct buf *out, const struct message *m)
 /* Every so many bytes, the scratch arena of emit_write() starts over. */
 #define SCRATCH_BYTES (1u << 20)
 
+/*
+ * The output of a big array is estimated as it goes: when less than
+ * SCRATCH_BYTES of room is left, room for the rest at the rate so far
+ * (bytes written per byte of content plus a per-message allowance),
+ * and a little more, so the buffer is not doubled past the output.
+ */
+static void
+room_for_rest(struct buf *out, size_t start, const struct chat *c,
+    size_t from, size_t i, size_t done_content, size_t all_content)
+{
+	size_t left, written = out->len - start;
+	double rate;
+
+	if (out->cap - out->len >= SCRATCH_BYTES || i >= c->n)
+		return;
+	left = all_content - done_content + 32 * (c->n - i);
+	rate = (double)written / (double)(done_content + 32 * (i - from));
+	buf_reserve_exact(out, (size_t)(rate * (double)left * 1.02) +
+	    SCRATCH_BYTES);
+}
+
 static bool
 write_items(struct run *run, const struct chat *c, size_t from,
-    emit_item_fn *item, struct buf *out, int level)
+    emit_item_fn *item, struct buf *out, int level, size_t all)
 {
 	struct arena scratch;
-	size_t i = from, n = 0;
+	size_t i = from, n = 0, start = out->len, done = 0, k;
 	bool ok = true;
 
 	arena_init(&scratch);
 	buf_putc(out, '[');
 	while (i < c->n) {
+		size_t prev = i;
 		struct node *o = item(run, c, &i, &scratch);
 
 		if (!o) {
 			ok = false;
 			break;
 		}
+		for (k = prev; k < i; k++)
+			done += c->msgs[k].len;
 		if (n++)
 			buf_putc(out, ',');
 		buf_putc(out, '\n');
@@ -347,6 +371,7 @@ write_items(struct run *run, const struct chat *c, size_t from,
 			arena_free(&scratch);
 			arena_init(&scratch);
 		}
+		room_for_rest(out, start, c, from, i, done, all);
 	}
 	if (n)
 		buf_printf(out, "\n%*s", 2 * level, "");
@@ -360,14 +385,14 @@ emit_write(struct run *run, const struct chat *c, const struct node *body,
     const struct node *hole, size_t from, emit_item_fn *item,
     struct buf *out)
 {
-	size_t i, est = 0;
+	size_t i, all = 0;
 	bool ok = true;
 
 	for (i = from; i < c->n; i++)
-		est += c->msgs[i].len + 64;
-	buf_reserve(out, est + est / 4);
+		all += c->msgs[i].len;
+	buf_reserve_exact(out, all + 32 * (c->n - from));
 	if (body == hole) {
-		ok = write_items(run, c, from, item, out, 0);
+		ok = write_items(run, c, from, item, out, 0, all);
 		buf_putc(out, '\n');
 		return ok;
 	}
@@ -379,7 +404,7 @@ emit_write(struct run *run, const struct chat *c, const struct node *body,
 		json_write_string(out, m->key, m->keylen);
 		buf_puts(out, ": ");
 		if (m->value == hole)
-			ok = write_items(run, c, from, item, out, 1);
+			ok = write_items(run, c, from, item, out, 1, all);
 		else
 			json_write_level(out, m->value, 2, 1);
 	}
@@ -398,6 +423,16 @@ emit_tool(struct arena *a, const struct tool *t, const char *schema_key)
 	tree_put(a, o, "description", tree_str(a, t->description));
 	tree_put(a, o, schema_key, (struct node *)t->parameters);
 	return o;
+}
+
+const char *
+emit_where_in(struct run *run, struct arena *a, uint32_t src, struct span sp)
+{
+	struct source *s = run_source(run, src);
+
+	if (!s)
+		return NULL;
+	return arena_printf(a, "%s:%u", s->path, source_lineno(s, sp.off));
 }
 
 const char *

@@ -95,6 +95,9 @@ struct node *emit_tool(struct arena *a, const struct tool *t,
  * has is false or the source is unknown. */
 const char *emit_where(struct run *run, bool has, uint32_t src,
     struct span sp);
+/* The same in arena a, for a source that is known to be there. */
+const char *emit_where_in(struct run *run, struct arena *a, uint32_t src,
+    struct span sp);
 /* The index of the first conversation message (after system and
  * developer messages). */
 size_t emit_first_turn(const struct chat *c);

@@ -97,45 +97,55 @@ placement_name(enum placement p)
 	return p == PLACE_USER ? "user" : "system";
 }
 
+/* Message *ip with where it came from, its size and fingerprint. */
+static struct node *
+message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
+{
+	const struct message *m = &c->msgs[(*ip)++];
+	struct node *o = tree_table(a), *keys;
+	const char *role = names_role(m->role), *w;
+	uint64_t h = emit_fingerprint(role, m->content, m->len);
+	size_t k;
+
+	tree_put(a, o, "role", tree_str(a, role));
+	if (m->name)
+		tree_put(a, o, "name", tree_str(a, m->name));
+	tree_put(a, o, "origin", tree_str(a, m->origin));
+	tree_put(a, o, "content", tree_strref(a, m->content, m->len));
+	if (m->x)
+		extra(a, o, m->x);
+	tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
+	tree_put(a, o, "tokens", tree_int(a,
+	    (int64_t)emit_tokens(m->content, m->len)));
+	tree_put(a, o, "fingerprint", tree_str(a, fingerprint(a, h)));
+	w = m->has_src && !m->nentries ? emit_where_in(run, a, m->src,
+	    m->span) : NULL;
+	tree_put(a, o, "source", w ? tree_str(a, w) : tree_new(a, NODE_NULL,
+	    0, span_make(0, 0)));
+	keys = tree_put(a, o, "entries", tree_array(a));
+	for (k = 0; k < m->nentries; k++)
+		tree_push(a, keys, tree_str(a, m->entries[k]->key));
+	return o;
+}
+
 bool
 emit_json(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *doc = tree_table(a), *msgs, *ents, *tools;
+	struct node *doc = tree_table(a), *hole, *ents, *tools;
 	uint64_t all = HASH_FNV_INIT;
-	size_t i, k;
+	size_t i;
 
 	tree_put(a, doc, "profile", tree_str(a, c->profile->src->path));
 	tree_put(a, doc, "format", tree_str(a,
 	    names_format(c->format)));
 	tree_put(a, doc, "model", c->model ? tree_str(a, c->model) :
 	    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
-	msgs = tree_put(a, doc, "messages", tree_array(a));
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
-		struct node *o = tree_table(a), *keys;
-		const char *role = names_role(m->role);
-		uint64_t h = emit_fingerprint(role, m->content, m->len);
-
-		all = emit_fingerprint_fold(all, h);
-		tree_put(a, o, "role", tree_str(a, role));
-		if (m->name)
-			tree_put(a, o, "name", tree_str(a, m->name));
-		tree_put(a, o, "origin", tree_str(a, m->origin));
-		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
-		if (m->x)
-			extra(a, o, m->x);
-		tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
-		tree_put(a, o, "tokens", tree_int(a,
-		    (int64_t)emit_tokens(m->content, m->len)));
-		tree_put(a, o, "fingerprint", tree_str(a, fingerprint(a, h)));
-		tree_put(a, o, "source", where(run, m->has_src &&
-		    !m->nentries, m->src, m->span));
-		keys = tree_put(a, o, "entries", tree_array(a));
-		for (k = 0; k < m->nentries; k++)
-			tree_push(a, keys, tree_str(a, m->entries[k]->key));
-		tree_push(a, msgs, o);
-	}
+	hole = tree_put(a, doc, "messages", tree_array(a));
+	for (i = 0; i < c->n; i++)
+		all = emit_fingerprint_fold(all, emit_fingerprint(
+		    names_role(c->msgs[i].role), c->msgs[i].content,
+		    c->msgs[i].len));
 	ents = tree_put(a, doc, "entries", tree_array(a));
 	for (i = 0; i < c->stack.nall; i++) {
 		const struct entry *e = c->stack.all[i];
@@ -167,7 +177,5 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	for (i = 0; i < c->tools.n; i++)
 		tree_push(a, tools, tree_str(a, c->tools.items[i]->name));
 	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a, all)));
-	json_write(out, doc, 2);
-	buf_putc(out, '\n');
-	return true;
+	return emit_write(run, c, doc, hole, 0, message, out);
 }

@@ -62,17 +62,17 @@ struct message_extra {
 
 struct message {
 	enum role role;
+	bool has_src;                   /* a history element: where */
+	uint32_t src;
+	struct span span;
+	uint32_t nentries;              /* 32 bits: a million messages is */
+	uint32_t nstages;               /* all of their size */
 	const char *name;               /* a history name, or NULL */
 	const char *content;
 	size_t len;
 	const char *origin;             /* system, developer, history, turn */
-	bool has_src;                   /* a history element: where */
-	uint32_t src;
-	struct span span;
 	struct entry **entries;         /* what was composed into it */
-	size_t nentries;
 	const struct etext *stages;     /* per message pass, or NULL */
-	size_t nstages;
 	const struct message_extra *x;  /* parts, calls, result, or NULL */
 };
 
