@@ -102,7 +102,7 @@ media_parts(struct run *run, const struct chat *c, size_t i,
 			tree_put(a, q, "text", tree_strref(a, p->data, p->len));
 		} else if (!p->media_type) {
 			emit_cannot(run, c, i, "gemini",
-			    "a file URL without a media_type");
+			    "a URL without a media_type");
 			return false;
 		} else if (p->url) {
 			d = tree_put(a, q, "fileData", tree_table(a));
