@@ -14,7 +14,7 @@ const char cmd_build_help[] =
     "      --image FILE|URL       an image in the current turn (repeatable)\n"
     "  -H, --history FILE|-       earlier messages: a JSON array of\n"
     "                             {role, content[, name]}, tool calls and\n"
-    "                             results, images (strata(1), HISTORY)\n"
+    "                             results, images (see strata(1))\n"
     "  -c, --context NAME=FILE|-  content of the [[context]] NAME\n"
     "  -v, --var NAME=VALUE       a template variable ({{NAME}})\n"
     "  -s, --set KEY=VALUE        override a profile key (dotted path)\n"

@@ -1,7 +1,7 @@
 /*
  * The history (-H): a JSON array of messages -- {role, content[, name]}
  * and the richer kinds (parts, tool calls, tool results) in strata's
- * shape or a provider's (strata(1), HISTORY).  System and
+ * shape or a provider's (strata(1), CONVERSATION HISTORY).  System and
  * developer messages are split out into in->base and in->devbase; the
  * others go to in->hist in order.  The array has two free slots before
  * the history and one after it, for arrange() to use in place, so the
