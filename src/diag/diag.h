@@ -183,7 +183,7 @@ enum diag_level {
 	X(MSG_HISTORY_CONTENT_PARTS, "a message's content must be a string or an array of parts, not %s") \
 	X(MSG_HISTORY_PART_TYPE, "unknown content part '%s' (expected text, image, image_url, file, document, tool_use or tool_result)") \
 	X(MSG_HISTORY_PART_BAD, "this %s part needs %s") \
-	X(MSG_HISTORY_PART_ROLE, "a %s part cannot be in a%s %s message") \
+	X(MSG_HISTORY_PART_ROLE, "a part of type '%s' cannot be in a%s %s message") \
 	X(MSG_HISTORY_ONLY_FOR, "'%s' is only for %s messages") \
 	X(MSG_HISTORY_CALL_BAD, "a tool call needs %s") \
 	X(MSG_HISTORY_CALL_ARGS, "a tool call's arguments must be a JSON object, not %s") \

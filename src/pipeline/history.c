@@ -703,8 +703,9 @@ tool_calls(struct reader *rd, const struct node *v, struct draft *d)
 }
 
 /* The draft as one message (none when it is an empty user remainder of
- * a turn of tool results). */
-static void
+ * a turn of tool results); false after reporting a part the role cannot
+ * have. */
+static bool
 finish(struct reader *rd, const struct node *e, enum role r,
     const struct node *name, struct draft *d, bool textonly,
     const char *text, size_t len, bool results)
@@ -717,16 +718,15 @@ finish(struct reader *rd, const struct node *e, enum role r,
 	if (!textonly)
 		text = joined(run, d, &len);
 	if (results && !d->parts.n && !d->calls.n)
-		return;
+		return true;
 	if (r == ROLE_SYSTEM || r == ROLE_DEVELOPER) {
 		for (i = 0; i < d->parts.n; i++)
 			if (d->parts.v[i].kind != PART_TEXT) {
-				wrong_role(rd, e, d->parts.v[i].kind ==
+				return wrong_role(rd, e, d->parts.v[i].kind ==
 				    PART_IMAGE ? "image" : "file", r);
-				return;
 			}
 		keep_split(rd, r, text, len);
-		return;
+		return true;
 	}
 	memset(&m, 0, sizeof(m));
 	m.role = r;
@@ -765,6 +765,7 @@ finish(struct reader *rd, const struct node *e, enum role r,
 	}
 	m.x = x;
 	keep_message(rd, &m);
+	return true;
 }
 
 static const char *const element_keys[] = { "role", "content", "name",
@@ -894,7 +895,7 @@ element_slow(struct reader *rd, const struct node *e)
 			}
 			textonly = false;
 		}
-		finish(rd, e, r, name, &d, textonly, text, len,
+		eok = finish(rd, e, r, name, &d, textonly, text, len,
 		    rd->out.n > before);
 	}
 	draft_free(&d);
