@@ -3,7 +3,9 @@
  * same signature: read the chat, append the bytes to out, return false
  * (after reporting) when the chat cannot be expressed in that format.
  * Bodies are built as trees and printed by json_write(), so key order is
- * fixed and the bytes are deterministic.  Emitters allocate from the
+ * fixed and the bytes are deterministic; the messages array is written
+ * one message's tree at a time (emit_write()), so memory does not grow
+ * with a tree of the whole conversation.  Emitters allocate from the
  * run's arena; out belongs to the caller.
  */
 #ifndef EMIT_H
@@ -19,7 +21,9 @@
 struct arena;
 struct buf;
 struct chat;
+struct message;
 struct node;
+struct part;
 struct run;
 struct tool;
 
@@ -77,10 +81,8 @@ emit_item_fn emit_openai_message;
 void emit_cannot(struct run *run, const struct chat *c, size_t i,
     const char *provider, const char *what);
 /* Has message m nothing at all: no text, parts, calls or result. */
-struct message;
 bool emit_empty(const struct message *m);
 /* A part's URL, or its bytes as a data: URL. */
-struct part;
 struct node *emit_data_url(struct arena *a, const struct part *p);
 /* The parts other than text and the tool calls of m, a line each, for
  * the text and debug views. */
