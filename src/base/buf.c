@@ -48,6 +48,21 @@ buf_reserve(struct buf *b, size_t extra)
 }
 
 void
+buf_reserve_exact(struct buf *b, size_t extra)
+{
+	size_t need;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		die("out of memory");
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	b->cap = need;
+	b->data = xrealloc(b->data, b->cap);
+	b->data[b->len] = '\0';
+}
+
+void
 buf_put(struct buf *b, const void *p, size_t n)
 {
 	buf_reserve(b, n);

@@ -21,6 +21,9 @@ void buf_init(struct buf *b);
 void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
 void buf_reserve(struct buf *b, size_t extra);
+/* Room for extra more bytes, and no more: for a writer that knows about
+ * how big a large output will be (buf_reserve doubles). */
+void buf_reserve_exact(struct buf *b, size_t extra);
 void buf_put(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, int c);

@@ -71,7 +71,7 @@ cmd_bad_format(const char *arg)
 
 /* Long options with no short form. */
 enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE, OPT_STATE, OPT_PRESTART,
-	OPT_TOOL_RESULT };
+	OPT_TOOL_RESULT, OPT_IMAGE };
 
 /* --scope global,session: the bit set of the scopes named. */
 static bool
@@ -110,6 +110,7 @@ options_free(struct options *opt)
 	free(opt->removes);
 	free(opt->prestarts);
 	free(opt->tool_results);
+	free(opt->images);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -213,6 +214,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
 		{ "color", required_argument, NULL, 'C' },
 		{ "profile-format", required_argument, NULL, 'P' },
+		{ "image", required_argument, NULL, OPT_IMAGE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "card", required_argument, NULL, OPT_CARD },
 		{ "preset", required_argument, NULL, OPT_PRESET },
@@ -229,8 +231,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
-	size_t cap[7] = { 0 };  /* contexts, vars, sets, injects, removes,
-	                         * prestarts, tool results */
+	size_t cap[8] = { 0 };  /* contexts, vars, sets, injects, removes,
+	                         * prestarts, tool results, images */
 	enum out_format f;
 	int ch;
 
@@ -295,6 +297,10 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 				return EXIT_USAGE;
 			}
 			opt->format = optarg;
+			break;
+		case OPT_IMAGE:
+			cmd_push(&opt->images, &opt->nimages, &cap[7],
+			    "--image", optarg);
 			break;
 		case 'j':
 			if (!debug) {

@@ -794,6 +794,13 @@ json_write(struct buf *out, const struct node *n, int indent)
 }
 
 void
+json_write_level(struct buf *out, const struct node *n, int indent,
+    int level)
+{
+	write_node(out, n, indent, level);
+}
+
+void
 json_write_string(struct buf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";

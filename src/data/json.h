@@ -25,6 +25,10 @@ bool json_parse_range(struct run *run, const struct source *src, size_t off,
 
 /* indent < 0: compact, one line; else pretty with that many spaces. */
 void json_write(struct buf *out, const struct node *n, int indent);
+/* The same for a value nested level deep in a document written with
+ * that indent (for writers that stream a document in pieces). */
+void json_write_level(struct buf *out, const struct node *n, int indent,
+    int level);
 /* A JSON string literal for s[0..len). */
 void json_write_string(struct buf *out, const char *s, size_t len);
 

@@ -178,10 +178,33 @@ enum diag_level {
 	/* assemble */ \
 	X(MSG_HISTORY_NOT_ARRAY, "the history must be a JSON array of messages, not %s") \
 	X(MSG_HISTORY_ITEM, "a history message must be an object with role and content, not %s") \
-	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name)") \
+	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name, tool_calls, tool_call_id, is_error, parts)") \
 	X(MSG_HISTORY_MISSING, "history message has no '%s'") \
-	X(MSG_HISTORY_ROLE, "unknown role '%s' (expected system, developer, user or assistant)") \
+	X(MSG_HISTORY_ROLE, "unknown role '%s' (expected system, developer, user, assistant or tool)") \
 	X(MSG_HISTORY_CONTENT, "a message's content must be a string, not %s") \
+	/* the conversation model: parts, tool calls and results (issue 7) */ \
+	X(MSG_HISTORY_CONTENT_PARTS, "a message's content must be a string or an array of parts, not %s") \
+	X(MSG_HISTORY_PART_TYPE, "unknown content part '%s' (expected text, image, image_url, file, document, tool_use or tool_result)") \
+	X(MSG_HISTORY_PART_BAD, "this %s part needs %s") \
+	X(MSG_HISTORY_PART_ROLE, "a part of type '%s' cannot be in a%s %s message") \
+	X(MSG_HISTORY_ONLY_FOR, "'%s' is only for %s messages") \
+	X(MSG_HISTORY_CALL_BAD, "a tool call needs %s") \
+	X(MSG_HISTORY_CALL_ARGS, "a tool call's arguments must be a JSON object, not %s") \
+	X(MSG_HISTORY_CALL_ARGS_TEXT, "a tool call's arguments string must hold a JSON object") \
+	X(MSG_HISTORY_CALL_DUP, "tool call id '%s' is used twice") \
+	X(MSG_HISTORY_RESULT_ID, "a tool result needs 'tool_call_id', the id of the call it answers") \
+	X(MSG_HISTORY_RESULT_UNKNOWN, "tool result for '%s', which no earlier tool call has") \
+	X(MSG_HISTORY_RESULT_NAME, "function response '%s' answers no earlier unanswered function call of that name") \
+	X(MSG_IMAGE_READ, "cannot read image '%s':") \
+	X(MSG_IMAGE_TYPE, "'%s' is not a PNG, JPEG, GIF or WebP image") \
+	X(MSG_IMAGE_BIG, "'%s' is larger than the %d MB cap on an attached file") \
+	X(MSG_IMAGE_MEDIA, "'%s' is %s, but its media_type says %s") \
+	X(MSG_FILE_READ, "cannot read file '%s':") \
+	X(MSG_FILE_MEDIA, "file '%s' needs a media_type") \
+	X(MSG_PROVIDER_CANNOT, "%s message %zu: %s cannot take %s") \
+	X(MSG_PROVIDER_NAME, "%s message %zu: %s does not accept the name '%s' (it must match %s)") \
+	X(MSG_PROVIDER_EMPTY, "%s message %zu: %s rejects an empty %s message") \
+	X(MSG_USER_EMPTY, "-u '' is an empty user message: give text, or --image FILE for an image alone") \
 	X(MSG_INJECT_REPLACED, "injection '%s' replaces one defined earlier") \
 	X(MSG_NO_MESSAGE, "the %s format needs at least one message: the profile composes no system prompt, so give -u TEXT or -H FILE") \
 	X(MSG_NO_USER_MESSAGE, "the %s format needs at least one user or assistant message: give -u TEXT or -H FILE") \

@@ -13,6 +13,7 @@
 #include "diag/source.h"
 #include "data/tree.h"
 #include "base/util.h"
+#include "data/json.h"
 #include "profile/profile.h"
 
 /* The FNV-1a 64 prime (hash.h has the offset basis). */
@@ -100,24 +101,277 @@ emit_system_text(struct run *run, const struct chat *c, size_t *len)
 	return s;
 }
 
-struct node *
-emit_openai_messages(struct run *run, const struct chat *c)
+void
+emit_cannot(struct run *run, const struct chat *c, size_t i,
+    const char *provider, const char *what)
 {
-	struct arena *a = &run->arena;
-	struct node *msgs = tree_array(a);
-	size_t i;
+	const struct message *m = &c->msgs[i];
+	struct source *s = m->has_src ? run_source(run, m->src) : NULL;
 
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
-		struct node *o = tree_table(a);
+	diag_error(run, s, s ? m->span : span_make(0, 0), MSG_PROVIDER_CANNOT,
+	    names_role(m->role), i + 1, provider, what);
+}
 
-		tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+bool
+emit_empty(const struct message *m)
+{
+	size_t k;
+
+	if (m->len)
+		return false;
+	if (m->x && (m->x->ncalls || m->x->call_id))
+		return false;
+	for (k = 0; m->x && k < m->x->nparts; k++)
+		if (m->x->parts[k].kind != PART_TEXT ||
+		    m->x->parts[k].len)
+			return false;
+	return true;
+}
+
+struct node *
+emit_data_url(struct arena *a, const struct part *p)
+{
+	if (p->url)
+		return tree_strref(a, p->data, p->len);
+	return tree_str(a, arena_printf(a, "data:%s;base64,%.*s",
+	    p->media_type ? p->media_type : "application/octet-stream",
+	    (int)p->len, p->data));
+}
+
+struct node *
+emit_args_text(struct arena *a, const struct node *args)
+{
+	struct buf b = BUF_INIT;
+	struct node *n;
+
+	json_write(&b, args, -1);
+	n = tree_strn(a, b.data ? b.data : "{}", b.len ? b.len : 2);
+	buf_free(&b);
+	return n;
+}
+
+/* OpenAI's message name: ^[a-zA-Z0-9_-]{1,64}$. */
+static bool
+openai_name(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return n >= 1 && n <= 64;
+}
+
+struct node *
+emit_openai_message(struct run *run, const struct chat *c, size_t *ip,
+    struct arena *a)
+{
+	size_t i = (*ip)++, k;
+	const struct message *m = &c->msgs[i];
+	const struct message_extra *x = m->x;
+	struct node *o = tree_table(a), *parts, *calls;
+
+	tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+	if (x && x->nparts) {
+		parts = tree_put(a, o, "content", tree_array(a));
+		for (k = 0; k < x->nparts; k++) {
+			const struct part *p = &x->parts[k];
+			struct node *q = tree_table(a), *in;
+
+			if (p->kind == PART_TEXT) {
+				tree_put(a, q, "type", tree_str(a, "text"));
+				tree_put(a, q, "text", tree_strref(a, p->data,
+				    p->len));
+			} else if (m->role != ROLE_USER) {
+				emit_cannot(run, c, i, "openai", p->kind ==
+				    PART_IMAGE ? "an image here (only in a "
+				    "user message)" : "a file here (only in a "
+				    "user message)");
+				return NULL;
+			} else if (p->kind == PART_IMAGE) {
+				tree_put(a, q, "type", tree_str(a,
+				    "image_url"));
+				in = tree_put(a, q, "image_url", tree_table(a));
+				tree_put(a, in, "url", emit_data_url(a, p));
+			} else if (p->url) {
+				emit_cannot(run, c, i, "openai",
+				    "a file by URL (only its bytes)");
+				return NULL;
+			} else {
+				tree_put(a, q, "type", tree_str(a, "file"));
+				in = tree_put(a, q, "file", tree_table(a));
+				if (p->filename)
+					tree_put(a, in, "filename", tree_str(a,
+					    p->filename));
+				tree_put(a, in, "file_data",
+				    emit_data_url(a, p));
+			}
+			tree_push(a, parts, q);
+		}
+	} else if (x && x->ncalls && !m->len) {
+		tree_put(a, o, "content", tree_new(a, NODE_NULL, 0,
+		    span_make(0, 0)));
+	} else {
 		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
-		if (m->name)
-			tree_put(a, o, "name", tree_str(a, m->name));
-		tree_push(a, msgs, o);
 	}
-	return msgs;
+	if (m->name) {
+		if (c->format == FORMAT_OPENAI && !openai_name(m->name)) {
+			struct source *s = m->has_src ? run_source(run,
+			    m->src) : NULL;
+
+			diag_error(run, s, s ? m->span : span_make(0, 0),
+			    MSG_PROVIDER_NAME, names_role(m->role), i + 1,
+			    "openai", diag_shown(run, m->name,
+			    strlen(m->name)), "^[a-zA-Z0-9_-]{1,64}$");
+			return NULL;
+		}
+		tree_put(a, o, "name", tree_str(a, m->name));
+	}
+	if (x && x->ncalls) {
+		calls = tree_put(a, o, "tool_calls", tree_array(a));
+		for (k = 0; k < x->ncalls; k++) {
+			struct node *q = tree_table(a), *fn;
+
+			tree_put(a, q, "id", tree_str(a, x->calls[k].id));
+			tree_put(a, q, "type", tree_str(a, "function"));
+			fn = tree_put(a, q, "function", tree_table(a));
+			tree_put(a, fn, "name", tree_str(a,
+			    x->calls[k].name));
+			tree_put(a, fn, "arguments", emit_args_text(a,
+			    x->calls[k].args));
+			tree_push(a, calls, q);
+		}
+	}
+	if (x && x->call_id)
+		tree_put(a, o, "tool_call_id", tree_str(a, x->call_id));
+	return o;
+}
+
+void
+emit_extra_text(struct buf *out, const struct message *m)
+{
+	const struct message_extra *x = m->x;
+	struct buf b = BUF_INIT;
+	size_t k;
+
+	for (k = 0; x && k < x->nparts; k++) {
+		const struct part *p = &x->parts[k];
+
+		if (p->kind == PART_TEXT)
+			continue;
+		buf_printf(out, "[%s", p->kind == PART_IMAGE ? "image" :
+		    "file");
+		if (p->media_type)
+			buf_printf(out, " %s", p->media_type);
+		if (p->filename)
+			buf_printf(out, " %s", p->filename);
+		if (p->url)
+			buf_printf(out, " %.*s]\n", (int)p->len, p->data);
+		else
+			buf_printf(out, ", %zu bytes of base64]\n", p->len);
+	}
+	for (k = 0; x && k < x->ncalls; k++) {
+		buf_reset(&b);
+		json_write(&b, x->calls[k].args, -1);
+		buf_printf(out, "[tool call %s: %s %.*s]\n", x->calls[k].id,
+		    x->calls[k].name, (int)b.len, b.data ? b.data : "");
+	}
+	buf_free(&b);
+}
+
+/* Every so many bytes, the scratch arena of emit_write() starts over. */
+#define SCRATCH_BYTES (1u << 20)
+
+/*
+ * The output of a big array is estimated as it goes: when less than
+ * SCRATCH_BYTES of room is left, room for the rest at the rate so far
+ * (bytes written per byte of content plus a per-message allowance),
+ * and a little more, so the buffer is not doubled past the output.
+ */
+static void
+room_for_rest(struct buf *out, size_t start, const struct chat *c,
+    size_t from, size_t i, size_t done_content, size_t all_content)
+{
+	size_t left, written = out->len - start;
+	double rate;
+
+	if (out->cap - out->len >= SCRATCH_BYTES || i >= c->n)
+		return;
+	left = all_content - done_content + 32 * (c->n - i);
+	rate = (double)written / (double)(done_content + 32 * (i - from));
+	buf_reserve_exact(out, (size_t)(rate * (double)left * 1.02) +
+	    SCRATCH_BYTES);
+}
+
+static bool
+write_items(struct run *run, const struct chat *c, size_t from,
+    emit_item_fn *item, struct buf *out, int level, size_t all)
+{
+	struct arena scratch;
+	size_t i = from, n = 0, start = out->len, done = 0, k;
+	bool ok = true;
+
+	arena_init(&scratch);
+	buf_putc(out, '[');
+	while (i < c->n) {
+		size_t prev = i;
+		struct node *o = item(run, c, &i, &scratch);
+
+		if (!o) {
+			ok = false;
+			break;
+		}
+		for (k = prev; k < i; k++)
+			done += c->msgs[k].len;
+		if (n++)
+			buf_putc(out, ',');
+		buf_putc(out, '\n');
+		buf_printf(out, "%*s", 2 * (level + 1), "");
+		json_write_level(out, o, 2, level + 1);
+		if (scratch.total > SCRATCH_BYTES) {
+			arena_free(&scratch);
+			arena_init(&scratch);
+		}
+		room_for_rest(out, start, c, from, i, done, all);
+	}
+	if (n)
+		buf_printf(out, "\n%*s", 2 * level, "");
+	buf_putc(out, ']');
+	arena_free(&scratch);
+	return ok;
+}
+
+bool
+emit_write(struct run *run, const struct chat *c, const struct node *body,
+    const struct node *hole, size_t from, emit_item_fn *item,
+    struct buf *out)
+{
+	size_t i, all = 0;
+	bool ok = true;
+
+	for (i = from; i < c->n; i++)
+		all += c->msgs[i].len;
+	buf_reserve_exact(out, all + 32 * (c->n - from));
+	if (body == hole) {
+		ok = write_items(run, c, from, item, out, 0, all);
+		buf_putc(out, '\n');
+		return ok;
+	}
+	buf_putc(out, '{');
+	for (i = 0; i < body->u.table.n && ok; i++) {
+		const struct member *m = &body->u.table.items[i];
+
+		buf_puts(out, i ? ",\n  " : "\n  ");
+		json_write_string(out, m->key, m->keylen);
+		buf_puts(out, ": ");
+		if (m->value == hole)
+			ok = write_items(run, c, from, item, out, 1, all);
+		else
+			json_write_level(out, m->value, 2, 1);
+	}
+	buf_puts(out, body->u.table.n ? "\n}\n" : "}\n");
+	return ok;
 }
 
 /* json_write() only reads the parameters node: the const is cast away
@@ -131,6 +385,16 @@ emit_tool(struct arena *a, const struct tool *t, const char *schema_key)
 	tree_put(a, o, "description", tree_str(a, t->description));
 	tree_put(a, o, schema_key, (struct node *)t->parameters);
 	return o;
+}
+
+const char *
+emit_where_in(struct run *run, struct arena *a, uint32_t src, struct span sp)
+{
+	struct source *s = run_source(run, src);
+
+	if (!s)
+		return NULL;
+	return arena_printf(a, "%s:%u", s->path, source_lineno(s, sp.off));
 }
 
 const char *

@@ -3,7 +3,9 @@
  * same signature: read the chat, append the bytes to out, return false
  * (after reporting) when the chat cannot be expressed in that format.
  * Bodies are built as trees and printed by json_write(), so key order is
- * fixed and the bytes are deterministic.  Emitters allocate from the
+ * fixed and the bytes are deterministic; the messages array is written
+ * one message's tree at a time (emit_write()), so memory does not grow
+ * with a tree of the whole conversation.  Emitters allocate from the
  * run's arena; out belongs to the caller.
  */
 #ifndef EMIT_H
@@ -19,7 +21,9 @@
 struct arena;
 struct buf;
 struct chat;
+struct message;
 struct node;
+struct part;
 struct run;
 struct tool;
 
@@ -63,8 +67,36 @@ bool emit_model(struct run *run, const struct chat *c, const char *format,
  * message, then the developer message. */
 const char *emit_system_text(struct run *run, const struct chat *c,
     size_t *len);
-/* The messages as OpenAI Chat Completions spells them (openai, messages). */
-struct node *emit_openai_messages(struct run *run, const struct chat *c);
+/*
+ * Streaming the messages array: a body is built as a tree whose messages
+ * member is a placeholder (hole); emit_write() prints it with indent 2,
+ * writing the hole as an array of the nodes item() returns for the
+ * messages from index from on.  Each item is built in a scratch arena
+ * that is dropped as the array goes, so a million messages never stand
+ * as a tree at once.  item() returns one node for the messages at *i
+ * and after (a provider may merge several) and advances *i, or reports
+ * and returns NULL.  body == hole writes a bare array.
+ */
+typedef struct node *emit_item_fn(struct run *run, const struct chat *c,
+    size_t *i, struct arena *scratch);
+bool emit_write(struct run *run, const struct chat *c, const struct node *body,
+    const struct node *hole, size_t from, emit_item_fn *item,
+    struct buf *out);
+/* A message as OpenAI Chat Completions spells it (openai, messages). */
+emit_item_fn emit_openai_message;
+/* Report that provider cannot take what is in message i, at the
+ * message's place. */
+void emit_cannot(struct run *run, const struct chat *c, size_t i,
+    const char *provider, const char *what);
+/* Has message m nothing at all: no text, parts, calls or result. */
+bool emit_empty(const struct message *m);
+/* A part's URL, or its bytes as a data: URL. */
+struct node *emit_data_url(struct arena *a, const struct part *p);
+/* The parts other than text and the tool calls of m, a line each, for
+ * the text and debug views. */
+void emit_extra_text(struct buf *out, const struct message *m);
+/* Arguments as compact JSON text (OpenAI's tool call arguments). */
+struct node *emit_args_text(struct arena *a, const struct node *args);
 /* A tool as {name, description, <schema_key>: parameters}, the shape
  * every provider builds on.  It shares the tool's parameters node. */
 struct node *emit_tool(struct arena *a, const struct tool *t,
@@ -72,6 +104,9 @@ struct node *emit_tool(struct arena *a, const struct tool *t,
 /* "path:line" of span sp in source src, in the run's arena; NULL when
  * has is false or the source is unknown. */
 const char *emit_where(struct run *run, bool has, uint32_t src,
+    struct span sp);
+/* The same in arena a, for a source that is known to be there. */
+const char *emit_where_in(struct run *run, struct arena *a, uint32_t src,
     struct span sp);
 /* The index of the first conversation message (after system and
  * developer messages). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/base64.h"
 #include "base/buf.h"
 #include "prompt/chat.h"
 #include "diag/diag.h"
@@ -18,20 +19,218 @@
 /* When neither output.params.max_tokens nor output.max_tokens is set. */
 #define DEFAULT_MAX_TOKENS 1024
 
-
-/* Anthropic has no system role inside the conversation: an in-chat
- * system entry is a user turn (and joins the user text beside it). */
+/* Anthropic's role for a message: tool results go in a user turn, and
+ * so does an in-chat system entry (Anthropic has no system role inside
+ * the conversation), joining the user text beside it. */
 static enum role
 turn_role(const struct message *m)
 {
 	return m->role == ROLE_ASSISTANT ? ROLE_ASSISTANT : ROLE_USER;
 }
 
+static bool
+plain(const struct message *m)
+{
+	return !m->x;
+}
+
+/* An image or document block for part p of message i, or NULL. */
+static struct node *
+media_block(struct run *run, const struct chat *c, size_t i,
+    const struct part *p, struct arena *a)
+{
+	struct node *b = tree_table(a), *src;
+	bool pdf = p->media_type && strcmp(p->media_type,
+	    "application/pdf") == 0;
+	bool txt = p->media_type && strcmp(p->media_type, "text/plain") == 0;
+
+	if (p->kind == PART_FILE && !p->url && !pdf && !txt) {
+		emit_cannot(run, c, i, "anthropic", arena_printf(&run->arena,
+		    "a %s file (only PDF and plain text)", p->media_type ?
+		    p->media_type : "untyped"));
+		return NULL;
+	}
+	tree_put(a, b, "type", tree_str(a, p->kind == PART_IMAGE ? "image" :
+	    "document"));
+	src = tree_put(a, b, "source", tree_table(a));
+	if (p->url) {
+		tree_put(a, src, "type", tree_str(a, "url"));
+		tree_put(a, src, "url", tree_strref(a, p->data, p->len));
+	} else if (txt) {
+		struct buf d = BUF_INIT;
+		size_t where;
+
+		if (base64_decode(&d, p->data, p->len, &where) != BASE64_OK) {
+			buf_free(&d);
+			emit_cannot(run, c, i, "anthropic",
+			    "a text file whose base64 is broken");
+			return NULL;
+		}
+		tree_put(a, src, "type", tree_str(a, "text"));
+		tree_put(a, src, "media_type", tree_str(a, "text/plain"));
+		tree_put(a, src, "data", tree_strn(a, d.data ? d.data : "",
+		    d.len));
+		buf_free(&d);
+	} else {
+		tree_put(a, src, "type", tree_str(a, "base64"));
+		tree_put(a, src, "media_type", tree_str(a, p->media_type));
+		tree_put(a, src, "data", tree_strref(a, p->data, p->len));
+	}
+	return b;
+}
+
+/* The content blocks of message i's text and parts into arr. */
+static bool
+content_blocks(struct run *run, const struct chat *c, size_t i,
+    struct node *arr, struct arena *a)
+{
+	const struct message *m = &c->msgs[i];
+	const struct message_extra *x = m->x;
+	size_t k;
+
+	if (!x || !x->nparts) {
+		if (m->len) {
+			struct node *b = tree_table(a);
+
+			tree_put(a, b, "type", tree_str(a, "text"));
+			tree_put(a, b, "text", tree_strref(a, m->content,
+			    m->len));
+			tree_push(a, arr, b);
+		}
+		return true;
+	}
+	for (k = 0; k < x->nparts; k++) {
+		const struct part *p = &x->parts[k];
+		struct node *b;
+
+		if (p->kind == PART_TEXT) {
+			if (!p->len)
+				continue;
+			b = tree_table(a);
+			tree_put(a, b, "type", tree_str(a, "text"));
+			tree_put(a, b, "text", tree_strref(a, p->data, p->len));
+		} else if (m->role == ROLE_ASSISTANT) {
+			emit_cannot(run, c, i, "anthropic", p->kind ==
+			    PART_IMAGE ? "an image in an assistant message" :
+			    "a file in an assistant message");
+			return false;
+		} else if (m->role == ROLE_TOOL && p->kind != PART_IMAGE) {
+			emit_cannot(run, c, i, "anthropic",
+			    "a file in a tool result");
+			return false;
+		} else if (!(b = media_block(run, c, i, p, a))) {
+			return false;
+		}
+		tree_push(a, arr, b);
+	}
+	return true;
+}
+
+/* Message i as blocks appended to arr. */
+static bool
+blocks(struct run *run, const struct chat *c, size_t i, struct node *arr,
+    struct arena *a)
+{
+	const struct message *m = &c->msgs[i];
+	const struct message_extra *x = m->x;
+	size_t k;
+
+	if (emit_empty(m) && m->role == ROLE_ASSISTANT) {
+		struct source *s = m->has_src ? run_source(run, m->src) : NULL;
+
+		diag_error(run, s, s ? m->span : span_make(0, 0),
+		    MSG_PROVIDER_EMPTY, names_role(m->role), i + 1,
+		    "anthropic", "assistant");
+		return false;
+	}
+	if (x && x->call_id) {
+		struct node *b = tree_table(a), *inner;
+
+		tree_put(a, b, "type", tree_str(a, "tool_result"));
+		tree_put(a, b, "tool_use_id", tree_str(a, x->call_id));
+		if (x->nparts) {
+			inner = tree_put(a, b, "content", tree_array(a));
+			if (!content_blocks(run, c, i, inner, a))
+				return false;
+		} else {
+			tree_put(a, b, "content", tree_strref(a, m->content,
+			    m->len));
+		}
+		if (x->is_error)
+			tree_put(a, b, "is_error", tree_bool(a, true));
+		tree_push(a, arr, b);
+		return true;
+	}
+	if (!content_blocks(run, c, i, arr, a))
+		return false;
+	for (k = 0; x && k < x->ncalls; k++) {
+		struct node *b = tree_table(a);
+
+		tree_put(a, b, "type", tree_str(a, "tool_use"));
+		tree_put(a, b, "id", tree_str(a, x->calls[k].id));
+		tree_put(a, b, "name", tree_str(a, x->calls[k].name));
+		tree_put(a, b, "input", (struct node *)x->calls[k].args);
+		tree_push(a, arr, b);
+	}
+	return true;
+}
+
+/*
+ * One turn: the messages from *ip on that share a role.  The API merges
+ * consecutive turns of one role; do it here, so the body is what the
+ * model reads: plain texts with a blank line between, anything richer
+ * as blocks (tool results, merged, in the user turn).
+ */
+static struct node *
+turn(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
+{
+	size_t i = *ip, k;
+	const struct message *m = &c->msgs[i];
+	enum role r = turn_role(m);
+	struct node *o = tree_table(a), *arr;
+	bool all_plain = true;
+
+	for (k = i; k < c->n && turn_role(&c->msgs[k]) == r; k++)
+		all_plain = all_plain && plain(&c->msgs[k]) &&
+		    c->msgs[k].role == r;
+	*ip = k;
+	tree_put(a, o, "role", tree_str(a, names_role(r)));
+	if (all_plain && k == i + 1) {  /* the usual case: no copy */
+		if (r == ROLE_ASSISTANT && !m->len) {
+			blocks(run, c, i, tree_array(a), a);
+			return NULL;
+		}
+		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
+		return o;
+	}
+	if (all_plain) {
+		struct buf text = BUF_INIT;
+		size_t j;
+
+		for (j = i; j < k; j++) {
+			if (j > i)
+				buf_puts(&text, "\n\n");
+			buf_put(&text, c->msgs[j].content, c->msgs[j].len);
+		}
+		tree_put(a, o, "content", tree_strref(a, text.data ?
+		    text.data : "", text.len));
+		if (text.data)
+			arena_adopt(a, buf_detach(&text));
+		buf_free(&text);
+		return o;
+	}
+	arr = tree_put(a, o, "content", tree_array(a));
+	for (; i < k; i++)
+		if (!blocks(run, c, i, arr, a))
+			return NULL;
+	return o;
+}
+
 bool
 emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *body = tree_table(a), *msgs, *tools, *sys, *blk;
+	struct node *body = tree_table(a), *hole, *tools, *sys, *blk;
 	const char *model, *system;
 	size_t syslen;
 	size_t i, first = emit_first_turn(c);
@@ -61,34 +260,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, blk, "text", tree_strn(a, system, syslen));
 		tree_push(a, sys, blk);
 	}
-	/* The API merges consecutive turns of one role; do it here, with a
-	 * blank line between, so the body is what the model reads. */
-	msgs = tree_put(a, body, "messages", tree_array(a));
-	for (i = first; i < c->n; ) {
-		const struct message *m = &c->msgs[i];
-		struct node *o = tree_table(a);
-		struct buf text = BUF_INIT;
-		size_t k;
-
-		for (k = i; k < c->n && turn_role(&c->msgs[k]) ==
-		    turn_role(m); k++) {
-			if (k > i)
-				buf_puts(&text, "\n\n");
-			buf_put(&text, c->msgs[k].content, c->msgs[k].len);
-		}
-		tree_put(a, o, "role", tree_str(a, names_role(turn_role(m))));
-		if (k == i + 1) {       /* the usual case: no copy */
-			tree_put(a, o, "content", tree_strref(a, m->content,
-			    m->len));
-			buf_free(&text);
-		} else {
-			tree_put(a, o, "content", tree_strref(a, text.data,
-			    text.len));
-			arena_adopt(a, buf_detach(&text));
-		}
-		tree_push(a, msgs, o);
-		i = k;
-	}
+	hole = tree_put(a, body, "messages", tree_array(a));
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
@@ -97,7 +269,5 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	}
 	if (!emit_params(run, c, FORMAT_ANTHROPIC, body, body))
 		return false;
-	json_write(out, body, 2);
-	buf_putc(out, '\n');
-	return true;
+	return emit_write(run, c, body, hole, first, turn, out);
 }

@@ -100,6 +100,21 @@ put_message(struct view *v, const struct message *m, size_t i)
 	}
 	for (k = 0; k < m->nentries; k++)
 		put_entry(v, m->entries[k]);
+	if (m->x && m->x->call_id)
+		buf_printf(out, "  %11s  result of %s %s%s\n", "",
+		    m->x->call_name, m->x->call_id, m->x->is_error ?
+		    ", an error" : "");
+	if (m->x) {
+		struct buf b = BUF_INIT;
+		const char *s, *nl;
+
+		emit_extra_text(&b, m);
+		for (s = b.data; s && s < b.data + b.len; s = nl + 1) {
+			nl = memchr(s, '\n', (size_t)(b.data + b.len - s));
+			buf_printf(out, "  %11s  %.*s\n", "", (int)(nl - s), s);
+		}
+		buf_free(&b);
+	}
 	if (m->nentries && !turn)
 		return;
 	if (turn && m->has_src)

@@ -15,6 +15,78 @@
 #include "diag/run.h"
 #include "data/tree.h"
 
+/* The parts of message i (text and media) into arr. */
+static bool
+media_parts(struct run *run, const struct chat *c, size_t i,
+    struct node *arr, struct arena *a)
+{
+	const struct message *m = &c->msgs[i];
+	const struct message_extra *x = m->x;
+	size_t k;
+
+	if (!x || !x->nparts) {
+		if (m->len || !x || !x->ncalls) {
+			struct node *q = tree_table(a);
+
+			tree_put(a, q, "text", tree_strref(a, m->content,
+			    m->len));
+			tree_push(a, arr, q);
+		}
+		return true;
+	}
+	for (k = 0; k < x->nparts; k++) {
+		const struct part *p = &x->parts[k];
+		struct node *q = tree_table(a), *d;
+
+		if (p->kind == PART_TEXT) {
+			tree_put(a, q, "text", tree_strref(a, p->data, p->len));
+		} else if (!p->media_type) {
+			emit_cannot(run, c, i, "gemini",
+			    "a URL without a media_type");
+			return false;
+		} else if (p->url) {
+			d = tree_put(a, q, "fileData", tree_table(a));
+			tree_put(a, d, "mimeType", tree_str(a, p->media_type));
+			tree_put(a, d, "fileUri", tree_strref(a, p->data,
+			    p->len));
+		} else {
+			d = tree_put(a, q, "inlineData", tree_table(a));
+			tree_put(a, d, "mimeType", tree_str(a, p->media_type));
+			tree_put(a, d, "data", tree_strref(a, p->data, p->len));
+		}
+		tree_push(a, arr, q);
+	}
+	return true;
+}
+
+/* A functionResponse part for tool message i. */
+static struct node *
+response(struct run *run, const struct chat *c, size_t i, struct arena *a)
+{
+	const struct message *m = &c->msgs[i];
+	const struct message_extra *x = m->x;
+	struct node *q = tree_table(a), *fr, *r;
+	size_t k;
+
+	for (k = 0; k < x->nparts; k++)
+		if (x->parts[k].kind != PART_TEXT) {
+			emit_cannot(run, c, i, "gemini",
+			    "an image or file in a tool result");
+			return NULL;
+		}
+	fr = tree_put(a, q, "functionResponse", tree_table(a));
+	tree_put(a, fr, "name", tree_str(a, x->call_name));
+	if (x->result) {
+		tree_put(a, fr, "response", (struct node *)x->result);
+		return q;
+	}
+	r = tree_put(a, fr, "response", tree_table(a));
+	tree_put(a, r, x->is_error ? "error" : "output", tree_strref(a,
+	    m->content, m->len));
+	return q;
+}
+
+/* One content: a message, or a run of tool results (one user turn). */
 static struct node *
 text_parts(struct arena *a, const char *s, size_t len)
 {
@@ -25,11 +97,51 @@ text_parts(struct arena *a, const char *s, size_t len)
 	return parts;
 }
 
+static struct node *
+content(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
+{
+	size_t i = (*ip)++, k;
+	const struct message *m = &c->msgs[i];
+	const struct message_extra *x = m->x;
+	struct node *o = tree_table(a), *parts, *q, *fc;
+
+	tree_put(a, o, "role", tree_str(a,
+	    m->role == ROLE_ASSISTANT ? "model" : "user"));
+	parts = tree_put(a, o, "parts", tree_array(a));
+	if (m->role == ROLE_TOOL) {
+		for (k = i; k < c->n && c->msgs[k].role == ROLE_TOOL; k++) {
+			if (!(q = response(run, c, k, a)))
+				return NULL;
+			tree_push(a, parts, q);
+		}
+		*ip = k;
+		return o;
+	}
+	if (m->role == ROLE_ASSISTANT && emit_empty(m)) {
+		struct source *s = m->has_src ? run_source(run, m->src) : NULL;
+
+		diag_error(run, s, s ? m->span : span_make(0, 0),
+		    MSG_PROVIDER_EMPTY, names_role(m->role), i + 1, "gemini",
+		    "assistant");
+		return NULL;
+	}
+	if (!media_parts(run, c, i, parts, a))
+		return NULL;
+	for (k = 0; x && k < x->ncalls; k++) {
+		q = tree_table(a);
+		fc = tree_put(a, q, "functionCall", tree_table(a));
+		tree_put(a, fc, "name", tree_str(a, x->calls[k].name));
+		tree_put(a, fc, "args", (struct node *)x->calls[k].args);
+		tree_push(a, parts, q);
+	}
+	return o;
+}
+
 bool
 emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *body = tree_table(a), *contents, *tools, *decls, *g;
+	struct node *body = tree_table(a), *hole, *tools, *decls, *g;
 	size_t syslen;
 	const char *system = emit_system_text(run, c, &syslen);
 	size_t i, first = emit_first_turn(c);
@@ -44,16 +156,7 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 
 		tree_put(a, si, "parts", text_parts(a, system, syslen));
 	}
-	contents = tree_put(a, body, "contents", tree_array(a));
-	for (i = first; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
-		struct node *o = tree_table(a);
-
-		tree_put(a, o, "role", tree_str(a,
-		    m->role == ROLE_ASSISTANT ? "model" : "user"));
-		tree_put(a, o, "parts", text_parts(a, m->content, m->len));
-		tree_push(a, contents, o);
-	}
+	hole = tree_put(a, body, "contents", tree_array(a));
 	if (c->tools.n) {
 		struct node *t = tree_table(a);
 
@@ -71,7 +174,5 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, g, "maxOutputTokens", tree_int(a, c->max_tokens));
 	if (g->u.table.n)
 		tree_put(a, body, "generationConfig", g);
-	json_write(out, body, 2);
-	buf_putc(out, '\n');
-	return true;
+	return emit_write(run, c, body, hole, first, content, out);
 }

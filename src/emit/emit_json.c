@@ -89,6 +89,61 @@ null(struct arena *a)
 	return tree_new(a, NODE_NULL, 0, span_make(0, 0));
 }
 
+/* Parts, tool calls and the call a result answers. */
+static void
+extra(struct arena *a, struct node *o, const struct message_extra *x)
+{
+	struct node *arr;
+	size_t k;
+
+	if (x->nparts) {
+		arr = tree_put(a, o, "parts", tree_array(a));
+		for (k = 0; k < x->nparts; k++) {
+			const struct part *p = &x->parts[k];
+			struct node *q = tree_table(a);
+
+			tree_put(a, q, "type", tree_str(a, p->kind ==
+			    PART_TEXT ? "text" : p->kind == PART_IMAGE ?
+			    "image" : "file"));
+			if (p->kind == PART_TEXT) {
+				tree_put(a, q, "text", tree_strref(a, p->data,
+				    p->len));
+			} else {
+				if (p->media_type)
+					tree_put(a, q, "media_type",
+					    tree_str(a, p->media_type));
+				if (p->filename)
+					tree_put(a, q, "filename",
+					    tree_str(a, p->filename));
+				if (p->url)
+					tree_put(a, q, "url", tree_strref(a,
+					    p->data, p->len));
+				else
+					tree_put(a, q, "base64_bytes",
+					    tree_int(a, (int64_t)p->len));
+			}
+			tree_push(a, arr, q);
+		}
+	}
+	if (x->ncalls) {
+		arr = tree_put(a, o, "tool_calls", tree_array(a));
+		for (k = 0; k < x->ncalls; k++) {
+			struct node *q = tree_table(a);
+
+			tree_put(a, q, "id", tree_str(a, x->calls[k].id));
+			tree_put(a, q, "name", tree_str(a, x->calls[k].name));
+			tree_put(a, q, "arguments",
+			    (struct node *)x->calls[k].args);
+			tree_push(a, arr, q);
+		}
+	}
+	if (x->call_id) {
+		tree_put(a, o, "tool_call_id", tree_str(a, x->call_id));
+		tree_put(a, o, "tool_name", tree_str(a, x->call_name));
+		tree_put(a, o, "is_error", tree_bool(a, x->is_error));
+	}
+}
+
 static const char *
 placement_name(enum placement p)
 {
@@ -129,11 +184,42 @@ entry(struct run *run, const struct entry *e)
 	return o;
 }
 
+/* Message *ip with where it came from, its size and fingerprint. */
+static struct node *
+message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
+{
+	const struct message *m = &c->msgs[(*ip)++];
+	struct node *o = tree_table(a), *keys;
+	const char *role = names_role(m->role), *w;
+	uint64_t h = emit_fingerprint(role, m->content, m->len);
+	size_t k;
+
+	tree_put(a, o, "role", tree_str(a, role));
+	if (m->name)
+		tree_put(a, o, "name", tree_str(a, m->name));
+	tree_put(a, o, "origin", tree_str(a, m->origin));
+	tree_put(a, o, "content", tree_strref(a, m->content, m->len));
+	if (m->x)
+		extra(a, o, m->x);
+	tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
+	tree_put(a, o, "tokens", tree_int(a,
+	    (int64_t)emit_tokens(m->content, m->len)));
+	tree_put(a, o, "fingerprint", tree_str(a, fingerprint(a, h)));
+	w = m->has_src && !m->nentries ? emit_where_in(run, a, m->src,
+	    m->span) : NULL;
+	tree_put(a, o, "source", w ? tree_str(a, w) : tree_new(a, NODE_NULL,
+	    0, span_make(0, 0)));
+	keys = tree_put(a, o, "entries", tree_array(a));
+	for (k = 0; k < m->nentries; k++)
+		tree_push(a, keys, tree_str(a, m->entries[k]->key));
+	return o;
+}
+
 bool
 emit_json(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *doc = tree_table(a), *msgs, *ents, *tools;
+	struct node *doc = tree_table(a), *hole, *ents, *tools;
 	uint64_t all = HASH_FNV_INIT;
 	size_t i, k;
 
@@ -145,30 +231,11 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	/* Consumed, never sent: SOUL.md's front matter (issue 11). */
 	if (c->soul)
 		tree_put(a, doc, "soul", tree_copy(a, c->soul));
-	msgs = tree_put(a, doc, "messages", tree_array(a));
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
-		struct node *o = tree_table(a), *keys;
-		const char *role = names_role(m->role);
-		uint64_t h = emit_fingerprint(role, m->content, m->len);
-
-		all = emit_fingerprint_fold(all, h);
-		tree_put(a, o, "role", tree_str(a, role));
-		if (m->name)
-			tree_put(a, o, "name", tree_str(a, m->name));
-		tree_put(a, o, "origin", tree_str(a, m->origin));
-		tree_put(a, o, "content", tree_strref(a, m->content, m->len));
-		tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
-		tree_put(a, o, "tokens", tree_int(a,
-		    (int64_t)emit_tokens(m->content, m->len)));
-		tree_put(a, o, "fingerprint", tree_str(a, fingerprint(a, h)));
-		tree_put(a, o, "source", where(run, m->has_src &&
-		    !m->nentries, m->src, m->span));
-		keys = tree_put(a, o, "entries", tree_array(a));
-		for (k = 0; k < m->nentries; k++)
-			tree_push(a, keys, tree_str(a, m->entries[k]->key));
-		tree_push(a, msgs, o);
-	}
+	hole = tree_put(a, doc, "messages", tree_array(a));
+	for (i = 0; i < c->n; i++)
+		all = emit_fingerprint_fold(all, emit_fingerprint(
+		    names_role(c->msgs[i].role), c->msgs[i].content,
+		    c->msgs[i].len));
 	ents = tree_put(a, doc, "entries", tree_array(a));
 	/* In output order: each message's entries, then the others in the
 	 * order they were offered. */
@@ -200,7 +267,5 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	}
 	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a,
 	    request_fingerprint(run, c, all))));
-	json_write(out, doc, 2);
-	buf_putc(out, '\n');
-	return true;
+	return emit_write(run, c, doc, hole, 0, message, out);
 }

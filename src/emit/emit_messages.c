@@ -2,6 +2,7 @@
 #include "emit/emit.h"
 
 #include "base/buf.h"
+#include "data/tree.h"
 #include "prompt/chat.h"
 #include "data/json.h"
 #include "diag/run.h"
@@ -9,7 +10,7 @@
 bool
 emit_messages(struct run *run, const struct chat *c, struct buf *out)
 {
-	json_write(out, emit_openai_messages(run, c), 2);
-	buf_putc(out, '\n');
-	return true;
+	struct node *hole = tree_array(&run->arena);
+
+	return emit_write(run, c, hole, hole, 0, emit_openai_message, out);
 }

@@ -27,7 +27,7 @@ bool
 emit_openai(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *body = tree_table(a), *tools;
+	struct node *body = tree_table(a), *tools, *hole;
 	const char *model;
 	size_t i;
 	bool ok;
@@ -41,7 +41,7 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 		return false;
 	}
 	tree_put(a, body, "model", tree_str(a, model));
-	tree_put(a, body, "messages", emit_openai_messages(run, c));
+	hole = tree_put(a, body, "messages", tree_array(a));
 	if (c->tools.n) {
 		tools = tree_put(a, body, "tools", tree_array(a));
 		for (i = 0; i < c->tools.n; i++)
@@ -55,7 +55,5 @@ emit_openai(struct run *run, const struct chat *c, struct buf *out)
 	    !tree_get(body, "max_completion_tokens"))
 		tree_put(a, body, "max_completion_tokens",
 		    tree_int(a, c->max_tokens));
-	json_write(out, body, 2);
-	buf_putc(out, '\n');
-	return true;
+	return emit_write(run, c, body, hole, 0, emit_openai_message, out);
 }

@@ -37,10 +37,11 @@ compose(struct run *run, struct chat *c, enum role role, const char *origin,
 }
 
 static bool
-user_turn(struct run *run, struct chat *c, const struct source *user,
+user_turn(struct run *run, struct chat *c, const struct inputs *in,
     struct message *m)
 {
 	bool in_agent = agent_enabled(c->profile);
+	const struct source *user = in->user;
 	struct entry **v;
 	size_t n = stack_select(&c->stack, PLACE_USER, ROLE_USER, &v), i;
 	struct buf b = BUF_INIT;
@@ -60,7 +61,7 @@ user_turn(struct run *run, struct chat *c, const struct source *user,
 			buf_puts(&b, "\n\n");
 		buf_put(&b, user->text, user->len);
 	}
-	if (!b.len) {
+	if (!b.len && !in->nimages) {
 		buf_free(&b);
 		return false;
 	}
@@ -71,6 +72,24 @@ user_turn(struct run *run, struct chat *c, const struct source *user,
 	m->content = arena_adopt(&run->arena, buf_detach(&b));
 	m->entries = v;
 	m->nentries = n;
+	if (in->nimages) {
+		/* --image: the text, then the images, as parts. */
+		struct message_extra *x = arena_alloc(&run->arena,
+		    sizeof(*x));
+		struct part *pt = arena_array(&run->arena, in->nimages + 1,
+		    sizeof(*pt));
+		size_t k = 0;
+
+		if (m->len) {
+			pt[k].kind = PART_TEXT;
+			pt[k].data = m->content;
+			pt[k++].len = m->len;
+		}
+		memcpy(pt + k, in->images, in->nimages * sizeof(*pt));
+		x->parts = pt;
+		x->nparts = k + in->nimages;
+		m->x = x;
+	}
 	if (user) {
 		m->has_src = true;
 		m->src = user->id;
@@ -202,7 +221,7 @@ arrange(struct run *run, struct chat *c, const struct inputs *in)
 	c->msgs = msgs;
 	c->n = nhead + in->nhist;
 	c->cap = in->nhist + 3;
-	if (user_turn(run, c, in->user, &msgs[c->n]))
+	if (user_turn(run, c, in, &msgs[c->n]))
 		c->n++;
 	place_inchat(run, c, nhead);
 	msgs = c->msgs;

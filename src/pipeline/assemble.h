@@ -43,6 +43,8 @@ struct options {
 	const char *state;      /* --state FILE, "-" for stdin, or NULL */
 	struct kv *prestarts, *tool_results;    /* --prestart, --tool-result */
 	size_t nprestarts, ntool_results;
+	struct kv *images;      /* --image FILE|URL, in order */
+	size_t nimages;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
 	struct tavern_input tavern;     /* --card, --preset, ... (the

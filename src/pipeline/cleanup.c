@@ -231,7 +231,7 @@ cleanup_history(struct run *run, const struct profile *p, struct inputs *in,
 		struct message m = (*v)[i];
 
 		clean_one(run, &r, in, &m, i);
-		if (r.empty && blank(m.content, m.len)) {
+		if (r.empty && !m.x && blank(m.content, m.len)) {
 			note(run, in, &m, i, "empty", arena_printf(&run->arena,
 			    "dropped an empty %s message: providers refuse "
 			    "empty content", names_role(m.role)));

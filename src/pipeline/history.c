@@ -1,5 +1,7 @@
 /*
- * The history (-H): a JSON array of {role, content[, name]}.  System and
+ * The history (-H): a JSON array of messages -- {role, content[, name]}
+ * and the richer kinds (parts, tool calls, tool results) in strata's
+ * shape or a provider's (strata(1), CONVERSATION HISTORY).  System and
  * developer messages are split out into in->base and in->devbase; the
  * others go to in->hist in order.  The array has two free slots before
  * the history and one after it, for arrange() to use in place, so the
@@ -17,10 +19,15 @@
  */
 #include "pipeline/stages.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/base64.h"
+#include "base/map.h"
 #include "base/util.h"
+#include "base/vec.h"
+#include "data/json.h"
 #include "data/load.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -69,60 +76,842 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 }
 
 /*
- * A message name as OpenAI takes it: not empty, and no white space or
- * any of < | \ / > (its pattern ^[^\s<|\\/>]+$); CJK is fine.  The
- * other formats have no name, so the one rule serves them all.  What
- * is wrong, or NULL.
+ * The general reader: the whole JSON tree, then every element checked,
+ * each problem reported where it is.  An element may be in strata's
+ * shape or in the OpenAI, Anthropic or Gemini one, told apart per
+ * element by its keys and part types; it may become several messages
+ * (an Anthropic user turn of tool results, a Gemini turn of function
+ * responses: one tool message each, then the rest).
  */
-static const char *
-bad_name(const char *s, size_t len)
+struct reader {
+	struct run *run;
+	struct source *src;
+	struct inputs *in;
+	const char *dir;                /* where relative image paths are */
+	VEC(struct message) out;        /* heap */
+	struct map calls;               /* call id -> struct tool_call */
+	VEC(struct tool_call *) open;   /* unanswered, for Gemini names */
+	size_t ncalls;
+};
+
+/* One message being built from an element. */
+struct draft {
+	VEC(struct part) parts;         /* heap */
+	VEC(struct tool_call) calls;    /* heap */
+	const struct node *result;      /* a Gemini response object */
+};
+
+static bool
+role_of(const char *s, size_t len, enum role *r)
 {
+	static const char *const names[] = { "system", "developer", "user",
+		"assistant", "tool", "model", "function", NULL };
+	static const enum role roles[] = { ROLE_SYSTEM, ROLE_DEVELOPER,
+		ROLE_USER, ROLE_ASSISTANT, ROLE_TOOL, ROLE_ASSISTANT,
+		ROLE_USER };
+	int i = names_index(names, s, len);
+
+	if (i < 0 || strlen(s) != len)
+		return false;
+	*r = roles[i];
+	return true;
+}
+
+static const char *
+str_of(const struct node *n)
+{
+	return n && n->kind == NODE_STRING && strlen(n->u.str.s) ==
+	    n->u.str.len ? n->u.str.s : NULL;
+}
+
+static void
+keep_message(struct reader *rd, const struct message *m)
+{
+	vec_push(&rd->out, *m);
+}
+
+/* System and developer text goes to the system prompt, as keep() does. */
+static void
+keep_split(struct reader *rd, enum role r, const char *text, size_t len)
+{
+	struct buf *b = r == ROLE_SYSTEM ? &rd->in->base : &rd->in->devbase;
+	size_t n = entry_trim(&text, len);
+
+	if (!n)
+		return;
+	if (b->len)
+		buf_puts(b, "\n\n");
+	buf_put(b, text, n);
+}
+
+/* The arguments of a call: an object, or a string holding one. */
+static bool
+call_args(struct reader *rd, const struct node *v, const struct node **out)
+{
+	struct run *run = rd->run;
+	struct source *s;
+	struct node *n;
+
+	if (!v) {
+		*out = tree_table(&run->arena);
+		return true;
+	}
+	if (v->kind == NODE_TABLE) {
+		*out = v;
+		return true;
+	}
+	if (v->kind != NODE_STRING) {
+		diag_error(run, rd->src, v->span, MSG_HISTORY_CALL_ARGS,
+		    tree_kind_article(v->kind));
+		return false;
+	}
+	if (v->u.str.len == 0) {
+		*out = tree_table(&run->arena);
+		return true;
+	}
+	s = run_source_mem(run, arena_printf(&run->arena,
+	    "%s (tool call arguments)", rd->src->path), v->u.str.s,
+	    v->u.str.len);
+	if (!json_parse(run, s, &n))
+		return false;
+	if (n->kind != NODE_TABLE) {
+		diag_error(run, rd->src, v->span, MSG_HISTORY_CALL_ARGS_TEXT);
+		return false;
+	}
+	*out = n;
+	return true;
+}
+
+/* A call: remembered under its id (one made up when Gemini gave none). */
+static bool
+add_call(struct reader *rd, struct draft *d, const struct node *at,
+    const struct node *id, const struct node *name, const struct node *args)
+{
+	struct run *run = rd->run;
+	struct tool_call c;
+	bool added;
+
+	rd->ncalls++;
+	if ((id && !str_of(id)) || !str_of(name)) {
+		diag_error(run, rd->src, at->span, MSG_HISTORY_CALL_BAD,
+		    "a string 'id' and a string 'name'");
+		return false;
+	}
+	c.id = id ? str_of(id) : arena_printf(&run->arena, "call_%zu",
+	    rd->ncalls);
+	c.name = str_of(name);
+	if (!call_args(rd, args, &c.args))
+		return false;
+	(void)map_intern(&rd->calls, c.id, strlen(c.id), &added);
+	if (!added) {
+		diag_error(run, rd->src, id ? id->span : at->span,
+		    MSG_HISTORY_CALL_DUP, diag_shown(run, c.id, strlen(c.id)));
+		return false;
+	}
+	vec_push(&d->calls, c);
+	return true;
+}
+
+/* A tool result, answering call id (or, with no id, the oldest open call
+ * named name). */
+static bool
+add_result(struct reader *rd, const struct node *e, const struct node *id,
+    const char *name, const struct draft *content, const char *text,
+    size_t len, bool is_error)
+{
+	struct run *run = rd->run;
+	struct message m;
+	struct message_extra *x;
+	const struct tool_call *c = NULL;
 	size_t i;
 
-	if (len == 0)
-		return "it is empty";
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	if (id && str_of(id)) {
+		struct map_item *it = map_find(&rd->calls, str_of(id),
+		    id->u.str.len);
 
-		if (c <= ' ' || c == 0x7f)
-			return "it holds white space or a control character";
-		if (strchr("<|\\/>", c))
-			return "it holds one of < | \\ / >";
-		/* U+00A0, U+3000 and the U+2000 spaces. */
-		if ((c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] ==
-		    0xa0) || (c == 0xe3 && i + 2 < len && (unsigned char)
-		    s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x80) ||
-		    (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] ==
-		    0x80 && (unsigned char)s[i + 2] <= 0x8a))
-			return "it holds white space or a control character";
+		c = it ? it->value : NULL;
+		if (!c) {
+			diag_error(run, rd->src, id->span,
+			    MSG_HISTORY_RESULT_UNKNOWN,
+			    diag_shown(run, id->u.str.s, id->u.str.len));
+			return false;
+		}
+	} else if (name) {
+		for (i = 0; i < rd->open.n; i++)
+			if (rd->open.v[i] &&
+			    strcmp(rd->open.v[i]->name, name) == 0)
+				break;
+		if (i == rd->open.n) {
+			diag_error(run, rd->src, e->span,
+			    MSG_HISTORY_RESULT_NAME,
+			    diag_shown(run, name, strlen(name)));
+			return false;
+		}
+		c = rd->open.v[i];
+	} else {
+		diag_error(run, rd->src, id ? id->span : e->span,
+		    MSG_HISTORY_RESULT_ID);
+		return false;
 	}
-	return NULL;
+	for (i = 0; i < rd->open.n; i++)
+		if (rd->open.v[i] == c)
+			rd->open.v[i] = NULL;
+	memset(&m, 0, sizeof(m));
+	x = arena_alloc(&run->arena, sizeof(*x));
+	m.role = ROLE_TOOL;
+	m.origin = "history";
+	m.has_src = true;
+	m.src = rd->src->id;
+	m.span = e->span;
+	x->call_id = c->id;
+	x->call_name = c->name;
+	x->is_error = is_error;
+	x->result = content ? content->result : NULL;
+	if (content && content->parts.n) {
+		x->parts = arena_array(&run->arena, content->parts.n,
+		    sizeof(struct part));
+		memcpy((void *)x->parts, content->parts.v, content->parts.n *
+		    sizeof(struct part));
+		x->nparts = content->parts.n;
+	}
+	m.content = text ? text : "";
+	m.len = text ? len : 0;
+	m.x = x;
+	keep_message(rd, &m);
+	return true;
+}
+
+static void
+draft_free(struct draft *d)
+{
+	vec_free(&d->parts);
+	vec_free(&d->calls);
+}
+
+static bool parts(struct reader *rd, const struct node *e, enum role r,
+    const struct node *arr, struct draft *d);
+
+/* The text parts of d joined by a blank line, in the arena. */
+static const char *
+joined(struct run *run, const struct draft *d, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < d->parts.n; i++) {
+		if (d->parts.v[i].kind != PART_TEXT)
+			continue;
+		if (b.len)
+			buf_puts(&b, "\n\n");
+		buf_put(&b, d->parts.v[i].data, d->parts.v[i].len);
+	}
+	*len = b.len;
+	s = arena_strndup(&run->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+/* A tool result's content: a string, or parts (text and images). */
+static bool
+result_content(struct reader *rd, const struct node *e, const struct node *v,
+    struct draft *d, const char **text, size_t *len)
+{
+	*text = "";
+	*len = 0;
+	if (!v)
+		return true;
+	if (v->kind == NODE_STRING) {
+		*text = v->u.str.s;
+		*len = v->u.str.len;
+		return true;
+	}
+	if (v->kind == NODE_TABLE) {    /* a Gemini response object */
+		struct buf b = BUF_INIT;
+		const struct node *o = tree_get(v, "output");
+
+		if (v->u.table.n == 1 && o && o->kind == NODE_STRING) {
+			*text = o->u.str.s;
+			*len = o->u.str.len;
+			return true;
+		}
+		o = tree_get(v, "error");
+		if (v->u.table.n == 1 && o && o->kind == NODE_STRING) {
+			*text = o->u.str.s;
+			*len = o->u.str.len;
+			return true;
+		}
+		d->result = v;
+
+		json_write(&b, v, -1);
+		*len = b.len;
+		*text = arena_strndup(&rd->run->arena, b.data, b.len);
+		buf_free(&b);
+		return true;
+	}
+	if (v->kind != NODE_ARRAY) {
+		diag_error(rd->run, rd->src, v->span,
+		    MSG_HISTORY_CONTENT_PARTS, tree_kind_article(v->kind));
+		return false;
+	}
+	if (!parts(rd, e, ROLE_TOOL, v, d))
+		return false;
+	*text = joined(rd->run, d, len);
+	/* Text alone needs no parts. */
+	{
+		size_t i;
+
+		for (i = 0; i < d->parts.n; i++)
+			if (d->parts.v[i].kind != PART_TEXT)
+				return true;
+		d->parts.n = 0;
+	}
+	return true;
+}
+
+/* An image or file part named by a string member of p. */
+static bool
+media(struct reader *rd, const struct node *p, enum part_kind kind,
+    const struct node *ref, const char *media_type, struct draft *d)
+{
+	struct part pt;
+
+	if (!str_of(ref)) {
+		diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_BAD,
+		    kind == PART_IMAGE ? "image" : "file",
+		    "a string 'path' or 'url'");
+		return false;
+	}
+	if (!media_part(rd->run, rd->src, ref->span, kind, ref->u.str.s,
+	    ref->u.str.len, rd->dir, media_type, &pt))
+		return false;
+	vec_push(&d->parts, pt);
+	return true;
+}
+
+/* A part given as bytes already in base64. */
+static bool
+inline_part(struct reader *rd, const struct node *p, enum part_kind kind,
+    const char *what, const struct node *data, const struct node *type,
+    struct draft *d)
+{
+	struct part pt;
+
+	if (!str_of(data) || !str_of(type)) {
+		diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_BAD,
+		    what, "string data and a media type");
+		return false;
+	}
+	memset(&pt, 0, sizeof(pt));
+	pt.kind = kind;
+	pt.data = data->u.str.s;
+	pt.len = data->u.str.len;
+	pt.media_type = str_of(type);
+	vec_push(&d->parts, pt);
+	return true;
 }
 
 static bool
-role_of(const char *s, enum role *r)
+url_part(struct reader *rd, const struct node *p, enum part_kind kind,
+    const char *what, const struct node *url, const struct node *type,
+    struct draft *d)
 {
-	static const char *const names[] = { "system", "developer", "user",
-		"assistant" };
-	size_t i;
+	struct part pt;
 
-	for (i = 0; i < LEN(names); i++)
-		if (strcmp(names[i], s) == 0) {
-			*r = (enum role)i;
-			return true;
+	if (!str_of(url)) {
+		diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_BAD,
+		    what, "a string URL");
+		return false;
+	}
+	if (!media_part(rd->run, rd->src, url->span, kind, url->u.str.s,
+	    url->u.str.len, NULL, str_of(type), &pt))
+		return false;
+	if (!pt.url && !pt.media_type)
+		pt.media_type = str_of(type);
+	vec_push(&d->parts, pt);
+	return true;
+}
+
+/* An Anthropic source {type: base64|url|text, ...}. */
+static bool
+source_part(struct reader *rd, const struct node *p, enum part_kind kind,
+    const char *what, struct draft *d)
+{
+	const struct node *s = tree_get(p, "source");
+	const char *t = s ? str_of(tree_get(s, "type")) : NULL;
+
+	if (t && strcmp(t, "base64") == 0)
+		return inline_part(rd, p, kind, what, tree_get(s, "data"),
+		    tree_get(s, "media_type"), d);
+	if (t && strcmp(t, "url") == 0)
+		return url_part(rd, p, kind, what, tree_get(s, "url"), NULL,
+		    d);
+	if (t && strcmp(t, "text") == 0 && kind == PART_FILE) {
+		struct part pt;
+		const struct node *data = tree_get(s, "data");
+
+		if (!str_of(data))
+			goto bad;
+		memset(&pt, 0, sizeof(pt));
+		pt.kind = PART_FILE;
+		pt.media_type = "text/plain";
+		{
+			struct buf b = BUF_INIT;
+
+			base64_encode(&b, data->u.str.s, data->u.str.len);
+			pt.len = b.len;
+			pt.data = arena_strndup(&rd->run->arena,
+			    b.data ? b.data : "", b.len);
+			buf_free(&b);
 		}
+		vec_push(&d->parts, pt);
+		return true;
+	}
+bad:
+	diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_BAD, what,
+	    "a 'source' of type base64, url or text");
 	return false;
 }
 
-/*
- * The general reader: the whole JSON tree, then every element checked,
- * each problem reported where it is.
- */
+static bool
+text_part(struct reader *rd, const struct node *p, const struct node *t,
+    struct draft *d)
+{
+	struct part pt;
+
+	if (!t || t->kind != NODE_STRING) {
+		diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_BAD,
+		    "text", "a string 'text'");
+		return false;
+	}
+	memset(&pt, 0, sizeof(pt));
+	pt.kind = PART_TEXT;
+	pt.data = t->u.str.s;
+	pt.len = t->u.str.len;
+	vec_push(&d->parts, pt);
+	return true;
+}
+
+static bool
+wrong_role(struct reader *rd, const struct node *p, const char *what,
+    enum role r)
+{
+	const char *rn = names_role(r);
+
+	diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_ROLE, what,
+	    rn[0] == 'a' ? "n" : "", rn);
+	return false;
+}
+
+/* A Gemini part: text, inlineData, fileData, functionCall or
+ * functionResponse (handled by the caller). */
+static bool
+gemini_part(struct reader *rd, const struct node *p, enum role r,
+    struct draft *d)
+{
+	const struct node *v;
+	enum part_kind k;
+
+	if ((v = tree_get(p, "text")))
+		return text_part(rd, p, v, d);
+	if ((v = tree_get(p, "inlineData"))) {
+		const char *mt = str_of(tree_get(v, "mimeType"));
+
+		k = mt && strncmp(mt, "image/", 6) == 0 ? PART_IMAGE :
+		    PART_FILE;
+		return inline_part(rd, p, k, "inlineData",
+		    tree_get(v, "data"), tree_get(v, "mimeType"), d);
+	}
+	if ((v = tree_get(p, "fileData"))) {
+		const char *mt = str_of(tree_get(v, "mimeType"));
+
+		k = mt && strncmp(mt, "image/", 6) == 0 ? PART_IMAGE :
+		    PART_FILE;
+		return url_part(rd, p, k, "fileData", tree_get(v, "fileUri"),
+		    tree_get(v, "mimeType"), d);
+	}
+	if ((v = tree_get(p, "functionCall"))) {
+		if (r != ROLE_ASSISTANT)
+			return wrong_role(rd, p, "functionCall", r);
+		return add_call(rd, d, p, tree_get(v, "id"),
+		    tree_get(v, "name"), tree_get(v, "args"));
+	}
+	diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_TYPE,
+	    p->u.table.n ? diag_shown(rd->run, p->u.table.items[0].key,
+	    p->u.table.items[0].keylen) : "{}");
+	return false;
+}
+
+/* The parts of one element into d; tool results (Anthropic tool_result,
+ * Gemini functionResponse) become tool messages at once. */
+static bool
+parts(struct reader *rd, const struct node *e, enum role r,
+    const struct node *arr, struct draft *d)
+{
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < arr->u.array.n; i++) {
+		const struct node *p = arr->u.array.items[i], *tn;
+		const char *t;
+
+		if (p->kind == NODE_STRING) {   /* Gemini allows bare text */
+			ok = text_part(rd, p, p, d) && ok;
+			continue;
+		}
+		if (p->kind != NODE_TABLE) {
+			diag_error(rd->run, rd->src, p->span,
+			    MSG_HISTORY_PART_BAD, "content", "to be an object");
+			ok = false;
+			continue;
+		}
+		tn = tree_get(p, "type");
+		t = str_of(tn);
+		if (!tn) {
+			const struct node *fr = tree_get(p,
+			    "functionResponse");
+
+			if (fr) {
+				struct draft rc = { { 0 }, { 0 }, NULL };
+				const char *text;
+				size_t len;
+				const struct node *resp = tree_get(fr,
+				    "response");
+
+				if (r != ROLE_USER && r != ROLE_TOOL) {
+					ok = wrong_role(rd, p,
+					    "functionResponse", r);
+					continue;
+				}
+				ok = result_content(rd, p, resp, &rc, &text,
+				    &len) && add_result(rd, e, tree_get(fr,
+				    "id"), str_of(tree_get(fr, "name")), &rc,
+				    text, len, resp && tree_get(resp,
+				    "error") && !tree_get(resp, "output")) &&
+				    ok;
+				draft_free(&rc);
+				continue;
+			}
+			ok = gemini_part(rd, p, r, d) && ok;
+			continue;
+		}
+		if (!t) {
+			diag_error(rd->run, rd->src, tn->span,
+			    MSG_HISTORY_PART_BAD, "content", "a string 'type'");
+			ok = false;
+		} else if (strcmp(t, "text") == 0) {
+			ok = text_part(rd, p, tree_get(p, "text"), d) && ok;
+		} else if (strcmp(t, "image") == 0 || strcmp(t, "file") == 0 ||
+		    strcmp(t, "document") == 0) {
+			enum part_kind k = t[0] == 'i' ? PART_IMAGE :
+			    PART_FILE;
+			const struct node *ref = tree_get(p, "path");
+			const struct node *f = tree_get(p, "file");
+
+			if (tree_get(p, "source"))
+				ok = source_part(rd, p, k, t, d) && ok;
+			else if (f && f->kind == NODE_TABLE) {
+				/* OpenAI {file: {file_data, filename}} */
+				const char *fd = str_of(tree_get(f,
+				    "file_data"));
+				struct part pt;
+
+				if (!fd || !media_part(rd->run, rd->src,
+				    tree_get(f, "file_data")->span, PART_FILE,
+				    fd, strlen(fd), NULL, NULL, &pt) ||
+				    pt.url) {
+					diag_error(rd->run, rd->src, f->span,
+					    MSG_HISTORY_PART_BAD, "file",
+					    "'file_data' as a data: URL");
+					ok = false;
+					continue;
+				}
+				pt.filename = str_of(tree_get(f, "filename"));
+				vec_push(&d->parts, pt);
+			} else
+				ok = media(rd, p, k, ref ? ref : tree_get(p,
+				    "url"), str_of(tree_get(p, "media_type")),
+				    d) && ok;
+		} else if (strcmp(t, "image_url") == 0) {
+			const struct node *iu = tree_get(p, "image_url");
+
+			if (iu && iu->kind == NODE_TABLE)
+				iu = tree_get(iu, "url");
+			ok = url_part(rd, p, PART_IMAGE, t, iu, NULL, d) &&
+			    ok;
+		} else if (strcmp(t, "tool_use") == 0) {
+			if (r != ROLE_ASSISTANT)
+				ok = wrong_role(rd, p, t, r);
+			else
+				ok = add_call(rd, d, p, tree_get(p, "id"),
+				    tree_get(p, "name"), tree_get(p, "input")) &&
+				    ok;
+		} else if (strcmp(t, "tool_result") == 0) {
+			struct draft rc = { { 0 }, { 0 }, NULL };
+			const char *text;
+			size_t len;
+			const struct node *ie = tree_get(p, "is_error");
+
+			if (r != ROLE_USER) {
+				ok = wrong_role(rd, p, t, r);
+				continue;
+			}
+			ok = result_content(rd, p, tree_get(p, "content"), &rc,
+			    &text, &len) && add_result(rd, p, tree_get(p,
+			    "tool_use_id"), NULL, &rc, text, len, ie &&
+			    ie->kind == NODE_BOOL && ie->u.b) && ok;
+			draft_free(&rc);
+		} else {
+			diag_error(rd->run, rd->src, tn->span,
+			    MSG_HISTORY_PART_TYPE, diag_shown(rd->run, t,
+			    strlen(t)));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* OpenAI's or strata's tool_calls array into d. */
+static bool
+tool_calls(struct reader *rd, const struct node *v, struct draft *d)
+{
+	size_t i;
+	bool ok = true;
+
+	if (v->kind != NODE_ARRAY) {
+		diag_error(rd->run, rd->src, v->span, MSG_WRONG_TYPE,
+		    "tool_calls", "an array", tree_kind_article(v->kind));
+		return false;
+	}
+	for (i = 0; i < v->u.array.n; i++) {
+		const struct node *c = v->u.array.items[i], *fn;
+
+		if (c->kind != NODE_TABLE) {
+			diag_error(rd->run, rd->src, c->span,
+			    MSG_HISTORY_CALL_BAD, "to be an object");
+			ok = false;
+			continue;
+		}
+		fn = tree_get(c, "function");
+		if (fn && fn->kind == NODE_TABLE)
+			ok = add_call(rd, d, c, tree_get(c, "id"),
+			    tree_get(fn, "name"), tree_get(fn, "arguments")) &&
+			    ok;
+		else
+			ok = add_call(rd, d, c, tree_get(c, "id"),
+			    tree_get(c, "name"), tree_get(c, "arguments")) &&
+			    ok;
+	}
+	return ok;
+}
+
+/* The draft as one message (none when it is an empty user remainder of
+ * a turn of tool results); false after reporting a part the role cannot
+ * have. */
+static bool
+finish(struct reader *rd, const struct node *e, enum role r,
+    const struct node *name, struct draft *d, bool textonly,
+    const char *text, size_t len, bool results)
+{
+	struct run *run = rd->run;
+	struct message m;
+	struct message_extra *x = NULL;
+	size_t i;
+
+	if (!textonly)
+		text = joined(run, d, &len);
+	if (results && !d->parts.n && !d->calls.n)
+		return true;
+	if (r == ROLE_SYSTEM || r == ROLE_DEVELOPER) {
+		for (i = 0; i < d->parts.n; i++)
+			if (d->parts.v[i].kind != PART_TEXT) {
+				return wrong_role(rd, e, d->parts.v[i].kind ==
+				    PART_IMAGE ? "image" : "file", r);
+			}
+		keep_split(rd, r, text, len);
+		return true;
+	}
+	memset(&m, 0, sizeof(m));
+	m.role = r;
+	m.origin = "history";
+	m.content = text;
+	m.len = len;
+	m.name = name ? str_of(name) : NULL;
+	m.has_src = true;
+	m.src = rd->src->id;
+	m.span = e->span;
+	for (i = 0; i < d->parts.n; i++)
+		if (d->parts.v[i].kind != PART_TEXT)
+			break;
+	if (i < d->parts.n || d->calls.n) {
+		x = arena_alloc(&run->arena, sizeof(*x));
+		if (i < d->parts.n) {
+			x->parts = arena_array(&run->arena, d->parts.n,
+			    sizeof(struct part));
+			memcpy((void *)x->parts, d->parts.v, d->parts.n *
+			    sizeof(struct part));
+			x->nparts = d->parts.n;
+		}
+		if (d->calls.n) {
+			struct tool_call *c = arena_array(&run->arena,
+			    d->calls.n, sizeof(*c));
+
+			memcpy(c, d->calls.v, d->calls.n * sizeof(*c));
+			x->calls = c;
+			x->ncalls = d->calls.n;
+			for (i = 0; i < d->calls.n; i++) {
+				map_put(&rd->calls, c[i].id, strlen(c[i].id),
+				    &c[i]);
+				vec_push(&rd->open, &c[i]);
+			}
+		}
+	}
+	m.x = x;
+	keep_message(rd, &m);
+	return true;
+}
+
+static const char *const element_keys[] = { "role", "content", "name",
+	"tool_calls", "tool_call_id", "is_error", "parts", NULL };
+
+/* One element of the array. */
+static bool
+element_slow(struct reader *rd, const struct node *e)
+{
+	struct run *run = rd->run;
+	const struct node *role, *content, *name, *calls, *callid, *iserr,
+	    *gparts;
+	struct draft d = { { 0 }, { 0 }, NULL };
+	enum role r = ROLE_USER;
+	size_t j, len = 0;
+	const char *text = NULL;
+	bool eok = true, textonly = false;
+	size_t before = rd->out.n;
+
+	if (e->kind != NODE_TABLE) {
+		diag_error(run, rd->src, e->span, MSG_HISTORY_ITEM,
+		    tree_kind_article(e->kind));
+		return false;
+	}
+	for (j = 0; j < e->u.table.n; j++) {
+		const struct member *mb = &e->u.table.items[j];
+
+		if (strlen(mb->key) != mb->keylen ||
+		    names_index(element_keys, mb->key, mb->keylen) < 0) {
+			diag_error(run, rd->src, mb->keyspan, MSG_HISTORY_KEY,
+			    diag_shown(run, mb->key, mb->keylen));
+			eok = false;
+		}
+	}
+	role = tree_get(e, "role");
+	content = tree_get(e, "content");
+	name = tree_get(e, "name");
+	calls = tree_get(e, "tool_calls");
+	callid = tree_get(e, "tool_call_id");
+	iserr = tree_get(e, "is_error");
+	gparts = tree_get(e, "parts");
+	if (!role) {
+		diag_error(run, rd->src, e->span, MSG_HISTORY_MISSING, "role");
+		eok = false;
+	} else if (role->kind != NODE_STRING || !role_of(role->u.str.s,
+	    role->u.str.len, &r)) {
+		diag_error(run, rd->src, role->span, MSG_HISTORY_ROLE,
+		    role->kind == NODE_STRING ? diag_shown(run,
+		    role->u.str.s, role->u.str.len) :
+		    tree_kind_article(role->kind));
+		eok = false;
+	}
+	if (name && name->kind != NODE_STRING) {
+		diag_error(run, rd->src, name->span, MSG_WRONG_TYPE, "name",
+		    "a string", tree_kind_article(name->kind));
+		eok = false;
+	}
+	if (iserr && iserr->kind != NODE_BOOL) {
+		diag_error(run, rd->src, iserr->span, MSG_WRONG_TYPE,
+		    "is_error", "a boolean", tree_kind_article(iserr->kind));
+		eok = false;
+	}
+	if (eok && calls && r != ROLE_ASSISTANT) {
+		diag_error(run, rd->src, tree_member(e, "tool_calls", 10)->
+		    keyspan, MSG_HISTORY_ONLY_FOR, "tool_calls", "assistant");
+		eok = false;
+	}
+	if (eok && (callid || iserr) && r != ROLE_TOOL) {
+		const struct member *mb = callid ? tree_member(e,
+		    "tool_call_id", 12) : tree_member(e, "is_error", 8);
+
+		diag_error(run, rd->src, mb->keyspan, MSG_HISTORY_ONLY_FOR,
+		    mb->key, "tool");
+		eok = false;
+	}
+	if (!content && !gparts && !calls && r != ROLE_TOOL) {
+		diag_error(run, rd->src, e->span, MSG_HISTORY_MISSING,
+		    "content");
+		eok = false;
+	}
+	if (!eok)
+		return false;
+	if (r == ROLE_TOOL) {
+		struct draft rc = { { 0 }, { 0 }, NULL };
+
+		eok = result_content(rd, e, content, &rc, &text, &len) &&
+		    add_result(rd, e, callid ? callid : NULL, NULL, &rc, text,
+		    len, iserr && iserr->u.b);
+		draft_free(&rc);
+		return eok;
+	}
+	if (content && content->kind == NODE_STRING) {
+		text = content->u.str.s;
+		len = content->u.str.len;
+		textonly = true;
+	} else if (content && content->kind == NODE_ARRAY) {
+		eok = parts(rd, e, r, content, &d);
+	} else if (content && content->kind != NODE_NULL) {
+		diag_error(run, rd->src, content->span,
+		    MSG_HISTORY_CONTENT_PARTS, tree_kind_article(content->kind));
+		eok = false;
+	}
+	if (eok && gparts) {
+		if (gparts->kind != NODE_ARRAY) {
+			diag_error(run, rd->src, gparts->span, MSG_WRONG_TYPE,
+			    "parts", "an array", tree_kind_article(gparts->kind));
+			eok = false;
+		} else {
+			eok = parts(rd, e, r, gparts, &d);
+		}
+	}
+	if (eok && calls)
+		eok = tool_calls(rd, calls, &d);
+	if (eok) {
+		if (textonly && d.calls.n) {
+			struct part pt;
+
+			memset(&pt, 0, sizeof(pt));
+			pt.kind = PART_TEXT;
+			pt.data = text;
+			pt.len = len;
+			if (len) {
+				vec_push(&d.parts, pt);
+				memmove(d.parts.v + 1, d.parts.v,
+				    (d.parts.n - 1) * sizeof(pt));
+				d.parts.v[0] = pt;
+			}
+			textonly = false;
+		}
+		eok = finish(rd, e, r, name, &d, textonly, text, len,
+		    rd->out.n > before);
+	}
+	draft_free(&d);
+	return eok;
+}
+
 static bool
 slow(struct run *run, struct source *src, struct inputs *in)
 {
+	struct reader rd;
 	struct node *root;
-	size_t i, j;
+	const char *slash;
+	size_t i;
 	bool ok = true;
 
 	if (!load_source(run, src, LOAD_JSON, &root))
@@ -132,76 +921,25 @@ slow(struct run *run, struct source *src, struct inputs *in)
 		    tree_kind_json(root->kind));
 		return false;
 	}
-	room(run, in, root->u.array.n);
-	for (i = 0; i < root->u.array.n; i++) {
-		const struct node *e = root->u.array.items[i], *role, *content,
-		    *name;
-		const char *why;
-		enum role r = ROLE_USER;
-		bool eok = true;
-
-		if (e->kind != NODE_TABLE) {
-			diag_error(run, src, e->span, MSG_HISTORY_ITEM,
-			    tree_kind_json(e->kind));
-			ok = false;
-			continue;
-		}
-		for (j = 0; j < e->u.table.n; j++) {
-			const struct member *mb = &e->u.table.items[j];
-
-			if (strlen(mb->key) != mb->keylen || (strcmp(mb->key,
-			    "role") && strcmp(mb->key, "content") &&
-			    strcmp(mb->key, "name"))) {
-				diag_error(run, src, mb->keyspan,
-				    MSG_HISTORY_KEY, diag_shown(run, mb->key,
-				    mb->keylen));
-				eok = false;
-			}
-		}
-		role = tree_get(e, "role");
-		content = tree_get(e, "content");
-		name = tree_get(e, "name");
-		if (!role) {
-			diag_error(run, src, e->span, MSG_HISTORY_MISSING,
-			    "role");
-			eok = false;
-		} else if (role->kind != NODE_STRING ||
-		    strlen(role->u.str.s) != role->u.str.len ||
-		    !role_of(role->u.str.s, &r)) {
-			diag_error(run, src, role->span, MSG_HISTORY_ROLE,
-			    role->kind == NODE_STRING ? diag_shown(run,
-			    role->u.str.s, role->u.str.len) :
-			    tree_kind_json(role->kind));
-			eok = false;
-		}
-		if (!content) {
-			diag_error(run, src, e->span, MSG_HISTORY_MISSING,
-			    "content");
-			eok = false;
-		} else if (content->kind != NODE_STRING) {
-			diag_error(run, src, content->span,
-			    MSG_HISTORY_CONTENT,
-			    tree_kind_json(content->kind));
-			eok = false;
-		}
-		if (name && name->kind != NODE_STRING) {
-			diag_error(run, src, name->span, MSG_WRONG_TYPE,
-			    "name", "a string", tree_kind_json(name->kind));
-			eok = false;
-		} else if (name && (why = bad_name(name->u.str.s,
-		    name->u.str.len))) {
-			diag_error(run, src, name->span, MSG_HISTORY_NAME,
-			    diag_shown(run, name->u.str.s, name->u.str.len),
-			    why);
-			eok = false;
-		}
-		if (!eok) {
-			ok = false;
-			continue;
-		}
-		keep(in, r, content->u.str.s, content->u.str.len,
-		    name ? name->u.str.s : NULL, src, e->span);
-	}
+	memset(&rd, 0, sizeof(rd));
+	rd.run = run;
+	rd.src = src;
+	slash = strcmp(src->path, "-") ? strrchr(src->path, '/') : NULL;
+	rd.dir = slash ? arena_strndup(&run->arena, src->path,
+	    (size_t)(slash - src->path)) : NULL;
+	map_init(&rd.calls, &run->arena);
+	room(run, in, 0);
+	rd.in = in;
+	for (i = 0; i < root->u.array.n; i++)
+		ok = element_slow(&rd, root->u.array.items[i]) && ok;
+	in->hist = (struct message *)arena_array(&run->arena, rd.out.n + 3,
+	    sizeof(*in->hist)) + 2;
+	in->histroom = rd.out.n;
+	if (rd.out.n)
+		memcpy(in->hist, rd.out.v, rd.out.n * sizeof(*in->hist));
+	in->nhist = rd.out.n;
+	vec_free(&rd.out);
+	vec_free(&rd.open);
 	return ok;
 }
 
@@ -327,6 +1065,37 @@ string(struct scan *sc, const char **text, size_t *len)
 	*text = arena_strndup(&sc->run->arena, sc->tmp.data ? sc->tmp.data :
 	    "", sc->tmp.len);
 	return true;
+}
+
+/*
+ * A message name as OpenAI takes it: not empty, and no white space or
+ * any of < | \ / > (its pattern ^[^\s<|\\/>]+$); CJK is fine.  The
+ * other formats have no name, so the one rule serves them all.  What
+ * is wrong, or NULL.
+ */
+static const char *
+bad_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0)
+		return "it is empty";
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c == 0x7f)
+			return "it holds white space or a control character";
+		if (strchr("<|\\/>", c))
+			return "it holds one of < | \\ / >";
+		/* U+00A0, U+3000 and the U+2000 spaces. */
+		if ((c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] ==
+		    0xa0) || (c == 0xe3 && i + 2 < len && (unsigned char)
+		    s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x80) ||
+		    (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] ==
+		    0x80 && (unsigned char)s[i + 2] <= 0x8a))
+			return "it holds white space or a control character";
+	}
+	return NULL;
 }
 
 /* {"role": ..., "content": ...[, "name": ...]} in any order, once each. */

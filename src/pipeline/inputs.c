@@ -373,6 +373,25 @@ inputs_read(struct run *run, const struct options *opt,
 		in->user = user_text(run, opt->user);
 		if (!in->user)
 			ok = false;
+		/* An empty -u is a mistake, not "no user turn" (strata(1)). */
+		else if (!in->user->len && !opt->nimages) {
+			diag_plain(run, DIAG_ERROR, MSG_USER_EMPTY);
+			ok = false;
+		}
+	}
+	in->images = arena_array(&run->arena, opt->nimages + 1,
+	    sizeof(*in->images));
+	for (i = 0; i < opt->nimages; i++) {
+		const char *arg = opt->images[i].arg;
+		struct source *s = run_source_mem(run, "--image", arg,
+		    strlen(arg));
+
+		if (media_part(run, s, span_make(0, (uint32_t)strlen(arg)),
+		    PART_IMAGE, arg, strlen(arg), NULL, NULL,
+		    &in->images[in->nimages]))
+			in->nimages++;
+		else
+			ok = false;
 	}
 	if (opt->history && !history_read(run, opt->history, in))
 		ok = false;

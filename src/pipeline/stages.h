@@ -28,6 +28,8 @@ struct inputs {
 	struct context_input *contexts;
 	struct cli_inject *injects;
 	const struct source *user;      /* -u, or NULL */
+	struct part *images;            /* --image, for the current turn */
+	size_t nimages;
 	/* -H: the non-system messages, and the system and developer texts
 	 * split out of it. */
 	const struct source *histsrc;   /* NULL without -H */
@@ -96,6 +98,17 @@ bool state_read(struct run *run, const struct options *opt,
  */
 void cleanup_history(struct run *run, const struct profile *p,
     struct inputs *in, struct message **v, size_t *n);
+/* Attached files (media.c): the cap on one, and whether s is a URL
+ * (http, https, gs or data) rather than a path. */
+#define MEDIA_MAX_MB 20
+bool media_is_url(const char *s, size_t n);
+/* An image or file part from ref: a URL kept (a data: URL split into its
+ * media type and base64 bytes), or a file -- relative to dir unless
+ * absolute or dir is NULL -- read, capped, sniffed and base64-encoded.
+ * Errors at sp in src. */
+bool media_part(struct run *run, const struct source *src, struct span sp,
+    enum part_kind kind, const char *ref, size_t reflen, const char *dir,
+    const char *media_type, struct part *out);
 
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,

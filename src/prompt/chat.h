@@ -21,19 +21,59 @@
 struct node;
 struct profile;          /* opaque here: the emitters read it */
 
+/*
+ * What a message carries beyond its text (NULL on a plain message, which
+ * keeps a million-message history small): content parts in order, an
+ * assistant's tool calls, a tool result's call.  A message with parts
+ * has as content its text parts joined by a blank line (what views,
+ * tokens and fingerprints read); emitters write the parts.
+ */
+enum part_kind {
+	PART_TEXT,
+	PART_IMAGE,
+	PART_FILE,
+};
+
+struct part {
+	enum part_kind kind;
+	const char *data;               /* text, base64 bytes, or a URL */
+	size_t len;
+	bool url;                       /* data is a URL */
+	const char *media_type;         /* or NULL (a URL of unknown type) */
+	const char *filename;           /* PART_FILE: or NULL */
+};
+
+struct tool_call {
+	const char *id;
+	const char *name;
+	const struct node *args;        /* a JSON object */
+};
+
+struct message_extra {
+	const struct part *parts;
+	size_t nparts;
+	const struct tool_call *calls;  /* ROLE_ASSISTANT */
+	size_t ncalls;
+	const char *call_id;            /* ROLE_TOOL: the call answered, */
+	const char *call_name;          /* its tool's name, */
+	const struct node *result;      /* a Gemini response object, or NULL */
+	bool is_error;                  /* and whether it failed */
+};
+
 struct message {
 	enum role role;
+	bool has_src;                   /* a history element: where */
+	uint32_t src;
+	struct span span;
+	uint32_t nentries;              /* 32 bits: a million messages is */
+	uint32_t nstages;               /* all of their size */
 	const char *name;               /* a history name, or NULL */
 	const char *content;
 	size_t len;
 	const char *origin;             /* system, developer, history, turn */
-	bool has_src;                   /* a history element: where */
-	uint32_t src;
-	struct span span;
 	struct entry **entries;         /* what was composed into it */
-	size_t nentries;
 	const struct etext *stages;     /* per message pass, or NULL */
-	size_t nstages;
+	const struct message_extra *x;  /* parts, calls, result, or NULL */
 };
 
 /* A change the history clean-up made (pipeline/cleanup.c): reported in

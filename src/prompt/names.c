@@ -53,7 +53,7 @@ constant_name(const char *s, size_t len, const char *name)
 const char *
 names_role(enum role r)
 {
-	return names_roles[r];
+	return r == ROLE_TOOL ? "tool" : names_roles[r];
 }
 
 const char *

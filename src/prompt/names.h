@@ -17,6 +17,8 @@ enum role {
 	ROLE_DEVELOPER,
 	ROLE_USER,
 	ROLE_ASSISTANT,
+	ROLE_TOOL,              /* a tool result: history only, never an
+				 * entry's role, so not in names_roles */
 };
 
 enum scope {
