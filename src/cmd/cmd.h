@@ -26,6 +26,7 @@ int cmd_session(int argc, char **argv);
 int cmd_card(int argc, char **argv);
 int cmd_regex(int argc, char **argv);
 int cmd_wi(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
@@ -37,6 +38,7 @@ extern const char cmd_session_help[];
 extern const char cmd_card_help[];
 extern const char cmd_regex_help[];
 extern const char cmd_wi_help[];
+extern const char cmd_batch_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);

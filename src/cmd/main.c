@@ -26,6 +26,8 @@ static const struct command {
 	{ "debug", cmd_debug, "[PROFILE] [options]",
 	  "show each entry, its source, and why it is in or out",
 	  cmd_debug_help },
+	{ "batch", cmd_batch, "PROFILE [FILE|-]",
+	  "one request per JSON Lines input line", cmd_batch_help },
 	{ "check", cmd_check, "[PROFILE...]",
 	  "validate profiles and everything they name", cmd_check_help },
 	{ "decide", cmd_decide, "[FILE|-] [options]",

@@ -287,6 +287,12 @@ enum diag_level {
 	X(MSG_WI_CHAT_MESSAGE, "line %zu: a chat message must be a JSON object") \
 	X(MSG_WI_SETTINGS, "'%s' must be %s; the default is used") \
 	X(MSG_WI_NO_CHAT, "--seed, --settings and --json need --chat") \
+	/* batch */ \
+	X(MSG_BATCH_NOT_OBJECT, "a request line must be a JSON object, not %s") \
+	X(MSG_BATCH_KEY, "unknown key '%s' (expected id, user, history, context, vars or inject)") \
+	X(MSG_BATCH_NO_USER, "a request line needs \"user\"") \
+	X(MSG_BATCH_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
 	/* end */
 
 #define X(name, text) name,

@@ -8,6 +8,8 @@ run_init(struct run *run)
 	arena_init(&run->arena);
 	diag_init(&run->diag);
 	memset(&run->sources, 0, sizeof(run->sources));
+	run->readcache = NULL;
+	run->readcache_fill = false;
 }
 
 void
@@ -21,11 +23,18 @@ struct source *
 run_read(struct run *run, const char *path, const struct source *from,
     struct span at)
 {
-	struct source *src = sources_read(&run->sources, path);
+	bool cache = run->readcache && strcmp(path, "-") != 0;
+	struct source *src = cache ? map_get(run->readcache, path,
+	    strlen(path)) : NULL;
 
+	if (src)
+		return src;
+	src = sources_read(&run->sources, path);
 	if (!src)
 		diag_error(run, from, at, MSG_CANNOT_READ,
 		    strcmp(path, "-") == 0 ? "standard input" : path);
+	else if (cache && run->readcache_fill)
+		map_put(run->readcache, src->path, strlen(src->path), src);
 	return src;
 }
 

@@ -373,8 +373,12 @@ history_read(struct run *run, const char *path, struct inputs *in)
 {
 	struct source *src = run_read(run, path, NULL, span_make(0, 0));
 
-	if (!src)
-		return false;
+	return src && history_parse(run, src, in);
+}
+
+bool
+history_parse(struct run *run, struct source *src, struct inputs *in)
+{
 	in->histsrc = src;
 	return fast(run, src, in) || slow(run, src, in);
 }
