@@ -77,6 +77,8 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		keys = tree_put(a, o, "entries", tree_array(a));
 		for (k = 0; k < m->nentries; k++)
 			tree_push(a, keys, tree_str(a, m->entries[k]->key));
+		tree_put(a, o, "prefix_fingerprint", tree_str(a,
+		    fingerprint(a, all)));
 		tree_push(a, msgs, o);
 	}
 	ents = tree_put(a, doc, "entries", tree_array(a));
@@ -104,12 +106,26 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, o, "message", e->message >= 0 ?
 		    tree_int(a, e->message) :
 		    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
+		tree_put(a, o, "content", e->content ?
+		    tree_strref(a, e->content, e->len) :
+		    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
 		tree_push(a, ents, o);
 	}
 	tools = tree_put(a, doc, "tools", tree_array(a));
 	for (i = 0; i < c->tools.n; i++)
 		tree_push(a, tools, tree_str(a, c->tools.items[i]->name));
 	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a, all)));
+	/* What strata diff compares besides the messages: the format the
+	 * profile builds for, the tools whole, the parameters. */
+	tree_put(a, doc, "provider", tree_str(a, names_format(
+	    c->profile->has_output ? c->profile->output : FORMAT_OPENAI)));
+	tools = tree_put(a, doc, "tool_defs", tree_array(a));
+	for (i = 0; i < c->tools.n; i++)
+		tree_push(a, tools, emit_tool(a, c->tools.items[i],
+		    "parameters"));
+	tree_put(a, doc, "params", c->params ? tree_copy(a, c->params) :
+	    tree_table(a));
+	tree_put(a, doc, "max_tokens", tree_int(a, c->max_tokens));
 	json_write(out, doc, 2);
 	buf_putc(out, '\n');
 	return true;
