@@ -293,6 +293,8 @@ enum diag_level {
 	X(MSG_BATCH_NO_USER, "a request line needs \"user\"") \
 	X(MSG_BATCH_TYPE, "'%s' must be %s, not %s") \
 	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
+	/* diff, test */ \
+	X(MSG_REVIEW_NOT_BUILD, "not a build result (save one with strata build -f json)") \
 	/* end */
 
 #define X(name, text) name,
