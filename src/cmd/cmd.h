@@ -28,6 +28,7 @@ int cmd_regex(int argc, char **argv);
 int cmd_wi(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_test(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
@@ -41,6 +42,7 @@ extern const char cmd_regex_help[];
 extern const char cmd_wi_help[];
 extern const char cmd_batch_help[];
 extern const char cmd_diff_help[];
+extern const char cmd_test_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);

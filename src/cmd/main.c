@@ -31,6 +31,8 @@ static const struct command {
 	{ "diff", cmd_diff, "OLD NEW [options]",
 	  "what changed between two build results, by layer",
 	  cmd_diff_help },
+	{ "test", cmd_test, "[DIR] [options]",
+	  "run a suite of prompt test cases", cmd_test_help },
 	{ "check", cmd_check, "[PROFILE...]",
 	  "validate profiles and everything they name", cmd_check_help },
 	{ "decide", cmd_decide, "[FILE|-] [options]",

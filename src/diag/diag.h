@@ -295,6 +295,9 @@ enum diag_level {
 	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
 	/* diff, test */ \
 	X(MSG_REVIEW_NOT_BUILD, "not a build result (save one with strata build -f json)") \
+	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
+	X(MSG_TEST_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_TEST_NO_PROFILE, "a test case needs 'profile'") \
 	/* end */
 
 #define X(name, text) name,
