@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "profile/profile.h"
 #include "prompt/chat.h"
 #include "diag/diag.h"
 #include "data/json.h"
@@ -20,11 +21,49 @@
 
 static const char *const skip[] = { "max_tokens", NULL };
 
+/* [output] cache = "auto": a breakpoint on block o. */
+static void
+breakpoint(struct arena *a, struct node *o)
+{
+	struct node *cc = tree_put(a, o, "cache_control", tree_table(a));
+
+	tree_put(a, cc, "type", tree_str(a, "ephemeral"));
+}
+
+/* Anthropic caches the prefix up to a block marked cache_control, in the
+ * order tools, system, messages; at most 4 marks.  Mark the last tool,
+ * the system prompt and the last message before the new turn: what
+ * stays the same from one turn to the next. */
+static void
+breakpoints(struct arena *a, struct node *sys, struct node *msgs,
+    struct node *tools)
+{
+	struct node *m, *blk, *content;
+
+	if (tools && tools->u.array.n)
+		breakpoint(a, tools->u.array.items[tools->u.array.n - 1]);
+	if (sys && sys->u.array.n)
+		breakpoint(a, sys->u.array.items[sys->u.array.n - 1]);
+	if (msgs->u.array.n < 2)
+		return;
+	m = msgs->u.array.items[msgs->u.array.n - 2];
+	content = tree_get(m, "content");
+	blk = tree_table(a);
+	tree_put(a, blk, "type", tree_str(a, "text"));
+	tree_put(a, blk, "text", content);
+	breakpoint(a, blk);
+	content = tree_array(a);
+	tree_push(a, content, blk);
+	tree_set(a, m, "content", strlen("content"), 0, span_make(0, 0),
+	    content);
+}
+
 bool
 emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *body = tree_table(a), *msgs, *tools, *sys, *blk;
+	struct node *body = tree_table(a), *msgs, *tools = NULL, *sys = NULL;
+	struct node *blk;
 	const struct node *mt = c->params ? tree_get(c->params, "max_tokens") :
 	    NULL;
 	const char *model, *system;
@@ -89,6 +128,8 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 			tree_push(a, tools, emit_tool(a, c->tools.items[i],
 			    "input_schema"));
 	}
+	if (c->profile && c->profile->cache_auto)
+		breakpoints(a, sys, msgs, tools);
 	if (!emit_params(run, c, body, emit_reserved(FORMAT_ANTHROPIC),
 	    skip))
 		return false;

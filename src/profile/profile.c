@@ -195,6 +195,9 @@ fill_output(struct run *run, struct profile *p)
 		names_format_parse(n->u.str.s, &p->output);
 	}
 	p->params = tree_get(t, "params");
+	n = tree_get(t, "cache");
+	p->cache_auto = n && n->kind == NODE_STRING &&
+	    strcmp(n->u.str.s, "auto") == 0;
 	n = tree_get(t, "max_tokens");
 	if (!n || n->kind != NODE_INT)
 		return true;

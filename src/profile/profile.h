@@ -91,6 +91,7 @@ struct profile {
 	struct pstr model;
 	const struct node *params;      /* table, or NULL */
 	int64_t max_tokens;             /* [output] max_tokens, or 0 */
+	bool cache_auto;                /* [output] cache = "auto" */
 	/* Private (profile.c): where each file's relative paths resolve. */
 	const struct paths *paths;
 };

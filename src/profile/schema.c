@@ -16,6 +16,7 @@
 const char *const schema_skill_modes[] = { "inline", "outline", NULL };
 /* An injection goes into the system or the developer message. */
 const char *const schema_inject_roles[] = { "system", "developer", NULL };
+const char *const schema_cache_modes[] = { "off", "auto", NULL };
 
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
@@ -98,6 +99,7 @@ static const struct schema_field output_fields[] = {
 	{ "model", SCHEMA_STRING, 0, NULL, NULL },
 	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
 	{ "params", SCHEMA_ANY, 0, NULL, NULL },
+	{ "cache", SCHEMA_STRING, 0, NULL, schema_cache_modes },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -80,6 +80,8 @@ extern const struct schema schema_profile;
  * roles, NULL-terminated and indexed like enum skill_mode / enum role. */
 extern const char *const schema_skill_modes[];
 extern const char *const schema_inject_roles[];
+/* [output] cache: "off", "auto". */
+extern const char *const schema_cache_modes[];
 
 /*
  * Check table t (its path in messages is prefix, "" at the top) against
