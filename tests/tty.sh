@@ -25,5 +25,10 @@ out=$(NO_COLOR=1 script -qc "$bin diff --profiles $d/a.toml $d/b.toml -u hi" /de
 case $out in *"$esc["*) echo "tty: diff coloured despite NO_COLOR"; fail=1 ;; esac
 out=$("$bin" diff --profiles $d/a.toml $d/b.toml -u hi)
 case $out in *"$esc["*) echo "tty: diff coloured into a pipe"; fail=1 ;; esac
+# strata batch --progress: a progress line on a terminal only.
+out=$(printf '{"user":"hi"}\n' | script -qc "$bin batch --progress profiles/companion.toml" /dev/null)
+case $out in *"1 lines, 0 errors"*) ;; *) echo "tty: no batch progress on a terminal"; fail=1 ;; esac
+out=$(printf '{"user":"hi"}\n' | "$bin" batch --progress profiles/companion.toml 2>&1 >/dev/null)
+[ -z "$out" ] || { echo "tty: batch progress into a pipe"; fail=1; }
 [ $fail -eq 0 ] && echo "tty: colour on terminals only, NO_COLOR honoured"
 exit $fail

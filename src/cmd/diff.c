@@ -119,6 +119,24 @@ compare(struct options *opt, bool profiles, const char *a, const char *b,
 	return status;
 }
 
+/* --profiles builds twice: standard input cannot serve both builds. */
+static bool
+stdin_used(const struct options *opt)
+{
+	size_t i;
+
+	if ((opt->user && strcmp(opt->user, "-") == 0) ||
+	    (opt->history && strcmp(opt->history, "-") == 0))
+		return true;
+	for (i = 0; i < opt->ncontexts; i++) {
+		const char *eq = strchr(opt->contexts[i].arg, '=');
+
+		if (eq && strcmp(eq + 1, "-") == 0)
+			return true;
+	}
+	return false;
+}
+
 int
 cmd_diff(int argc, char **argv)
 {
@@ -200,9 +218,9 @@ cmd_diff(int argc, char **argv)
 		    progname);
 		goto out;
 	}
-	if (profiles && assemble_stdin_clash(&opt)) {
-		fprintf(stderr, "%s: diff --profiles: standard input can be "
-		    "read once only\n", progname);
+	if (profiles && stdin_used(&opt)) {
+		fprintf(stderr, "%s: diff --profiles: builds twice, so no "
+		    "input can be - (standard input)\n", progname);
 		goto out;
 	}
 	status = compare(&opt, profiles, argv[optind], argv[optind + 1],
