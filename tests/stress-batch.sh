@@ -100,6 +100,15 @@ grep -v '"custom_id":"[0-9]*"' "$tmp/out" >"$tmp/a"
 grep -v '"custom_id":"[0-9]*"' "$tmp/sharded" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "4 shards concatenated differ from one run"
 
+# Every bad line is reported, however many came before it.
+awk 'NR <= 200 { print (NR % 2 ? "{\"id\": " NR ", \"user\": 1}" : "{\"user\": \"ok\"}") }' \
+    "$tmp/in.jsonl" >"$tmp/bad.jsonl"
+"$bin" batch "$profile" "$tmp/bad.jsonl" >"$tmp/bad.out" 2>"$tmp/bad.err"
+[ $? -eq 1 ] || fail "100 bad lines: exit status is not 1"
+[ "$(grep -c 'line skipped' "$tmp/bad.err")" -eq 100 ] ||
+	fail "100 bad lines: $(grep -c 'line skipped' "$tmp/bad.err") reported"
+[ "$(wc -l <"$tmp/bad.out")" -eq 100 ] || fail "100 bad lines: good lines lost"
+
 # Flat memory: 100,000 lines cost about what 1,000 do.
 head -1000 "$tmp/in.jsonl" >"$tmp/small.jsonl"
 peak() {

@@ -313,6 +313,7 @@ lines(struct batch *b, FILE *in)
 	while (!stop && (len = getline(&line, &cap, in)) >= 0) {
 		size_t n = (size_t)len;
 		unsigned errors = run->diag.errors;
+		unsigned warnings = run->diag.warnings;
 
 		lineno++;
 		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
@@ -323,7 +324,11 @@ lines(struct batch *b, FILE *in)
 		keep = run->arena;
 		run->arena = scratch;
 		buf_reset(&b->out);
-		if (!one(b, lineno, line, n) || run->diag.errors != errors) {
+		/* Each line's messages are capped on their own, so every bad
+		 * line is reported however many there were before. */
+		run->diag.errors = run->diag.warnings = 0;
+		run->diag.capped = false;
+		if (!one(b, lineno, line, n) || run->diag.errors != 0) {
 			b->bad++;
 			stop = b->strict;
 		} else if (fwrite(b->out.data, 1, b->out.len, stdout) !=
@@ -331,6 +336,8 @@ lines(struct batch *b, FILE *in)
 			diag_system(run);
 			stop = true;
 		}
+		run->diag.errors += errors;
+		run->diag.warnings += warnings;
 		arena_clear(&run->arena);
 		scratch = run->arena;
 		run->arena = keep;
