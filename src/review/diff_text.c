@@ -169,17 +169,17 @@ indent_text(struct buf *out, char mark, const char *s, size_t len,
 	}
 }
 
-/* One-line texts: [-removed-]{+added+} within the line. */
+/* Old and new line: [-removed-]{+added+} words within the line. */
 static void
-word_diff(struct buf *out, const struct review_change *c,
-    const struct colors *k)
+word_diff(struct buf *out, const char *mark, const char *old, size_t oldlen,
+    const char *new, size_t newlen, const struct colors *k)
 {
 	size_t na, nb, n, i;
-	struct piece *pa = split(c->old, c->oldlen, true, &na);
-	struct piece *pb = split(c->new, c->newlen, true, &nb);
+	struct piece *pa = split(old, oldlen, true, &na);
+	struct piece *pb = split(new, newlen, true, &nb);
 	struct op *ops = script(pa, na, pb, nb, &n);
 
-	buf_puts(out, "    ");
+	buf_printf(out, "    %s", mark);
 	for (i = 0; i < n; i++) {
 		char kind = ops[i].kind;
 
@@ -244,11 +244,23 @@ line_diff(struct buf *out, const struct review_change *c,
 		buf_printf(out, "    %s@@ -%zu,%zu +%zu,%zu @@%s\n", k->hunk,
 		    ac ? apos[lo] : apos[lo] - 1, ac, bc ? bpos[lo] :
 		    bpos[lo] - 1, bc, k->off);
-		for (j = lo; j < hi; j++)
+		for (j = lo; j < hi; j++) {
+			/* One line replaced by one line: the words that
+			 * changed, on a line marked '~'. */
+			if (ops[j].kind == '-' && j + 1 < hi &&
+			    ops[j + 1].kind == '+' && (j == lo ||
+			    ops[j - 1].kind != '-') && (j + 2 >= hi ||
+			    ops[j + 2].kind != '+')) {
+				word_diff(out, "~", ops[j].p.s, ops[j].p.len,
+				    ops[j + 1].p.s, ops[j + 1].p.len, k);
+				j++;
+				continue;
+			}
 			buf_printf(out, "    %s%c%.*s%s\n", ops[j].kind == '-' ?
 			    k->del : ops[j].kind == '+' ? k->ins : "",
 			    ops[j].kind, (int)ops[j].p.len, ops[j].p.s,
 			    ops[j].kind == ' ' ? "" : k->off);
+		}
 		i = hi;
 	}
 	free(apos);
@@ -306,7 +318,8 @@ section(struct buf *out, const struct review *r, enum review_what what,
 		else if (c->kind == REVIEW_CHANGED &&
 		    one_line(c->old, c->oldlen) &&
 		    one_line(c->new, c->newlen))
-			word_diff(out, c, k);
+			word_diff(out, "", c->old, c->oldlen, c->new,
+			    c->newlen, k);
 		else if (c->kind == REVIEW_CHANGED)
 			line_diff(out, c, k);
 	}
