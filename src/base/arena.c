@@ -68,6 +68,24 @@ arena_free(struct arena *a)
 	arena_init(a);
 }
 
+void
+arena_clear(struct arena *a)
+{
+	struct arena_block *b, *next;
+
+	if (!a->head)
+		return;
+	for (b = a->head->next; b; b = next) {
+		next = b->next;
+		a->total -= sizeof(*b) + b->size;
+		free(b);
+	}
+	a->head->next = NULL;
+	a->head->used = 0;
+	while (a->nadopted)
+		free(a->adopted[--a->nadopted]);
+}
+
 void *
 arena_adopt(struct arena *a, void *p)
 {

@@ -20,6 +20,10 @@ struct arena {
 
 void arena_init(struct arena *a);
 void arena_free(struct arena *a);
+/* Forget everything allocated, keeping one block for reuse: a loop that
+ * builds and drops the same kind of data each time (strata batch) stays
+ * at a flat footprint. */
+void arena_clear(struct arena *a);
 /* Zeroed, aligned for any object. */
 void *arena_alloc(struct arena *a, size_t n);
 void *arena_array(struct arena *a, size_t nmemb, size_t size);

@@ -27,6 +27,9 @@ int cmd_card(int argc, char **argv);
 int cmd_regex(int argc, char **argv);
 int cmd_wi(int argc, char **argv);
 int cmd_templates(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_test(int argc, char **argv);
 
 extern const char cmd_build_help[];
 extern const char cmd_debug_help[];
@@ -39,6 +42,9 @@ extern const char cmd_card_help[];
 extern const char cmd_regex_help[];
 extern const char cmd_wi_help[];
 extern const char cmd_templates_help[];
+extern const char cmd_batch_help[];
+extern const char cmd_diff_help[];
+extern const char cmd_test_help[];
 
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);

@@ -370,6 +370,17 @@ enum diag_level {
 	X(MSG_SKILL_EMPTY, "skill '%s' is empty: it adds nothing to the prompt") \
 	X(MSG_HISTORY_NAME, "history name '%s' is not one OpenAI takes: %s") \
 	X(MSG_BAD_TAG, "'%s' cannot hold %s: it would break the [tag]...[/tag] block") \
+	/* batch */ \
+	X(MSG_BATCH_NOT_OBJECT, "a request line must be a JSON object, not %s") \
+	X(MSG_BATCH_KEY, "unknown key '%s' (expected id, user, history, context, vars or inject)") \
+	X(MSG_BATCH_NO_USER, "a request line needs \"user\"") \
+	X(MSG_BATCH_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
+	/* diff, test */ \
+	X(MSG_REVIEW_NOT_BUILD, "not a build result (save one with strata build -f json)") \
+	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
+	X(MSG_TEST_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_TEST_NO_PROFILE, "a test case needs 'profile'") \
 	/* end */
 
 #define X(name, text) name,

@@ -8,6 +8,8 @@ run_init(struct run *run)
 	arena_init(&run->arena);
 	diag_init(&run->diag);
 	memset(&run->sources, 0, sizeof(run->sources));
+	run->readcache = NULL;
+	run->readcache_fill = false;
 }
 
 void
@@ -31,11 +33,19 @@ run_read(struct run *run, const char *path, const struct source *from,
 {
 	const char *shown = strcmp(path, "-") == 0 ? "standard input" : path;
 	const char *type;
-	struct source *src;
+	bool cache = run->readcache && strcmp(path, "-") != 0;
+	struct source *src = cache ? map_get(run->readcache, path,
+	    strlen(path)) : NULL;
 
+	if (src)
+		return src;
 	switch (sources_read(&run->sources, path, from && from->file, &src,
 	    &type)) {
 	case SOURCE_OK:
+		/* batch reads a profile's files once for all its lines */
+		if (cache && run->readcache_fill)
+			map_put(run->readcache, src->path, strlen(src->path),
+			    src);
 		return src;
 	case SOURCE_ERRNO:
 		diag_error(run, from, at, MSG_CANNOT_READ, shown);

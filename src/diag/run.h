@@ -10,9 +10,11 @@
 #ifndef RUN_H
 #define RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/map.h"
 #include "diag/diag.h"
 #include "diag/source.h"
 
@@ -20,6 +22,12 @@ struct run {
 	struct arena arena;
 	struct diag diag;
 	struct sources sources;
+	/* strata batch: files read once, path -> source (NULL: no cache;
+	 * borrowed, its owner frees it).
+	 * Filled only while readcache_fill is set; the cached sources must
+	 * outlive every later lookup. */
+	struct map *readcache;
+	bool readcache_fill;
 };
 
 void run_init(struct run *run);

@@ -171,16 +171,22 @@ sources_get(const struct sources *reg, uint32_t id)
 }
 
 void
+sources_truncate(struct sources *reg, size_t n)
+{
+	while (reg->n > n) {
+		struct source *s = reg->v[--reg->n];
+
+		free(s->path);
+		free(s->text);
+		free(s->lines);
+		free(s);
+	}
+}
+
+void
 sources_free(struct sources *reg)
 {
-	size_t i;
-
-	for (i = 0; i < reg->n; i++) {
-		free(reg->v[i]->path);
-		free(reg->v[i]->text);
-		free(reg->v[i]->lines);
-		free(reg->v[i]);
-	}
+	sources_truncate(reg, 0);
 	free(reg->v);
 	reg->v = NULL;
 	reg->n = reg->cap = 0;

@@ -71,6 +71,8 @@ struct source *sources_add_mem(struct sources *reg, const char *name,
     const char *text, size_t len);
 struct source *sources_get(const struct sources *reg, uint32_t id);
 void sources_free(struct sources *reg);
+/* Free the sources added after the first n (strata batch, per line). */
+void sources_truncate(struct sources *reg, size_t n);
 
 /* 1-based line and column of byte offset off; columns count code points
  * (an invalid UTF-8 byte counts as one). */

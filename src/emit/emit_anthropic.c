@@ -10,6 +10,7 @@
 #include "base/arena.h"
 #include "base/base64.h"
 #include "base/buf.h"
+#include "profile/profile.h"
 #include "prompt/chat.h"
 #include "diag/diag.h"
 #include "data/json.h"
@@ -182,7 +183,7 @@ blocks(struct run *run, const struct chat *c, size_t i, struct node *arr,
  * as blocks (tool results, merged, in the user turn).
  */
 static struct node *
-turn(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
+turn_body(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 {
 	size_t i = *ip, k;
 	const struct message *m = &c->msgs[i];
@@ -226,11 +227,90 @@ turn(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	return o;
 }
 
+/* [output] cache = "auto": a breakpoint on block o. */
+static void
+breakpoint(struct arena *a, struct node *o)
+{
+	struct node *cc = tree_put(a, o, "cache_control", tree_table(a));
+
+	tree_put(a, cc, "type", tree_str(a, "ephemeral"));
+}
+
+/* Where the last turn (the user's, with what joins it) starts. */
+static size_t
+last_turn(const struct chat *c)
+{
+	size_t t = c->n;
+
+	while (t > 0 && turn_role(&c->msgs[t - 1]) == ROLE_USER)
+		t--;
+	return t;
+}
+
+/*
+ * One turn of the conversation; with [output] cache = "auto" the turn
+ * right before the new one gets a breakpoint on its last block (its text
+ * made a block when it was a string), so the history stays cached from
+ * one turn to the next.
+ */
+static struct node *
+turn(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
+{
+	struct node *o = turn_body(run, c, ip, a), *content, *blk;
+
+	if (!o || !c->profile || !c->profile->cache_auto ||
+	    *ip >= c->n || *ip != last_turn(c))
+		return o;
+	content = tree_get(o, "content");
+	if (content && content->kind == NODE_ARRAY && content->u.array.n) {
+		breakpoint(a, content->u.array.items[content->u.array.n - 1]);
+	} else if (content && content->kind == NODE_STRING) {
+		blk = tree_table(a);
+		tree_put(a, blk, "type", tree_str(a, "text"));
+		tree_put(a, blk, "text", content);
+		breakpoint(a, blk);
+		content = tree_array(a);
+		tree_push(a, content, blk);
+		tree_set(a, o, "content", 7, 0, span_make(0, 0), content);
+	}
+	return o;
+}
+
+/* Anthropic caches the prefix up to a block marked cache_control, in the
+ * order tools, system, messages; at most 4 marks.  Mark the last tool,
+ * the system prompt and the last message before the new turn: what
+ * stays the same from one turn to the next. */
+static void
+breakpoints(struct arena *a, struct node *sys, struct node *msgs,
+    struct node *tools)
+{
+	struct node *m, *blk, *content;
+
+	if (tools && tools->u.array.n)
+		breakpoint(a, tools->u.array.items[tools->u.array.n - 1]);
+	if (sys && sys->u.array.n)
+		breakpoint(a, sys->u.array.items[sys->u.array.n - 1]);
+	/* The messages are streamed (emit_write): turn() marks theirs. */
+	if (!msgs || msgs->u.array.n < 2)
+		return;
+	m = msgs->u.array.items[msgs->u.array.n - 2];
+	content = tree_get(m, "content");
+	blk = tree_table(a);
+	tree_put(a, blk, "type", tree_str(a, "text"));
+	tree_put(a, blk, "text", content);
+	breakpoint(a, blk);
+	content = tree_array(a);
+	tree_push(a, content, blk);
+	tree_set(a, m, "content", strlen("content"), 0, span_make(0, 0),
+	    content);
+}
+
 bool
 emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
-	struct node *body = tree_table(a), *hole, *tools, *sys, *blk;
+	struct node *body = tree_table(a), *hole, *tools = NULL,
+	    *sys = NULL, *blk;
 	const char *model, *system;
 	size_t syslen;
 	size_t i, first = emit_first_turn(c);
@@ -267,6 +347,8 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 			tree_push(a, tools, emit_tool(a, c->tools.items[i],
 			    "input_schema"));
 	}
+	if (c->profile && c->profile->cache_auto)
+		breakpoints(a, sys, NULL, tools);
 	if (!emit_params(run, c, FORMAT_ANTHROPIC, body, body))
 		return false;
 	return emit_write(run, c, body, hole, first, turn, out);

@@ -8,11 +8,13 @@
 
 #include "profile/profile.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/hash.h"
 #include "prompt/chat.h"
 #include "diag/run.h"
 #include "diag/source.h"
@@ -168,6 +170,56 @@ put_cleanups(struct view *v, const struct chat *c)
 	}
 }
 
+/* Where the prefix a provider caches ends: every message before the new
+ * turn (the last user message), with its size and the prefix
+ * fingerprint -json gives that message; for Anthropic the tools come
+ * first, and with [output] cache = "auto" where the breakpoints go. */
+static void
+put_cache(struct view *v, const struct chat *c)
+{
+	uint64_t f = HASH_FNV_INIT;
+	size_t t = c->n, i, bytes = 0;
+	bool anthropic = c->format == FORMAT_ANTHROPIC;
+
+	while (t > 0 && c->msgs[t - 1].role != ROLE_USER)
+		t--;
+	if (t > 0)
+		t--;
+	buf_printf(v->out, "\n%scache prefix%s: ", v->st.bold, v->st.off);
+	if (t == 0) {
+		buf_printf(v->out, "%sno message before the new turn\n",
+		    anthropic && c->tools.n ? "the tools only; " : "");
+		return;
+	}
+	for (i = 0; i < t; i++) {
+		f = emit_fingerprint_fold(f, emit_fingerprint(
+		    names_role(c->msgs[i].role), c->msgs[i].content,
+		    c->msgs[i].len));
+		bytes += c->msgs[i].len;
+	}
+	buf_printf(v->out, "%smessage%s 1%s", anthropic && c->tools.n ?
+	    "the tools, then " : "", t > 1 ? "s" : "", t > 1 ? "-" : "");
+	if (t > 1)
+		buf_printf(v->out, "%zu", t);
+	buf_printf(v->out, ", %zu bytes, fnv1a64:%016" PRIx64 "; message "
+	    "%zu is the new turn\n", bytes, f, t + 1);
+	if (anthropic && c->profile->cache_auto) {
+		const char *marks[3];
+		size_t n = 0;
+
+		if (c->tools.n)
+			marks[n++] = "the last tool";
+		if (emit_system_text(v->run, c, &bytes))
+			marks[n++] = "the system prompt";
+		if (t > emit_first_turn(c))
+			marks[n++] = "the last message before the turn";
+		buf_puts(v->out, "  cache_control (cache = \"auto\"): ");
+		for (i = 0; i < n; i++)
+			buf_printf(v->out, "%s%s", i ? ", " : "", marks[i]);
+		buf_puts(v->out, n ? "\n" : "none\n");
+	}
+}
+
 bool
 emit_debug(struct run *run, const struct chat *c, struct buf *out)
 {
@@ -197,5 +249,6 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 		put_message(&v, &c->msgs[i], i);
 	put_cleanups(&v, c);
 	put_excluded(&v, &c->stack);
+	put_cache(&v, c);
 	return true;
 }

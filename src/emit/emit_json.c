@@ -267,5 +267,16 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	}
 	tree_put(a, doc, "fingerprint", tree_str(a, fingerprint(a,
 	    request_fingerprint(run, c, all))));
+	/* What strata diff compares besides the messages: the format the
+	 * profile builds for, the tools whole, the parameters. */
+	tree_put(a, doc, "provider", tree_str(a, names_format(
+	    c->profile->has_output ? c->profile->output : FORMAT_OPENAI)));
+	tools = tree_put(a, doc, "tool_defs", tree_array(a));
+	for (i = 0; i < c->tools.n; i++)
+		tree_push(a, tools, emit_tool(a, c->tools.items[i],
+		    "parameters"));
+	tree_put(a, doc, "params", c->params ? tree_copy(a, c->params) :
+	    tree_table(a));
+	tree_put(a, doc, "max_tokens", tree_int(a, c->max_tokens));
 	return emit_write(run, c, doc, hole, 0, message, out);
 }

@@ -80,19 +80,39 @@ layer_string_text(struct run *run, struct entry *e, const struct pstr *p)
 }
 
 bool
-layer_collect(struct run *run, const struct profile *p,
-    const struct layer_input *in, struct entry_vec *out,
-    struct tool_list *list)
+layer_collect_profile(struct run *run, const struct profile *p,
+    struct entry_vec *out, struct tool_list *list)
 {
 	bool ok = true;
 
-	if (agent_enabled(p))
-		return layer_agent(run, p, in, out, list);
 	ok = layer_prefix(run, p, out) && ok;
 	ok = layer_persona(run, p, out) && ok;
 	ok = layer_skills(run, p, out) && ok;
 	ok = layer_tools(run, p, out, list) && ok;
+	return ok;
+}
+
+bool
+layer_collect_turn(struct run *run, const struct profile *p,
+    const struct layer_input *in, struct entry_vec *out)
+{
+	bool ok = true;
+
 	ok = layer_injects(run, p, in, out) && ok;
 	ok = layer_contexts(run, p, in, out) && ok;
 	return ok;
+}
+
+bool
+layer_collect(struct run *run, const struct profile *p,
+    const struct layer_input *in, struct entry_vec *out,
+    struct tool_list *list)
+{
+	bool ok;
+
+	/* An agent prompt is its own layout of sections (layer_agent.c). */
+	if (agent_enabled(p))
+		return layer_agent(run, p, in, out, list);
+	ok = layer_collect_profile(run, p, out, list);
+	return layer_collect_turn(run, p, in, out) && ok;
 }

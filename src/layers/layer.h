@@ -59,5 +59,13 @@ struct layer_input {
 bool layer_collect(struct run *run, const struct profile *p,
     const struct layer_input *in, struct entry_vec *out,
     struct tool_list *tools);
+/* The same in two steps: the layers that depend on the profile alone
+ * (prefix, persona, format, skills, tools), then those that depend on
+ * the turn's inputs (injections, contexts).  strata batch collects the
+ * first once. */
+bool layer_collect_profile(struct run *run, const struct profile *p,
+    struct entry_vec *out, struct tool_list *tools);
+bool layer_collect_turn(struct run *run, const struct profile *p,
+    const struct layer_input *in, struct entry_vec *out);
 
 #endif

@@ -112,78 +112,118 @@ output(struct chat *c, const struct options *opt, const struct profile *p)
 }
 
 bool
-assemble(struct run *run, const struct options *opt, struct chat *c)
+assemble_load(struct run *run, const struct options *opt,
+    struct assembly *as)
 {
-	struct setting *sets, *vars, *ctxs, *injs;
-	struct entry_vec entries = { NULL, 0, 0 };
+	struct setting *sets;
+
+	memset(as, 0, sizeof(*as));
+	if (!inputs_split(run, opt, &sets, &as->vars, &as->ctxs, &as->injs))
+		return false;
+	as->profile = profile_load_as(run, opt->profile, opt->profile_format,
+	    sets, opt->nsets);
+	return as->profile != NULL;
+}
+
+bool
+assemble_entries(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct entry_vec *entries,
+    const struct tool_list *tools, struct chat *c)
+{
 	struct rewrite_plan plan;
 	struct rewrite_ctx cx;
-	struct inputs in;
-	const struct profile *p;
 	size_t i;
-	bool ok = false;
 
 	memset(c, 0, sizeof(*c));
 	stack_init(&c->stack, &run->arena);
-	if (!inputs_split(run, opt, &sets, &vars, &ctxs, &injs))
-		return false;
-	p = profile_load_as(run, opt->profile, opt->profile_format, sets,
-	    opt->nsets);
-	if (!p)
-		return false;
 	output(c, opt, p);
-	if (!inputs_read(run, opt, p, vars, ctxs, injs, &in))
-		goto out;
-	/* SillyTavern inputs: the tavern assembly fills the chat. */
-	if (tavern_wanted(&opt->tavern, profile_tavern(p))) {
-		struct tavern_input tin = opt->tavern;
-		struct tavern_plug plug;
-
-		tin.user = in.user ? in.user->text : NULL;
-		tavern_plug_init(&plug, &tin.seams, c->model);
-		ok = tavern_input_profile(run, &tin, profile_tavern(p),
-		    p->embedded ? NULL : p->src->path) &&
-		    tavern_build(run, &tin, c);
-		tavern_plug_free(&plug);
-		goto out;
-	}
-	if (!collect(run, opt, p, &in, &entries, &c->tools))
-		goto out;
-
+	c->tools = *tools;
 	cx.run = run;
 	cx.profile = p;
-	cx.vars = &in.vars;
+	cx.vars = &in->vars;
 	rewrite_plan_for(p, &plan);
-	if (!rewrite_entries(&cx, &plan, entries.v, entries.n))
-		goto out;
+	if (!rewrite_entries(&cx, &plan, entries->v, entries->n))
+		return false;
 	/* Only now is an entry's text final: offer them in order, so an
 	 * entry that expands to nothing is skipped, not live. */
-	for (i = 0; i < entries.n; i++)
-		stack_add(&c->stack, entries.v[i]);
+	for (i = 0; i < entries->n; i++)
+		stack_add(&c->stack, entries->v[i]);
 	if (!remove_keys(run, opt, &c->stack))
-		goto out;
+		return false;
 	if (opt->scopes)
 		stack_keep_scopes(&c->stack, opt->scopes);
 	if (opt->check_only)
-		check_warnings(run, c, &in.vars);
+		check_warnings(run, c, &in->vars);
 	if (agent_enabled(p)) {
 		c->prose_tools = c->tools;
 		memset(&c->tools, 0, sizeof(c->tools));
 	}
-	c->cleanups = in.cleanups;
-	c->ncleanups = in.ncleanups;
-	arrange(run, c, &in);
-	c->first_turn = in.first_turn;
-	c->soul = in.soul;
-	c->turn = in.turn;
-	if (in.user) {
-		const struct source *u = in.rawuser ? in.rawuser : in.user;
+	c->cleanups = in->cleanups;
+	c->ncleanups = in->ncleanups;
+	arrange(run, c, in);
+	c->first_turn = in->first_turn;
+	c->soul = in->soul;
+	c->turn = in->turn;
+	if (in->user) {
+		const struct source *u = in->rawuser ? in->rawuser : in->user;
 
 		c->user = u->text;
 		c->user_len = u->len;
 	}
-	ok = rewrite_messages(&cx, &plan, c);
-out:
+	return rewrite_messages(&cx, &plan, c);
+}
+
+bool
+assemble_turn(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c)
+{
+	struct entry_vec entries = { NULL, 0, 0 };
+	struct tool_list tools;
+
+	memset(c, 0, sizeof(*c));
+	memset(&tools, 0, sizeof(tools));
+	if (!collect(run, opt, p, in, &entries, &tools))
+		return false;
+	return assemble_entries(run, opt, p, in, &entries, &tools, c);
+}
+
+/* SillyTavern inputs: the tavern assembly fills the chat, with the real
+ * tokenizer, world info and regex scripts behind its seams. */
+static bool
+tavern(struct run *run, const struct options *opt, const struct profile *p,
+    const struct inputs *in, struct chat *c)
+{
+	struct tavern_input tin = opt->tavern;
+	struct tavern_plug plug;
+	bool ok;
+
+	memset(c, 0, sizeof(*c));
+	stack_init(&c->stack, &run->arena);
+	output(c, opt, p);
+	tin.user = in->user ? in->user->text : NULL;
+	tavern_plug_init(&plug, &tin.seams, c->model);
+	ok = tavern_input_profile(run, &tin, profile_tavern(p),
+	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
+	tavern_plug_free(&plug);
+	return ok;
+}
+
+bool
+assemble(struct run *run, const struct options *opt, struct chat *c)
+{
+	struct assembly as;
+	struct inputs in;
+	bool ok;
+
+	memset(c, 0, sizeof(*c));
+	if (!assemble_load(run, opt, &as))
+		return false;
+	ok = inputs_read(run, opt, as.profile, as.vars, as.ctxs, as.injs,
+	    &in);
+	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)))
+		ok = tavern(run, opt, as.profile, &in, c);
+	else if (ok)
+		ok = assemble_turn(run, opt, as.profile, &in, c);
 	inputs_free(&in);
 	return ok;
 }

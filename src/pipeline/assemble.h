@@ -63,8 +63,23 @@ struct options {
 	                                 * NULL: by the profile's name */
 };
 
-/* Run the pipeline into *chat.  False (after reporting) on any error. */
+/* Run the pipeline into *chat.  False (after reporting) on any error.
+ * It is assemble_load(), then the inputs opt names, then the turn step
+ * (stages.h: assemble_turn()). */
 bool assemble(struct run *run, const struct options *opt, struct chat *chat);
+
+/* What the load step keeps: the profile, and the NAME=VALUE arguments
+ * split (in the run's arena). */
+struct setting;
+struct assembly {
+	const struct profile *profile;
+	struct setting *vars, *ctxs, *injs;
+};
+/* The load step: split the NAME=VALUE arguments, load the profile.  A
+ * command that builds many turns from one profile (strata batch) calls
+ * it once. */
+bool assemble_load(struct run *run, const struct options *opt,
+    struct assembly *as);
 
 /* Where "-" is used more than once: a usage error, found before any
  * reading.  Returns the name of the second option, or NULL. */

@@ -27,6 +27,36 @@ add_base(struct run *run, struct entry_vec *out, const struct buf *b,
 }
 
 bool
+collect_turn(struct run *run, const struct options *opt,
+    const struct profile *p, const struct inputs *in,
+    struct entry *const *fixed, size_t nfixed, struct entry_vec *out)
+{
+	struct layer_input li;
+	size_t i;
+
+	if (in->histsrc) {
+		add_base(run, out, &in->base, ROLE_SYSTEM, in->histsrc,
+		    in->basespan);
+		add_base(run, out, &in->devbase, ROLE_DEVELOPER, in->histsrc,
+		    in->devspan);
+	}
+	/* The rewrite and the stack write into an entry: each turn gets
+	 * copies. */
+	for (i = 0; i < nfixed; i++) {
+		struct entry *e = arena_alloc(&run->arena, sizeof(*e));
+
+		*e = *fixed[i];
+		avec_push(&run->arena, out, e);
+	}
+	li.contexts = in->contexts;
+	li.ncontexts = opt->ncontexts;
+	li.injects = in->injects;
+	li.ninjects = opt->ninjects;
+	li.check_only = opt->check_only;
+	return layer_collect_turn(run, p, &li, out);
+}
+
+bool
 collect(struct run *run, const struct options *opt, const struct profile *p,
     const struct inputs *in, struct entry_vec *out, struct tool_list *tools)
 {

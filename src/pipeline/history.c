@@ -1188,8 +1188,12 @@ history_read(struct run *run, const char *path, struct inputs *in)
 	    strlen(path));
 	struct source *src = run_read(run, path, arg, span_make(0, arg->len));
 
-	if (!src)
-		return false;
+	return src && history_parse(run, src, in);
+}
+
+bool
+history_parse(struct run *run, struct source *src, struct inputs *in)
+{
 	in->histsrc = src;
 	return fast(run, src, in) || slow(run, src, in);
 }

@@ -83,6 +83,8 @@ void collect_agent(struct run *run, const struct profile *p,
     const struct inputs *in, struct entry_vec *out);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
+/* The same from a source already read (strata batch). */
+bool history_parse(struct run *run, struct source *src, struct inputs *in);
 
 /* --state, --prestart, --tool-result (state.c); for an [agent] profile
  * the history (-H) becomes the state's dialogue. */
@@ -114,6 +116,21 @@ bool media_part(struct run *run, const struct source *src, struct span sp,
 bool collect(struct run *run, const struct options *opt,
     const struct profile *p, const struct inputs *in,
     struct entry_vec *out, struct tool_list *tools);
+
+/* The turn step of the driver (assemble.c): collect, rewrite, arrange
+ * the inputs in into *c. */
+bool assemble_turn(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c);
+/* Its second half: the entries collected, and the tools, into *c. */
+bool assemble_entries(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct entry_vec *entries,
+    const struct tool_list *tools, struct chat *c);
+
+/* The same with the profile's own layers collected already (strata
+ * batch): copies of fixed[0..nfixed) stand in for them. */
+bool collect_turn(struct run *run, const struct options *opt,
+    const struct profile *p, const struct inputs *in,
+    struct entry *const *fixed, size_t nfixed, struct entry_vec *out);
 
 /* System, developer, the history, the current turn, into c->msgs. */
 void arrange(struct run *run, struct chat *c, const struct inputs *in);

@@ -294,6 +294,9 @@ fill_output(struct run *run, struct profile *p)
 	p->params = tree_get(t, "params");
 	p->developer_as_system = index_of(schema_developer_roles,
 	    pstr_of(t, "developer_role").s, 0) == 1;
+	n = tree_get(t, "cache");
+	p->cache_auto = n && n->kind == NODE_STRING &&
+	    strcmp(n->u.str.s, "auto") == 0;
 	n = tree_get(t, "max_tokens");
 	if (!n || n->kind != NODE_INT)
 		return true;

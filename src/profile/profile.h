@@ -107,6 +107,7 @@ struct profile {
 	const struct node *params;      /* table, or NULL */
 	int64_t max_tokens;             /* [output] max_tokens, or 0 */
 	bool developer_as_system;       /* [output] developer_role = system */
+	bool cache_auto;                /* [output] cache = "auto" */
 	/* Private (profile.c): where each file's relative paths resolve. */
 	const struct paths *paths;
 };

@@ -25,6 +25,7 @@ const char *const schema_inject_roles[] = { "system", "developer", "user",
 /* [output] developer_role: where the developer message goes. */
 const char *const schema_developer_roles[] = { "developer", "system",
 	NULL };
+const char *const schema_cache_modes[] = { "off", "auto", NULL };
 
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
@@ -144,6 +145,7 @@ static const struct schema_field output_fields[] = {
 	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
 	{ "developer_role", SCHEMA_STRING, 0, NULL, schema_developer_roles },
 	{ "params", SCHEMA_ANY, 0, NULL, NULL },
+	{ "cache", SCHEMA_STRING, 0, NULL, schema_cache_modes },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -88,6 +88,8 @@ extern const char *const schema_developer_roles[];
 /* [agent] kind and lang (layers/agent.h). */
 extern const char *const schema_agent_kinds[];
 extern const char *const schema_agent_langs[];
+/* [output] cache: "off", "auto". */
+extern const char *const schema_cache_modes[];
 
 /*
  * Check table t (its path in messages is prefix, "" at the top) against

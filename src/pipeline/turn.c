@@ -1,0 +1,117 @@
+/*
+ * One turn from texts in memory: the same inputs inputs.c reads from the
+ * command line, built from a struct turn, then the driver's turn step.
+ */
+#include "pipeline/turn.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "diag/run.h"
+#include "pipeline/stages.h"
+
+bool
+assemble_prime(struct run *run, const struct options *opt,
+    const struct assembly *as, struct turn_prime *pr)
+{
+	struct entry_vec entries = { NULL, 0, 0 };
+	bool ok;
+
+	(void)opt;
+	memset(pr, 0, sizeof(*pr));
+	run->readcache_fill = true;
+	ok = layer_collect_profile(run, as->profile, &entries, &pr->tools);
+	run->readcache_fill = false;
+	pr->entries = entries.v;
+	pr->n = entries.n;
+	return ok;
+}
+
+static struct source *
+text_source(struct run *run, const struct turn *t, const char *what,
+    const char *s, size_t len)
+{
+	return run_source_mem(run, arena_printf(&run->arena, "%s %s",
+	    t->where, what), s, len);
+}
+
+static bool
+injects(struct run *run, const struct turn *t, struct inputs *in)
+{
+	size_t i;
+	bool ok = true;
+
+	in->injects = arena_array(&run->arena, t->ninjects + 1,
+	    sizeof(*in->injects));
+	for (i = 0; i < t->ninjects; i++) {
+		const struct turn_kv *kv = &t->injects[i];
+		const struct source *src = text_source(run, t, "inject",
+		    kv->text, kv->textlen);
+		const char *eq = memchr(src->text, '=', src->len);
+
+		if (!eq || eq == src->text) {
+			diag_error(run, src, span_make(0, src->len),
+			    MSG_SET_SYNTAX, "KEY");
+			ok = false;
+			continue;
+		}
+		in->injects[i].arg = src;
+		in->injects[i].key = span_make(0, (size_t)(eq - src->text));
+		in->injects[i].text = span_make((size_t)(eq - src->text) + 1,
+		    src->len - (size_t)(eq - src->text) - 1);
+	}
+	return ok;
+}
+
+bool
+assemble_mem(struct run *run, const struct options *opt,
+    const struct assembly *as, const struct turn_prime *pr,
+    const struct turn *t, struct chat *c)
+{
+	struct entry_vec entries = { NULL, 0, 0 };
+	struct options lopt = *opt;
+	struct inputs in;
+	size_t i;
+	bool ok;
+
+	memset(c, 0, sizeof(*c));
+	lopt.user = lopt.history = NULL;
+	lopt.ncontexts = lopt.ninjects = 0;
+	if (!inputs_read(run, &lopt, as->profile, as->vars, as->ctxs,
+	    as->injs, &in)) {
+		inputs_free(&in);
+		return false;
+	}
+	lopt.ncontexts = t->ncontexts;
+	lopt.ninjects = t->ninjects;
+	for (i = 0; i < t->nvars; i++) {
+		const struct turn_kv *kv = &t->vars[i];
+
+		template_var(run, &in.vars, arena_strndup(&run->arena,
+		    kv->name, kv->namelen), kv->text, kv->textlen, NULL,
+		    span_make(0, 0));
+	}
+	in.contexts = arena_array(&run->arena, t->ncontexts + 1,
+	    sizeof(*in.contexts));
+	for (i = 0; i < t->ncontexts; i++) {
+		const struct turn_kv *kv = &t->contexts[i];
+		struct context_input *ci = &in.contexts[i];
+
+		ci->name = arena_strndup(&run->arena, kv->name, kv->namelen);
+		ci->arg = text_source(run, t, "context", kv->name,
+		    kv->namelen);
+		ci->namespan = span_make(0, kv->namelen);
+		ci->text = text_source(run, t, ci->name, kv->text,
+		    kv->textlen);
+	}
+	ok = injects(run, t, &in);
+	in.user = text_source(run, t, "user", t->user, t->userlen);
+	if (t->history && !history_parse(run,
+	    text_source(run, t, "history", t->history, t->historylen), &in))
+		ok = false;
+	ok = ok && collect_turn(run, &lopt, as->profile, &in, pr->entries,
+	    pr->n, &entries) && assemble_entries(run, &lopt, as->profile, &in,
+	    &entries, &pr->tools, c);
+	inputs_free(&in);
+	return ok;
+}

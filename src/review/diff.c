@@ -1,0 +1,619 @@
+/*
+ * Comparing two build results: entries matched by key (the n-th entry of
+ * a key in OLD with the n-th in NEW), tools by name, parameters by key,
+ * messages by index; then the cache prefix in the provider's order.
+ */
+#include "review/diff.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/json.h"
+#include "data/tree.h"
+#include "diag/run.h"
+
+/* An entry of a document, as far as the review needs it. */
+struct ent {
+	const char *key, *layer, *status, *content;
+	size_t len;
+	int64_t priority, message;      /* message: -1 for none */
+	int64_t pos;                    /* index in its message's list */
+	size_t nth;                     /* occurrence of its key */
+	bool has_content, used;
+};
+
+struct doc {
+	const struct node *root, *msgs, *ents, *tools, *params;
+	struct ent *e;
+	size_t n;
+};
+
+static const char *
+str(const struct node *t, const char *key)
+{
+	const struct node *n = t ? tree_get(t, key) : NULL;
+
+	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
+}
+
+static int64_t
+num(const struct node *t, const char *key, int64_t none)
+{
+	const struct node *n = t ? tree_get(t, key) : NULL;
+
+	return n && n->kind == NODE_INT ? n->u.i : none;
+}
+
+static const char *
+compact(struct arena *a, const struct node *n, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+
+	json_write(&b, n, -1);
+	s = arena_strndup(a, b.data ? b.data : "", b.len);
+	*len = b.len;
+	buf_free(&b);
+	return s;
+}
+
+static bool
+load(struct run *run, const struct node *root, struct doc *d)
+{
+	size_t i, k;
+
+	memset(d, 0, sizeof(*d));
+	d->root = root;
+	if (root->kind != NODE_TABLE)
+		goto bad;
+	d->msgs = tree_get(root, "messages");
+	d->ents = tree_get(root, "entries");
+	d->tools = tree_get(root, "tool_defs");
+	d->params = tree_get(root, "params");
+	if (!d->msgs || d->msgs->kind != NODE_ARRAY || !d->ents ||
+	    d->ents->kind != NODE_ARRAY)
+		goto bad;
+	d->n = d->ents->u.array.n;
+	d->e = arena_array(&run->arena, d->n + 1, sizeof(*d->e));
+	for (i = 0; i < d->n; i++) {
+		const struct node *o = d->ents->u.array.items[i];
+		const struct node *c = tree_get(o, "content");
+		struct ent *e = &d->e[i];
+
+		e->key = str(o, "key");
+		if (!e->key)
+			goto bad;
+		e->layer = str(o, "layer") ? str(o, "layer") : "?";
+		e->status = str(o, "status") ? str(o, "status") : "active";
+		e->priority = num(o, "priority", 0);
+		e->message = num(o, "message", -1);
+		e->pos = -1;
+		if (c && c->kind == NODE_STRING) {
+			e->content = c->u.str.s;
+			e->len = c->u.str.len;
+			e->has_content = true;
+		}
+		for (k = 0; k < i; k++)
+			if (strcmp(d->e[k].key, e->key) == 0)
+				e->nth++;
+	}
+	/* The place of each active entry in its message. */
+	for (i = 0; i < d->n; i++) {
+		struct ent *e = &d->e[i];
+		const struct node *m, *keys;
+		size_t seen = 0;
+
+		if (e->message < 0 ||
+		    (size_t)e->message >= d->msgs->u.array.n)
+			continue;
+		m = d->msgs->u.array.items[e->message];
+		keys = tree_get(m, "entries");
+		for (k = 0; keys && keys->kind == NODE_ARRAY &&
+		    k < keys->u.array.n; k++) {
+			const struct node *kn = keys->u.array.items[k];
+
+			if (kn->kind == NODE_STRING &&
+			    strcmp(kn->u.str.s, e->key) == 0) {
+				e->pos = (int64_t)seen;
+				break;
+			}
+			seen++;
+		}
+	}
+	return true;
+bad:
+	diag_error(run, run_source(run, root->src), span_make(root->span.off,
+	    root->span.len > 1 ? 1 : root->span.len), MSG_REVIEW_NOT_BUILD);
+	return false;
+}
+
+static struct review_change *
+add(struct run *run, struct review *r, enum review_kind kind,
+    enum review_what what, const char *name)
+{
+	struct review_change *c;
+
+	if (r->n == r->cap)
+		r->v = avec_grow(&run->arena, r->v, &r->cap, r->n, r->n + 1,
+		    sizeof(*r->v));
+	c = &r->v[r->n++];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->what = what;
+	c->name = name;
+	return c;
+}
+
+static struct ent *
+match(struct doc *d, const struct ent *e)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!d->e[i].used && d->e[i].nth == e->nth &&
+		    strcmp(d->e[i].key, e->key) == 0)
+			return &d->e[i];
+	return NULL;
+}
+
+/* Whether e is out of order among the entries both documents have in
+ * its message: not on a longest common subsequence of the two orders, so
+ * one entry moving up does not make all those it passed "moved". */
+static bool
+out_of_order(const struct doc *od, const struct doc *nd, const struct ent *o,
+    const struct ent *n)
+{
+	const struct ent **a, **b;
+	size_t na = 0, nb = 0, i, j, w;
+	uint32_t *t;
+	bool on = true;
+
+	a = xreallocarray(NULL, od->n + 1, sizeof(*a));
+	b = xreallocarray(NULL, nd->n + 1, sizeof(*b));
+	for (i = 0; i < od->n; i++)
+		if (od->e[i].message == o->message && od->e[i].pos >= 0)
+			a[na++] = &od->e[i];
+	for (i = 0; i < nd->n; i++)
+		if (nd->e[i].message == n->message && nd->e[i].pos >= 0)
+			b[nb++] = &nd->e[i];
+	/* By position in the message. */
+	for (i = 1; i < na; i++)
+		for (j = i; j > 0 && a[j - 1]->pos > a[j]->pos; j--) {
+			const struct ent *x = a[j];
+
+			a[j] = a[j - 1];
+			a[j - 1] = x;
+		}
+	for (i = 1; i < nb; i++)
+		for (j = i; j > 0 && b[j - 1]->pos > b[j]->pos; j--) {
+			const struct ent *x = b[j];
+
+			b[j] = b[j - 1];
+			b[j - 1] = x;
+		}
+	w = nb + 1;
+	t = xreallocarray(NULL, (na + 1) * w, sizeof(*t));
+	for (i = na + 1; i-- > 0;)
+		for (j = nb + 1; j-- > 0;) {
+			uint32_t *c = &t[i * w + j];
+
+			if (i == na || j == nb)
+				*c = 0;
+			else if (a[i]->nth == b[j]->nth &&
+			    strcmp(a[i]->key, b[j]->key) == 0)
+				*c = t[(i + 1) * w + j + 1] + 1;
+			else
+				*c = t[(i + 1) * w + j] > t[i * w + j + 1] ?
+				    t[(i + 1) * w + j] : t[i * w + j + 1];
+		}
+	/* Walk one longest common subsequence; is n on it? */
+	i = j = 0;
+	on = false;
+	while (i < na && j < nb) {
+		if (a[i]->nth == b[j]->nth &&
+		    strcmp(a[i]->key, b[j]->key) == 0) {
+			if (b[j] == n)
+				on = true;
+			i++;
+			j++;
+		} else if (t[(i + 1) * w + j] >= t[i * w + j + 1]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	free(t);
+	free(a);
+	free(b);
+	return !on;
+}
+
+static void
+moved(struct run *run, struct review *r, const struct doc *od,
+    const struct doc *nd, const struct ent *o, const struct ent *n)
+{
+	struct buf b = BUF_INIT;
+	struct review_change *c;
+
+	if (o->priority != n->priority)
+		buf_printf(&b, "priority %" PRId64 " -> %" PRId64,
+		    o->priority, n->priority);
+	if (o->message != n->message && o->message >= 0 && n->message >= 0)
+		buf_printf(&b, "%smessage %" PRId64 " -> %" PRId64,
+		    b.len ? ", " : "", o->message, n->message);
+	else if (o->pos != n->pos && o->pos >= 0 && n->pos >= 0 &&
+	    out_of_order(od, nd, o, n))
+		buf_printf(&b, "%sposition %" PRId64 " -> %" PRId64
+		    " in message %" PRId64, b.len ? ", " : "", o->pos + 1,
+		    n->pos + 1, n->message);
+	if (b.len) {
+		c = add(run, r, REVIEW_MOVED, REVIEW_ENTRY, n->key);
+		c->layer = n->layer;
+		c->detail = arena_strdup(&run->arena, b.data);
+	}
+	buf_free(&b);
+}
+
+static void
+entries(struct run *run, struct review *r, struct doc *od, struct doc *nd)
+{
+	struct review_change *c;
+	size_t i;
+
+	for (i = 0; i < nd->n; i++) {
+		struct ent *n = &nd->e[i], *o = match(od, n);
+		bool oa, na;
+
+		if (!o) {
+			c = add(run, r, REVIEW_ADDED, REVIEW_ENTRY, n->key);
+			c->layer = n->layer;
+			c->detail = arena_printf(&run->arena, "%s, priority %"
+			    PRId64, n->status, n->priority);
+			c->new = n->content;
+			c->newlen = n->len;
+			continue;
+		}
+		o->used = true;
+		oa = strcmp(o->status, "active") == 0;
+		na = strcmp(n->status, "active") == 0;
+		if (oa && !na) {
+			c = add(run, r, REVIEW_SKIPPED, REVIEW_ENTRY, n->key);
+			c->layer = n->layer;
+			c->detail = n->status;
+		} else if (!oa && na) {
+			c = add(run, r, REVIEW_UNSKIPPED, REVIEW_ENTRY,
+			    n->key);
+			c->layer = n->layer;
+			c->detail = o->status;
+		} else if (!oa && strcmp(o->status, n->status) != 0) {
+			c = add(run, r, REVIEW_SKIPPED, REVIEW_ENTRY, n->key);
+			c->layer = n->layer;
+			c->detail = arena_printf(&run->arena, "%s, was %s",
+			    n->status, o->status);
+		}
+		if (o->has_content && n->has_content && (o->len != n->len ||
+		    memcmp(o->content, n->content, n->len) != 0)) {
+			c = add(run, r, REVIEW_CHANGED, REVIEW_ENTRY, n->key);
+			c->layer = n->layer;
+			c->old = o->content;
+			c->oldlen = o->len;
+			c->new = n->content;
+			c->newlen = n->len;
+		}
+		if (oa && na)
+			moved(run, r, od, nd, o, n);
+	}
+	for (i = 0; i < od->n; i++) {
+		struct ent *o = &od->e[i];
+
+		if (o->used)
+			continue;
+		c = add(run, r, REVIEW_REMOVED, REVIEW_ENTRY, o->key);
+		c->layer = o->layer;
+		c->old = o->content;
+		c->oldlen = o->len;
+	}
+}
+
+static const struct node *
+tool_named(const struct node *tools, const char *name)
+{
+	size_t i;
+
+	for (i = 0; tools && tools->kind == NODE_ARRAY &&
+	    i < tools->u.array.n; i++) {
+		const char *s = str(tools->u.array.items[i], "name");
+
+		if (s && strcmp(s, name) == 0)
+			return tools->u.array.items[i];
+	}
+	return NULL;
+}
+
+static bool
+same(struct arena *a, const struct node *x, const struct node *y)
+{
+	size_t xl, yl;
+	const char *xs, *ys;
+
+	if (!x || !y)
+		return x == y;
+	xs = compact(a, x, &xl);
+	ys = compact(a, y, &yl);
+	return xl == yl && memcmp(xs, ys, xl) == 0;
+}
+
+/* Which parts of a tool changed: its description, a schema property
+ * (added, removed, changed), the required list, anything else. */
+static void
+tool_changes(struct run *run, struct review *r, const char *name,
+    const struct node *o, const struct node *n)
+{
+	struct arena *a = &run->arena;
+	const struct node *op = tree_get(o, "parameters");
+	const struct node *np = tree_get(n, "parameters");
+	const struct node *oprops = op ? tree_get(op, "properties") : NULL;
+	const struct node *nprops = np ? tree_get(np, "properties") : NULL;
+	struct buf b = BUF_INIT;
+	struct review_change *c;
+	size_t i;
+
+	if (!same(a, tree_get(o, "description"), tree_get(n, "description")))
+		buf_puts(&b, "description");
+	if (nprops && nprops->kind == NODE_TABLE)
+		for (i = 0; i < nprops->u.table.n; i++) {
+			const struct member *m = &nprops->u.table.items[i];
+			const struct node *ov = oprops &&
+			    oprops->kind == NODE_TABLE ? tree_get(oprops,
+			    m->key) : NULL;
+
+			if (!ov)
+				buf_printf(&b, "%sproperty '%s' added",
+				    b.len ? ", " : "", m->key);
+			else if (!same(a, ov, m->value))
+				buf_printf(&b, "%sproperty '%s' changed",
+				    b.len ? ", " : "", m->key);
+		}
+	if (oprops && oprops->kind == NODE_TABLE)
+		for (i = 0; i < oprops->u.table.n; i++) {
+			const struct member *m = &oprops->u.table.items[i];
+
+			if (!nprops || nprops->kind != NODE_TABLE ||
+			    !tree_get(nprops, m->key))
+				buf_printf(&b, "%sproperty '%s' removed",
+				    b.len ? ", " : "", m->key);
+		}
+	if (!same(a, op ? tree_get(op, "required") : NULL,
+	    np ? tree_get(np, "required") : NULL))
+		buf_printf(&b, "%srequired", b.len ? ", " : "");
+	if (!b.len && !same(a, o, n))
+		buf_puts(&b, "schema");
+	if (b.len) {
+		c = add(run, r, REVIEW_CHANGED, REVIEW_TOOL, name);
+		c->detail = arena_strdup(a, b.data);
+	}
+	buf_free(&b);
+}
+
+static void
+tools(struct run *run, struct review *r, const struct doc *od,
+    const struct doc *nd)
+{
+	size_t i;
+
+	for (i = 0; nd->tools && nd->tools->kind == NODE_ARRAY &&
+	    i < nd->tools->u.array.n; i++) {
+		const struct node *n = nd->tools->u.array.items[i];
+		const char *name = str(n, "name");
+		const struct node *o;
+
+		if (!name)
+			continue;
+		o = tool_named(od->tools, name);
+		if (!o)
+			add(run, r, REVIEW_ADDED, REVIEW_TOOL, name);
+		else
+			tool_changes(run, r, name, o, n);
+	}
+	for (i = 0; od->tools && od->tools->kind == NODE_ARRAY &&
+	    i < od->tools->u.array.n; i++) {
+		const char *name = str(od->tools->u.array.items[i], "name");
+
+		if (name && !tool_named(nd->tools, name))
+			add(run, r, REVIEW_REMOVED, REVIEW_TOOL, name);
+	}
+}
+
+static void
+param(struct run *run, struct review *r, const char *name,
+    const struct node *o, const struct node *n)
+{
+	struct review_change *c;
+
+	if (same(&run->arena, o, n))
+		return;
+	c = add(run, r, REVIEW_PARAM, REVIEW_OTHER, name);
+	if (o)
+		c->old = compact(&run->arena, o, &c->oldlen);
+	if (n)
+		c->new = compact(&run->arena, n, &c->newlen);
+}
+
+static void
+params(struct run *run, struct review *r, const struct doc *od,
+    const struct doc *nd)
+{
+	const struct node *op = od->params, *np = nd->params;
+	size_t i;
+
+	param(run, r, "model", tree_get(od->root, "model"),
+	    tree_get(nd->root, "model"));
+	param(run, r, "max_tokens", tree_get(od->root, "max_tokens"),
+	    tree_get(nd->root, "max_tokens"));
+	if (np && np->kind == NODE_TABLE)
+		for (i = 0; i < np->u.table.n; i++) {
+			const struct member *m = &np->u.table.items[i];
+
+			param(run, r, m->key, op && op->kind == NODE_TABLE ?
+			    tree_get(op, m->key) : NULL, m->value);
+		}
+	if (op && op->kind == NODE_TABLE)
+		for (i = 0; i < op->u.table.n; i++) {
+			const struct member *m = &op->u.table.items[i];
+
+			if (!np || np->kind != NODE_TABLE ||
+			    !tree_get(np, m->key))
+				param(run, r, m->key, m->value, NULL);
+		}
+}
+
+static void
+messages(struct run *run, struct review *r, const struct doc *od,
+    const struct doc *nd)
+{
+	size_t on = od->msgs->u.array.n, nn = nd->msgs->u.array.n, i;
+
+	for (i = 0; i < on || i < nn; i++) {
+		const struct node *o = i < on ? od->msgs->u.array.items[i] :
+		    NULL;
+		const struct node *n = i < nn ? nd->msgs->u.array.items[i] :
+		    NULL;
+		const char *oc = str(o, "content"), *nc = str(n, "content");
+		const char *orole = str(o, "role"), *nrole = str(n, "role");
+		struct review_change *c;
+
+		if (o && n && oc && nc && orole && nrole &&
+		    strcmp(orole, nrole) == 0 && strcmp(oc, nc) == 0)
+			continue;
+		c = add(run, r, REVIEW_MESSAGE, REVIEW_OTHER, NULL);
+		c->index = i;
+		c->role = nrole ? nrole : orole ? orole : "?";
+		c->oldbytes = o ? num(o, "bytes", 0) : -1;
+		c->newbytes = n ? num(n, "bytes", 0) : -1;
+		c->oldtokens = o ? num(o, "tokens", 0) : -1;
+		c->newtokens = n ? num(n, "tokens", 0) : -1;
+	}
+}
+
+static const char *
+find(const char *hay, size_t n, const char *needle, size_t len)
+{
+	size_t i;
+
+	for (i = 0; len <= n && i <= n - len; i++)
+		if (hay[i] == needle[0] && memcmp(hay + i, needle, len) == 0)
+			return hay + i;
+	return NULL;
+}
+
+/* The entry of document d in message mi whose text holds byte off of
+ * the message's content (entries are found by their text; between two,
+ * the one before). */
+static const char *
+entry_at(const struct doc *d, size_t mi, const char *content, size_t off)
+{
+	const char *best = NULL;
+	size_t i, bestat = 0, clen = strlen(content);
+
+	for (i = 0; i < d->n; i++) {
+		const struct ent *e = &d->e[i];
+		const char *p;
+		size_t at;
+
+		if (e->message != (int64_t)mi || !e->has_content || !e->len)
+			continue;
+		p = find(content, clen, e->content, e->len);
+		if (!p)
+			continue;
+		at = (size_t)(p - content);
+		if (off >= at && off < at + e->len)
+			return e->key;
+		if (at <= off && (!best || at > bestat)) {
+			best = e->key;
+			bestat = at;
+		}
+	}
+	return best;
+}
+
+static void
+prefix(struct run *run, struct review *r, const struct doc *od,
+    const struct doc *nd)
+{
+	size_t on = od->msgs->u.array.n, nn = nd->msgs->u.array.n, i, k;
+
+	r->prefix_same = true;
+	/* Anthropic caches tools, then system, then messages; OpenAI and
+	 * Gemini the messages (strata(1), CACHING). */
+	if (strcmp(r->provider, "anthropic") == 0) {
+		size_t ot = od->tools && od->tools->kind == NODE_ARRAY ?
+		    od->tools->u.array.n : 0;
+		size_t nt = nd->tools && nd->tools->kind == NODE_ARRAY ?
+		    nd->tools->u.array.n : 0;
+
+		for (i = 0; i < ot || i < nt; i++) {
+			const struct node *o = i < ot ?
+			    od->tools->u.array.items[i] : NULL;
+			const struct node *n = i < nt ?
+			    nd->tools->u.array.items[i] : NULL;
+
+			if (!same(&run->arena, o, n)) {
+				r->prefix_same = false;
+				r->prefix_tool = str(n ? n : o, "name");
+				return;
+			}
+		}
+	}
+	for (i = 0; i < on && i < nn; i++) {
+		const struct node *o = od->msgs->u.array.items[i];
+		const struct node *n = nd->msgs->u.array.items[i];
+		const char *oc = str(o, "content"), *nc = str(n, "content");
+		const char *orole = str(o, "role"), *nrole = str(n, "role");
+
+		if (!oc || !nc || !orole || !nrole)
+			continue;
+		if (strcmp(orole, nrole) == 0 && strcmp(oc, nc) == 0)
+			continue;
+		for (k = 0; oc[k] && oc[k] == nc[k]; k++)
+			;
+		if (strcmp(orole, nrole) != 0)
+			k = 0;
+		r->prefix_same = false;
+		r->prefix_msg = i;
+		r->prefix_byte = k;
+		r->prefix_entry = entry_at(nd, i, nc, k);
+		return;
+	}
+	/* One is the other with messages added: the shared part is all of
+	 * the shorter, and a cache of it still hits. */
+}
+
+bool
+review_compare(struct run *run, const struct node *old,
+    const struct node *new, struct review *r)
+{
+	struct doc od, nd;
+
+	memset(r, 0, sizeof(*r));
+	if (!load(run, old, &od) || !load(run, new, &nd))
+		return false;
+	r->provider = str(new, "provider") ? str(new, "provider") :
+	    str(old, "provider") ? str(old, "provider") : "openai";
+	entries(run, r, &od, &nd);
+	tools(run, r, &od, &nd);
+	params(run, r, &od, &nd);
+	messages(run, r, &od, &nd);
+	prefix(run, r, &od, &nd);
+	return true;
+}
+
+bool
+review_differ(const struct review *r)
+{
+	return r->n > 0 || !r->prefix_same;
+}
