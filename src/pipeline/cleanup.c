@@ -221,12 +221,13 @@ cleanup_history(struct run *run, const struct profile *p, struct inputs *in,
     struct message **v, size_t *n)
 {
 	struct rules r;
-	struct message *out;
+	struct message *out, first;
 	size_t i, k = 0;
+	bool insert = false;
 
 	rules_of(p, &r);
-	out = (struct message *)arena_array(&run->arena, *n + 4,
-	    sizeof(*out)) + 2;
+	/* In place (k <= i): a history of a million plain messages is not
+	 * copied to be checked. */
 	for (i = 0; i < *n; i++) {
 		struct message m = (*v)[i];
 
@@ -238,20 +239,27 @@ cleanup_history(struct run *run, const struct profile *p, struct inputs *in,
 			continue;
 		}
 		if (k == 0 && r.first_user && m.role == ROLE_ASSISTANT) {
-			struct message *u = &out[k++];
-
-			memset(u, 0, sizeof(*u));
-			u->role = ROLE_USER;
-			u->origin = "history";
-			u->content = r.first_user;
-			u->len = strlen(r.first_user);
+			insert = true;
 			note(run, in, &m, i, "first_user", arena_printf(
 			    &run->arena, "inserted a user message \"%s\" "
 			    "before it: the history started with an "
 			    "assistant message", r.first_user));
 		}
-		out[k++] = m;
+		(*v)[k++] = m;
 	}
-	*v = out;
+	if (insert) {
+		/* Room as history.c gives it: two before, one after. */
+		out = (struct message *)arena_array(&run->arena, k + 4,
+		    sizeof(*out)) + 2;
+		memset(&first, 0, sizeof(first));
+		first.role = ROLE_USER;
+		first.origin = "history";
+		first.content = r.first_user;
+		first.len = strlen(r.first_user);
+		out[0] = first;
+		memcpy(out + 1, *v, k * sizeof(*out));
+		*v = out;
+		k++;
+	}
 	*n = k;
 }
