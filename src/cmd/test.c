@@ -146,6 +146,8 @@ discover(struct suite *s, const char *dir, const char *filter)
 /* A case's settings, read from its file. */
 struct spec {
 	const char *profile, *user, *history, *format, *expect;
+	const char *now, *seed;         /* --now and --seed: pinned time and
+	                                 * randomness */
 	const struct node *contexts, *vars, *sets, *injects;
 	const struct node *contains, *not_contains;
 	int64_t max_tokens, max_message_tokens;
@@ -190,6 +192,10 @@ read_spec(struct run *run, const struct tcase *tc, struct spec *sp)
 			ok = str_key(run, src, v, k, &sp->history) && ok;
 		else if (strcmp(k, "format") == 0)
 			ok = str_key(run, src, v, k, &sp->format) && ok;
+		else if (strcmp(k, "now") == 0)
+			ok = str_key(run, src, v, k, &sp->now) && ok;
+		else if (strcmp(k, "seed") == 0)
+			ok = str_key(run, src, v, k, &sp->seed) && ok;
 		else if (strcmp(k, "expect") == 0)
 			ok = str_key(run, src, v, k, &sp->expect) && ok;
 		else if (strcmp(k, "prefix_stable_with") == 0)
@@ -255,6 +261,9 @@ build_case(struct run *run, const struct tcase *tc, const struct spec *sp)
 	memset(&opt, 0, sizeof(opt));
 	opt.profile = paths_join(&run->arena, tc->dir, sp->profile);
 	opt.user = sp->user;
+	opt.now = sp->now;
+	opt.tavern.now = sp->now;
+	opt.tavern.seed = sp->seed;
 	opt.history = sp->history ? paths_join(&run->arena, tc->dir,
 	    sp->history) : NULL;
 	kvs(run, sp->contexts, tc->dir, true, "--context", &opt.contexts,

@@ -188,6 +188,7 @@ entry(struct run *run, const struct entry *e)
 static struct node *
 message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 {
+	size_t at = *ip;
 	const struct message *m = &c->msgs[(*ip)++];
 	struct node *o = tree_table(a), *keys;
 	const char *role = names_role(m->role), *w;
@@ -212,6 +213,12 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	keys = tree_put(a, o, "entries", tree_array(a));
 	for (k = 0; k < m->nentries; k++)
 		tree_push(a, keys, tree_str(a, m->entries[k]->key));
+	/* The conversation up to and including this message, folded as the
+	 * request's fingerprint folds it: where a provider's prompt cache
+	 * would stop matching (strata diff, strata test). */
+	if (c->prefix_fp)
+		tree_put(a, o, "prefix_fingerprint", tree_str(a,
+		    fingerprint(a, c->prefix_fp[at])));
 	return o;
 }
 
@@ -220,7 +227,8 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 {
 	struct arena *a = &run->arena;
 	struct node *doc = tree_table(a), *hole, *ents, *tools;
-	uint64_t all = HASH_FNV_INIT;
+	uint64_t all = HASH_FNV_INIT, *prefix;
+	struct chat view = *c;
 	size_t i, k;
 
 	tree_put(a, doc, "profile", tree_str(a, c->profile->src->path));
@@ -232,10 +240,14 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	if (c->soul)
 		tree_put(a, doc, "soul", tree_copy(a, c->soul));
 	hole = tree_put(a, doc, "messages", tree_array(a));
-	for (i = 0; i < c->n; i++)
+	prefix = arena_array(a, c->n + 1, sizeof(*prefix));
+	for (i = 0; i < c->n; i++) {
 		all = emit_fingerprint_fold(all, emit_fingerprint(
 		    names_role(c->msgs[i].role), c->msgs[i].content,
 		    c->msgs[i].len));
+		prefix[i] = all;
+	}
+	view.prefix_fp = prefix;
 	ents = tree_put(a, doc, "entries", tree_array(a));
 	/* In output order: each message's entries, then the others in the
 	 * order they were offered. */
@@ -278,5 +290,5 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	tree_put(a, doc, "params", c->params ? tree_copy(a, c->params) :
 	    tree_table(a));
 	tree_put(a, doc, "max_tokens", tree_int(a, c->max_tokens));
-	return emit_write(run, c, doc, hole, 0, message, out);
+	return emit_write(run, &view, doc, hole, 0, message, out);
 }

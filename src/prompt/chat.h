@@ -100,6 +100,9 @@ struct chat {
 	 * sent as native tools; strata decide checks against them. */
 	struct tool_list prose_tools;
 	struct stack stack;             /* every entry, in or out */
+	/* The JSON view's scratch, on its own copy of the chat: each
+	 * message's prefix fingerprint (emit_json.c), else NULL. */
+	const uint64_t *prefix_fp;
 	/* The turn: first when the conversation had no messages before it
 	 * (or --turn said so); turn counts from 1. */
 	bool first_turn;
