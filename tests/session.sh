@@ -77,6 +77,21 @@ grep -q '^bad.jsonl:3:' err || fail "corrupt: not reported at line 3: $(cat err)
 cmp -s bad.jsonl bad.orig || fail "corrupt: the file was changed"
 echo "session: a corrupt file is reported at its line and kept"
 
+# 5. Tool calls and their results live in the session and come back as
+#    the providers want them.
+printf '[output]\nmodel = "m"\n' >p.toml
+"$bin" build p.toml --session t.jsonl -u "weather?" >/dev/null || fail "tools: build"
+printf '%s' '{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}}]}' |
+	"$bin" reply --session t.jsonl || fail "tools: reply"
+"$bin" session t.jsonl tool-result call_1 "18C" || fail "tools: result"
+"$bin" session t.jsonl tool-result call_9 "x" 2>/dev/null && fail "tools: unknown call accepted"
+"$bin" build p.toml --session t.jsonl --dry-run -u ok -f openai >o.json || fail "tools: openai"
+grep -q '"tool_call_id": "call_1"' o.json || fail "tools: no tool message for openai"
+grep -q '"name": "get_weather"' o.json || fail "tools: no tool call for openai"
+"$bin" build p.toml --session t.jsonl --dry-run -u ok -f gemini >g.json || fail "tools: gemini"
+grep -q '"functionResponse"' g.json || fail "tools: no functionResponse for gemini"
+echo "session: tool calls and results carried to openai and gemini"
+
 # 4. A SillyTavern chat continued.
 chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"
 if [ ! -f "$chat" ]; then

@@ -31,6 +31,9 @@ const char cmd_session_help[] =
     "  undo                       drop the last turn (from the last user\n"
     "                             message to the end)\n"
     "  set-var NAME VALUE         set a chat variable ({{getvar::NAME}})\n"
+    "  tool-result ID TEXT [--error]\n"
+    "                             append the result of tool call ID (an\n"
+    "                             assistant message of the session made it)\n"
     "  clear --scope session|turn drop the session's entries of that scope\n"
     "  new [--user-name NAME] [--char-name NAME] [--greeting TEXT]\n"
     "                             start a session (FILE must not exist);\n"
@@ -41,7 +44,8 @@ const char cmd_session_help[] =
 
 struct args {
 	const char *action;
-	const char *name, *value;       /* set-var */
+	const char *name, *value;       /* set-var, tool-result */
+	bool error;                     /* tool-result --error */
 	enum scope scope;               /* clear */
 	const char *user_name, *char_name, *greeting;
 	int64_t now;
@@ -74,6 +78,45 @@ do_set_var(struct run *run, struct chatfile *c, void *arg)
 
 	tree_set(&run->arena, vars, a->name, strlen(a->name), 0,
 	    span_make(0, 0), tree_str(&run->arena, a->value));
+	return true;
+}
+
+/* tool-result: the call must be one an assistant message of the
+ * session made, so that every provider can pair the two. */
+static bool
+do_tool_result(struct run *run, struct chatfile *c, void *arg)
+{
+	struct args *a = arg;
+	struct node *m, *st;
+	size_t i, k;
+
+	for (i = c->msgs.n; i-- > 0;) {
+		const struct node *ex = tree_get(c->msgs.v[i].obj, "extra");
+		const struct node *s = ex ? tree_get(ex, "strata") : NULL;
+		const struct node *calls = s ? tree_get(s, "tool_calls") : NULL;
+
+		for (k = 0; calls && calls->kind == NODE_ARRAY &&
+		    k < calls->u.array.n; k++) {
+			const struct node *id = tree_get(
+			    calls->u.array.items[k], "id");
+
+			if (id && id->kind == NODE_STRING &&
+			    strcmp(id->u.str.s, a->name) == 0)
+				goto found;
+		}
+	}
+	diag_plain(run, DIAG_ERROR, MSG_SESSION_NO_CALL, a->name,
+	    c->src ? c->src->path : "");
+	return false;
+found:
+	m = session_message(&run->arena, ROLE_TOOL, "tool", a->value,
+	    strlen(a->value), a->now);
+	st = tree_get(tree_get(m, "extra"), "strata");
+	tree_put(&run->arena, st, "tool_call_id", tree_str(&run->arena,
+	    a->name));
+	tree_put(&run->arena, st, "is_error", tree_bool(&run->arena,
+	    a->error));
+	chatfile_append(run, c, m);
 	return true;
 }
 
@@ -171,6 +214,7 @@ cmd_session(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "error", no_argument, NULL, 'x' },
 		{ "scope", required_argument, NULL, 's' },
 		{ "user-name", required_argument, NULL, 'U' },
 		{ "char-name", required_argument, NULL, 'C' },
@@ -190,6 +234,7 @@ cmd_session(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j': a.json = true; break;
+		case 'x': a.error = true; break;
 		case 's': scope = optarg; break;
 		case 'U': a.user_name = optarg; break;
 		case 'C': a.char_name = optarg; break;
@@ -207,7 +252,8 @@ cmd_session(int argc, char **argv)
 	path = argv[optind];
 	a.action = argv[optind + 1];
 	nargs = argc - optind - 2;
-	if (strcmp(a.action, "set-var") == 0) {
+	if (strcmp(a.action, "set-var") == 0 ||
+	    strcmp(a.action, "tool-result") == 0) {
 		if (nargs != 2)
 			return usage();
 		a.name = argv[optind + 2];
@@ -228,6 +274,7 @@ cmd_session(int argc, char **argv)
 	}
 	if (strcmp(a.action, "show") != 0 && strcmp(a.action, "undo") != 0 &&
 	    strcmp(a.action, "set-var") != 0 &&
+	    strcmp(a.action, "tool-result") != 0 &&
 	    strcmp(a.action, "clear") != 0 && strcmp(a.action, "new") != 0) {
 		fprintf(stderr, "%s: unknown session action '%s'\n", progname,
 		    a.action);
@@ -249,6 +296,8 @@ cmd_session(int argc, char **argv)
 		session_update(&run, path, do_undo, &a);
 	} else if (strcmp(a.action, "set-var") == 0) {
 		session_update(&run, path, do_set_var, &a);
+	} else if (strcmp(a.action, "tool-result") == 0) {
+		session_update(&run, path, do_tool_result, &a);
 	} else if (strcmp(a.action, "clear") == 0) {
 		if (session_update(&run, path, do_clear, &a))
 			fprintf(stderr, "%s: %zu %s entries cleared\n",

@@ -244,6 +244,7 @@ enum diag_level {
 	X(MSG_SESSION_LOCK, "cannot lock the session %s:") \
 	X(MSG_SESSION_EMPTY, "the session %s has no %s to %s") \
 	X(MSG_SESSION_EXISTS, "the session %s exists already") \
+	X(MSG_SESSION_NO_CALL, "tool call '%s': no assistant message of the session %s made it") \
 	X(MSG_SESSION_BAD_TIME, "--now '%s' is not an RFC 3339 date-time (2026-11-23T09:30:00Z)") \
 	/* tavern: SillyTavern presets, settings, assembly */ \
 	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \

@@ -42,6 +42,59 @@ after_last_user(const struct chatfile *c)
 }
 
 /* text then, if any, "\n\n" and the old contents of b */
+/*
+ * What SillyTavern has no field for, from extra.strata: an assistant
+ * message's tool calls, a tool result's call (its tool's name found on
+ * the call, in the messages before it).  NULL for a plain message.
+ */
+static struct message_extra *
+session_extra(struct run *run, const struct node *obj,
+    const struct message *before, size_t nbefore)
+{
+	const struct node *extra = tree_get(obj, "extra");
+	const struct node *st = extra ? tree_get(extra, "strata") : NULL;
+	const struct node *calls = st ? tree_get(st, "tool_calls") : NULL;
+	const struct node *id = st ? tree_get(st, "tool_call_id") : NULL;
+	const struct node *err = st ? tree_get(st, "is_error") : NULL;
+	struct message_extra *x;
+	struct tool_call *v;
+	size_t i, k;
+
+	if (!(calls && calls->kind == NODE_ARRAY && calls->u.array.n) &&
+	    !(id && id->kind == NODE_STRING))
+		return NULL;
+	x = arena_alloc(&run->arena, sizeof(*x));
+	if (calls && calls->kind == NODE_ARRAY) {
+		v = arena_array(&run->arena, calls->u.array.n + 1, sizeof(*v));
+		for (i = 0; i < calls->u.array.n; i++) {
+			const struct node *c = calls->u.array.items[i];
+			const struct node *cid = tree_get(c, "id");
+			const struct node *name = tree_get(c, "name");
+			const struct node *args = tree_get(c, "arguments");
+
+			if (!cid || cid->kind != NODE_STRING || !name ||
+			    name->kind != NODE_STRING)
+				continue;
+			v[x->ncalls].id = cid->u.str.s;
+			v[x->ncalls].name = name->u.str.s;
+			v[x->ncalls].args = args && args->kind == NODE_TABLE ?
+			    args : tree_table(&run->arena);
+			x->ncalls++;
+		}
+		x->calls = v;
+	}
+	if (id && id->kind == NODE_STRING) {
+		x->call_id = id->u.str.s;
+		x->is_error = err && err->kind == NODE_BOOL && err->u.b;
+		for (i = nbefore; i-- > 0 && !x->call_name;)
+			for (k = 0; before[i].x && k < before[i].x->ncalls; k++)
+				if (strcmp(before[i].x->calls[k].id,
+				    x->call_id) == 0)
+					x->call_name = before[i].x->calls[k].name;
+	}
+	return x;
+}
+
 static void
 prepend(struct buf *b, const struct buf *text)
 {
@@ -123,6 +176,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 		m->origin = "session";
 		m->content = text;
 		m->len = len;
+		m->x = session_extra(run, cm->obj, msgs, n - 1);
 		if (cm->raw && c->src) {
 			m->has_src = true;
 			m->src = c->src->id;

@@ -80,14 +80,15 @@ session_message(struct arena *a, enum role role, const char *name,
 	/* SillyTavern has no tool or developer turns: it shows them as
 	 * hidden system messages and strata keeps their role. */
 	tree_put(a, m, "is_system", tree_bool(a, role == ROLE_SYSTEM ||
-	    role == ROLE_DEVELOPER));
+	    role == ROLE_DEVELOPER || role == ROLE_TOOL));
 	tree_put(a, m, "send_date", tree_str(a, date));
 	tree_put(a, m, "mes", tree_strn(a, text, len));
 	extra = tree_put(a, m, "extra", tree_table(a));
-	if (role == ROLE_DEVELOPER) {
+	if (role == ROLE_DEVELOPER || role == ROLE_TOOL) {
 		struct node *st = tree_put(a, extra, "strata", tree_table(a));
 
-		tree_put(a, st, "role", tree_str(a, "developer"));
+		tree_put(a, st, "role", tree_str(a, role == ROLE_TOOL ? "tool" :
+		    "developer"));
 	}
 	return m;
 }
@@ -187,6 +188,10 @@ session_role(const struct node *msg, bool *hidden)
 	int i;
 
 	*hidden = chatfile_is_system(msg);
+	if (r && r->kind == NODE_STRING && strcmp(r->u.str.s, "tool") == 0) {
+		*hidden = false;
+		return ROLE_TOOL;
+	}
 	if (r && r->kind == NODE_STRING &&
 	    (i = names_index(names_roles, r->u.str.s, r->u.str.len)) >= 0) {
 		*hidden = false;
