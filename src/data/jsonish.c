@@ -241,6 +241,17 @@ key(struct reader *r, struct node **out)
 	return true;
 }
 
+/* Input that ends inside a container names the innermost one opened:
+ * the first container to see the truncation is the innermost. */
+static void
+note_open(struct reader *r, size_t start)
+{
+	if (r->err->truncated && !r->err->has_open) {
+		r->err->open = (uint32_t)start;
+		r->err->has_open = true;
+	}
+}
+
 static bool
 object(struct reader *r, struct node **out, unsigned depth)
 {
@@ -282,10 +293,7 @@ object(struct reader *r, struct node **out, unsigned depth)
 	*out = t;
 	return true;
 unclosed:
-	if (r->err->truncated && !r->err->has_open) {
-		r->err->open = (uint32_t)start;
-		r->err->has_open = true;
-	}
+	note_open(r, start);
 	return false;
 }
 
@@ -320,10 +328,7 @@ array(struct reader *r, struct node **out, unsigned depth)
 	*out = a;
 	return true;
 unclosed:
-	if (r->err->truncated && !r->err->has_open) {
-		r->err->open = (uint32_t)start;
-		r->err->has_open = true;
-	}
+	note_open(r, start);
 	return false;
 }
 

@@ -262,16 +262,15 @@ group_name(const char *p, size_t n, size_t i)
 	return k < n && k > i ? k + 1 : 0;
 }
 
-/* First pass: count capturing groups, collect their names. */
-static void
-count_groups(struct tr *t)
+/* The offset of the next capturing group's '(' in p[i..n) -- plain
+ * "(" or a named "(?<name>", not a look-behind -- skipping escapes and
+ * character classes; n when there is none. */
+static size_t
+next_group(const char *p, size_t n, size_t i)
 {
-	const char *p = t->p;
-	size_t n = t->n, i, k, nb = 0;
 	bool cls = false;
-	uint32_t g = 0;
 
-	for (i = 0; i < n; i++) {
+	for (; i < n; i++) {
 		if (p[i] == '\\') {
 			i++;
 		} else if (cls) {
@@ -286,45 +285,41 @@ count_groups(struct tr *t)
 				cls = false;
 			}
 		} else if (p[i] == '(') {
-			if (i + 1 < n && p[i + 1] == '?') {
-				if (i + 2 < n && p[i + 2] == '<' && i + 3 < n &&
-				    p[i + 3] != '=' && p[i + 3] != '!') {
-					g++;
-					t->named = true;
-				}
-			} else {
-				g++;
-			}
+			if (!(i + 1 < n && p[i + 1] == '?'))
+				return i;
+			if (i + 3 < n && p[i + 2] == '<' && p[i + 3] != '=' &&
+			    p[i + 3] != '!')
+				return i;
 		}
+	}
+	return n;
+}
+
+/* Count capturing groups, collect their names. */
+static void
+count_groups(struct tr *t)
+{
+	const char *p = t->p;
+	size_t n = t->n, i, k, nb = 0;
+	uint32_t g = 0;
+
+	for (i = next_group(p, n, 0); i < n; i = next_group(p, n, i + 1)) {
+		g++;
+		if (i + 1 < n && p[i + 1] == '?')
+			t->named = true;
 	}
 	t->ngroups = g;
 	t->names = xcalloc(g + 1, sizeof(*t->names));
 	t->namebuf = xmalloc(n + 1);
-	for (g = 0, cls = false, i = 0; i < n; i++) {
-		if (p[i] == '\\') {
-			i++;
-		} else if (cls) {
-			if (p[i] == ']')
-				cls = false;
-		} else if (p[i] == '[') {
-			cls = true;
-			if (i + 1 < n && p[i + 1] == '^')
-				i++;
-			if (i + 1 < n && p[i + 1] == ']') {
-				i++;
-				cls = false;
-			}
-		} else if (p[i] == '(' && !(i + 1 < n && p[i + 1] == '?')) {
-			g++;
-		} else if (p[i] == '(' && i + 3 < n && p[i + 2] == '<' &&
-		    p[i + 3] != '=' && p[i + 3] != '!') {
-			g++;
-			if ((k = group_name(p, n, i + 3)) != 0) {
-				memcpy(t->namebuf + nb, p + i + 3, k - i - 4);
-				t->names[g] = t->namebuf + nb;
-				nb += k - i - 4;
-				t->namebuf[nb++] = '\0';
-			}
+	g = 0;
+	for (i = next_group(p, n, 0); i < n; i = next_group(p, n, i + 1)) {
+		g++;
+		if (i + 1 < n && p[i + 1] == '?' &&
+		    (k = group_name(p, n, i + 3)) != 0) {
+			memcpy(t->namebuf + nb, p + i + 3, k - i - 4);
+			t->names[g] = t->namebuf + nb;
+			nb += k - i - 4;
+			t->namebuf[nb++] = '\0';
 		}
 	}
 }

@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "capture.h"
 #include "check.h"
 #include "data/json.h"
 #include "data/tree.h"
@@ -15,40 +16,6 @@
 #include "text/jsregex.h"
 
 static struct run run;
-static char *err;
-
-/* stderr of the calls between begin() and end(), in err. */
-static FILE *cap_tmp;
-static int cap_saved;
-
-static void
-begin(void)
-{
-	fflush(stderr);
-	cap_tmp = tmpfile();
-	cap_saved = dup(2);
-	dup2(fileno(cap_tmp), 2);
-}
-
-static const char *
-end(void)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-
-	fflush(stderr);
-	dup2(cap_saved, 2);
-	close(cap_saved);
-	rewind(cap_tmp);
-	while ((n = fread(chunk, 1, sizeof(chunk), cap_tmp)) > 0)
-		buf_put(&b, chunk, n);
-	fclose(cap_tmp);
-	buf_putc(&b, '\0');
-	free(err);
-	err = buf_detach(&b);
-	return err;
-}
 
 static unsigned
 flags_of(const char *f)
@@ -155,10 +122,10 @@ test_node_cases(void)
 		want = tree_get(c, "output");
 		e = tree_get(c, "error");
 		buf_reset(&out);
-		begin();
+		capture_begin();
 		ok = marked(pat->u.str.s, pat->u.str.len, fl->u.str.s,
 		    in->u.str.s, in->u.str.len, &out);
-		end();
+		capture_end();
 		for (d = 0; d < LEN(differs); d++)
 			if (strcmp(differs[d].pattern, pat->u.str.s) == 0 &&
 			    strcmp(differs[d].flags, fl->u.str.s) == 0)
@@ -227,10 +194,10 @@ test_node_keys(void)
 		is_re = jsregex_split_key(k->u.str.s, k->u.str.len, &pat,
 		    &flags);
 		if (is_re) {
-			begin();
+			capture_begin();
 			is_re = jsregex_compile(&run, &at, pat.data ? pat.data :
 			    "", pat.len, flags, &re);
-			end();
+			capture_end();
 			if (is_re) {
 				md = jsregex_match_data(re.ngroups);
 				hit = jsregex_match(&re, md, t->u.str.s,
@@ -319,10 +286,10 @@ compile_json(const char *json, const char *what)
 	at.whole = false;
 	at.base = p.off;
 	at.what = what;
-	begin();
+	capture_begin();
 	ok = jsregex_compile(&run, &at, v->u.str.s + p.off, p.len, p.flags,
 	    &re);
-	end();
+	capture_end();
 	jsregex_free(&re);
 	return ok ? NULL : err;
 }

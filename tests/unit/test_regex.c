@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "capture.h"
 #include "check.h"
 #include "data/json.h"
 #include "data/load.h"
@@ -22,39 +23,7 @@
 #define SHARED "../../shared"
 
 static struct run run;
-static char *err;
 static char *res;
-static FILE *cap_tmp;
-static int cap_saved;
-
-static void
-begin(void)
-{
-	fflush(stderr);
-	cap_tmp = tmpfile();
-	cap_saved = dup(2);
-	dup2(fileno(cap_tmp), 2);
-}
-
-static const char *
-end(void)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-
-	fflush(stderr);
-	dup2(cap_saved, 2);
-	close(cap_saved);
-	rewind(cap_tmp);
-	while ((n = fread(chunk, 1, sizeof(chunk), cap_tmp)) > 0)
-		buf_put(&b, chunk, n);
-	fclose(cap_tmp);
-	buf_putc(&b, '\0');
-	free(err);
-	err = buf_detach(&b);
-	return err;
-}
 
 /* A stand-in macro engine: {{char}}, {{user}} (any case) and
  * {{count}} (a counter, to see how often an expansion runs). */
@@ -122,10 +91,10 @@ load(struct regex_set *set, enum regex_scope scope, const char *name,
 	struct node *root = NULL;
 	bool ok;
 
-	begin();
+	capture_begin();
 	ok = json_parse(&run, src, &root) &&
 	    regex_set_add(&run, set, scope, root);
-	end();
+	capture_end();
 	return ok;
 }
 
@@ -136,10 +105,10 @@ apply(struct regex_set *set, enum regex_placement pl, unsigned call,
 {
 	struct buf out = BUF_INIT;
 
-	begin();
+	capture_begin();
 	regex_apply(&run, set, pl, call, depth, text, strlen(text), &out,
 	    &mac);
-	end();
+	capture_end();
 	buf_putc(&out, '\0');
 	free(res);
 	res = buf_detach(&out);
@@ -450,11 +419,11 @@ test_errors(void)
 
 		memset(text, 'a', 40);
 		strcpy(text + 40, "b");
-		begin();
+		capture_begin();
 		ok = regex_apply(&run, &set, AI, 0, ND, text, 41, &out, &mac);
 		ok = regex_apply(&run, &set, AI, 0, ND, text, 41, &out, &mac)
 		    || ok;
-		end();
+		capture_end();
 		CHECK(!ok);
 		CHECK_INT(out.len, 82);
 		CHECK_STR(err,
@@ -687,10 +656,10 @@ test_node_scripts(void)
 		{
 			struct buf out = BUF_INIT;
 
-			begin();
+			capture_begin();
 			regex_apply(&run, &set, AI, 0, ND, t->u.str.s,
 			    t->u.str.len, &out, NULL);
-			end();
+			capture_end();
 			buf_putc(&out, '\0');
 			if (strcmp(out.data, tree_get(c, "output")->u.str.s))
 				fprintf(stderr, "script %s\n", j.data);
