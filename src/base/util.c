@@ -243,6 +243,18 @@ str_has_suffix(const char *s, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+bool
+str_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
+		    s[i] != '\r')
+			return false;
+	return true;
+}
+
 size_t
 str_distance(const char *a, const char *b, size_t max)
 {

@@ -47,6 +47,8 @@ size_t utf8_width(const char *s, size_t n);
 /* The value of hex digit c, or -1. */
 int hex_value(int c);
 bool str_has_suffix(const char *s, const char *suffix);
+/* Whether s[0..n) holds only spaces, tabs, CRs and LFs (or nothing). */
+bool str_blank(const char *s, size_t n);
 /* Edit distance, capped: returns a value > max when it exceeds max. */
 size_t str_distance(const char *a, const char *b, size_t max);
 

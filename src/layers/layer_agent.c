@@ -20,6 +20,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
+#include "base/util.h"
 #include "data/frontmatter.h"
 #include "data/json.h"
 #include "data/tree.h"
@@ -431,18 +432,6 @@ persona_text(struct actx *a, struct entry *e)
 	return true;
 }
 
-static bool
-is_blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
-		    s[i] != '\r')
-			return false;
-	return true;
-}
-
 /*
  * One section: title, source (or file, or text), empty.  sec is the
  * profile's table, or NULL for a default section (d).
@@ -515,7 +504,7 @@ section(struct actx *a, size_t i, const struct node *sec,
 		ok = false;
 	}
 	if (ok) {
-		if (is_blank(b.data, b.len)) {
+		if (str_blank(b.data, b.len)) {
 			b.len = 0;
 			buf_puts(&b, empty);
 		}

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/util.h"
 #include "base/vec.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -65,18 +66,6 @@ find(const char *s, size_t n, const char *pat)
 	return NULL;
 }
 
-static bool
-blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
-		    s[i] != '\r')
-			return false;
-	return true;
-}
-
 /*
  * s without its <think> blocks, into out; counts what went.  An opening
  * tag with no closing one is thinking cut off only at the very start of
@@ -95,7 +84,7 @@ strip_think(struct buf *out, const char *s, size_t n, size_t *blocks,
 			break;
 		c = find(o + 7, n - (size_t)(o + 7 - s), "</think>");
 		if (!c) {
-			if (blank(s, (size_t)(o - s))) {
+			if (str_blank(s, (size_t)(o - s))) {
 				*unclosed = true;
 				n = (size_t)(o - s);
 			}
@@ -232,7 +221,7 @@ cleanup_history(struct run *run, const struct profile *p, struct inputs *in,
 		struct message m = (*v)[i];
 
 		clean_one(run, &r, in, &m, i);
-		if (r.empty && !m.x && blank(m.content, m.len)) {
+		if (r.empty && !m.x && str_blank(m.content, m.len)) {
 			note(run, in, &m, i, "empty", arena_printf(&run->arena,
 			    "dropped an empty %s message: providers refuse "
 			    "empty content", names_role(m.role)));
