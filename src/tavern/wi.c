@@ -1113,7 +1113,11 @@ output(struct engine *g, struct wi_result *out)
 		struct wi_record *r = &g->rec[it - g->items];
 		const char *c = r->content ? r->content : "";
 
-		if (!*c) {
+		if (*c && g->in->regex)
+			c = g->in->regex(g->in->regex_ctx, c,
+			    it->e->position == WORLD_DEPTH ? it->e->depth :
+			    WI_NO_DEPTH);
+		if (!c || !*c) {
 			r->reason = WI_EMPTY;
 			continue;
 		}
