@@ -274,8 +274,6 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	memset(&wi, 0, sizeof(wi));
 	if (!books(run, in, (struct wi_book **)&wi.books, &wi.nbooks))
 		return false;
-	if (wi.nbooks == 0)
-		return true;
 	wi_settings_default(&ws);
 	if (in->settings || in->wi_settings)
 		wi_settings_from_node(run, in->settings ? in->settings :

@@ -156,6 +156,7 @@ enum wi_reason {
 	WI_GROUP_TAKEN,         /* its group was won in an earlier pass */
 	WI_BUDGET,
 	WI_EMPTY,               /* activated, but its content is empty */
+	WI_REGEX_EMPTY,         /* activated, emptied by a WORLD_INFO regex */
 	WI__REASON_COUNT,
 };
 

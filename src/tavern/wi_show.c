@@ -18,6 +18,8 @@ wi_record_describe(struct buf *b, const struct wi_record *r, bool source)
 		buf_printf(b, " \"%s\"", r->entry->comment);
 	buf_printf(b, ": %s", wi_reason_name(r->reason));
 	if (r->reason == WI_BY_KEY || (r->activated && r->key)) {
+		if (r->reason != WI_BY_KEY)
+			buf_puts(b, ", by key");
 		buf_printf(b, " '%s' in %s", r->key, wi_where_name(r->where));
 		if (r->where == WI_IN_CARD)
 			buf_printf(b, " (%s)", wi_match_name(
