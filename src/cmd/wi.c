@@ -263,47 +263,6 @@ list(const struct world *w, struct buf *b)
 }
 
 static void
-show_record(struct buf *b, const struct wi_record *r)
-{
-	buf_printf(b, "  %c %s.%lld", r->activated ? '+' : '-', r->world,
-	    (long long)r->entry->uid);
-	if (*r->entry->comment)
-		buf_printf(b, " \"%s\"", r->entry->comment);
-	buf_printf(b, ": %s", wi_reason_name(r->reason));
-	if (r->reason == WI_BY_KEY || (r->activated && r->key)) {
-		buf_printf(b, " '%s' in %s", r->key, wi_where_name(r->where));
-		if (r->where == WI_IN_CARD)
-			buf_printf(b, " (%s)", wi_match_name(
-			    (int)r->where_index));
-		else if (r->where == WI_IN_RECURSION)
-			buf_printf(b, " from pass %zu", r->where_index);
-		else
-			buf_printf(b, " %zu", r->where_index);
-	}
-	if (r->roll >= 0)
-		buf_printf(b, ", rolled %.2f against %g", r->roll,
-		    r->entry->probability);
-	if ((r->reason == WI_GROUP_LOST || r->reason == WI_GROUP_TAKEN) &&
-	    r->winner >= 0)
-		buf_printf(b, " '%s' to uid %lld", r->group,
-		    (long long)r->winner);
-	else if (r->reason == WI_GROUP_SCORE)
-		buf_printf(b, " in '%s'", r->group);
-	if (r->reason == WI_BUDGET) {
-		if (r->tokens >= 0)
-			buf_printf(b, " (%lld tokens)", (long long)r->tokens);
-		else
-			buf_puts(b, " (budget already spent)");
-	}
-	if (r->regex_limit)
-		buf_puts(b, " [regex match limit]");
-	buf_printf(b, " (pass %d", r->pass);
-	if (r->level)
-		buf_printf(b, ", level %d", r->level);
-	buf_puts(b, ")\n");
-}
-
-static void
 show_text(struct buf *b, const char *title, const char *text)
 {
 	const char *p = text, *nl;
@@ -330,12 +289,11 @@ show_result(struct run *run, struct buf *b, const char *chat,
 	struct node *t;
 	size_t i;
 
-	buf_printf(b, "== %s: %zu messages scanned, %d pass%s, %lld of %lld "
-	    "tokens%s\n", chat, r->chat_length, r->passes,
-	    r->passes == 1 ? "" : "es", (long long)r->tokens_used,
-	    (long long)r->budget, r->overflow ? ", budget overflowed" : "");
+	buf_printf(b, "== %s: ", chat);
+	wi_result_summary(b, r);
+	buf_putc(b, '\n');
 	for (i = 0; i < r->nrecords; i++)
-		show_record(b, &r->records[i]);
+		wi_record_describe(b, &r->records[i], false);
 	show_text(b, "before", r->before_formatted);
 	show_text(b, "after", r->after_formatted);
 	show_text(b, "an_top", r->an_top);

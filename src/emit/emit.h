@@ -42,6 +42,10 @@ emit_fn emit_debug;
 emit_fn emit_prompt;
 emit_fn emit_system;
 emit_fn emit_user;
+/* The debug view's world-info section (emit_debug_wi.c): nothing unless
+ * the chat has a SillyTavern build's world-info outcome. */
+void emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
+    const char *bold, const char *off);
 
 /* The emitter of a format. */
 emit_fn *emit_for(enum out_format f);

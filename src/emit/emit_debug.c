@@ -249,6 +249,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 		put_message(&v, &c->msgs[i], i);
 	put_cleanups(&v, c);
 	put_excluded(&v, &c->stack);
+	emit_debug_wi(run, c, out, v.st.bold, v.st.off);
 	put_cache(&v, c);
 	return true;
 }

@@ -21,6 +21,7 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "data/tree.h"
+#include "tavern/wi.h"
 
 static const char *
 fingerprint(struct arena *a, uint64_t h)
@@ -290,5 +291,10 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	tree_put(a, doc, "params", c->params ? tree_copy(a, c->params) :
 	    tree_table(a));
 	tree_put(a, doc, "max_tokens", tree_int(a, c->max_tokens));
+	/* A SillyTavern build's world info: what each entry did, the
+	 * budget, the timed-effects state to save. */
+	if (c->world_info)
+		tree_put(a, doc, "world_info", wi_build_node(a,
+		    c->world_info));
 	return emit_write(run, &view, doc, hole, 0, message, out);
 }

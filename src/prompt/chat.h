@@ -20,6 +20,8 @@
 
 struct node;
 struct profile;          /* opaque here: the emitters read it */
+struct wi_result;        /* opaque here (tavern/wi.h): the emitters
+                          * read it */
 
 /*
  * What a message carries beyond its text (NULL on a plain message, which
@@ -114,6 +116,9 @@ struct chat {
 	const struct cleanup_note *cleanups;    /* history clean-up */
 	size_t ncleanups;
 	bool color;                     /* the debug view may use colour */
+	/* A SillyTavern build's world-info outcome (debug view, -f json),
+	 * or NULL. */
+	const struct wi_result *world_info;
 };
 
 #endif

@@ -1,5 +1,6 @@
 #include "tavern/plug.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -114,6 +115,7 @@ regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
 struct wi_ctx {
 	struct run *run;
 	struct macro_env *macros;
+	const struct tavern_wi_scan *in;
 };
 
 static const char *
@@ -231,17 +233,19 @@ trigger(const char *type)
 	return WORLD_TRIGGER_NORMAL;
 }
 
-/* Entry content through the WORLD_INFO regex scripts (ST runs them per
- * entry; here per slot, which gives the same text for scripts that do
- * not match across an entry's edge). */
+/* An activated entry's content through the WORLD_INFO regex scripts,
+ * as SillyTavern runs them: per entry, before it joins its slot. */
 static const char *
-wi_regex(const struct tavern_wi_scan *in, struct run *run, const char *text,
-    int depth)
+entry_regex(void *ctx, const char *text, int64_t depth)
 {
-	if (!in->regex || !in->regex->apply || !text)
+	struct wi_ctx *w = ctx;
+	const struct tavern_regex *re = w->in->regex;
+
+	if (!re || !re->apply || !text)
 		return text;
-	return in->regex->apply(in->regex->ctx, run, TAVERN_RE_WORLD_INFO,
-	    true, depth, text);
+	return re->apply(re->ctx, w->run, TAVERN_RE_WORLD_INFO, true,
+	    depth == WI_NO_DEPTH || depth < INT_MIN + 1 || depth > INT_MAX ?
+	    TAVERN_NO_DEPTH : (int)depth, text);
 }
 
 static const char *
@@ -256,10 +260,10 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 {
 	struct tavern_plug *p = ctx;
 	struct arena *a = &run->arena;
-	struct wi_ctx wc = { run, in->macros };
+	struct wi_ctx wc = { run, in->macros, in };
 	struct wi_settings ws;
 	struct wi_input wi;
-	struct wi_result r;
+	struct wi_result *r;
 	struct wi_timed timed;
 	struct wi_message *msgs;
 	const char *inject[1];
@@ -270,8 +274,6 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	memset(&wi, 0, sizeof(wi));
 	if (!books(run, in, (struct wi_book **)&wi.books, &wi.nbooks))
 		return false;
-	if (wi.nbooks == 0)
-		return true;
 	wi_settings_default(&ws);
 	if (in->settings || in->wi_settings)
 		wi_settings_from_node(run, in->settings ? in->settings :
@@ -316,31 +318,34 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	wi.substitute_ctx = &wc;
 	wi.count_tokens = count_text;
 	wi.count_tokens_ctx = p;
-	if (!wi_run(run, &wi, &r))
+	wi.regex = entry_regex;
+	wi.regex_ctx = &wc;
+	wi.seed = in->seed;
+	r = arena_alloc(a, sizeof(*r));
+	if (!wi_run(run, &wi, r))
 		return false;
-	out->before = nonempty(wi_regex(in, run, r.before, TAVERN_NO_DEPTH));
-	out->after = nonempty(wi_regex(in, run, r.after, TAVERN_NO_DEPTH));
-	out->an_top = nonempty(wi_regex(in, run, r.an_top, TAVERN_NO_DEPTH));
-	out->an_bottom = nonempty(wi_regex(in, run, r.an_bottom,
-	    TAVERN_NO_DEPTH));
-	out->em_top = r.em_top;
-	out->nem_top = r.nem_top;
-	out->em_bottom = r.em_bottom;
-	out->nem_bottom = r.nem_bottom;
-	out->depth = arena_array(a, r.ndepth + 1, sizeof(*out->depth));
-	for (i = 0; i < r.ndepth; i++) {
-		out->depth[i].depth = r.depth[i].depth;
-		out->depth[i].role = r.depth[i].role;
-		out->depth[i].text = wi_regex(in, run, r.depth[i].text,
-		    (int)r.depth[i].depth);
+	out->detail = r;
+	out->before = nonempty(r->before);
+	out->after = nonempty(r->after);
+	out->an_top = nonempty(r->an_top);
+	out->an_bottom = nonempty(r->an_bottom);
+	out->em_top = r->em_top;
+	out->nem_top = r->nem_top;
+	out->em_bottom = r->em_bottom;
+	out->nem_bottom = r->nem_bottom;
+	out->depth = arena_array(a, r->ndepth + 1, sizeof(*out->depth));
+	for (i = 0; i < r->ndepth; i++) {
+		out->depth[i].depth = r->depth[i].depth;
+		out->depth[i].role = r->depth[i].role;
+		out->depth[i].text = r->depth[i].text;
 	}
-	out->ndepth = r.ndepth;
-	out->outlets = arena_array(a, r.noutlets + 1, sizeof(*out->outlets));
-	for (i = 0; i < r.noutlets; i++) {
-		out->outlets[i].name = r.outlets[i].name;
-		out->outlets[i].text = r.outlets[i].text;
+	out->ndepth = r->ndepth;
+	out->outlets = arena_array(a, r->noutlets + 1, sizeof(*out->outlets));
+	for (i = 0; i < r->noutlets; i++) {
+		out->outlets[i].name = r->outlets[i].name;
+		out->outlets[i].text = r->outlets[i].text;
 	}
-	out->noutlets = r.noutlets;
+	out->noutlets = r->noutlets;
 	return true;
 }
 

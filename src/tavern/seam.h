@@ -31,6 +31,7 @@ struct card;
 struct macro_env;
 struct node;
 struct run;
+struct wi_result;
 
 /* --- token counting --- */
 
@@ -74,6 +75,8 @@ struct tavern_wi_scan {
 	                                 * (persona lorebook, charLore) */
 	const struct tavern_tokens *tokens;     /* for the WI budget */
 	const struct tavern_regex *regex;       /* WORLD_INFO placement */
+	uint64_t seed;                  /* --seed, else 0: probability and
+	                                 * inclusion-group draws */
 };
 
 struct tavern_wi_depth {
@@ -97,6 +100,9 @@ struct tavern_wi_result {
 	size_t ndepth;
 	struct tavern_wi_outlet *outlets;       /* position 7 */
 	size_t noutlets;
+	/* What the engine decided, for the debug view and -f json
+	 * (tavern/wi.h), or NULL when no scan ran. */
+	const struct wi_result *detail;
 };
 
 struct tavern_wi {

@@ -630,6 +630,7 @@ world_info(struct tb *t)
 	in.settings = t->s.root;
 	in.tokens = &t->seams->tokens;
 	in.regex = &t->seams->regex;
+	in.seed = t->in->seed ? strtoull(t->in->seed, NULL, 10) : 0;
 	memset(&t->wi, 0, sizeof(t->wi));
 	if (!t->seams->wi.scan(t->seams->wi.ctx, run, &in, &t->wi))
 		return false;
@@ -1571,6 +1572,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 
 	c->params = t.p->body;
 	c->max_tokens = 0;
+	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
 	c->cap = all.n + 1;
 	c->n = 0;

@@ -54,6 +54,7 @@ static const char *const reason_names[] = {
 	"@@dont_activate", "no keys", "no key matched",
 	"secondary keys failed", "probability", "lost inclusion group",
 	"group scoring", "group already won", "over budget", "empty content",
+	"emptied by regex",
 };
 
 const char *
@@ -1113,8 +1114,13 @@ output(struct engine *g, struct wi_result *out)
 		struct wi_record *r = &g->rec[it - g->items];
 		const char *c = r->content ? r->content : "";
 
-		if (!*c) {
-			r->reason = WI_EMPTY;
+		if (*c && g->in->regex)
+			c = g->in->regex(g->in->regex_ctx, c,
+			    it->e->position == WORLD_DEPTH ? it->e->depth :
+			    WI_NO_DEPTH);
+		if (!c || !*c) {
+			r->reason = r->content && *r->content ?
+			    WI_REGEX_EMPTY : WI_EMPTY;
 			continue;
 		}
 		switch (it->e->position) {

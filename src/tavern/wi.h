@@ -117,7 +117,16 @@ struct wi_input {
 	/* Token count; NULL = the estimate wi_estimate_tokens(). */
 	int64_t (*count_tokens)(void *ctx, const char *text, size_t len);
 	void *count_tokens_ctx;
+	/* The WORLD_INFO regex scripts, run as SillyTavern runs them: on
+	 * each activated entry's content before it joins its slot, with
+	 * the entry's depth for an @depth entry, else WI_NO_DEPTH; an entry
+	 * they leave empty is dropped.  NULL = none.  Returns a string that
+	 * lives at least as long as the run. */
+	const char *(*regex)(void *ctx, const char *text, int64_t depth);
+	void *regex_ctx;
 };
+
+#define WI_NO_DEPTH INT64_MIN
 
 /* Why an entry is in or out (the record's reason). */
 enum wi_reason {
@@ -147,6 +156,7 @@ enum wi_reason {
 	WI_GROUP_TAKEN,         /* its group was won in an earlier pass */
 	WI_BUDGET,
 	WI_EMPTY,               /* activated, but its content is empty */
+	WI_REGEX_EMPTY,         /* activated, emptied by a WORLD_INFO regex */
 	WI__REASON_COUNT,
 };
 
@@ -242,6 +252,24 @@ struct node *wi_timed_to_node(struct arena *a, const struct wi_timed *t);
 /* The whole result as a tree for json_write(): activated, considered,
  * slots, budget, timed state. */
 struct node *wi_result_to_node(struct arena *a, const struct wi_result *r);
+
+/*
+ * The outcome in words (wi_show.c), shared by `strata wi` and the debug
+ * view.  wi_record_describe() writes one line: "+" (activated) or "-",
+ * book.uid (with source: its kind in brackets), the comment, the reason
+ * and its details (key, where, roll, group winner, running total), the
+ * pass and recursion level.  wi_result_summary() writes "N messages
+ * scanned, P passes, U of B tokens" without a newline.
+ */
+struct buf;
+void wi_record_describe(struct buf *b, const struct wi_record *r,
+    bool source);
+void wi_result_summary(struct buf *b, const struct wi_result *r);
+/* A build's world_info object for -f json: activated and considered
+ * (book, source, uid, comment, outcome, reason and its details), the
+ * budget, and the timed-effects state to save as
+ * chat_metadata.timedWorldInfo. */
+struct node *wi_build_node(struct arena *a, const struct wi_result *r);
 
 /*
  * Internal to wi_*.c: key preparation and the scan buffer (wi_scan.c).

@@ -182,28 +182,44 @@ strs(struct arena *a, const char *const *v, size_t n)
 	return arr;
 }
 
+/*
+ * One record.  For a build (-f json) the book is "book" and "outcome"
+ * says "activated" or "not activated" beside the reason; `strata wi
+ * --json` keeps "world" and "activated".
+ */
 static struct node *
-record_node(struct arena *a, const struct wi_record *r)
+record_node(struct arena *a, const struct wi_record *r, bool build)
 {
 	struct node *t = tree_table(a);
 
-	tree_put(a, t, "world", tree_str(a, r->world));
+	tree_put(a, t, build ? "book" : "world", tree_str(a, r->world));
 	tree_put(a, t, "source", tree_str(a, wi_source_name(r->source)));
 	tree_put(a, t, "uid", tree_int(a, r->entry->uid));
 	tree_put(a, t, "comment", tree_str(a, r->entry->comment));
-	tree_put(a, t, "activated", tree_bool(a, r->activated));
+	if (build)
+		tree_put(a, t, "outcome", tree_str(a, r->activated ?
+		    "activated" : "not activated"));
+	else
+		tree_put(a, t, "activated", tree_bool(a, r->activated));
 	tree_put(a, t, "reason", tree_str(a, wi_reason_name(r->reason)));
 	tree_put(a, t, "pass", tree_int(a, r->pass));
-	if (r->level)
+	if (r->level || build)
 		tree_put(a, t, "level", tree_int(a, r->level));
 	if (r->key && (r->reason == WI_BY_KEY || r->activated)) {
 		tree_put(a, t, "key", tree_str(a, r->key));
 		tree_put(a, t, "in", tree_str(a, wi_where_name(r->where)));
 		tree_put(a, t, "in_index", tree_int(a,
 		    (int64_t)r->where_index));
+		if (build && r->where == WI_IN_CARD)
+			tree_put(a, t, "in_text", tree_str(a,
+			    wi_match_name((int)r->where_index)));
 	}
-	if (r->roll >= 0)
+	if (r->roll >= 0) {
 		tree_put(a, t, "roll", tree_float(a, r->roll));
+		if (build)
+			tree_put(a, t, "probability", tree_float(a,
+			    r->entry->probability));
+	}
 	if (r->group)
 		tree_put(a, t, "group", tree_str(a, r->group));
 	if (r->winner >= 0)
@@ -220,18 +236,46 @@ record_node(struct arena *a, const struct wi_record *r)
 	return t;
 }
 
-struct node *
-wi_result_to_node(struct arena *a, const struct wi_result *r)
+/* activated (activation order) and considered (priority order). */
+static void
+records(struct arena *a, struct node *root, const struct wi_result *r,
+    bool build)
 {
-	struct node *root = tree_table(a), *act, *con, *sl, *d, *o;
+	struct node *act, *con;
 	size_t i;
 
 	act = tree_put(a, root, "activated", tree_array(a));
 	for (i = 0; i < r->nactivated; i++)
-		tree_push(a, act, record_node(a, r->activated[i]));
+		tree_push(a, act, record_node(a, r->activated[i], build));
 	con = tree_put(a, root, "considered", tree_array(a));
 	for (i = 0; i < r->nrecords; i++)
-		tree_push(a, con, record_node(a, &r->records[i]));
+		tree_push(a, con, record_node(a, &r->records[i], build));
+}
+
+struct node *
+wi_build_node(struct arena *a, const struct wi_result *r)
+{
+	struct node *root = tree_table(a), *b;
+
+	records(a, root, r, true);
+	b = tree_put(a, root, "budget", tree_table(a));
+	tree_put(a, b, "used", tree_int(a, r->tokens_used));
+	tree_put(a, b, "available", tree_int(a, r->budget));
+	tree_put(a, b, "overflow", tree_bool(a, r->overflow));
+	tree_put(a, root, "passes", tree_int(a, r->passes));
+	tree_put(a, root, "messages_scanned", tree_int(a,
+	    (int64_t)r->chat_length));
+	tree_put(a, root, "timed", wi_timed_to_node(a, &r->timed));
+	return root;
+}
+
+struct node *
+wi_result_to_node(struct arena *a, const struct wi_result *r)
+{
+	struct node *root = tree_table(a), *sl, *d, *o;
+	size_t i;
+
+	records(a, root, r, false);
 	sl = tree_put(a, root, "slots", tree_table(a));
 	tree_put(a, sl, "before", tree_str(a, r->before_formatted));
 	tree_put(a, sl, "after", tree_str(a, r->after_formatted));

@@ -1,0 +1,34 @@
+/*
+ * The debug view's world-info section, for a SillyTavern build: every
+ * entry the engine considered, in activation-priority order, with its
+ * book, uid, comment and outcome (the wording of `strata wi`, from
+ * tavern/wi_show.c), the budget used of the budget available, and the
+ * timed-effects state a session would save.
+ */
+#include "emit/emit.h"
+
+#include "base/buf.h"
+#include "data/json.h"
+#include "diag/run.h"
+#include "prompt/chat.h"
+#include "tavern/wi.h"
+
+void
+emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
+    const char *bold, const char *off)
+{
+	const struct wi_result *r = c->world_info;
+	size_t i;
+
+	if (!r)
+		return;
+	buf_printf(out, "\n%sworld info%s: %zu considered, %zu activated; ",
+	    bold, off, r->nrecords, r->nactivated);
+	wi_result_summary(out, r);
+	buf_putc(out, '\n');
+	for (i = 0; i < r->nrecords; i++)
+		wi_record_describe(out, &r->records[i], true);
+	buf_puts(out, "  timedWorldInfo: ");
+	json_write(out, wi_timed_to_node(&run->arena, &r->timed), -1);
+	buf_putc(out, '\n');
+}
