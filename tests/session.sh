@@ -8,7 +8,9 @@
 #     never a torn mix;
 #  3. a corrupt session is reported at its line and left as it was;
 #  4. a SillyTavern chat from SHARED/samples continued by strata keeps its
-#     lines byte for byte (skipped, saying so, without SHARED).
+#     lines byte for byte (skipped, saying so, without SHARED);
+#  6. a turn's images are kept in the session (extra.media) and sent
+#     again in each provider's shape.
 set -u
 bin=$1
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -91,6 +93,39 @@ grep -q '"name": "get_weather"' o.json || fail "tools: no tool call for openai"
 "$bin" build p.toml --session t.jsonl --dry-run -u ok -f gemini >g.json || fail "tools: gemini"
 grep -q '"functionResponse"' g.json || fail "tools: no functionResponse for gemini"
 echo "session: tool calls and results carried to openai and gemini"
+
+# 6. Images of a turn live in the session where SillyTavern 1.15 keeps
+#    them (extra.media) and are sent again in each provider's shape; a
+#    SillyTavern chat's extra.image (a data: URL or a URL) is read too.
+printf '\211PNG\r\n\032\n0000' >cat.png
+"$bin" build p.toml --session i.jsonl -u "look" --image cat.png \
+    --image https://example.com/a.jpg >/dev/null || fail "images: build"
+grep -q '"media":\[{"url":"data:image/png;base64,iVBORw0KGgowMDAw","type":"image"},{"url":"https://example.com/a.jpg","type":"image"}\],"media_display":"list","inline_image":true' i.jsonl ||
+	fail "images: not in extra.media: $(cat i.jsonl)"
+grep -q '"strata":{"media":\[{"media_type":"image/png","path":"cat.png"},{}\]}' i.jsonl ||
+	fail "images: extra.strata.media"
+"$bin" build p.toml --session i.jsonl --dry-run -u ok -f openai >o.json || fail "images: openai"
+grep -q '"url": "data:image/png;base64,iVBORw0KGgowMDAw"' o.json &&
+    grep -q '"url": "https://example.com/a.jpg"' o.json || fail "images: openai parts"
+"$bin" build p.toml --session i.jsonl --dry-run -u ok -f anthropic >a.json || fail "images: anthropic"
+grep -q '"type": "base64"' a.json && grep -q '"type": "url"' a.json ||
+	fail "images: anthropic blocks"
+"$bin" build p.toml --session i.jsonl --dry-run -u ok -f gemini 2>err >/dev/null &&
+	fail "images: gemini took a URL without a media type"
+grep -q 'gemini cannot take a URL without a media_type' err || fail "images: gemini error: $(cat err)"
+printf '%s\n' '{"chat_metadata":{}}' \
+    '{"name":"U","is_user":true,"mes":"see","extra":{"image":"data:image/png;base64,iVBORw0KGgowMDAw"}}' \
+    '{"name":"A","is_user":false,"mes":"a cat"}' \
+    '{"name":"U","is_user":true,"mes":"and","extra":{"image":"https://example.com/b.png"}}' >st-img.jsonl
+"$bin" build p.toml --session st-img.jsonl --dry-run -u ok -f gemini >g.json 2>err &&
+	fail "images: gemini took extra.image at a URL"
+"$bin" build p.toml --session st-img.jsonl --dry-run -u ok -f anthropic >a.json || fail "images: st chat"
+grep -q '"data": "iVBORw0KGgowMDAw"' a.json && grep -q '"url": "https://example.com/b.png"' a.json ||
+	fail "images: extra.image not read: $(cat a.json)"
+head -n 2 st-img.jsonl >st-img1.jsonl
+"$bin" build p.toml --session st-img1.jsonl --dry-run -u ok -f gemini >g.json || fail "images: gemini"
+grep -q '"mimeType": "image/png"' g.json || fail "images: gemini inlineData"
+echo "session: images stored in extra.media and sent again per provider"
 
 # 4. A SillyTavern chat continued.
 chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "base/clock.h"
 #include "base/util.h"
@@ -389,6 +390,7 @@ usage:
 
 /* The turn build --session appends: the user's message. */
 struct turn_arg {
+	const struct options *opt;
 	const struct chat *chat;
 	int64_t now;
 };
@@ -434,17 +436,48 @@ keep_entries(struct run *run, struct chatfile *c, const struct chat *chat)
 	}
 }
 
+/* --image: the turn's images go into the session with the file each
+ * was read from (parts and --image are in the same order). */
+static void
+put_images(struct run *run, struct node *m, const struct options *opt,
+    const struct message_extra *x)
+{
+	const char **path = arena_array(&run->arena, x->nparts + 1,
+	    sizeof(*path));
+	size_t i, k = 0;
+
+	for (i = 0; i < x->nparts; i++) {
+		const char *arg;
+
+		if (x->parts[i].kind != PART_IMAGE || k >= opt->nimages)
+			continue;
+		arg = opt->images[k++].arg;
+		if (!x->parts[i].url && strncmp(arg, "data:", 5) != 0)
+			path[i] = arg;
+	}
+	session_put_media(&run->arena, m, x->parts, path, x->nparts);
+}
+
 static bool
 append_turn(struct run *run, struct chatfile *c, void *arg)
 {
 	const struct turn_arg *t = arg;
+	const struct message *turn = NULL;
+	struct node *m;
+	size_t i;
 
 	session_state_mut(run, c);
 	keep_entries(run, c, t->chat);
-	if (t->chat->user && t->chat->user_len)
-		chatfile_append(run, c, session_message(&run->arena,
-		    ROLE_USER, session_last_name(c, true, "User"),
-		    t->chat->user, t->chat->user_len, t->now));
+	for (i = 0; i < t->chat->n; i++)
+		if (strcmp(t->chat->msgs[i].origin, "turn") == 0)
+			turn = &t->chat->msgs[i];
+	if (!(t->chat->user && t->chat->user_len) && !(turn && turn->x))
+		return true;
+	m = chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
+	    session_last_name(c, true, "User"), t->chat->user ?
+	    t->chat->user : "", t->chat->user_len, t->now))->obj;
+	if (turn && turn->x)
+		put_images(run, m, t->opt, turn->x);
 	return true;
 }
 
@@ -458,6 +491,7 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c)
 {
 	struct turn_arg t;
 
+	t.opt = opt;
 	t.chat = c;
 	if (!opt->now) {
 		t.now = clock_now_ms();

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "prompt/chat.h"
 
 bool
 session_load(struct run *run, const char *path, struct chatfile *c,
@@ -91,6 +92,171 @@ session_message(struct arena *a, enum role role, const char *name,
 		    "developer"));
 	}
 	return m;
+}
+
+/* t[key], a table, created (replacing a non-table) if need be. */
+static struct node *
+table_of(struct arena *a, struct node *t, const char *key)
+{
+	struct node *n = tree_get(t, key);
+
+	if (!n || n->kind != NODE_TABLE) {
+		n = tree_table(a);
+		tree_set(a, t, key, strlen(key), 0, span_make(0, 0), n);
+	}
+	return n;
+}
+
+void
+session_put_media(struct arena *a, struct node *msg,
+    const struct part *parts, const char *const *path, size_t n)
+{
+	struct node *extra = table_of(a, msg, "extra"), *media = NULL, *sm;
+	struct node *o, *so;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct part *p = &parts[i];
+
+		if (p->kind != PART_IMAGE)
+			continue;
+		if (!media) {
+			media = tree_array(a);
+			tree_set(a, extra, "media", 5, 0, span_make(0, 0),
+			    media);
+			tree_set(a, extra, "media_display", 13, 0,
+			    span_make(0, 0), tree_str(a, "list"));
+			tree_set(a, extra, "inline_image", 12, 0,
+			    span_make(0, 0), tree_bool(a, true));
+			sm = tree_array(a);
+			tree_set(a, table_of(a, extra, "strata"), "media", 5, 0,
+			    span_make(0, 0), sm);
+		}
+		o = tree_table(a);
+		tree_put(a, o, "url", p->url ? tree_strn(a, p->data, p->len) :
+		    tree_str(a, arena_printf(a, "data:%s;base64,%.*s",
+		    p->media_type, (int)p->len, p->data)));
+		tree_put(a, o, "type", tree_str(a, "image"));
+		tree_push(a, media, o);
+		so = tree_table(a);
+		if (p->media_type)
+			tree_put(a, so, "media_type", tree_str(a,
+			    p->media_type));
+		if (path && path[i])
+			tree_put(a, so, "path", tree_str(a, path[i]));
+		tree_push(a, sm, so);
+	}
+}
+
+/* A part from a URL: a data: URL split into media type and base64
+ * bytes; http(s) and gs kept as URLs; anything else false. */
+static bool
+url_part(struct arena *a, const struct node *url, const char *type,
+    enum part_kind kind, struct part *p)
+{
+	const char *s, *semi, *comma;
+	size_t n;
+
+	if (!url || url->kind != NODE_STRING)
+		return false;
+	s = url->u.str.s;
+	n = url->u.str.len;
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->media_type = type;
+	if (n > 5 && memcmp(s, "data:", 5) == 0) {
+		if (!(comma = memchr(s, ',', n)) ||
+		    !(semi = memchr(s, ';', (size_t)(comma - s))) ||
+		    comma - semi != 7 || memcmp(semi, ";base64", 7) != 0)
+			return false;
+		p->media_type = arena_strndup(a, s + 5,
+		    (size_t)(semi - s - 5));
+		p->data = comma + 1;
+		p->len = n - (size_t)(comma + 1 - s);
+		return true;
+	}
+	if ((n > 7 && memcmp(s, "http://", 7) == 0) ||
+	    (n > 8 && memcmp(s, "https://", 8) == 0) ||
+	    (n > 5 && memcmp(s, "gs://", 5) == 0)) {
+		p->data = s;
+		p->len = n;
+		p->url = true;
+		return true;
+	}
+	return false;
+}
+
+/* A string member of t, or NULL. */
+static const char *
+str_in(const struct node *t, const char *key)
+{
+	const struct node *n = t ? tree_get(t, key) : NULL;
+
+	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
+}
+
+size_t
+session_parts(struct arena *a, const struct node *msg,
+    const struct part **out)
+{
+	const struct node *extra = tree_get(msg, "extra");
+	const struct node *media, *sm, *img, *file, *st;
+	struct part *v;
+	size_t n = 0, i, cap, len;
+	const char *text = chatfile_text(msg, &len);
+
+	*out = NULL;
+	if (!extra || extra->kind != NODE_TABLE)
+		return 0;
+	media = tree_get(extra, "media");
+	if (media && media->kind != NODE_ARRAY)
+		media = NULL;
+	img = tree_get(extra, "image");
+	file = tree_get(extra, "file");
+	if (file && file->kind != NODE_TABLE)
+		file = NULL;
+	if (!(media && media->u.array.n) && !img && !file)
+		return 0;
+	st = tree_get(extra, "strata");
+	sm = st && st->kind == NODE_TABLE ? tree_get(st, "media") : NULL;
+	if (sm && sm->kind != NODE_ARRAY)
+		sm = NULL;
+	cap = (media ? media->u.array.n : 0) + 4;
+	v = arena_array(a, cap, sizeof(*v));
+	if (len) {
+		v[n].kind = PART_TEXT;
+		v[n].data = text;
+		v[n++].len = len;
+	}
+	for (i = 0; media && i < media->u.array.n; i++) {
+		const struct node *m = media->u.array.items[i];
+		const char *type = str_in(m, "type");
+		const struct node *x = sm && i < sm->u.array.n ?
+		    sm->u.array.items[i] : NULL;
+
+		if (m->kind != NODE_TABLE || (type && strcmp(type, "image")))
+			continue;
+		if (url_part(a, tree_get(m, "url"), str_in(x, "media_type"),
+		    PART_IMAGE, &v[n]))
+			n++;
+	}
+	/* 1.12 and older: one image, kept in media[] by newer versions. */
+	if (!(media && media->u.array.n) && url_part(a, img, NULL, PART_IMAGE,
+	    &v[n]))
+		n++;
+	if (file && url_part(a, tree_get(file, "url"), NULL, PART_FILE,
+	    &v[n])) {
+		v[n++].filename = str_in(file, "name");
+	} else if (file && (text = str_in(file, "text")) && *text) {
+		/* A file SillyTavern read as text: its text, as it sends. */
+		v[n].kind = PART_TEXT;
+		v[n].data = text;
+		v[n++].len = strlen(text);
+	}
+	if (n == (len ? 1u : 0u))
+		return 0;
+	*out = v;
+	return n;
 }
 
 const char *

@@ -12,7 +12,16 @@
  *                {"key","content","priority","role","scope"}
  *   message.extra.strata = {"role": "tool"|"developer",
  *                           "tool_calls": [{"id","name","arguments"}],
- *                           "tool_call_id": ID, "is_error": BOOL}
+ *                           "tool_call_id": ID, "is_error": BOOL,
+ *                           "media": [{"media_type","path"}...]}
+ *
+ * A message's images are where SillyTavern 1.15 keeps them, so that it
+ * shows them: extra.media = [{"url","type":"image"}...] (a local file as
+ * a data: URL), extra.inline_image and extra.media_display; what it has
+ * no field for (the media type of a plain URL, the file an image was
+ * read from) is in extra.strata.media, one object per extra.media item.
+ * Older chats' extra.image (one URL) and extra.file ({url,name,text})
+ * are read too.
  *
  * Every change is made by session_update(): under an exclusive lock on
  * the file, the file is read afresh (never a stale copy), changed, and
@@ -34,6 +43,7 @@
 
 struct arena;
 struct node;
+struct part;
 struct run;
 
 /* Read path; a missing or empty file is a new session (*exists false). */
@@ -53,6 +63,15 @@ bool session_update(struct run *run, const char *path, session_fn *fn,
 /* A message object as SillyTavern writes one. */
 struct node *session_message(struct arena *a, enum role role,
     const char *name, const char *text, size_t len, int64_t now_ms);
+/* Put the image parts of parts[0..n) in msg's extra (see above); path[i]
+ * is the local file part i was read from, or NULL. */
+void session_put_media(struct arena *a, struct node *msg,
+    const struct part *parts, const char *const *path, size_t n);
+/* msg's content parts -- mes as a text part, then its images and files --
+ * or 0 (and *out NULL) when it has none but mes.  Images at a URL that is
+ * not http(s), gs or data (a SillyTavern server path) are left out. */
+size_t session_parts(struct arena *a, const struct node *msg,
+    const struct part **out);
 /* The name of the last message from the user (is_user true) or from the
  * character, or dflt. */
 const char *session_last_name(const struct chatfile *c, bool user,
