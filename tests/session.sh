@@ -10,7 +10,9 @@
 #  4. a SillyTavern chat from SHARED/samples continued by strata keeps its
 #     lines byte for byte (skipped, saying so, without SHARED);
 #  6. a turn's images are kept in the session (extra.media) and sent
-#     again in each provider's shape.
+#     again in each provider's shape;
+#  7. the profile's fingerprint and the thread id are kept, a build with
+#     another profile is warned about.
 set -u
 bin=$1
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -126,6 +128,27 @@ head -n 2 st-img.jsonl >st-img1.jsonl
 "$bin" build p.toml --session st-img1.jsonl --dry-run -u ok -f gemini >g.json || fail "images: gemini"
 grep -q '"mimeType": "image/png"' g.json || fail "images: gemini inlineData"
 echo "session: images stored in extra.media and sent again per provider"
+
+# 7. The session's state: the profile's fingerprint and a thread id,
+#    given once, derived from --seed or --now when given, else random.
+thread() { sed -n 's/.*"thread_id":"\([^"]*\)".*/\1/p' "$1" | head -n 1; }
+"$bin" build p.toml --session n1.jsonl -u hi --now 2026-01-01T00:00:00Z >/dev/null &&
+"$bin" build p.toml --session n2.jsonl -u hi --now 2026-01-01T00:00:00Z >/dev/null &&
+"$bin" build p.toml --session r1.jsonl -u hi >/dev/null &&
+"$bin" build p.toml --session r2.jsonl -u hi >/dev/null || fail "state: build"
+[ -n "$(thread n1.jsonl)" ] && [ "$(thread n1.jsonl)" = "$(thread n2.jsonl)" ] ||
+	fail "state: --now does not fix the thread id"
+[ "$(thread r1.jsonl)" != "$(thread r2.jsonl)" ] || fail "state: random thread ids equal"
+t1=$(thread n1.jsonl)
+"$bin" build p.toml --session n1.jsonl -u again >/dev/null || fail "state: second build"
+[ "$(thread n1.jsonl)" = "$t1" ] || fail "state: the thread id changed"
+"$bin" session n1.jsonl show | grep -q "^thread $t1\$" || fail "state: show has no thread"
+"$bin" session n1.jsonl show | grep -q '^profile fnv1a64:' || fail "state: show has no profile"
+printf '[output]\nmodel = "other"\n' >q.toml
+"$bin" build q.toml --session n1.jsonl -u x --dry-run >/dev/null 2>err || fail "state: mismatch is an error"
+grep -q 'warning: the session n1.jsonl was built with another profile' err ||
+	fail "state: no warning: $(cat err)"
+echo "session: profile fingerprint and thread id kept"
 
 # 4. A SillyTavern chat continued.
 chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"

@@ -466,7 +466,9 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
 	struct node *m;
 	size_t i;
 
-	session_state_mut(run, c);
+	session_set_profile(run, c, session_profile_fp(&run->arena,
+	    t->chat->profile->root));
+	session_thread(run, c, t->opt->tavern.seed, t->opt->now);
 	keep_entries(run, c, t->chat);
 	for (i = 0; i < t->chat->n; i++)
 		if (strcmp(t->chat->msgs[i].origin, "turn") == 0)

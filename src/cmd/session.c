@@ -49,6 +49,7 @@ struct args {
 	enum scope scope;               /* clear */
 	const char *user_name, *char_name, *greeting;
 	int64_t now;
+	const char *now_arg;            /* --now as given, or NULL */
 	bool json;
 	size_t changed;                 /* for the message after */
 };
@@ -143,7 +144,7 @@ do_new(struct run *run, struct chatfile *c, void *arg)
 		chatfile_append(run, c, session_message(&run->arena,
 		    ROLE_ASSISTANT, a->char_name, a->greeting,
 		    strlen(a->greeting), a->now));
-	session_state_mut(run, c);
+	session_thread(run, c, NULL, a->now_arg);
 	return true;
 }
 
@@ -154,9 +155,17 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 	struct node *hist = tree_array(&run->arena);
 	size_t i;
 
-	if (!json)
+	if (!json) {
+		const char *fp = session_state_str(c, "profile_fingerprint");
+		const char *id = session_state_str(c, "thread_id");
+
 		buf_printf(out, "%zu messages, %lld turns completed\n",
 		    c->msgs.n, (long long)session_turn(c));
+		if (id)
+			buf_printf(out, "thread %s\n", id);
+		if (fp)
+			buf_printf(out, "profile %s\n", fp);
+	}
 	for (i = 0; i < c->msgs.n; i++) {
 		const struct node *m = c->msgs.v[i].obj;
 		bool hidden;
@@ -282,6 +291,7 @@ cmd_session(int argc, char **argv)
 	}
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
+	a.now_arg = now;
 	if (!parse_now(&run, now, &a.now))
 		goto out;
 	if (strcmp(a.action, "show") == 0) {
@@ -317,6 +327,7 @@ struct reply_args {
 	const char *char_name;          /* NULL: the session's */
 	int64_t now;
 	bool swipe;
+	const char *now_arg;            /* --now as given, or NULL */
 };
 
 /* The assistant message of r, with its tool calls and reasoning. */
@@ -397,6 +408,7 @@ do_reply(struct run *run, struct chatfile *c, void *arg)
 		return replace_last(run, c, m);
 	chatfile_append(run, c, m);
 	session_end_turn(run, c);
+	session_thread(run, c, NULL, ra->now_arg);
 	return true;
 }
 
@@ -405,7 +417,7 @@ cmd_reply_session(struct run *run, const char *path,
     const struct response *r, const char *char_name, const char *now,
     bool swipe)
 {
-	struct reply_args ra = { r, char_name, 0, swipe };
+	struct reply_args ra = { r, char_name, 0, swipe, now };
 
 	if (!parse_now(run, now, &ra.now))
 		return false;

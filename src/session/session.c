@@ -1,14 +1,18 @@
 #include "session/session.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/clock.h"
 #include "base/file.h"
+#include "base/hash.h"
 #include "base/util.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
 #include "prompt/chat.h"
@@ -342,6 +346,99 @@ session_end_turn(struct run *run, struct chatfile *c)
 	tree_set(&run->arena, st, "turn", 4, 0, span_make(0, 0),
 	    tree_int(&run->arena, session_turn(c) + 1));
 	session_clear(run, c, SCOPE_TURN);
+}
+
+const char *
+session_profile_fp(struct arena *a, const struct node *root)
+{
+	struct buf b = BUF_INIT;
+	uint64_t h;
+
+	if (root)
+		json_write(&b, root, -1);
+	h = hash_fnv1a64(HASH_FNV_INIT, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return arena_printf(a, "fnv1a64:%016" PRIx64, h);
+}
+
+/* chat_metadata.strata[key], or NULL. */
+static const struct node *
+state_get(const struct chatfile *c, const char *key)
+{
+	const struct node *m = chatfile_metadata(c);
+	const struct node *st = m ? tree_get(m, "strata") : NULL;
+
+	return st && st->kind == NODE_TABLE ? tree_get(st, key) : NULL;
+}
+
+const char *
+session_state_str(const struct chatfile *c, const char *key)
+{
+	const struct node *n = state_get(c, key);
+
+	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
+}
+
+void
+session_check_profile(struct run *run, const struct chatfile *c,
+    const char *path, const char *fp)
+{
+	const struct node *n = state_get(c, "profile_fingerprint");
+
+	if (!n || n->kind != NODE_STRING || strcmp(n->u.str.s, fp) == 0)
+		return;
+	if (c->src && c->header_raw)
+		diag_warning(run, c->src, n->span, MSG_SESSION_PROFILE, path,
+		    n->u.str.s, fp);
+	else
+		diag_plain(run, DIAG_WARNING, MSG_SESSION_PROFILE, path,
+		    n->u.str.s, fp);
+}
+
+void
+session_set_profile(struct run *run, struct chatfile *c, const char *fp)
+{
+	tree_set(&run->arena, session_state_mut(run, c),
+	    "profile_fingerprint", 19, 0, span_make(0, 0),
+	    tree_str(&run->arena, fp));
+}
+
+void
+session_thread(struct run *run, struct chatfile *c, const char *seed,
+    const char *now)
+{
+	struct node *st = session_state_mut(run, c);
+	unsigned char u[16];
+	uint64_t h[2];
+	size_t i;
+
+	if (tree_get(st, "thread_id"))
+		return;
+	if (seed || now) {
+		h[0] = hash_fnv1a64(HASH_FNV_INIT, seed ? "seed:" : "now:",
+		    seed ? 5 : 4);
+		h[0] = hash_fnv1a64(h[0], seed ? seed : now,
+		    strlen(seed ? seed : now));
+		h[1] = hash_fnv1a64(h[0], "thread", 6);
+		for (i = 0; i < 16; i++)
+			u[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
+	} else if (getrandom(u, sizeof(u), 0) != (ssize_t)sizeof(u)) {
+		/* No entropy: the clock and the process, still unique
+		 * enough for a name. */
+		h[0] = hash_fnv1a64(HASH_FNV_INIT, &(int64_t){ clock_now_ms() },
+		    sizeof(int64_t));
+		h[1] = hash_fnv1a64(h[0], &(pid_t){ getpid() }, sizeof(pid_t));
+		for (i = 0; i < 16; i++)
+			u[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
+	}
+	u[6] = (unsigned char)((u[6] & 0x0f) | 0x40);
+	u[8] = (unsigned char)((u[8] & 0x3f) | 0x80);
+	tree_set(&run->arena, st, "thread_id", 9, 0, span_make(0, 0),
+	    tree_str(&run->arena, arena_printf(&run->arena,
+	    "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	    "%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3], u[4], u[5],
+	    u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+	    u[15])));
 }
 
 enum role

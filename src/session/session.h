@@ -6,8 +6,12 @@
  * chat_metadata.variables); strata's own state sits where SillyTavern
  * ignores it:
  *
- *   chat_metadata.strata = {"turn": N, "entries": [ENTRY...]}
+ *   chat_metadata.strata = {"turn": N, "entries": [ENTRY...],
+ *                           "profile_fingerprint": FP, "thread_id": ID}
  *       turn     turns completed (a reply ends a turn)
+ *       profile_fingerprint  of the profile of the last build that
+ *                wrote (session_profile_fp)
+ *       thread_id  a UUID given once, on strata's first write
  *       entries  PromptStack entries of scope session or turn:
  *                {"key","content","priority","role","scope"}
  *   message.extra.strata = {"role": "tool"|"developer",
@@ -88,6 +92,24 @@ void session_end_turn(struct run *run, struct chatfile *c);
 /* Drop the entries of scope (SCOPE_SESSION or SCOPE_TURN); returns how
  * many went. */
 size_t session_clear(struct run *run, struct chatfile *c, enum scope scope);
+
+/* The fingerprint of a profile: "fnv1a64:" and the FNV-1a 64 of its
+ * merged tree (--set overrides applied) written as compact JSON. */
+const char *session_profile_fp(struct arena *a, const struct node *root);
+/* Warn, at the stored value, when the session's profile_fingerprint is
+ * not fp: it was built with another profile. */
+void session_check_profile(struct run *run, const struct chatfile *c,
+    const char *path, const char *fp);
+/* Store fp as the session's profile_fingerprint. */
+void session_set_profile(struct run *run, struct chatfile *c,
+    const char *fp);
+/* Give the session its thread_id unless it has one: a version-4 UUID
+ * derived from seed (--seed) or else now (--now) when either is given,
+ * else random. */
+void session_thread(struct run *run, struct chatfile *c, const char *seed,
+    const char *now);
+/* chat_metadata.strata's member key when it is a string, else NULL. */
+const char *session_state_str(const struct chatfile *c, const char *key);
 
 /* The role a message plays in a prompt: extra.strata.role, else
  * SillyTavern's rules (is_user: user; extra.type narrator: system;
