@@ -12,7 +12,8 @@
 #  6. a turn's images are kept in the session (extra.media) and sent
 #     again in each provider's shape;
 #  7. the profile's fingerprint and the thread id are kept, a build with
-#     another profile is warned about.
+#     another profile is warned about;
+#  8. a SillyTavern build's variables and timed world-info state persist.
 set -u
 bin=$1
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -149,6 +150,41 @@ printf '[output]\nmodel = "other"\n' >q.toml
 grep -q 'warning: the session n1.jsonl was built with another profile' err ||
 	fail "state: no warning: $(cat err)"
 echo "session: profile fingerprint and thread id kept"
+
+# 8. A SillyTavern build keeps its chat's state in the session: the
+#    greeting starts it, {{setvar}} persists into chat_metadata.variables,
+#    a sticky world-info entry stays active through timedWorldInfo.
+cat >card.json <<'EOF'
+{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Mira","description":"Mood: {{getvar::mood}}.","personality":"","scenario":"","first_mes":"Welcome, {{user}}.","mes_example":"","extensions":{"world":"world"}}}
+EOF
+cat >world.json <<'EOF'
+{"entries":{"0":{"uid":0,"key":["door"],"keysecondary":[],"content":"[the door is open]","constant":false,"selective":true,"selectiveLogic":0,"order":100,"position":0,"disable":false,"probability":100,"useProbability":true,"depth":4,"sticky":3,"cooldown":0,"delay":0}}}
+EOF
+printf '{"world_info_settings":{"world_info_depth":2}}\n' >settings.json
+tb() { "$bin" build --card card.json --world world.json --settings settings.json \
+    --session tv.jsonl --now 2026-01-01T00:00:00Z -f openai --set output.model=m "$@"; }
+untimed() { sed 's/,"timedWorldInfo":{[^}]*}[^}]*}[^}]*}[^}]*}//' "$1"; }
+tb -u "{{setvar::mood::calm}}I open the door" --dry-run >/dev/null || fail "tavern: dry run"
+[ -f tv.jsonl ] && fail "tavern: --dry-run wrote the session"
+tb -u "{{setvar::mood::calm}}I open the door" >o.json || fail "tavern: build 1"
+grep -q '"content": "Mood: ."' o.json || fail "tavern: mood set too early"
+grep -q '"variables":{"mood":"calm"}' tv.jsonl || fail "tavern: variable not kept: $(head -n 1 tv.jsonl)"
+grep -q '"timedWorldInfo":{"sticky":{"world.0":' tv.jsonl || fail "tavern: no timed state"
+sed -n 2p tv.jsonl | grep -q '"mes":"Welcome, User."' || fail "tavern: no greeting"
+sed -n 3p tv.jsonl | grep -q '"mes":"I open the door"' || fail "tavern: user message"
+echo "ok" | "$bin" reply --session tv.jsonl --now 2026-01-01T00:00:01Z || fail "tavern: reply"
+cp tv.jsonl tv.orig
+tb -u "hello" >o.json || fail "tavern: build 2"
+grep -q '"content": "Mood: calm."' o.json || fail "tavern: {{setvar}} did not persist"
+grep -q '"content": "\[the door is open\]"' o.json || fail "tavern: sticky entry not active"
+untimed tv.orig >tv.jsonl
+grep -q timedWorldInfo tv.jsonl && fail "tavern: cannot strip the timed state"
+cp tv.jsonl tv.untimed
+tb -u "hello" --dry-run >o.json || fail "tavern: build without timed state"
+grep -q 'the door is open' o.json && fail "tavern: the entry was active without its timed state"
+tb -u "{{setvar::mood::x}}hi" --card nosuch.json >/dev/null 2>&1 && fail "tavern: bad card built"
+cmp -s tv.jsonl tv.untimed || fail "tavern: a failed build changed the session"
+echo "session: a SillyTavern build keeps variables and timed world info"
 
 # 4. A SillyTavern chat continued.
 chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"

@@ -396,6 +396,37 @@ struct turn_arg {
 };
 
 /*
+ * A SillyTavern build's state (tbuild.h): a new chat's greeting first,
+ * the variables its macros changed, the timed world-info state.
+ */
+static void
+put_tavern(struct run *run, struct chatfile *c, const struct tavern_state *ts,
+    int64_t now)
+{
+	struct arena *a = &run->arena;
+	const struct node *v = ts->vars_changed;
+	struct node *vars;
+	size_t i;
+
+	if (ts->greeting && c->msgs.n == 0)
+		chatfile_append(run, c, session_message(a, ROLE_ASSISTANT,
+		    ts->char_name ? ts->char_name : "Assistant", ts->greeting,
+		    strlen(ts->greeting), now));
+	if (v && v->kind == NODE_TABLE && v->u.table.n) {
+		vars = session_vars_mut(run, c);
+		for (i = 0; i < v->u.table.n; i++) {
+			const struct member *m = &v->u.table.items[i];
+
+			tree_set(a, vars, m->key, m->keylen, 0, span_make(0, 0),
+			    tree_copy(a, m->value));
+		}
+	}
+	if (ts->timed)
+		tree_set(a, chatfile_metadata_mut(run, c), "timedWorldInfo",
+		    14, 0, span_make(0, 0), tree_copy(a, ts->timed));
+}
+
+/*
  * The entries this build added from the command line (-i) with scope
  * session or turn: the session keeps them (a turn's until the reply ends
  * it), replacing a kept one of the same key.
@@ -462,6 +493,7 @@ static bool
 append_turn(struct run *run, struct chatfile *c, void *arg)
 {
 	const struct turn_arg *t = arg;
+	const struct tavern_state *ts = t->opt->tavern.state;
 	const struct message *turn = NULL;
 	struct node *m;
 	size_t i;
@@ -469,10 +501,18 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
 	session_set_profile(run, c, session_profile_fp(&run->arena,
 	    t->chat->profile->root));
 	session_thread(run, c, t->opt->tavern.seed, t->opt->now);
+	if (ts)
+		put_tavern(run, c, ts, t->now);
 	keep_entries(run, c, t->chat);
 	for (i = 0; i < t->chat->n; i++)
 		if (strcmp(t->chat->msgs[i].origin, "turn") == 0)
 			turn = &t->chat->msgs[i];
+	if (ts && ts->user) {
+		chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
+		    ts->user_name ? ts->user_name : "User", ts->user,
+		    strlen(ts->user), t->now));
+		return true;
+	}
 	if (!(t->chat->user && t->chat->user_len) && !(turn && turn->x))
 		return true;
 	m = chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
@@ -583,9 +623,15 @@ run_pipeline(const struct options *opt, bool debug)
 	struct run run;
 	struct chat chat;
 	struct buf out = BUF_INIT;
+	struct options o = *opt;
+	struct tavern_state ts;
 	emit_fn *fn;
 	int status;
 
+	/* A SillyTavern build leaves what its chat keeps in ts. */
+	memset(&ts, 0, sizeof(ts));
+	o.tavern.state = &ts;
+	opt = &o;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, opt->color);
 	if (assemble(&run, opt, &chat)) {

@@ -323,6 +323,7 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	out->an_top = nonempty(wi_regex(in, run, r.an_top, TAVERN_NO_DEPTH));
 	out->an_bottom = nonempty(wi_regex(in, run, r.an_bottom,
 	    TAVERN_NO_DEPTH));
+	out->timed = wi_timed_to_node(a, &r.timed);
 	out->em_top = r.em_top;
 	out->nem_top = r.nem_top;
 	out->em_bottom = r.em_bottom;

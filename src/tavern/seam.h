@@ -97,6 +97,8 @@ struct tavern_wi_result {
 	size_t ndepth;
 	struct tavern_wi_outlet *outlets;       /* position 7 */
 	size_t noutlets;
+	/* chat_metadata.timedWorldInfo after the scan, or NULL. */
+	const struct node *timed;
 };
 
 struct tavern_wi {
