@@ -19,6 +19,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "prompt/chat.h"
 #include "reply/response.h"
 #include "session/session.h"
 
@@ -148,6 +149,34 @@ do_new(struct run *run, struct chatfile *c, void *arg)
 	return true;
 }
 
+/* A message's parts in strata's history shape: text, and images and
+ * files by URL (the bytes as a data: URL). */
+static struct node *
+parts_node(struct arena *a, const struct part *parts, size_t n)
+{
+	struct node *arr = tree_array(a), *o;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct part *p = &parts[k];
+
+		o = tree_table(a);
+		if (p->kind == PART_TEXT) {
+			tree_put(a, o, "type", tree_str(a, "text"));
+			tree_put(a, o, "text", tree_strref(a, p->data, p->len));
+		} else {
+			tree_put(a, o, "type", tree_str(a, p->kind ==
+			    PART_IMAGE ? "image" : "file"));
+			tree_put(a, o, "url", emit_data_url(a, p));
+			if (p->url && p->media_type)
+				tree_put(a, o, "media_type", tree_str(a,
+				    p->media_type));
+		}
+		tree_push(a, arr, o);
+	}
+	return arr;
+}
+
 /* show: a readable transcript, or the -H history array. */
 static void
 show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
@@ -170,8 +199,10 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 		const struct node *m = c->msgs.v[i].obj;
 		bool hidden;
 		enum role r = session_role(m, &hidden);
-		size_t len;
+		size_t len, k;
 		const char *text = chatfile_text(m, &len);
+		const struct part *parts;
+		size_t np = session_parts(&run->arena, m, &parts);
 
 		if (json) {
 			struct node *o;
@@ -181,7 +212,8 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 			o = tree_table(&run->arena);
 			tree_put(&run->arena, o, "role",
 			    tree_str(&run->arena, names_role(r)));
-			tree_put(&run->arena, o, "content",
+			tree_put(&run->arena, o, "content", np ?
+			    parts_node(&run->arena, parts, np) :
 			    tree_strref(&run->arena, text, len));
 			tree_push(&run->arena, hist, o);
 			continue;
@@ -191,6 +223,13 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 		    hidden ? ", hidden" : "");
 		buf_put(out, text, len);
 		buf_putc(out, '\n');
+		for (k = 0; k < np; k++)
+			if (parts[k].kind != PART_TEXT)
+				buf_printf(out, "[%s %s]\n", parts[k].kind ==
+				    PART_IMAGE ? "image" : "file",
+				    parts[k].url ? parts[k].data :
+				    parts[k].media_type ? parts[k].media_type :
+				    "?");
 	}
 	if (json) {
 		json_write(out, hist, 2);
