@@ -80,6 +80,8 @@ do_set_var(struct run *run, struct chatfile *c, void *arg)
 
 	tree_set(&run->arena, vars, a->name, strlen(a->name), 0,
 	    span_make(0, 0), tree_str(&run->arena, a->value));
+	/* It may be what creates the session. */
+	session_thread(run, c, NULL, a->now_arg);
 	return true;
 }
 
