@@ -8,7 +8,12 @@
 #     never a torn mix;
 #  3. a corrupt session is reported at its line and left as it was;
 #  4. a SillyTavern chat from SHARED/samples continued by strata keeps its
-#     lines byte for byte (skipped, saying so, without SHARED).
+#     lines byte for byte (skipped, saying so, without SHARED);
+#  6. a turn's images are kept in the session (extra.media) and sent
+#     again in each provider's shape;
+#  7. the profile's fingerprint and the thread id are kept, a build with
+#     another profile is warned about;
+#  8. a SillyTavern build's variables and timed world-info state persist.
 set -u
 bin=$1
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -91,6 +96,95 @@ grep -q '"name": "get_weather"' o.json || fail "tools: no tool call for openai"
 "$bin" build p.toml --session t.jsonl --dry-run -u ok -f gemini >g.json || fail "tools: gemini"
 grep -q '"functionResponse"' g.json || fail "tools: no functionResponse for gemini"
 echo "session: tool calls and results carried to openai and gemini"
+
+# 6. Images of a turn live in the session where SillyTavern 1.15 keeps
+#    them (extra.media) and are sent again in each provider's shape; a
+#    SillyTavern chat's extra.image (a data: URL or a URL) is read too.
+printf '\211PNG\r\n\032\n0000' >cat.png
+"$bin" build p.toml --session i.jsonl -u "look" --image cat.png \
+    --image https://example.com/a.jpg >/dev/null || fail "images: build"
+grep -q '"media":\[{"url":"data:image/png;base64,iVBORw0KGgowMDAw","type":"image"},{"url":"https://example.com/a.jpg","type":"image"}\],"media_display":"list","inline_image":true' i.jsonl ||
+	fail "images: not in extra.media: $(cat i.jsonl)"
+grep -q '"strata":{"media":\[{"media_type":"image/png","path":"cat.png"},{}\]}' i.jsonl ||
+	fail "images: extra.strata.media"
+"$bin" build p.toml --session i.jsonl --dry-run -u ok -f openai >o.json || fail "images: openai"
+grep -q '"url": "data:image/png;base64,iVBORw0KGgowMDAw"' o.json &&
+    grep -q '"url": "https://example.com/a.jpg"' o.json || fail "images: openai parts"
+"$bin" build p.toml --session i.jsonl --dry-run -u ok -f anthropic >a.json || fail "images: anthropic"
+grep -q '"type": "base64"' a.json && grep -q '"type": "url"' a.json ||
+	fail "images: anthropic blocks"
+"$bin" build p.toml --session i.jsonl --dry-run -u ok -f gemini 2>err >/dev/null &&
+	fail "images: gemini took a URL without a media type"
+grep -q 'gemini cannot take a URL without a media_type' err || fail "images: gemini error: $(cat err)"
+printf '%s\n' '{"chat_metadata":{}}' \
+    '{"name":"U","is_user":true,"mes":"see","extra":{"image":"data:image/png;base64,iVBORw0KGgowMDAw"}}' \
+    '{"name":"A","is_user":false,"mes":"a cat"}' \
+    '{"name":"U","is_user":true,"mes":"and","extra":{"image":"https://example.com/b.png"}}' >st-img.jsonl
+"$bin" build p.toml --session st-img.jsonl --dry-run -u ok -f gemini >g.json 2>err &&
+	fail "images: gemini took extra.image at a URL"
+"$bin" build p.toml --session st-img.jsonl --dry-run -u ok -f anthropic >a.json || fail "images: st chat"
+grep -q '"data": "iVBORw0KGgowMDAw"' a.json && grep -q '"url": "https://example.com/b.png"' a.json ||
+	fail "images: extra.image not read: $(cat a.json)"
+head -n 2 st-img.jsonl >st-img1.jsonl
+"$bin" build p.toml --session st-img1.jsonl --dry-run -u ok -f gemini >g.json || fail "images: gemini"
+grep -q '"mimeType": "image/png"' g.json || fail "images: gemini inlineData"
+echo "session: images stored in extra.media and sent again per provider"
+
+# 7. The session's state: the profile's fingerprint and a thread id,
+#    given once, derived from --seed or --now when given, else random.
+thread() { sed -n 's/.*"thread_id":"\([^"]*\)".*/\1/p' "$1" | head -n 1; }
+"$bin" build p.toml --session n1.jsonl -u hi --now 2026-01-01T00:00:00Z >/dev/null &&
+"$bin" build p.toml --session n2.jsonl -u hi --now 2026-01-01T00:00:00Z >/dev/null &&
+"$bin" build p.toml --session r1.jsonl -u hi >/dev/null &&
+"$bin" build p.toml --session r2.jsonl -u hi >/dev/null || fail "state: build"
+[ -n "$(thread n1.jsonl)" ] && [ "$(thread n1.jsonl)" = "$(thread n2.jsonl)" ] ||
+	fail "state: --now does not fix the thread id"
+[ "$(thread r1.jsonl)" != "$(thread r2.jsonl)" ] || fail "state: random thread ids equal"
+t1=$(thread n1.jsonl)
+"$bin" build p.toml --session n1.jsonl -u again >/dev/null || fail "state: second build"
+[ "$(thread n1.jsonl)" = "$t1" ] || fail "state: the thread id changed"
+"$bin" session n1.jsonl show | grep -q "^thread $t1\$" || fail "state: show has no thread"
+"$bin" session n1.jsonl show | grep -q '^profile fnv1a64:' || fail "state: show has no profile"
+printf '[output]\nmodel = "other"\n' >q.toml
+"$bin" build q.toml --session n1.jsonl -u x --dry-run >/dev/null 2>err || fail "state: mismatch is an error"
+grep -q 'warning: the session n1.jsonl was built with another profile' err ||
+	fail "state: no warning: $(cat err)"
+echo "session: profile fingerprint and thread id kept"
+
+# 8. A SillyTavern build keeps its chat's state in the session: the
+#    greeting starts it, {{setvar}} persists into chat_metadata.variables,
+#    a sticky world-info entry stays active through timedWorldInfo.
+cat >card.json <<'EOF'
+{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Mira","description":"Mood: {{getvar::mood}}.","personality":"","scenario":"","first_mes":"Welcome, {{user}}.","mes_example":"","extensions":{"world":"world"}}}
+EOF
+cat >world.json <<'EOF'
+{"entries":{"0":{"uid":0,"key":["door"],"keysecondary":[],"content":"[the door is open]","constant":false,"selective":true,"selectiveLogic":0,"order":100,"position":0,"disable":false,"probability":100,"useProbability":true,"depth":4,"sticky":3,"cooldown":0,"delay":0}}}
+EOF
+printf '{"world_info_settings":{"world_info_depth":2}}\n' >settings.json
+tb() { "$bin" build --card card.json --world world.json --settings settings.json \
+    --session tv.jsonl --now 2026-01-01T00:00:00Z -f openai --set output.model=m "$@"; }
+untimed() { sed 's/,"timedWorldInfo":{[^}]*}[^}]*}[^}]*}[^}]*}//' "$1"; }
+tb -u "{{setvar::mood::calm}}I open the door" --dry-run >/dev/null || fail "tavern: dry run"
+[ -f tv.jsonl ] && fail "tavern: --dry-run wrote the session"
+tb -u "{{setvar::mood::calm}}I open the door" >o.json || fail "tavern: build 1"
+grep -q '"content": "Mood: ."' o.json || fail "tavern: mood set too early"
+grep -q '"variables":{"mood":"calm"}' tv.jsonl || fail "tavern: variable not kept: $(head -n 1 tv.jsonl)"
+grep -q '"timedWorldInfo":{"sticky":{"world.0":' tv.jsonl || fail "tavern: no timed state"
+sed -n 2p tv.jsonl | grep -q '"mes":"Welcome, User."' || fail "tavern: no greeting"
+sed -n 3p tv.jsonl | grep -q '"mes":"I open the door"' || fail "tavern: user message"
+echo "ok" | "$bin" reply --session tv.jsonl --now 2026-01-01T00:00:01Z || fail "tavern: reply"
+cp tv.jsonl tv.orig
+tb -u "hello" >o.json || fail "tavern: build 2"
+grep -q '"content": "Mood: calm."' o.json || fail "tavern: {{setvar}} did not persist"
+grep -q '"content": "\[the door is open\]"' o.json || fail "tavern: sticky entry not active"
+untimed tv.orig >tv.jsonl
+grep -q timedWorldInfo tv.jsonl && fail "tavern: cannot strip the timed state"
+cp tv.jsonl tv.untimed
+tb -u "hello" --dry-run >o.json || fail "tavern: build without timed state"
+grep -q 'the door is open' o.json && fail "tavern: the entry was active without its timed state"
+tb -u "{{setvar::mood::x}}hi" --card nosuch.json >/dev/null 2>&1 && fail "tavern: bad card built"
+cmp -s tv.jsonl tv.untimed || fail "tavern: a failed build changed the session"
+echo "session: a SillyTavern build keeps variables and timed world info"
 
 # 4. A SillyTavern chat continued.
 chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"

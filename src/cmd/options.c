@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "base/clock.h"
 #include "base/util.h"
@@ -389,9 +390,41 @@ usage:
 
 /* The turn build --session appends: the user's message. */
 struct turn_arg {
+	const struct options *opt;
 	const struct chat *chat;
 	int64_t now;
 };
+
+/*
+ * A SillyTavern build's state (tbuild.h): a new chat's greeting first,
+ * the variables its macros changed, the timed world-info state.
+ */
+static void
+put_tavern(struct run *run, struct chatfile *c, const struct tavern_state *ts,
+    int64_t now)
+{
+	struct arena *a = &run->arena;
+	const struct node *v = ts->vars_changed;
+	struct node *vars;
+	size_t i;
+
+	if (ts->greeting && c->msgs.n == 0)
+		chatfile_append(run, c, session_message(a, ROLE_ASSISTANT,
+		    ts->char_name ? ts->char_name : "Assistant", ts->greeting,
+		    strlen(ts->greeting), now));
+	if (v && v->kind == NODE_TABLE && v->u.table.n) {
+		vars = session_vars_mut(run, c);
+		for (i = 0; i < v->u.table.n; i++) {
+			const struct member *m = &v->u.table.items[i];
+
+			tree_set(a, vars, m->key, m->keylen, 0, span_make(0, 0),
+			    tree_copy(a, m->value));
+		}
+	}
+	if (ts->timed)
+		tree_set(a, chatfile_metadata_mut(run, c), "timedWorldInfo",
+		    14, 0, span_make(0, 0), tree_copy(a, ts->timed));
+}
 
 /*
  * The entries this build added from the command line (-i) with scope
@@ -434,17 +467,59 @@ keep_entries(struct run *run, struct chatfile *c, const struct chat *chat)
 	}
 }
 
+/* --image: the turn's images go into the session with the file each
+ * was read from (parts and --image are in the same order). */
+static void
+put_images(struct run *run, struct node *m, const struct options *opt,
+    const struct message_extra *x)
+{
+	const char **path = arena_array(&run->arena, x->nparts + 1,
+	    sizeof(*path));
+	size_t i, k = 0;
+
+	for (i = 0; i < x->nparts; i++) {
+		const char *arg;
+
+		if (x->parts[i].kind != PART_IMAGE || k >= opt->nimages)
+			continue;
+		arg = opt->images[k++].arg;
+		if (!x->parts[i].url && strncmp(arg, "data:", 5) != 0)
+			path[i] = arg;
+	}
+	session_put_media(&run->arena, m, x->parts, path, x->nparts);
+}
+
 static bool
 append_turn(struct run *run, struct chatfile *c, void *arg)
 {
 	const struct turn_arg *t = arg;
+	const struct tavern_state *ts = t->opt->tavern.state;
+	const struct message *turn = NULL;
+	struct node *m;
+	size_t i;
 
-	session_state_mut(run, c);
+	session_set_profile(run, c, session_profile_fp(&run->arena,
+	    t->chat->profile->root));
+	session_thread(run, c, t->opt->tavern.seed, t->opt->now);
+	if (ts)
+		put_tavern(run, c, ts, t->now);
 	keep_entries(run, c, t->chat);
-	if (t->chat->user && t->chat->user_len)
-		chatfile_append(run, c, session_message(&run->arena,
-		    ROLE_USER, session_last_name(c, true, "User"),
-		    t->chat->user, t->chat->user_len, t->now));
+	for (i = 0; i < t->chat->n; i++)
+		if (strcmp(t->chat->msgs[i].origin, "turn") == 0)
+			turn = &t->chat->msgs[i];
+	if (ts && ts->user) {
+		chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
+		    ts->user_name ? ts->user_name : "User", ts->user,
+		    strlen(ts->user), t->now));
+		return true;
+	}
+	if (!(t->chat->user && t->chat->user_len) && !(turn && turn->x))
+		return true;
+	m = chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
+	    session_last_name(c, true, "User"), t->chat->user ?
+	    t->chat->user : "", t->chat->user_len, t->now))->obj;
+	if (turn && turn->x)
+		put_images(run, m, t->opt, turn->x);
 	return true;
 }
 
@@ -458,6 +533,7 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c)
 {
 	struct turn_arg t;
 
+	t.opt = opt;
 	t.chat = c;
 	if (!opt->now) {
 		t.now = clock_now_ms();
@@ -547,9 +623,15 @@ run_pipeline(const struct options *opt, bool debug)
 	struct run run;
 	struct chat chat;
 	struct buf out = BUF_INIT;
+	struct options o = *opt;
+	struct tavern_state ts;
 	emit_fn *fn;
 	int status;
 
+	/* A SillyTavern build leaves what its chat keeps in ts. */
+	memset(&ts, 0, sizeof(ts));
+	o.tavern.state = &ts;
+	opt = &o;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, opt->color);
 	if (assemble(&run, opt, &chat)) {

@@ -19,6 +19,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "prompt/chat.h"
 #include "reply/response.h"
 #include "session/session.h"
 
@@ -49,6 +50,7 @@ struct args {
 	enum scope scope;               /* clear */
 	const char *user_name, *char_name, *greeting;
 	int64_t now;
+	const char *now_arg;            /* --now as given, or NULL */
 	bool json;
 	size_t changed;                 /* for the message after */
 };
@@ -78,6 +80,8 @@ do_set_var(struct run *run, struct chatfile *c, void *arg)
 
 	tree_set(&run->arena, vars, a->name, strlen(a->name), 0,
 	    span_make(0, 0), tree_str(&run->arena, a->value));
+	/* It may be what creates the session. */
+	session_thread(run, c, NULL, a->now_arg);
 	return true;
 }
 
@@ -143,8 +147,36 @@ do_new(struct run *run, struct chatfile *c, void *arg)
 		chatfile_append(run, c, session_message(&run->arena,
 		    ROLE_ASSISTANT, a->char_name, a->greeting,
 		    strlen(a->greeting), a->now));
-	session_state_mut(run, c);
+	session_thread(run, c, NULL, a->now_arg);
 	return true;
+}
+
+/* A message's parts in strata's history shape: text, and images and
+ * files by URL (the bytes as a data: URL). */
+static struct node *
+parts_node(struct arena *a, const struct part *parts, size_t n)
+{
+	struct node *arr = tree_array(a), *o;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct part *p = &parts[k];
+
+		o = tree_table(a);
+		if (p->kind == PART_TEXT) {
+			tree_put(a, o, "type", tree_str(a, "text"));
+			tree_put(a, o, "text", tree_strref(a, p->data, p->len));
+		} else {
+			tree_put(a, o, "type", tree_str(a, p->kind ==
+			    PART_IMAGE ? "image" : "file"));
+			tree_put(a, o, "url", emit_data_url(a, p));
+			if (p->url && p->media_type)
+				tree_put(a, o, "media_type", tree_str(a,
+				    p->media_type));
+		}
+		tree_push(a, arr, o);
+	}
+	return arr;
 }
 
 /* show: a readable transcript, or the -H history array. */
@@ -154,15 +186,25 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 	struct node *hist = tree_array(&run->arena);
 	size_t i;
 
-	if (!json)
+	if (!json) {
+		const char *fp = session_state_str(c, "profile_fingerprint");
+		const char *id = session_state_str(c, "thread_id");
+
 		buf_printf(out, "%zu messages, %lld turns completed\n",
 		    c->msgs.n, (long long)session_turn(c));
+		if (id)
+			buf_printf(out, "thread %s\n", id);
+		if (fp)
+			buf_printf(out, "profile %s\n", fp);
+	}
 	for (i = 0; i < c->msgs.n; i++) {
 		const struct node *m = c->msgs.v[i].obj;
 		bool hidden;
 		enum role r = session_role(m, &hidden);
-		size_t len;
+		size_t len, k;
 		const char *text = chatfile_text(m, &len);
+		const struct part *parts;
+		size_t np = session_parts(&run->arena, m, &parts);
 
 		if (json) {
 			struct node *o;
@@ -172,7 +214,8 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 			o = tree_table(&run->arena);
 			tree_put(&run->arena, o, "role",
 			    tree_str(&run->arena, names_role(r)));
-			tree_put(&run->arena, o, "content",
+			tree_put(&run->arena, o, "content", np ?
+			    parts_node(&run->arena, parts, np) :
 			    tree_strref(&run->arena, text, len));
 			tree_push(&run->arena, hist, o);
 			continue;
@@ -182,6 +225,13 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 		    hidden ? ", hidden" : "");
 		buf_put(out, text, len);
 		buf_putc(out, '\n');
+		for (k = 0; k < np; k++)
+			if (parts[k].kind != PART_TEXT)
+				buf_printf(out, "[%s %s]\n", parts[k].kind ==
+				    PART_IMAGE ? "image" : "file",
+				    parts[k].url ? parts[k].data :
+				    parts[k].media_type ? parts[k].media_type :
+				    "?");
 	}
 	if (json) {
 		json_write(out, hist, 2);
@@ -282,6 +332,7 @@ cmd_session(int argc, char **argv)
 	}
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
+	a.now_arg = now;
 	if (!parse_now(&run, now, &a.now))
 		goto out;
 	if (strcmp(a.action, "show") == 0) {
@@ -317,6 +368,7 @@ struct reply_args {
 	const char *char_name;          /* NULL: the session's */
 	int64_t now;
 	bool swipe;
+	const char *now_arg;            /* --now as given, or NULL */
 };
 
 /* The assistant message of r, with its tool calls and reasoning. */
@@ -397,6 +449,7 @@ do_reply(struct run *run, struct chatfile *c, void *arg)
 		return replace_last(run, c, m);
 	chatfile_append(run, c, m);
 	session_end_turn(run, c);
+	session_thread(run, c, NULL, ra->now_arg);
 	return true;
 }
 
@@ -405,7 +458,7 @@ cmd_reply_session(struct run *run, const char *path,
     const struct response *r, const char *char_name, const char *now,
     bool swipe)
 {
-	struct reply_args ra = { r, char_name, 0, swipe };
+	struct reply_args ra = { r, char_name, 0, swipe, now };
 
 	if (!parse_now(run, now, &ra.now))
 		return false;

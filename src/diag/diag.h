@@ -246,6 +246,7 @@ enum diag_level {
 	X(MSG_SESSION_EXISTS, "the session %s exists already") \
 	X(MSG_SESSION_NO_CALL, "tool call '%s': no assistant message of the session %s made it") \
 	X(MSG_SESSION_BAD_TIME, "--now '%s' is not an RFC 3339 date-time (2026-11-23T09:30:00Z)") \
+	X(MSG_SESSION_PROFILE, "the session %s was built with another profile (fingerprint %s, now %s)") \
 	/* tavern: SillyTavern presets, settings, assembly */ \
 	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \
 	X(MSG_TAVERN_WRONG_TYPE, "'%s' must be %s, not %s") \

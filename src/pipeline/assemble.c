@@ -201,6 +201,10 @@ tavern(struct run *run, const struct options *opt, const struct profile *p,
 	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
 	tin.user = in->user ? in->user->text : NULL;
+	/* --session: the session is the chat (a new one starts with the
+	 * card's greeting), unless --chat names another. */
+	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
+		tin.chat = opt->session;
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);

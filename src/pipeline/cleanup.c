@@ -199,8 +199,7 @@ clean_one(struct run *run, const struct rules *r, struct inputs *in,
 	buf_free(&b);
 	if (changed) {
 		n = entry_trim(&s, n);
-		m->content = s;
-		m->len = n;
+		message_set_text(run, m, s, n);
 	}
 	return changed;
 }

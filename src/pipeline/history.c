@@ -710,7 +710,7 @@ tool_calls(struct reader *rd, const struct node *v, struct draft *d)
  * have. */
 static bool
 finish(struct reader *rd, const struct node *e, enum role r,
-    const struct node *name, struct draft *d, bool textonly,
+    const struct node *name, struct draft *d, bool textonly, bool listed,
     const char *text, size_t len, bool results)
 {
 	struct run *run = rd->run;
@@ -743,6 +743,9 @@ finish(struct reader *rd, const struct node *e, enum role r,
 	for (i = 0; i < d->parts.n; i++)
 		if (d->parts.v[i].kind != PART_TEXT)
 			break;
+	/* Text given as a list stays a list (the shape round-trips). */
+	if (listed && d->parts.n)
+		i = 0;
 	if (i < d->parts.n || d->calls.n) {
 		x = arena_alloc(&run->arena, sizeof(*x));
 		if (i < d->parts.n) {
@@ -785,7 +788,7 @@ element_slow(struct reader *rd, const struct node *e)
 	enum role r = ROLE_USER;
 	size_t j, len = 0;
 	const char *text = NULL;
-	bool eok = true, textonly = false;
+	bool eok = true, textonly = false, listed = false;
 	size_t before = rd->out.n;
 
 	if (e->kind != NODE_TABLE) {
@@ -866,6 +869,7 @@ element_slow(struct reader *rd, const struct node *e)
 		textonly = true;
 	} else if (content && content->kind == NODE_ARRAY) {
 		eok = parts(rd, e, r, content, &d);
+		listed = true;
 	} else if (content && content->kind != NODE_NULL) {
 		diag_error(run, rd->src, content->span,
 		    MSG_HISTORY_CONTENT_PARTS, tree_kind_article(content->kind));
@@ -878,6 +882,8 @@ element_slow(struct reader *rd, const struct node *e)
 			eok = false;
 		} else {
 			eok = parts(rd, e, r, gparts, &d);
+			/* Gemini has only lists: one text part is text. */
+			listed = listed || d.parts.n > 1;
 		}
 	}
 	if (eok && calls)
@@ -898,7 +904,7 @@ element_slow(struct reader *rd, const struct node *e)
 			}
 			textonly = false;
 		}
-		eok = finish(rd, e, r, name, &d, textonly, text, len,
+		eok = finish(rd, e, r, name, &d, textonly, listed, text, len,
 		    rd->out.n > before);
 	}
 	draft_free(&d);

@@ -361,6 +361,9 @@ inputs_read(struct run *run, const struct options *opt,
 	memset(in, 0, sizeof(*in));
 	if (!inputs_session_load(run, opt, in))
 		return false;
+	if (in->sess)
+		session_check_profile(run, in->sess, opt->session,
+		    session_profile_fp(&run->arena, p->root));
 	ok = true;
 	variables(run, opt, p, vars, in->sess, &in->vars, &ok);
 	ok = contexts(run, opt, ctxs, in) && ok;

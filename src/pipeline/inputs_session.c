@@ -43,9 +43,11 @@ after_last_user(const struct chatfile *c)
 
 /* text then, if any, "\n\n" and the old contents of b */
 /*
- * What SillyTavern has no field for, from extra.strata: an assistant
- * message's tool calls, a tool result's call (its tool's name found on
- * the call, in the messages before it).  NULL for a plain message.
+ * What a message carries beyond mes: its images and files (extra.media,
+ * extra.image, extra.file: session.h), and from extra.strata an
+ * assistant message's tool calls, a tool result's call (its tool's name
+ * found on the call, in the messages before it).  NULL for a plain
+ * message.
  */
 static struct message_extra *
 session_extra(struct run *run, const struct node *obj,
@@ -58,12 +60,15 @@ session_extra(struct run *run, const struct node *obj,
 	const struct node *err = st ? tree_get(st, "is_error") : NULL;
 	struct message_extra *x;
 	struct tool_call *v;
-	size_t i, k;
+	const struct part *parts;
+	size_t i, k, nparts = session_parts(&run->arena, obj, &parts);
 
 	if (!(calls && calls->kind == NODE_ARRAY && calls->u.array.n) &&
-	    !(id && id->kind == NODE_STRING))
+	    !(id && id->kind == NODE_STRING) && !nparts)
 		return NULL;
 	x = arena_alloc(&run->arena, sizeof(*x));
+	x->parts = parts;
+	x->nparts = nparts;
 	if (calls && calls->kind == NODE_ARRAY) {
 		v = arena_array(&run->arena, calls->u.array.n + 1, sizeof(*v));
 		for (i = 0; i < calls->u.array.n; i++) {

@@ -4,6 +4,7 @@
 
 #include "base/arena.h"
 #include "diag/run.h"
+#include "pipeline/stages.h"
 #include "text/edit.h"
 #include "text/template.h"
 
@@ -169,8 +170,31 @@ rewrite_messages(const struct rewrite_ctx *cx,
 		}
 		m->stages = stages;
 		m->nstages = nstages;
-		m->content = cur.s;
-		m->len = cur.len;
+		message_set_text(cx->run, m, cur.s, cur.len);
 	}
 	return ok;
+}
+
+void
+message_set_text(struct run *run, struct message *m, const char *s,
+    size_t len)
+{
+	struct message_extra *x;
+	size_t k;
+
+	if (m->x && (len != m->len || memcmp(s, m->content, len) != 0)) {
+		for (k = 0; k < m->x->nparts; k++)
+			if (m->x->parts[k].kind != PART_TEXT)
+				break;
+		/* Text parts would say the old text: the new one is sent. */
+		if (m->x->nparts && k == m->x->nparts) {
+			x = arena_alloc(&run->arena, sizeof(*x));
+			*x = *m->x;
+			x->parts = NULL;
+			x->nparts = 0;
+			m->x = x;
+		}
+	}
+	m->content = s;
+	m->len = len;
 }

@@ -1,16 +1,21 @@
 #include "session/session.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/clock.h"
 #include "base/file.h"
+#include "base/hash.h"
 #include "base/util.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "prompt/chat.h"
 
 bool
 session_load(struct run *run, const char *path, struct chatfile *c,
@@ -91,6 +96,171 @@ session_message(struct arena *a, enum role role, const char *name,
 		    "developer"));
 	}
 	return m;
+}
+
+/* t[key], a table, created (replacing a non-table) if need be. */
+static struct node *
+table_of(struct arena *a, struct node *t, const char *key)
+{
+	struct node *n = tree_get(t, key);
+
+	if (!n || n->kind != NODE_TABLE) {
+		n = tree_table(a);
+		tree_set(a, t, key, strlen(key), 0, span_make(0, 0), n);
+	}
+	return n;
+}
+
+void
+session_put_media(struct arena *a, struct node *msg,
+    const struct part *parts, const char *const *path, size_t n)
+{
+	struct node *extra = table_of(a, msg, "extra"), *media = NULL, *sm;
+	struct node *o, *so;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct part *p = &parts[i];
+
+		if (p->kind != PART_IMAGE)
+			continue;
+		if (!media) {
+			media = tree_array(a);
+			tree_set(a, extra, "media", 5, 0, span_make(0, 0),
+			    media);
+			tree_set(a, extra, "media_display", 13, 0,
+			    span_make(0, 0), tree_str(a, "list"));
+			tree_set(a, extra, "inline_image", 12, 0,
+			    span_make(0, 0), tree_bool(a, true));
+			sm = tree_array(a);
+			tree_set(a, table_of(a, extra, "strata"), "media", 5, 0,
+			    span_make(0, 0), sm);
+		}
+		o = tree_table(a);
+		tree_put(a, o, "url", p->url ? tree_strn(a, p->data, p->len) :
+		    tree_str(a, arena_printf(a, "data:%s;base64,%.*s",
+		    p->media_type, (int)p->len, p->data)));
+		tree_put(a, o, "type", tree_str(a, "image"));
+		tree_push(a, media, o);
+		so = tree_table(a);
+		if (p->media_type)
+			tree_put(a, so, "media_type", tree_str(a,
+			    p->media_type));
+		if (path && path[i])
+			tree_put(a, so, "path", tree_str(a, path[i]));
+		tree_push(a, sm, so);
+	}
+}
+
+/* A part from a URL: a data: URL split into media type and base64
+ * bytes; http(s) and gs kept as URLs; anything else false. */
+static bool
+url_part(struct arena *a, const struct node *url, const char *type,
+    enum part_kind kind, struct part *p)
+{
+	const char *s, *semi, *comma;
+	size_t n;
+
+	if (!url || url->kind != NODE_STRING)
+		return false;
+	s = url->u.str.s;
+	n = url->u.str.len;
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->media_type = type;
+	if (n > 5 && memcmp(s, "data:", 5) == 0) {
+		if (!(comma = memchr(s, ',', n)) ||
+		    !(semi = memchr(s, ';', (size_t)(comma - s))) ||
+		    comma - semi != 7 || memcmp(semi, ";base64", 7) != 0)
+			return false;
+		p->media_type = arena_strndup(a, s + 5,
+		    (size_t)(semi - s - 5));
+		p->data = comma + 1;
+		p->len = n - (size_t)(comma + 1 - s);
+		return true;
+	}
+	if ((n > 7 && memcmp(s, "http://", 7) == 0) ||
+	    (n > 8 && memcmp(s, "https://", 8) == 0) ||
+	    (n > 5 && memcmp(s, "gs://", 5) == 0)) {
+		p->data = s;
+		p->len = n;
+		p->url = true;
+		return true;
+	}
+	return false;
+}
+
+/* A string member of t, or NULL. */
+static const char *
+str_in(const struct node *t, const char *key)
+{
+	const struct node *n = t ? tree_get(t, key) : NULL;
+
+	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
+}
+
+size_t
+session_parts(struct arena *a, const struct node *msg,
+    const struct part **out)
+{
+	const struct node *extra = tree_get(msg, "extra");
+	const struct node *media, *sm, *img, *file, *st;
+	struct part *v;
+	size_t n = 0, i, cap, len;
+	const char *text = chatfile_text(msg, &len);
+
+	*out = NULL;
+	if (!extra || extra->kind != NODE_TABLE)
+		return 0;
+	media = tree_get(extra, "media");
+	if (media && media->kind != NODE_ARRAY)
+		media = NULL;
+	img = tree_get(extra, "image");
+	file = tree_get(extra, "file");
+	if (file && file->kind != NODE_TABLE)
+		file = NULL;
+	if (!(media && media->u.array.n) && !img && !file)
+		return 0;
+	st = tree_get(extra, "strata");
+	sm = st && st->kind == NODE_TABLE ? tree_get(st, "media") : NULL;
+	if (sm && sm->kind != NODE_ARRAY)
+		sm = NULL;
+	cap = (media ? media->u.array.n : 0) + 4;
+	v = arena_array(a, cap, sizeof(*v));
+	if (len) {
+		v[n].kind = PART_TEXT;
+		v[n].data = text;
+		v[n++].len = len;
+	}
+	for (i = 0; media && i < media->u.array.n; i++) {
+		const struct node *m = media->u.array.items[i];
+		const char *type = str_in(m, "type");
+		const struct node *x = sm && i < sm->u.array.n ?
+		    sm->u.array.items[i] : NULL;
+
+		if (m->kind != NODE_TABLE || (type && strcmp(type, "image")))
+			continue;
+		if (url_part(a, tree_get(m, "url"), str_in(x, "media_type"),
+		    PART_IMAGE, &v[n]))
+			n++;
+	}
+	/* 1.12 and older: one image, kept in media[] by newer versions. */
+	if (!(media && media->u.array.n) && url_part(a, img, NULL, PART_IMAGE,
+	    &v[n]))
+		n++;
+	if (file && url_part(a, tree_get(file, "url"), NULL, PART_FILE,
+	    &v[n])) {
+		v[n++].filename = str_in(file, "name");
+	} else if (file && (text = str_in(file, "text")) && *text) {
+		/* A file SillyTavern read as text: its text, as it sends. */
+		v[n].kind = PART_TEXT;
+		v[n].data = text;
+		v[n++].len = strlen(text);
+	}
+	if (n == (len ? 1u : 0u))
+		return 0;
+	*out = v;
+	return n;
 }
 
 const char *
@@ -176,6 +346,99 @@ session_end_turn(struct run *run, struct chatfile *c)
 	tree_set(&run->arena, st, "turn", 4, 0, span_make(0, 0),
 	    tree_int(&run->arena, session_turn(c) + 1));
 	session_clear(run, c, SCOPE_TURN);
+}
+
+const char *
+session_profile_fp(struct arena *a, const struct node *root)
+{
+	struct buf b = BUF_INIT;
+	uint64_t h;
+
+	if (root)
+		json_write(&b, root, -1);
+	h = hash_fnv1a64(HASH_FNV_INIT, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return arena_printf(a, "fnv1a64:%016" PRIx64, h);
+}
+
+/* chat_metadata.strata[key], or NULL. */
+static const struct node *
+state_get(const struct chatfile *c, const char *key)
+{
+	const struct node *m = chatfile_metadata(c);
+	const struct node *st = m ? tree_get(m, "strata") : NULL;
+
+	return st && st->kind == NODE_TABLE ? tree_get(st, key) : NULL;
+}
+
+const char *
+session_state_str(const struct chatfile *c, const char *key)
+{
+	const struct node *n = state_get(c, key);
+
+	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
+}
+
+void
+session_check_profile(struct run *run, const struct chatfile *c,
+    const char *path, const char *fp)
+{
+	const struct node *n = state_get(c, "profile_fingerprint");
+
+	if (!n || n->kind != NODE_STRING || strcmp(n->u.str.s, fp) == 0)
+		return;
+	if (c->src && c->header_raw)
+		diag_warning(run, c->src, n->span, MSG_SESSION_PROFILE, path,
+		    n->u.str.s, fp);
+	else
+		diag_plain(run, DIAG_WARNING, MSG_SESSION_PROFILE, path,
+		    n->u.str.s, fp);
+}
+
+void
+session_set_profile(struct run *run, struct chatfile *c, const char *fp)
+{
+	tree_set(&run->arena, session_state_mut(run, c),
+	    "profile_fingerprint", 19, 0, span_make(0, 0),
+	    tree_str(&run->arena, fp));
+}
+
+void
+session_thread(struct run *run, struct chatfile *c, const char *seed,
+    const char *now)
+{
+	struct node *st = session_state_mut(run, c);
+	unsigned char u[16];
+	uint64_t h[2];
+	size_t i;
+
+	if (tree_get(st, "thread_id"))
+		return;
+	if (seed || now) {
+		h[0] = hash_fnv1a64(HASH_FNV_INIT, seed ? "seed:" : "now:",
+		    seed ? 5 : 4);
+		h[0] = hash_fnv1a64(h[0], seed ? seed : now,
+		    strlen(seed ? seed : now));
+		h[1] = hash_fnv1a64(h[0], "thread", 6);
+		for (i = 0; i < 16; i++)
+			u[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
+	} else if (getrandom(u, sizeof(u), 0) != (ssize_t)sizeof(u)) {
+		/* No entropy: the clock and the process, still unique
+		 * enough for a name. */
+		h[0] = hash_fnv1a64(HASH_FNV_INIT, &(int64_t){ clock_now_ms() },
+		    sizeof(int64_t));
+		h[1] = hash_fnv1a64(h[0], &(pid_t){ getpid() }, sizeof(pid_t));
+		for (i = 0; i < 16; i++)
+			u[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
+	}
+	u[6] = (unsigned char)((u[6] & 0x0f) | 0x40);
+	u[8] = (unsigned char)((u[8] & 0x3f) | 0x80);
+	tree_set(&run->arena, st, "thread_id", 9, 0, span_make(0, 0),
+	    tree_str(&run->arena, arena_printf(&run->arena,
+	    "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	    "%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3], u[4], u[5],
+	    u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+	    u[15])));
 }
 
 enum role

@@ -6,13 +6,26 @@
  * chat_metadata.variables); strata's own state sits where SillyTavern
  * ignores it:
  *
- *   chat_metadata.strata = {"turn": N, "entries": [ENTRY...]}
+ *   chat_metadata.strata = {"turn": N, "entries": [ENTRY...],
+ *                           "profile_fingerprint": FP, "thread_id": ID}
  *       turn     turns completed (a reply ends a turn)
+ *       profile_fingerprint  of the profile of the last build that
+ *                wrote (session_profile_fp)
+ *       thread_id  a UUID given once, on strata's first write
  *       entries  PromptStack entries of scope session or turn:
  *                {"key","content","priority","role","scope"}
  *   message.extra.strata = {"role": "tool"|"developer",
  *                           "tool_calls": [{"id","name","arguments"}],
- *                           "tool_call_id": ID, "is_error": BOOL}
+ *                           "tool_call_id": ID, "is_error": BOOL,
+ *                           "media": [{"media_type","path"}...]}
+ *
+ * A message's images are where SillyTavern 1.15 keeps them, so that it
+ * shows them: extra.media = [{"url","type":"image"}...] (a local file as
+ * a data: URL), extra.inline_image and extra.media_display; what it has
+ * no field for (the media type of a plain URL, the file an image was
+ * read from) is in extra.strata.media, one object per extra.media item.
+ * Older chats' extra.image (one URL) and extra.file ({url,name,text})
+ * are read too.
  *
  * Every change is made by session_update(): under an exclusive lock on
  * the file, the file is read afresh (never a stale copy), changed, and
@@ -34,6 +47,7 @@
 
 struct arena;
 struct node;
+struct part;
 struct run;
 
 /* Read path; a missing or empty file is a new session (*exists false). */
@@ -53,6 +67,15 @@ bool session_update(struct run *run, const char *path, session_fn *fn,
 /* A message object as SillyTavern writes one. */
 struct node *session_message(struct arena *a, enum role role,
     const char *name, const char *text, size_t len, int64_t now_ms);
+/* Put the image parts of parts[0..n) in msg's extra (see above); path[i]
+ * is the local file part i was read from, or NULL. */
+void session_put_media(struct arena *a, struct node *msg,
+    const struct part *parts, const char *const *path, size_t n);
+/* msg's content parts -- mes as a text part, then its images and files --
+ * or 0 (and *out NULL) when it has none but mes.  Images at a URL that is
+ * not http(s), gs or data (a SillyTavern server path) are left out. */
+size_t session_parts(struct arena *a, const struct node *msg,
+    const struct part **out);
 /* The name of the last message from the user (is_user true) or from the
  * character, or dflt. */
 const char *session_last_name(const struct chatfile *c, bool user,
@@ -69,6 +92,24 @@ void session_end_turn(struct run *run, struct chatfile *c);
 /* Drop the entries of scope (SCOPE_SESSION or SCOPE_TURN); returns how
  * many went. */
 size_t session_clear(struct run *run, struct chatfile *c, enum scope scope);
+
+/* The fingerprint of a profile: "fnv1a64:" and the FNV-1a 64 of its
+ * merged tree (--set overrides applied) written as compact JSON. */
+const char *session_profile_fp(struct arena *a, const struct node *root);
+/* Warn, at the stored value, when the session's profile_fingerprint is
+ * not fp: it was built with another profile. */
+void session_check_profile(struct run *run, const struct chatfile *c,
+    const char *path, const char *fp);
+/* Store fp as the session's profile_fingerprint. */
+void session_set_profile(struct run *run, struct chatfile *c,
+    const char *fp);
+/* Give the session its thread_id unless it has one: a version-4 UUID
+ * derived from seed (--seed) or else now (--now) when either is given,
+ * else random. */
+void session_thread(struct run *run, struct chatfile *c, const char *seed,
+    const char *now);
+/* chat_metadata.strata's member key when it is a string, else NULL. */
+const char *session_state_str(const struct chatfile *c, const char *key);
 
 /* The role a message plays in a prompt: extra.strata.role, else
  * SillyTavern's rules (is_user: user; extra.type narrator: system;

@@ -325,6 +325,7 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	if (!wi_run(run, &wi, r))
 		return false;
 	out->detail = r;
+	out->timed = wi_timed_to_node(a, &r->timed);
 	out->before = nonempty(r->before);
 	out->after = nonempty(r->after);
 	out->an_top = nonempty(r->an_top);

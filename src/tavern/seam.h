@@ -103,6 +103,8 @@ struct tavern_wi_result {
 	/* What the engine decided, for the debug view and -f json
 	 * (tavern/wi.h), or NULL when no scan ran. */
 	const struct wi_result *detail;
+	/* chat_metadata.timedWorldInfo after the scan, or NULL. */
+	const struct node *timed;
 };
 
 struct tavern_wi {

@@ -1505,9 +1505,48 @@ check_type(struct run *run, const char *type)
 	return false;
 }
 
+/* What the build changed that the chat keeps (struct tavern_state):
+ * the variables whose text is not what was loaded (before), the timed
+ * world-info state, a new chat's greeting. */
+static void
+save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
+    struct tavern_state *st)
+{
+	struct arena *a = &t->run->arena;
+	struct node *vars = NULL;
+	size_t i, k;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < t->locals.n; i++) {
+		const struct macro_var *v = &t->locals.v[i];
+
+		for (k = 0; k < nbefore; k++)
+			if (strcmp(before[k].name, v->name) == 0)
+				break;
+		if (k < nbefore && strcmp(before[k].value, v->value) == 0)
+			continue;
+		if (!vars)
+			vars = tree_table(a);
+		tree_put(a, vars, v->name, tree_str(a, v->value));
+	}
+	st->vars_changed = vars;
+	st->timed = t->wi.timed;
+	if (!t->in->chat && t->chat.n && !t->chat.msgs[0].is_user) {
+		st->greeting = t->chat.msgs[0].text;
+		st->char_name = t->char_name;
+	}
+	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0 &&
+	    t->chat.n && t->chat.msgs[t->chat.n - 1].is_user) {
+		st->user = t->chat.msgs[t->chat.n - 1].text;
+		st->user_name = t->user_name;
+	}
+}
+
 bool
 tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 {
+	struct macro_var *before;
+	size_t nbefore;
 	struct tb t;
 	struct tavern_seams seams;
 	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
@@ -1532,6 +1571,11 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	    !read_inputs(&t))
 		return false;
 	setup_env(&t);
+	/* The chat's variables as loaded: the state saved is what changed. */
+	nbefore = t.locals.n;
+	before = arena_array(&run->arena, nbefore + 1, sizeof(*before));
+	if (nbefore)
+		memcpy(before, t.locals.v, nbefore * sizeof(*before));
 	t.env.model = c->model;
 	card_fields(&t);
 	if (!regex_scope(&t) || !chat_messages(&t) || !authors_note(&t))
@@ -1589,5 +1633,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
 		    c->msgs[i - 1].origin[0] == 's') ? "system" : "history";
 	}
+	if (in->state)
+		save_state(&t, before, nbefore, in->state);
 	return true;
 }

@@ -27,6 +27,24 @@ struct chat;
 struct node;
 struct run;
 
+/* What a build changed that its chat keeps (build --session writes it
+ * into the session once the build has succeeded). */
+struct tavern_state {
+	/* chat_metadata.variables the macros set or changed ({{setvar}},
+	 * {{addvar}}, {{incvar}}, ...): name -> the new text; NULL if none. */
+	const struct node *vars_changed;
+	/* chat_metadata.timedWorldInfo after the scan, or NULL when no world
+	 * info ran. */
+	const struct node *timed;
+	/* A new chat's first message (the card's greeting as sent), and the
+	 * character's name; NULL when the chat had messages. */
+	const char *greeting, *char_name;
+	/* The message typed as the chat keeps it (after the user-input
+	 * regex scripts and the macros) and the persona's name; NULL when
+	 * none was sent (a type other than normal). */
+	const char *user, *user_name;
+};
+
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
@@ -42,6 +60,7 @@ struct tavern_input {
 	const char *now;                /* --now RFC 3339, or NULL */
 	const char *seed;               /* --seed N, or NULL */
 	struct tavern_seams seams;
+	struct tavern_state *state;     /* filled when not NULL */
 };
 
 /* True when in names any SillyTavern input, or the profile has a
