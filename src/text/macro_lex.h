@@ -91,9 +91,10 @@ size_t mlex_match(struct mlex *l, size_t i);
 /* An escape at s[i] ("\{\{" or "\}\}"): its length (4), else 0. */
 size_t mlex_escape(const char *s, size_t len, size_t i);
 
-/* The arguments of t: up to max "::"-separated pieces (the last holds
- * the rest) as [off, end) pairs into s; returns how many there are
- * (MLEX_COLONS), 1 for the ':' and space forms, 0 for a bare name. */
+/* The arguments of t as [off, end) pairs into s: for MLEX_COLONS its
+ * "::"-separated pieces, at most max (the last holds the rest), and how
+ * many were filled; for the other forms the one text after the name (1);
+ * for a bare name none (0). */
 struct mlex_arg {
 	size_t off, end;
 };
