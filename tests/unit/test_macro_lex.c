@@ -151,6 +151,72 @@ braces(void)
 	CHECK_INT(mlex_open(&l, 1), 5);
 }
 
+/* The tokens SillyTavern's /{{[^}]*}}/g finds at or after i, the
+ * straightforward way: the reference for mlex_next(). */
+static bool
+naive_next(const char *s, size_t i, size_t *at, size_t *end)
+{
+	const char *o, *c;
+
+	while ((o = strstr(s + i, "{{")) != NULL) {
+		c = strchr(o + 2, '}');
+		if (!c)
+			return false;
+		if (c[1] == '}') {
+			*at = (size_t)(o - s);
+			*end = (size_t)(c - s) + 2;
+			return true;
+		}
+		i = (size_t)(o - s) + 1;
+	}
+	return false;
+}
+
+/* Random texts of braces, colons, blanks and letters: mlex_next() finds
+ * what the reference finds, whether a caller takes each token or passes
+ * it by, and every token's parts lie inside it. */
+static void
+random_texts(void)
+{
+	static const char alphabet[] = "{{}}{}:/ a\\b";
+	char s[64];
+	unsigned seed = 12345;
+	struct mlex l;
+	struct mlex_tok t;
+	size_t n, i, k, at, end, take;
+
+	for (k = 0; k < 20000; k++) {
+		n = (seed = seed * 1103515245u + 12345u) % 40;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		}
+		s[n] = '\0';
+		for (take = 0; take < 2; take++) {
+			bool a, b;
+
+			mlex_init(&l, s, n, &arena);
+			i = 0;
+			do {
+				a = mlex_next(&l, i, &t);
+				b = naive_next(s, i, &at, &end);
+				CHECK(a == b);
+				if (!a || !b)
+					break;
+				CHECK(t.at == at && t.end == end);
+				CHECK(t.at + 4 <= t.end && t.end <= n);
+				CHECK(t.at + 2 <= t.in0 && t.in0 <= t.in1 &&
+				    t.in1 <= t.end - 2);
+				CHECK(t.n0 <= t.n1 && t.n1 <= t.in1 &&
+				    t.a0 <= t.in1);
+				CHECK(!mlex_match(&l, t.at) ||
+				    mlex_match(&l, t.at) >= t.end);
+				i = take ? t.end : t.at + 1;
+			} while (check_failures == 0);
+		}
+	}
+}
+
 /* Lex every position and scan the whole of s: seconds would mean a
  * quadratic search. */
 static void
@@ -188,6 +254,7 @@ main(void)
 	forms();
 	arguments();
 	braces();
+	random_texts();
 	linear("unclosed", "{{", 200000, "");
 	linear("one close", "{{a", 100000, "}}");
 	linear("lone braces", "{{a}b", 100000, "}}");
