@@ -239,6 +239,10 @@ enum diag_level {
 	X(MSG_TEMPLATE_SYMLINK_OUT, "template '%s' is a symbolic link out of the prompt directory") \
 	X(MSG_TEMPLATE_EXISTS, "%s exists already: not overwritten") \
 	X(MSG_INPUT_NOT_OBJECT, "template inputs must be a JSON object, not %s") \
+	/* template: SillyTavern's macros in strata's own files (issue 9) */ \
+	X(MSG_MACRO_TAVERN_VAR, "'{{%.*s}}' is a SillyTavern macro that needs a card, chat or persona, which only a tavern build has (define %.*s in [vars] or with -v to give it a value here)") \
+	X(MSG_MACRO_TAVERN_ONLY, "'{{%.*s}}' is a SillyTavern macro that needs a card, chat or persona, which only a tavern build has") \
+	X(MSG_MACRO_ARGS, "'{{%.*s}}' %s") \
 	/* session: chat files */ \
 	X(MSG_CHAT_LINE_NOT_OBJECT, "line %u of a chat file must be a JSON object") \
 	X(MSG_SESSION_LOCK, "cannot lock the session %s:") \

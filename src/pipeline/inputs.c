@@ -248,6 +248,8 @@ variables(struct run *run, const struct options *opt,
 
 	template_vars_init(run, tv);
 	tv->keep_unknown = p->keep_unknown_vars;
+	tv->now = opt->now;
+	tv->seed = opt->tavern.seed;
 	if (p->vars)
 		for (i = 0; i < p->vars->u.table.n; i++) {
 			const struct member *m = &p->vars->u.table.items[i];

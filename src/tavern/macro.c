@@ -6,45 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/rng.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
-
-const struct macro_name macro_names[] = {
-	{ "<USER>", 1 }, { "<BOT>", 1 }, { "<CHAR>", 1 },
-	{ "<CHARIFNOTGROUP>", 1 }, { "<GROUP>", 1 },
-	{ "roll", 2 },
-	{ "instructInput", 3 }, { "instructOutput", 3 },
-	{ "instructSeparator", 3 }, { "instructStop", 3 },
-	{ "systemPrompt", 3 },
-	{ "setvar", 4 }, { "addvar", 4 }, { "incvar", 4 }, { "decvar", 4 },
-	{ "getvar", 4 }, { "setglobalvar", 4 }, { "addglobalvar", 4 },
-	{ "incglobalvar", 4 }, { "decglobalvar", 4 }, { "getglobalvar", 4 },
-	{ "newline", 5 }, { "trim", 5 }, { "noop", 5 }, { "input", 5 },
-	{ "original", 6 }, { "charPrompt", 6 }, { "charInstruction", 6 },
-	{ "charJailbreak", 6 }, { "description", 6 }, { "personality", 6 },
-	{ "scenario", 6 }, { "persona", 6 }, { "mesExamples", 6 },
-	{ "mesExamplesRaw", 6 }, { "charVersion", 6 }, { "char_version", 6 },
-	{ "charDepthPrompt", 6 }, { "creatorNotes", 6 }, { "user", 6 },
-	{ "char", 6 }, { "group", 6 }, { "charIfNotGroup", 6 },
-	{ "groupNotMuted", 6 }, { "notChar", 6 }, { "model", 6 },
-	{ "lastChatMessage", 6 }, { "isMobile", 6 },
-	{ "maxPrompt", 7 }, { "lastMessage", 7 }, { "lastMessageId", 7 },
-	{ "lastUserMessage", 7 }, { "lastCharMessage", 7 },
-	{ "reverse", 8 }, { "//", 8 },
-	{ "time", 9 }, { "date", 9 }, { "weekday", 9 }, { "isotime", 9 },
-	{ "isodate", 9 }, { "datetimeformat", 9 }, { "idle_duration", 9 },
-	{ "time_UTC", 9 },
-	{ "outlet", 10 },
-	{ "banned", 11 }, { "random", 11 }, { "pick", 11 },
-	{ NULL, 0 },
-};
+#include "text/macro_lex.h"
+#include "text/macros.h"
 
 struct mctx {
 	struct run *run;
@@ -99,35 +71,34 @@ utf16_units(const char *s, size_t n)
 /*
  * Run one step over s: every "{{...}}" whose inside holds no '}' is
  * offered to fn, left to right, as a global regular expression would
- * find them.
+ * find them (the shared lexer finds them).
  */
 static char *
 apply(struct mctx *m, const char *s, step_fn *fn)
 {
 	struct buf out = BUF_INIT;
-	size_t n = strlen(s), i = 0, p;
+	size_t n = strlen(s), i = 0, u = 0, upos = 0;
+	struct mlex l;
+	struct mlex_tok t;
+	const char *rep;
 	char *r;
 
-	while (i < n) {
-		const char *o = strstr(s + i, "{{");
-		const char *close, *rep;
-
-		if (!o) {
-			buf_put(&out, s + i, n - i);
-			break;
-		}
-		p = (size_t)(o - s);
-		buf_put(&out, s + i, p - i);
-		close = strchr(o + 2, '}');
-		if (close && close[1] == '}' && (rep = fn(m, o + 2,
-		    (size_t)(close - o - 2), utf16_units(s, p))) != NULL) {
+	mlex_init(&l, s, n, &m->run->arena);
+	while (mlex_next(&l, i, &t)) {
+		buf_put(&out, s + i, t.at - i);
+		/* the offset in UTF-16 units, counted once */
+		u += utf16_units(s + upos, t.at - upos);
+		upos = t.at;
+		rep = fn(m, s + t.at + 2, t.end - t.at - 4, u);
+		if (rep) {
 			buf_puts(&out, rep);
-			i = (size_t)(close - s) + 2;
-			continue;
+			i = t.end;
+		} else {
+			buf_putc(&out, '{');
+			i = t.at + 1;
 		}
-		buf_putc(&out, '{');
-		i = p + 1;
 	}
+	buf_put(&out, s + i, n - i);
 	buf_putc(&out, '\0');
 	r = arena_strdup(&m->run->arena, out.data);
 	buf_free(&out);
@@ -306,127 +277,10 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 	return r;
 }
 
-/* --- randomness: named so the shared base/rng.[ch] can replace them. */
-
-static double
-rng_xorshift_next(uint64_t *state)
-{
-	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ULL;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return (double)((x * 0x2545f4914f6cdd1dULL) >> 11) /
-	    9007199254740992.0;
-}
-
 uint64_t
 macro_cyrb53(const char *s, size_t len)
 {
-	uint32_t h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-	size_t i = 0;
-	uint32_t cp;
-
-	while (i < len) {
-		size_t k = utf8_decode(s + i, len - i, &cp);
-		uint32_t units[2];
-		int nu = 1, j;
-
-		if (k == 0)
-			k = 1;
-		if (cp >= 0x10000) {
-			units[0] = 0xd800 + ((cp - 0x10000) >> 10);
-			units[1] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
-			nu = 2;
-		} else
-			units[0] = cp;
-		for (j = 0; j < nu; j++) {
-			h1 = (h1 ^ units[j]) * 2654435761u;
-			h2 = (h2 ^ units[j]) * 1597334677u;
-		}
-		i += k;
-	}
-	h1 = ((h1 ^ (h1 >> 16)) * 2246822507u) ^
-	    ((h2 ^ (h2 >> 13)) * 3266489909u);
-	h2 = ((h2 ^ (h2 >> 16)) * 2246822507u) ^
-	    ((h1 ^ (h1 >> 13)) * 3266489909u);
-	return 4294967296ULL * (h2 & 2097151) + h1;
-}
-
-/* seedrandom's ARC4 generator, keyed by a string seed. */
-struct arc4 {
-	unsigned i, j;
-	unsigned char s[256];
-};
-
-static unsigned
-arc4_g(struct arc4 *r, int count, double *out)
-{
-	double acc = 0;
-	unsigned i = r->i, j = r->j, t;
-
-	while (count--) {
-		i = (i + 1) & 255;
-		t = r->s[i];
-		j = (j + t) & 255;
-		r->s[i] = r->s[j];
-		r->s[j] = (unsigned char)t;
-		acc = acc * 256 + r->s[(r->s[i] + r->s[j]) & 255];
-	}
-	r->i = i;
-	r->j = j;
-	*out = acc;
-	return (unsigned)fmod(acc, 4294967296.0);
-}
-
-static void
-rng_arc4_seed(struct arc4 *r, const char *seed)
-{
-	unsigned key[256];
-	unsigned smear = 0, t, j = 0;
-	size_t keylen = 0, i, n = strlen(seed);
-	double dummy;
-
-	memset(key, 0, sizeof(key));
-	/* mixkey: JavaScript's charCodeAt over the seed (ASCII digits) */
-	for (i = 0; i < n; i++) {
-		smear ^= key[i & 255] * 19;
-		key[i & 255] = (smear + (unsigned char)seed[i]) & 255;
-		if ((i & 255) + 1 > keylen)
-			keylen = (i & 255) + 1;
-	}
-	if (keylen == 0)
-		keylen = 1;
-	for (i = 0; i < 256; i++)
-		r->s[i] = (unsigned char)i;
-	for (i = 0; i < 256; i++) {
-		t = r->s[i];
-		j = (j + key[i % keylen] + t) & 255;
-		r->s[i] = r->s[j];
-		r->s[j] = (unsigned char)t;
-	}
-	r->i = r->j = 0;
-	arc4_g(r, 256, &dummy);
-}
-
-static double
-rng_arc4_next(struct arc4 *r)
-{
-	double n, d = 281474976710656.0, x = 0;
-
-	arc4_g(r, 6, &n);
-	while (n < 4503599627370496.0) {
-		n = (n + x) * 256;
-		d *= 256;
-		arc4_g(r, 1, &x);
-	}
-	while (n >= 9007199254740992.0) {
-		n /= 2;
-		d /= 2;
-		x = floor(x / 2);
-	}
-	return (n + x) / d;
+	return rng_cyrb53(s, len, 0);
 }
 
 /* --- the steps, in SillyTavern's order --- */
@@ -434,80 +288,22 @@ rng_arc4_next(struct arc4 *r)
 static const char *
 step_roll(struct mctx *m, const char *s, size_t n, size_t off)
 {
-	struct arena *a = &m->run->arena;
 	size_t k = iprefix(s, n, "roll");
-	long count = 1, sides, add = 0, i, total = 0;
-	char *f, *p, *end;
+	const char *r;
 
 	if (!k || k >= n || (s[k] != ' ' && s[k] != ':'))
 		return NULL;
-	f = arena_strndup(a, s + k + 1, n - k - 1);
-	for (p = f; *p == ' '; p++)
-		;
-	if (*p == 'd' || *p == 'D')
-		p++;
-	else {
-		count = strtol(p, &end, 10);
-		if (end == p)
-			return "";
-		p = end;
-		if (*p == '\0') {
-			sides = count;
-			count = 1;
-			goto roll;
-		}
-		if (*p != 'd' && *p != 'D')
-			return "";
-		p++;
-	}
-	sides = strtol(p, &end, 10);
-	if (end == p)
-		return "";
-	p = end;
-	if (*p == '+' || *p == '-') {
-		add = strtol(p, &end, 10);
-		if (end == p + 1)
-			return "";
-		p = end;
-	}
-	while (*p == ' ')
-		p++;
-	if (*p)
-		return "";
-roll:
-	if (count < 1 || sides < 1 || count > 1000)
-		return "";
-	for (i = 0; i < count; i++)
-		total += 1 + (long)floor(rng_xorshift_next(&m->env->rng) *
-		    (double)sides);
-	return arena_printf(a, "%ld", total + add);
+	r = macros_roll(&m->run->arena, s + k + 1, n - k - 1, &m->env->rng);
+	return r ? r : "";
 }
 
 static const char *
 step_instruct(struct mctx *m, const char *s, size_t n, size_t off)
 {
 	/* Instruct mode is off in Chat Completion: these are empty. */
-	static const char *const names[] = { "instructSystem",
-		"instructSystemPrefix", "instructSystemSuffix", "instructInput",
-		"instructUserPrefix", "instructUserSuffix", "instructOutput",
-		"instructAssistantPrefix", "instructSeparator",
-		"instructAssistantSuffix", "instructSystemPromptPrefix",
-		"instructSystemPromptSuffix", "instructFirstOutput",
-		"instructFirstAssistantPrefix", "instructLastOutput",
-		"instructLastAssistantPrefix", "instructFirstInput",
-		"instructFirstUserPrefix", "instructLastInput",
-		"instructLastUserPrefix", "instructStop",
-		"instructUserFiller", "instructSystemInstructionPrefix",
-		"instructStoryStringPrefix", "instructStoryStringSuffix",
-		"exampleSeparator", "chatSeparator", "chatStart",
-		"systemPrompt", "defaultSystemPrompt", "instructSystemPrompt",
-		NULL };
-	size_t i;
+	const struct macros_def *d = macros_find(s, n);
 
-	for (i = 0; names[i]; i++)
-		if (ieq(s, n, names[i]))
-			return "";
-	return NULL;
+	return d && d->step == 3 ? "" : NULL;
 }
 
 /* "name::value" after a prefix: split at the first "::". */
@@ -575,25 +371,30 @@ static char *
 trim_step(struct arena *a, const char *s)
 {
 	struct buf out = BUF_INIT;
+	size_t n = strlen(s), i = 0;
+	struct mlex l;
+	struct mlex_tok t;
 	char *r;
 
-	while (*s) {
-		if (strncasecmp(s, "{{trim}}", 8) == 0) {
-			for (;;) {
-				if (out.len && out.data[out.len - 1] == '\n') {
-					out.len--;
-					if (out.len && out.data[out.len - 1] ==
-					    '\r')
-						out.len--;
-				} else
-					break;
-			}
-			s += 8;
-			while (*s == '\n' || (*s == '\r' && s[1] == '\n'))
-				s += *s == '\r' ? 2 : 1;
-		} else
-			buf_putc(&out, *s++);
+	mlex_init(&l, s, n, a);
+	while (mlex_next(&l, i, &t)) {
+		/* exactly "{{trim}}", any case */
+		if (t.end - t.at != 8 || !ieq(s + t.at + 2, 4, "trim")) {
+			buf_put(&out, s + i, t.at + 1 - i);
+			i = t.at + 1;
+			continue;
+		}
+		buf_put(&out, s + i, t.at - i);
+		while (out.len && out.data[out.len - 1] == '\n') {
+			out.len--;
+			if (out.len && out.data[out.len - 1] == '\r')
+				out.len--;
+		}
+		i = t.end;
+		while (s[i] == '\n' || (s[i] == '\r' && s[i + 1] == '\n'))
+			i += s[i] == '\r' ? 2 : 1;
 	}
+	buf_put(&out, s + i, n - i);
 	buf_putc(&out, '\0');
 	r = arena_strdup(a, out.data);
 	buf_free(&out);
@@ -653,15 +454,6 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 	return NULL;
 }
 
-/* The environment's names, in SillyTavern's insertion order. */
-static const char *const env_keys[] = { "original", "charPrompt",
-	"charInstruction", "charJailbreak", "description", "charDescription",
-	"personality", "charPersonality", "scenario", "charScenario",
-	"persona", "mesExamples", "mesExamplesRaw", "charVersion",
-	"char_version", "charDepthPrompt", "creatorNotes", "user", "char",
-	"group", "charIfNotGroup", "groupNotMuted", "notChar", "model",
-	"lastChatMessage", "isMobile" };
-
 static const char *
 step_chat(struct mctx *m, const char *s, size_t n, size_t off)
 {
@@ -685,26 +477,11 @@ step_chat(struct mctx *m, const char *s, size_t n, size_t off)
 static const char *
 step_reverse(struct mctx *m, const char *s, size_t n, size_t off)
 {
-	size_t k = iprefix(s, n, "reverse:"), i;
-	char *r, *w;
-	uint32_t cp;
+	size_t k = iprefix(s, n, "reverse:");
 
 	if (!k || k == n)
 		return NULL;
-	/* Reverse by code points. */
-	r = arena_alloc(&m->run->arena, n - k + 1);
-	w = r + (n - k);
-	*w = '\0';
-	for (i = k; i < n;) {
-		size_t len = utf8_decode(s + i, n - i, &cp);
-
-		if (len == 0)
-			len = 1;
-		w -= len;
-		memcpy(w, s + i, len);
-		i += len;
-	}
-	return r;
+	return macros_reverse(&m->run->arena, s + k, n - k);
 }
 
 /* {{// ...}}: the comment may hold '}' and newlines, up to "}}". */
@@ -712,145 +489,46 @@ static char *
 comment_step(struct arena *a, const char *s)
 {
 	struct buf out = BUF_INIT;
+	size_t n = strlen(s), i = 0, o;
+	struct mlex l;
+	struct mlex_tok t;
 	char *r;
 
-	while (*s) {
-		const char *end;
-
-		if (strncmp(s, "{{//", 4) == 0 &&
-		    (end = strstr(s + 4, "}}")) != NULL) {
-			s = end + 2;
+	mlex_init(&l, s, n, a);
+	while ((o = mlex_open(&l, i)) < n) {
+		if (s[o + 2] == '/' && s[o + 3] == '/' && mlex_at(&l, o, &t)) {
+			buf_put(&out, s + i, o - i);
+			i = t.end;
 			continue;
 		}
-		buf_putc(&out, *s++);
+		buf_put(&out, s + i, o + 1 - i);
+		i = o + 1;
 	}
+	buf_put(&out, s + i, n - i);
 	buf_putc(&out, '\0');
 	r = arena_strdup(a, out.data);
 	buf_free(&out);
 	return r;
 }
 
-/* A subset of moment.js's format tokens, in English. */
-static const char *
-moment_format(struct arena *a, const struct tm *tm, const char *f)
-{
-	static const char *const months[] = { "January", "February",
-		"March", "April", "May", "June", "July", "August",
-		"September", "October", "November", "December" };
-	static const char *const days[] = { "Sunday", "Monday", "Tuesday",
-		"Wednesday", "Thursday", "Friday", "Saturday" };
-	struct buf b = BUF_INIT;
-	const char *r;
-	int h12 = tm->tm_hour % 12 ? tm->tm_hour % 12 : 12;
-
-	while (*f) {
-		if (*f == '[') {
-			const char *e = strchr(f, ']');
-
-			if (e) {
-				buf_put(&b, f + 1, (size_t)(e - f - 1));
-				f = e + 1;
-				continue;
-			}
-		}
-#define TOK(t) (strncmp(f, (t), strlen(t)) == 0 && (f += strlen(t), 1))
-		if (TOK("YYYY"))
-			buf_printf(&b, "%04d", tm->tm_year + 1900);
-		else if (TOK("YY"))
-			buf_printf(&b, "%02d", (tm->tm_year + 1900) % 100);
-		else if (TOK("MMMM"))
-			buf_puts(&b, months[tm->tm_mon]);
-		else if (TOK("MMM"))
-			buf_printf(&b, "%.3s", months[tm->tm_mon]);
-		else if (TOK("MM"))
-			buf_printf(&b, "%02d", tm->tm_mon + 1);
-		else if (TOK("M"))
-			buf_printf(&b, "%d", tm->tm_mon + 1);
-		else if (TOK("DD"))
-			buf_printf(&b, "%02d", tm->tm_mday);
-		else if (TOK("D"))
-			buf_printf(&b, "%d", tm->tm_mday);
-		else if (TOK("dddd"))
-			buf_puts(&b, days[tm->tm_wday]);
-		else if (TOK("ddd"))
-			buf_printf(&b, "%.3s", days[tm->tm_wday]);
-		else if (TOK("HH"))
-			buf_printf(&b, "%02d", tm->tm_hour);
-		else if (TOK("H"))
-			buf_printf(&b, "%d", tm->tm_hour);
-		else if (TOK("hh"))
-			buf_printf(&b, "%02d", h12);
-		else if (TOK("h"))
-			buf_printf(&b, "%d", h12);
-		else if (TOK("mm"))
-			buf_printf(&b, "%02d", tm->tm_min);
-		else if (TOK("m"))
-			buf_printf(&b, "%d", tm->tm_min);
-		else if (TOK("ss"))
-			buf_printf(&b, "%02d", tm->tm_sec);
-		else if (TOK("s"))
-			buf_printf(&b, "%d", tm->tm_sec);
-		else if (TOK("A"))
-			buf_puts(&b, tm->tm_hour < 12 ? "AM" : "PM");
-		else if (TOK("a"))
-			buf_puts(&b, tm->tm_hour < 12 ? "am" : "pm");
-		else if (TOK("LT"))
-			buf_printf(&b, "%d:%02d %s", h12, tm->tm_min,
-			    tm->tm_hour < 12 ? "AM" : "PM");
-		else if (TOK("LL"))
-			buf_printf(&b, "%s %d, %04d", months[tm->tm_mon],
-			    tm->tm_mday, tm->tm_year + 1900);
-		else
-			buf_putc(&b, *f++);
-#undef TOK
-	}
-	buf_putc(&b, '\0');
-	r = arena_strdup(a, b.data);
-	buf_free(&b);
-	return r;
-}
-
-static void
-time_at(int64_t ms, int offset_hours, struct tm *tm)
-{
-	time_t t = (time_t)(ms / 1000 - (ms % 1000 < 0)) +
-	    (time_t)offset_hours * 3600;
-
-	gmtime_r(&t, tm);
-}
-
 static const char *
 step_time(struct mctx *m, const char *s, size_t n, size_t off)
 {
 	struct arena *a = &m->run->arena;
-	struct tm tm;
+	const char *r;
 	size_t k;
+	int h;
 
-	time_at(m->env->now_ms, 0, &tm);
-	if (ieq(s, n, "time"))
-		return moment_format(a, &tm, "LT");
-	if (ieq(s, n, "date"))
-		return moment_format(a, &tm, "LL");
-	if (ieq(s, n, "weekday"))
-		return moment_format(a, &tm, "dddd");
-	if (ieq(s, n, "isotime"))
-		return moment_format(a, &tm, "HH:mm");
-	if (ieq(s, n, "isodate"))
-		return moment_format(a, &tm, "YYYY-MM-DD");
+	if ((r = macros_time_named(a, m->env->now_ms, s, n)))
+		return r;
 	if (ieq(s, n, "idle_duration"))
 		return "just now";
 	if ((k = iprefix(s, n, "datetimeformat ")) && k < n)
-		return moment_format(a, &tm, arena_strndup(a, s + k, n - k));
+		return macros_time(a, m->env->now_ms, 0,
+		    arena_strndup(a, s + k, n - k));
 	if ((k = iprefix(s, n, "time_UTC")) && k < n &&
-	    (s[k] == '+' || s[k] == '-')) {
-		char *num = arena_strndup(a, s + k, n - k), *end;
-		long h = strtol(num, &end, 10);
-
-		if (*end || end == num + 1)
-			return NULL;
-		time_at(m->env->now_ms, (int)h, &tm);
-		return moment_format(a, &tm, "LT");
-	}
+	    macros_utc_offset(s + k, n - k, &h))
+		return macros_time(a, m->env->now_ms, h, "LT");
 	return NULL;
 }
 
@@ -867,61 +545,6 @@ step_outlet(struct mctx *m, const char *s, size_t n, size_t off)
 	r = m->env->outlet(m->env->outlet_ctx,
 	    arena_strndup(&m->run->arena, s + k, n - k));
 	return r ? r : "";
-}
-
-/* {{random::a::b}} / {{random:a,b}}: the list, SillyTavern's way. */
-static size_t
-split_list(struct arena *a, const char *s, size_t n, char ***items)
-{
-	size_t cap = 8, cnt = 0, i, start = 0;
-	bool colons = false;
-	char **v;
-
-	for (i = 0; i + 1 < n; i++)
-		if (s[i] == ':' && s[i + 1] == ':')
-			colons = true;
-	v = arena_array(a, cap, sizeof(*v));
-	for (i = 0; i <= n; i++) {
-		bool end = i == n, sep;
-
-		sep = !end && (colons ? (s[i] == ':' && i + 1 < n &&
-		    s[i + 1] == ':') : (s[i] == ',' && (i == 0 ||
-		    s[i - 1] != '\\')));
-		if (!end && !sep)
-			continue;
-		if (cnt == cap) {
-			v = arena_grow(a, v, cap, cap * 2, sizeof(*v));
-			cap *= 2;
-		}
-		if (colons)
-			v[cnt++] = arena_strndup(a, s + start, i - start);
-		else {
-			/* trim, then \, -> , */
-			size_t b = start, e = i, j;
-			struct buf t = BUF_INIT;
-
-			for (j = b; j < e; j++) {
-				if (s[j] == '\\' && j + 1 < e && s[j + 1] ==
-				    ',')
-					continue;
-				buf_putc(&t, s[j]);
-			}
-			buf_putc(&t, '\0');
-			b = 0;
-			e = strlen(t.data);
-			while (b < e && isspace((unsigned char)t.data[b]))
-				b++;
-			while (e > b && isspace((unsigned char)t.data[e - 1]))
-				e--;
-			v[cnt++] = arena_strndup(a, t.data + b, e - b);
-			buf_free(&t);
-		}
-		if (colons && sep)
-			i++;
-		start = i + 1;
-	}
-	*items = v;
-	return cnt;
 }
 
 static size_t
@@ -952,21 +575,14 @@ step_random(struct mctx *m, const char *s, size_t n, size_t off)
 	if (iprefix(s, n, "banned ") && n > 8)
 		return "";
 	if ((k = list_prefix(s, n, "random"))) {
-		cnt = split_list(a, s + k, n - k, &items);
-		return items[(size_t)floor(rng_xorshift_next(&m->env->rng) *
+		cnt = macros_list(a, s + k, n - k, &items);
+		return items[(size_t)floor(macros_random(&m->env->rng) *
 		    (double)cnt)];
 	}
 	if ((k = list_prefix(s, n, "pick"))) {
-		struct arc4 r;
-		const char *seed;
-
-		cnt = split_list(a, s + k, n - k, &items);
-		seed = arena_printf(a, "%llu-%llu-%zu",
-		    (unsigned long long)m->env->chat_id_hash,
-		    (unsigned long long)m->raw_hash, off);
-		rng_arc4_seed(&r, arena_printf(a, "%llu",
-		    (unsigned long long)macro_cyrb53(seed, strlen(seed))));
-		return items[(size_t)floor(rng_arc4_next(&r) * (double)cnt)];
+		cnt = macros_list(a, s + k, n - k, &items);
+		return items[macros_pick(a, cnt, m->env->chat_id_hash,
+		    m->raw_hash, off)];
 	}
 	return NULL;
 }
@@ -976,13 +592,9 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
     size_t len, const char *original)
 {
 	struct arena *a = &run->arena;
-	static const char *const var_ops[] = { "setvar::", "addvar::",
-		"incvar::", "decvar::", "getvar::", "setglobalvar::",
-		"addglobalvar::", "incglobalvar::", "decglobalvar::",
-		"getglobalvar::" };
+	const struct macros_def *d;
 	struct mctx m;
 	char *s = arena_strndup(a, text, len);
-	size_t i;
 
 	m.run = run;
 	m.env = env;
@@ -1001,22 +613,23 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 #define STEP(fn) if (strstr(s, "{{")) s = apply(&m, s, fn)
 	STEP(step_roll);
 	STEP(step_instruct);
-	for (i = 0; i < LEN(var_ops); i++) {
-		m.key = var_ops[i];
-		m.vars = i < 5 ? env->locals : env->globals;
-		STEP(step_var);
-	}
-	m.key = "newline";
-	STEP(step_basic);
-	if (strstr(s, "{{"))
-		s = trim_step(a, s);
-	m.key = "noop";
-	STEP(step_basic);
-	m.key = "input";
-	STEP(step_basic);
-	for (i = 0; i < LEN(env_keys); i++) {
-		m.key = env_keys[i];
-		STEP(step_env);
+	/* Steps 4 to 6 run one pass per name, in the registry's order. */
+	for (d = macros_table; d->name; d++) {
+		if (d->step == 4) {
+			m.key = arena_printf(a, "%s::", d->name);
+			m.vars = strstr(d->name, "global") ? env->globals :
+			    env->locals;
+			STEP(step_var);
+		} else if (d->step == 5 && strcmp(d->name, "trim") == 0) {
+			if (strstr(s, "{{"))
+				s = trim_step(a, s);
+		} else if (d->step == 5) {
+			m.key = d->name;
+			STEP(step_basic);
+		} else if (d->step == 6) {
+			m.key = d->name;
+			STEP(step_env);
+		}
 	}
 	STEP(step_chat);
 	STEP(step_reverse);

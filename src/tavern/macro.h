@@ -8,9 +8,11 @@
  * no macro reads the environment, a file or the clock (time comes from
  * env->now_ms, randomness from env->seed).
  *
- * The registry (macro_names) lists every name with its step, so the
- * template engine can share the table when the two engines merge
- * (DESIGN.md wants one {{...}} engine).
+ * It is one half of strata's one {{...}} engine (DESIGN.md): the tokens
+ * are found by the shared lexer (text/macro_lex.h), the names, their
+ * steps and the state-free macros come from the shared registry
+ * (text/macros.h); what is here is the tavern state and the policy of
+ * SillyTavern's assets (unknown names left as written).
  *
  * Ownership: the env borrows its strings; the variables it changes
  * (struct macro_vars) live in the run's arena, as do the results.
@@ -61,14 +63,6 @@ struct macro_env {
 	macro_outlet_fn *outlet;
 	void *outlet_ctx;
 };
-
-/* A macro name the engine knows, and the step that expands it. */
-struct macro_name {
-	const char *name;
-	int step;                       /* 1..11, SillyTavern's order */
-};
-
-extern const struct macro_name macro_names[];
 
 /*
  * Expand the macros of text (len bytes) in env.  original, when not

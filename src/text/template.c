@@ -3,14 +3,20 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/clock.h"
+#include "base/rng.h"
 #include "diag/diag.h"
 #include "data/json.h"
 #include "diag/run.h"
 #include "text/edit.h"
+#include "text/macro_lex.h"
+#include "text/macros.h"
 #include "text/templates.h"
 #include "data/tree.h"
 #include "base/util.h"
@@ -21,6 +27,10 @@ template_vars_init(struct run *run, struct tvars *v)
 	map_init(&v->names, &run->arena);
 	v->keep_unknown = false;
 	v->dir = NULL;
+	v->now = v->seed = NULL;
+	v->now_set = v->rng_set = false;
+	v->now_ms = 0;
+	v->rng = 0;
 }
 
 struct tvar *
@@ -171,15 +181,9 @@ template_truthy(const struct tvar *t)
 	return !falsy_text(t->value, t->len);
 }
 
-static bool
-name_char(char c, bool first)
-{
-	/* A byte of a multi-byte UTF-8 character: names may be written in
-	 * any script ({{角色}}); template_name_ok() checks the letters. */
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
-	    (unsigned char)c >= 0x80 ||
-	    (!first && ((c >= '0' && c <= '9') || c == '.' || c == '-'));
-}
+/* A byte of a multi-byte UTF-8 character counts: names may be written
+ * in any script ({{角色}}); template_name_ok() checks the letters. */
+#define name_char mlex_name_char
 
 /* Characters that are not letters though UTF-8 spells them with high
  * bytes: spaces, general and CJK punctuation, full-width symbols. */
@@ -216,31 +220,6 @@ template_name_ok(const char *s, size_t len)
 	return true;
 }
 
-/*
- * The placeholder at text[i] ("{{", blanks, a name, blanks, "}}"): its
- * end, and the name in [*ns, *ne).  0 when there is none.
- */
-static size_t
-placeholder(const char *text, size_t len, size_t i, size_t *ns, size_t *ne)
-{
-	size_t e;
-
-	if (text[i] != '{' || i + 1 >= len || text[i + 1] != '{')
-		return 0;
-	*ns = i + 2;
-	while (*ns < len && (text[*ns] == ' ' || text[*ns] == '\t'))
-		(*ns)++;
-	*ne = *ns;
-	while (*ne < len && name_char(text[*ne], *ne == *ns))
-		(*ne)++;
-	e = *ne;
-	while (e < len && (text[e] == ' ' || text[e] == '\t'))
-		e++;
-	if (*ne == *ns || e + 1 >= len || text[e] != '}' || text[e + 1] != '}')
-		return 0;
-	return e + 2;
-}
-
 /* ---- The block language. ---- */
 
 enum { MAX_DEPTH = 32 };
@@ -256,6 +235,7 @@ enum tag {
 	TAG_END_EACH,
 	TAG_INCLUDE,
 	TAG_ESCAPE,             /* \{\{ or \}\} */
+	TAG_MACRO,              /* {{name::args}} and the legacy forms */
 };
 
 /* A tag found at text[at]: its kind, end, and argument [a0, a1). */
@@ -263,6 +243,10 @@ struct tok {
 	enum tag kind;
 	size_t at, end, a0, a1;
 	size_t b0, b1;          /* each: the item name */
+	struct mlex_tok m;      /* what the lexer found */
+	const struct macros_def *def;   /* a macro: its entry, or NULL
+	                                 * (an unknown name) */
+	bool nested;            /* a macro whose arguments hold tokens */
 };
 
 /* A binding of {{each}}: innermost last. */
@@ -287,10 +271,9 @@ struct ctx {
 	size_t nbinds;
 	unsigned depth;
 	bool ok;
-	/* The first "}}" at or after any position in [cfrom, cat] is at cat
-	 * (cat == in->len: none), so finding tags stays linear. */
-	bool cached;
-	size_t cfrom, cat;
+	struct mlex lx;         /* the lexer over in (its searches are
+	                         * cached, so finding tags stays linear) */
+	size_t lim;             /* the end of the text being expanded */
 };
 
 /* The output: the top level edits in (keeping origins) and begins the
@@ -365,24 +348,21 @@ find_open(const char *s, size_t n)
 	return NULL;
 }
 
-/* "}}" in s[0..n), or NULL. */
-static const char *
-find_close(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i++)
-		if (s[i] == '}' && s[i + 1] == '}')
-			return s + i;
-	return NULL;
-}
-
 static size_t
 blanks(const char *s, size_t i, size_t end)
 {
 	while (i < end && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	return i;
+}
+
+/* The end of s[from..end) without its trailing blanks. */
+static size_t
+blanks_back(const char *s, size_t from, size_t end)
+{
+	while (end > from && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+		end--;
+	return end;
 }
 
 static bool
@@ -406,20 +386,31 @@ name_end(const char *s, size_t i, size_t end)
 	return e;
 }
 
-/* The first "}}" at or after s[from], or NULL. */
-static const char *
-close_after(struct ctx *x, size_t from)
+/* A macro with arguments at t (not a keyword): its registry entry; the
+ * "::" form of an unknown name is a macro too (reported as unknown). */
+static void
+macro_tok(struct ctx *x, struct tok *t)
 {
-	const char *s = x->in->s, *c;
-	size_t len = x->in->len;
+	const char *s = x->in->s;
+	const struct mlex_tok *m = &t->m;
+	size_t end;
 
-	if (x->cached && from >= x->cfrom && from <= x->cat)
-		return x->cat < len ? s + x->cat : NULL;
-	c = from < len ? find_close(s + from, len - from) : NULL;
-	x->cached = true;
-	x->cfrom = from;
-	x->cat = c ? (size_t)(c - s) : len;
-	return c;
+	if (m->n0 == m->n1)
+		return;
+	t->def = macros_find(s + m->n0, m->n1 - m->n0);
+	if (!t->def ? m->form != MLEX_COLONS : m->form == MLEX_OTHER &&
+	    t->def->args != MACROS_UTC)
+		return;
+	t->kind = TAG_MACRO;
+	t->a0 = m->form == MLEX_OTHER ? m->n1 : m->a0;
+	t->a1 = m->in1;
+	if (m->nested && (end = mlex_match(&x->lx, t->at)) &&
+	    end <= x->lim) {
+		/* Inner first: the arguments run to the matching "}}". */
+		t->nested = true;
+		t->end = end;
+		t->a1 = blanks_back(s, t->a0, end - 2);
+	}
 }
 
 /* The tag at text[i] (a '{' or a '\\'); TAG_NONE when there is none. */
@@ -427,46 +418,35 @@ static void
 lex(struct ctx *x, size_t i, struct tok *t)
 {
 	const char *s = x->in->s;
-	size_t len = x->in->len;
-	const char *close;
 	size_t c0, c1, e;
 
 	memset(t, 0, sizeof(*t));
 	t->at = i;
 	if (s[i] == '\\') {
-		if (i + 3 < len && ((s[i + 1] == '{' && s[i + 2] == '\\' &&
-		    s[i + 3] == '{') || (s[i + 1] == '}' && s[i + 2] == '\\' &&
-		    s[i + 3] == '}'))) {
+		if ((e = mlex_escape(s, x->lim, i))) {
 			t->kind = TAG_ESCAPE;
-			t->end = i + 4;
+			t->end = i + e;
 		}
 		return;
 	}
-	if ((t->end = placeholder(s, len, i, &t->a0, &t->a1))) {
+	if (!mlex_at(&x->lx, i, &t->m) || t->m.end > x->lim)
+		return;
+	t->end = t->m.end;
+	if (t->m.form == MLEX_COMMENT) {
+		t->kind = TAG_COMMENT;
+		return;
+	}
+	if (t->m.form == MLEX_BARE) {
 		t->kind = TAG_NAME;
+		t->a0 = t->m.n0;
+		t->a1 = t->m.n1;
 		/* A keyword alone is a tag of its own. */
 		if (t->a1 - t->a0 == 4 && memcmp(s + t->a0, "else", 4) == 0)
 			t->kind = TAG_ELSE;
 		return;
 	}
-	if (i + 1 >= len || s[i + 1] != '{')
-		return;
-	c0 = blanks(s, i + 2, len);
-	if (c0 + 1 < len && s[c0] == '/' && s[c0 + 1] == '/') {
-		close = close_after(x, c0 + 2);
-		if (close) {
-			t->kind = TAG_COMMENT;
-			t->end = (size_t)(close - s) + 2;
-		}
-		return;
-	}
-	close = close_after(x, c0);
-	if (!close)
-		return;
-	c1 = (size_t)(close - s);
-	t->end = c1 + 2;
-	while (c1 > c0 && (s[c1 - 1] == ' ' || s[c1 - 1] == '\t'))
-		c1--;
+	c0 = t->m.in0;
+	c1 = t->m.in1;
 	if (s[c0] == '/') {
 		if (c1 - c0 == 3 && memcmp(s + c0, "/if", 3) == 0)
 			t->kind = TAG_END_IF;
@@ -500,7 +480,9 @@ lex(struct ctx *x, size_t i, struct tok *t)
 		t->kind = TAG_INCLUDE;
 		t->a0 = blanks(s, c0 + 9, c1);
 		t->a1 = c1;
+		return;
 	}
+	macro_tok(x, t);
 }
 
 /* A value by name: an {{each}} binding, then a variable; a dotted name
@@ -597,6 +579,238 @@ unknown(struct ctx *x, const struct tok *t, size_t n0, size_t n1)
 		    (int)(n1 - n0), x->in->s + n0);
 }
 
+/* ---- SillyTavern's state-free macros (text/macros.h). ---- */
+
+/* The time of --now, or the clock's, read once. */
+static int64_t
+macro_now(struct ctx *x)
+{
+	struct tvars *v = x->v;
+
+	if (!v->now_set) {
+		if (!v->now || !clock_parse(v->now, &v->now_ms))
+			v->now_ms = clock_now_ms();
+		v->now_set = true;
+	}
+	return v->now_ms;
+}
+
+/* The random state: from --seed as a tavern build seeds it, so the same
+ * seed gives the same {{random}} and {{roll}} there and here. */
+static uint64_t *
+macro_rng(struct ctx *x)
+{
+	struct tvars *v = x->v;
+
+	if (!v->rng_set) {
+		const char *p = v->seed;
+
+		for (; p && *p >= '0' && *p <= '9'; p++)
+			;
+		if (v->seed && (!*v->seed || *p || p - v->seed > 19)) {
+			diag_plain(x->run, DIAG_ERROR, MSG_TAVERN_SEED,
+			    v->seed);
+			x->ok = false;
+		}
+		v->rng = v->seed ? strtoull(v->seed, NULL, 10) :
+		    (uint64_t)macro_now(x);
+		v->rng = v->rng * 0x9e3779b97f4a7c15ULL + 1;
+		v->rng_set = true;
+	}
+	return &v->rng;
+}
+
+/* A bare name that is a macro: {{newline}}, {{time_UTC-5}}.  Fills
+ * t->def (and the arguments of time_UTC). */
+static bool
+bare_macro(struct ctx *x, struct tok *t)
+{
+	const char *s = x->in->s + t->a0;
+	size_t n = t->a1 - t->a0;
+	int h;
+
+	if ((t->def = macros_find(s, n)))
+		return true;
+	if (n > 8 && strncasecmp(s, "time_UTC", 8) == 0 &&
+	    macros_utc_offset(s + 8, n - 8, &h)) {
+		t->def = macros_find("time_UTC", 8);
+		t->a0 += 8;
+		return true;
+	}
+	return false;
+}
+
+/* Is t {{trim}} (and no variable of that name)? */
+static bool
+is_trim(struct ctx *x, const struct tok *t)
+{
+	return t->a1 - t->a0 == 4 &&
+	    strncasecmp(x->in->s + t->a0, "trim", 4) == 0 &&
+	    !template_var_get(x->v, x->in->s + t->a0, 4);
+}
+
+/* The arguments of a nested macro, inner macros expanded first. */
+static const char *
+expand_args(struct ctx *x, const struct tok *t, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	struct out sub;
+	size_t pos = t->a0, lim = x->lim;
+	const char *r;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.b = &b;
+	x->lim = t->a1;
+	body(x, &pos, &sub, NULL);
+	x->lim = lim;
+	*len = b.len;
+	r = arena_strndup(&x->run->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return r;
+}
+
+/* How many UTF-16 units s[0..n) is ({{pick}}'s offsets). */
+static size_t
+utf16_units(const char *s, size_t n)
+{
+	size_t i = 0, u = 0, k;
+	uint32_t cp;
+
+	while (i < n) {
+		k = utf8_decode(s + i, n - i, &cp);
+		u += k && cp >= 0x10000 ? 2 : 1;
+		i += k ? k : 1;
+	}
+	return u;
+}
+
+/*
+ * The value of the state-free macro t->def with the arguments a[0..n)
+ * in the form the lexer found; NULL with *why set when the arguments
+ * do not fit it.
+ */
+static const char *
+macro_value(struct ctx *x, const struct tok *t, const char *a, size_t n,
+    const char **why)
+{
+	struct arena *ar = &x->run->arena;
+	const struct macros_def *d = t->def;
+	enum mlex_form form = t->kind == TAG_NAME ? MLEX_BARE : t->m.form;
+	const char *r;
+	char **items;
+	size_t cnt;
+	int h;
+
+	switch (d->args) {
+	case MACROS_NOARGS:
+		if (form != MLEX_BARE) {
+			/* {{time::UTC+2}}, the newer form of time_UTC */
+			if (strcmp(d->name, "time") == 0 &&
+			    form == MLEX_COLONS && n > 3 &&
+			    strncasecmp(a, "UTC", 3) == 0 &&
+			    macros_utc_offset(a + 3, n - 3, &h))
+				return macros_time(ar, macro_now(x), h, "LT");
+			*why = "takes no arguments";
+			return NULL;
+		}
+		if (strcmp(d->name, "newline") == 0)
+			return "\n";
+		if ((r = macros_time_named(ar, macro_now(x), d->name,
+		    strlen(d->name))))
+			return r;
+		return "";      /* noop, and trim where a variable hid it */
+	case MACROS_ONE:
+		if (form == MLEX_BARE) {
+			*why = strcmp(d->name, "roll") == 0 ? "needs a dice "
+			    "formula: {{roll 1d6}}, {{roll::3d6+4}}" :
+			    arena_printf(ar, "needs an argument: {{%s::text}}",
+			    d->name);
+			return NULL;
+		}
+		if (strcmp(d->name, "roll") == 0) {
+			if (!(r = macros_roll(ar, a, n, macro_rng(x))))
+				*why = "is not a dice formula (1d6, 3d6+4, "
+				    "d20 or 6)";
+			return r;
+		}
+		if (strcmp(d->name, "reverse") == 0)
+			return macros_reverse(ar, a, n);
+		return macros_time(ar, macro_now(x), 0,
+		    arena_strndup(ar, a, n));
+	case MACROS_LIST:
+		if (form == MLEX_BARE) {
+			*why = arena_printf(ar, "needs a list: {{%s::a::b}} "
+			    "or {{%s:a,b}}", d->name, d->name);
+			return NULL;
+		}
+		cnt = macros_list(ar, a, n, &items);
+		if (strcmp(d->name, "random") == 0)
+			return items[(size_t)floor(macros_random(macro_rng(x)) *
+			    (double)cnt)];
+		return items[macros_pick(ar, cnt, x->v->seed ?
+		    strtoull(x->v->seed, NULL, 10) : 0,
+		    rng_cyrb53(x->in->s, x->in->len, 0),
+		    utf16_units(x->in->s, t->at))];
+	case MACROS_UTC:
+		if (!macros_utc_offset(a, n, &h)) {
+			*why = "needs an offset in hours: {{time_UTC+2}}";
+			return NULL;
+		}
+		return macros_time(ar, macro_now(x), h, "LT");
+	default:
+		*why = "takes no arguments";
+		return NULL;
+	}
+}
+
+/* A macro (or a "{{name::...}}" of an unknown name) in strata's policy:
+ * a value, or an error at its span. */
+static void
+do_macro(struct ctx *x, const struct tok *t, struct out *o)
+{
+	const char *s = x->in->s, *a = s + t->a0, *val, *why = NULL;
+	size_t n = t->a1 - t->a0, n0 = t->m.n0, n1 = t->m.n1;
+	/* What the messages quote: the name alone, or the whole inside. */
+	const char *in = t->kind == TAG_NAME ? s + n0 : s + t->at + 2;
+	int inside = t->kind == TAG_NAME ? (int)(n1 - n0) :
+	    (int)(t->end - t->at - 4);
+
+	if (!o)
+		return;
+	if (!t->def || t->def->need != MACROS_FREE) {
+		if (x->v->keep_unknown) {
+			out_lit(x, o, t->at, t->end);
+			return;
+		}
+		if (!t->def)
+			REPORT(x, t->at, t->end - t->at,
+			    MSG_UNKNOWN_PLACEHOLDER, inside, in);
+		else if (t->kind == TAG_NAME)
+			REPORT(x, t->at, t->end - t->at,
+			    MSG_MACRO_TAVERN_VAR, inside, in,
+			    (int)(n1 - n0), s + n0);
+		else
+			REPORT(x, t->at, t->end - t->at,
+			    MSG_MACRO_TAVERN_ONLY, inside, in);
+		return;
+	}
+	if (t->nested) {
+		bool ok = x->ok;
+
+		x->ok = true;
+		a = expand_args(x, t, &n);
+		if (!x->ok)
+			return;         /* reported inside */
+		x->ok = ok;
+	}
+	if (!(val = macro_value(x, t, a, n, &why))) {
+		REPORT(x, t->at, t->end - t->at, MSG_MACRO_ARGS, inside, in,
+		    why);
+		return;
+	}
+	out_put(x, o, val, strlen(val), t->at, t->end - t->at);
+}
+
 static void
 do_name(struct ctx *x, const struct tok *t, struct out *o)
 {
@@ -605,6 +819,13 @@ do_name(struct ctx *x, const struct tok *t, struct out *o)
 	size_t n;
 
 	if (!lookup(x, x->in->s + t->a0, t->a1 - t->a0, &val, &var)) {
+		struct tok m = *t;
+
+		/* Not a variable: a macro of the registry? */
+		if (bare_macro(x, &m)) {
+			do_macro(x, &m, o);
+			return;
+		}
 		if (x->v->keep_unknown)
 			out_lit(x, o, t->at, t->end);
 		else if (o)
@@ -743,7 +964,8 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 	sub.incl = &me;
 	sub.depth = x->depth + 1;
 	sub.ok = true;
-	sub.cached = false;
+	mlex_init(&sub.lx, in.s, in.len, &x->run->arena);
+	sub.lim = in.len;
 	if (!expand_ctx(&sub, &res))
 		x->ok = false;
 	/* A partial's last line end is the file's, not the text's. */
@@ -761,7 +983,7 @@ static enum tag
 body(struct ctx *x, size_t *pos, struct out *o, const struct tok *opener)
 {
 	const char *s = x->in->s;
-	size_t len = x->in->len, i = *pos, last = *pos;
+	size_t len = x->lim, i = *pos, last = *pos;
 	struct tok t;
 
 	if (++x->depth > MAX_DEPTH + 1) {
@@ -779,6 +1001,23 @@ body(struct ctx *x, size_t *pos, struct out *o, const struct tok *opener)
 		lex(x, i, &t);
 		if (t.kind == TAG_NONE) {
 			i++;
+			continue;
+		}
+		if (t.kind == TAG_NAME && is_trim(x, &t)) {
+			/* {{trim}}: itself and the line ends around it */
+			size_t b = i, e = t.end;
+
+			while (b > last && s[b - 1] == '\n') {
+				b--;
+				if (b > last && s[b - 1] == '\r')
+					b--;
+			}
+			while (e < len && (s[e] == '\n' || (s[e] == '\r' &&
+			    e + 1 < len && s[e + 1] == '\n')))
+				e += s[e] == '\r' ? 2 : 1;
+			out_lit(x, o, last, b);
+			out_put(x, o, "", 0, b, e - b);
+			i = last = *pos = e;
 			continue;
 		}
 		out_lit(x, o, last, i);
@@ -816,6 +1055,9 @@ body(struct ctx *x, size_t *pos, struct out *o, const struct tok *opener)
 			break;
 		case TAG_INCLUDE:
 			do_include(x, &t, o);
+			break;
+		case TAG_MACRO:
+			do_macro(x, &t, o);
 			break;
 		case TAG_NONE:
 			break;
@@ -859,5 +1101,7 @@ template_expand(struct run *run, struct tvars *v, const struct etext *in,
 	x.v = v;
 	x.in = in;
 	x.ok = true;
+	mlex_init(&x.lx, in->s, in->len, &run->arena);
+	x.lim = in->len;
 	return expand_ctx(&x, out);
 }

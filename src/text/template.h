@@ -10,12 +10,17 @@
  *   {{include::path}}                 a file of the prompt directory
  *   {{// comment}}                    nothing
  *   \{\{  \}\}                        literal braces
+ *   {{newline}}  {{random::a::b}}     SillyTavern's state-free macros
+ *   {{roll 1d6}}  {{reverse::{{x}}}}  (text/macros.h), inner first
  *
  * Values come from [vars], the session, -v and the turn's inputs, the
- * later winning.  An unknown name is an error at its span, unless the
- * profile keeps unknown placeholders as they are; block errors (unclosed,
- * stray, bad include, include cycle) are errors at theirs.  It runs as a
- * pass of the rewrite stage (pipeline/rewrite.h).
+ * later winning, then from the macro registry (names without case).  An
+ * unknown name is an error at its span, unless the profile keeps unknown
+ * placeholders as they are, and so is a macro that needs SillyTavern's
+ * state or is given bad arguments; block errors (unclosed, stray, bad
+ * include, include cycle) are errors at theirs.  Tokens are found by the
+ * shared lexer (text/macro_lex.h).  It runs as a pass of the rewrite
+ * stage (pipeline/rewrite.h).
  *
  * Names are found through a hash map, so defining n variables and
  * expanding text of length m take O(n + m) time.  The variables, the map
@@ -51,6 +56,12 @@ struct tvars {
 	bool keep_unknown;
 	const char *dir;        /* where {{include::}} looks; NULL: the
 	                         * embedded templates only */
+	/* The macros' time and randomness: --now and --seed (NULL: the
+	 * clock, read once and only when a macro needs it). */
+	const char *now, *seed;
+	bool now_set, rng_set;
+	int64_t now_ms;
+	uint64_t rng;
 };
 
 void template_vars_init(struct run *run, struct tvars *v);

@@ -129,6 +129,65 @@ unclosed_braces(size_t n)
 	buf_free(&text);
 }
 
+/* SillyTavern's state-free macros in strata's texts (text/macros.h). */
+static void
+macros(void)
+{
+	bool ok;
+	unsigned before;
+	const char *r1, *r2;
+
+	template_vars_init(&run, &vars);
+	vars.now = "2026-01-02T15:04:05Z";
+	vars.seed = "7";
+	template_var(&run, &vars, "who", "Ada", 3, NULL, span_make(0, 0));
+	CHECK_STR(expand("a{{newline}}b{{NewLine}}c{{noop}}", &ok),
+	    "a\nb\nc");
+	CHECK(ok);
+	CHECK_STR(expand("{{reverse::abc}} {{reverse:é𝄞x}}", &ok),
+	    "cba x𝄞é");
+	CHECK_STR(expand("{{date}}|{{time}}|{{isodate}} {{isotime}}|"
+	    "{{weekday}}|{{time_UTC+2}}|{{time_UTC-5}}|{{time::UTC+9}}", &ok),
+	    "January 2, 2026|3:04 PM|2026-01-02 15:04|Friday|5:04 PM|"
+	    "10:04 AM|12:04 AM");
+	CHECK_STR(expand("{{datetimeformat YYYY/MM/DD [at] h A}}", &ok),
+	    "2026/01/02 at 3 PM");
+	/* {{trim}}: itself and the line ends written around it. */
+	CHECK_STR(expand("x\n\n{{trim}}\r\n\ny", &ok), "xy");
+	/* Inner first. */
+	CHECK_STR(expand("{{reverse::{{who}}!}}", &ok), "!adA");
+	/* Random ones: from --seed, the same seed the same bytes. */
+	vars.rng_set = false;
+	r1 = expand("{{random::a::b::c}} {{roll 3d6}} {{pick::p::q::r}} "
+	    "{{random:x\\, y, z}}", &ok);
+	CHECK(ok);
+	vars.rng_set = false;
+	r2 = expand("{{random::a::b::c}} {{roll 3d6}} {{pick::p::q::r}} "
+	    "{{random:x\\, y, z}}", &ok);
+	CHECK_STR(r1, r2);
+	CHECK_STR(expand("{{roll:1d1+4}} {{roll::1}} {{random::only}}", &ok),
+	    "5 1 only");
+	/* A variable of a macro's name wins. */
+	template_var(&run, &vars, "newline", "NL", 2, NULL, span_make(0, 0));
+	CHECK_STR(expand("{{newline}}", &ok), "NL");
+	/* Errors at their spans. */
+	before = run.diag.errors;
+	expand("{{roll}} {{roll::zz}} {{noop::x}} {{random}} {{char}} "
+	    "{{getvar::x}} {{nosuch::x}} {{time_UTC+x}}", &ok);
+	CHECK(!ok);
+	CHECK_INT(run.diag.errors - before, 8);
+	/* Not macros: an unknown name in the legacy forms stays text. */
+	CHECK_STR(expand("{{foo bar}} {{foo:bar}} {{ not one }}", &ok),
+	    "{{foo bar}} {{foo:bar}} {{ not one }}");
+	CHECK(ok);
+	/* Kept when the profile keeps unknown names. */
+	vars.keep_unknown = true;
+	CHECK_STR(expand("{{char}} {{nosuch::x}}", &ok),
+	    "{{char}} {{nosuch::x}}");
+	CHECK(ok);
+	vars.keep_unknown = false;
+}
+
 int
 main(void)
 {
@@ -174,6 +233,7 @@ main(void)
 	CHECK(ok);
 	vars.keep_unknown = false;
 	blocks();
+	macros();
 	linear(100000);
 	unclosed_braces(100000);
 	run_free(&run);
