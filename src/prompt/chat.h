@@ -20,6 +20,7 @@
 
 struct node;
 struct profile;          /* opaque here: the emitters read it */
+struct tavern_report;    /* tavern/titem.h: a SillyTavern build's items */
 
 /*
  * What a message carries beyond its text (NULL on a plain message, which
@@ -114,6 +115,10 @@ struct chat {
 	const struct cleanup_note *cleanups;    /* history clean-up */
 	size_t ncleanups;
 	bool color;                     /* the debug view may use colour */
+	/* A SillyTavern build: what it decided about each prompt and
+	 * message, with their stages (tavern/titem.h); else NULL. */
+	const struct tavern_report *tavern;
+	const char *stage;              /* debug --stage NAME, or NULL */
 };
 
 #endif
