@@ -123,6 +123,8 @@ tokens(struct tb *t, const struct tmsg *m)
 
 /* --- items (titem.h): what was decided about each piece of text --- */
 
+static const char *trim(struct arena *a, const char *s);
+
 /* A new item with text raw at every stage; its index. */
 static uint32_t
 item_add(struct tb *t, const char *id, const char *source, const char *role,
@@ -170,6 +172,16 @@ item_out(struct tb *t, uint32_t i, const char *reason, const char *note)
 	t->rep->items[i].reason = reason;
 	if (note)
 		t->rep->items[i].note = note;
+}
+
+/* Item i is empty: as given, or once its macros ran. */
+static void
+item_empty(struct tb *t, uint32_t i)
+{
+	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
+
+	item_out(t, i, "empty", *trim(&t->run->arena, raw) ?
+	    "empty after macros" : NULL);
 }
 
 static void
@@ -409,7 +421,7 @@ ext_collect(struct tb *t, int position, int64_t depth, int role,
 		    "joined here");
 	if (!*r)
 		for (i = 0; i < nv; i++)
-			item_out(t, vi[i], "empty", "empty after macros");
+			item_empty(t, vi[i]);
 	if (items) {
 		*items = *r ? vi : NULL;
 		*nitems = *r ? nv : 0;
@@ -1351,7 +1363,7 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 				(*injs)[*ninj].item = it;
 				(*ninj)++;
 			} else
-				item_out(t, it, "empty", "empty after macros");
+				item_empty(t, it);
 			continue;
 		}
 		/* Only the built-ins and the user's own prompts
@@ -1407,7 +1419,7 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 		    persona_moved(t))
 			item_out(t, it, "moved", persona_moved(t));
 		else
-			item_out(t, it, "empty", "empty after macros");
+			item_empty(t, it);
 	}
 	/* Markers missing from the order are appended. */
 	for (i = 0; i < LEN(appended); i++) {
@@ -1439,7 +1451,7 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 				push_item(t, &slot_add(t, id)->msgs,
 				    "assistant", NULL, content, id, it);
 			else
-				item_out(t, it, "empty", "empty after macros");
+				item_empty(t, it);
 			continue;
 		}
 		pp = preset_find(p, id);
@@ -2003,7 +2015,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 			push_item(&t, &slot_add(&t, "impersonate")->msgs,
 			    "system", NULL, s, "impersonate", it);
 		else
-			item_out(&t, it, "empty", "empty after macros");
+			item_empty(&t, it);
 	}
 	if (strcmp(t.type, "continue") == 0 && t.chat.n)
 		continued(&t, &hist);
@@ -2063,6 +2075,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	t.rep->budget = t.budget;
 	t.rep->used = t.used;
 	t.rep->type = t.type;
+	t.rep->tokenizer = seams.tokens.name;
 	c->tavern = t.rep;
 	return true;
 }

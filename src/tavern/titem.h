@@ -59,6 +59,7 @@ struct tavern_report {
 	uint32_t *msg_nitems;
 	long budget, used;      /* the context budget and the prompts' use */
 	const char *type;       /* the generation type */
+	const char *tokenizer;  /* its name, or NULL: estimated counts */
 };
 
 /* A stage's name (raw, regex-pre, macros, regex-post). */
