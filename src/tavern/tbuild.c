@@ -775,13 +775,24 @@ depth_prompts(struct tb *t)
 {
 	struct card_depth_prompt dp;
 
-	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt)
+	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
 		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
 		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
 		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
-	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona)
+		/* The card's text; its macros ran as a card field. */
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		    dp.prompt.s);
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		    t->depth_prompt);
+	}
+	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
 		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
 		    t->s.persona_depth, (int)t->s.persona_role);
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		    t->s.persona);
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		    t->persona);
+	}
 }
 
 /* --- world info (seam) --- */
