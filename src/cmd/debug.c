@@ -15,6 +15,9 @@ const char cmd_debug_help[] =
     "'strata build', and:\n"
     "\n"
     "      --json                 print the same as data (the json format)\n"
+    "      --stage=NAME           a SillyTavern build: every message's text\n"
+    "                             at one stage: raw, regex-pre, macros,\n"
+    "                             regex-post\n"
     "      --color=WHEN           colour the view and messages: auto\n"
     "                             (default: a terminal without NO_COLOR),\n"
     "                             always, never\n";

@@ -21,6 +21,7 @@
 #include "emit/emit.h"
 #include "pipeline/assemble.h"
 #include "session/session.h"
+#include "tavern/titem.h"
 #include "text/templates.h"
 
 void
@@ -129,6 +130,7 @@ enum {
 	OPT_TYPE,
 	OPT_NOW,
 	OPT_SEED,
+	OPT_STAGE,
 };
 
 static void
@@ -229,12 +231,14 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "type", required_argument, NULL, OPT_TYPE },
 		{ "now", required_argument, NULL, OPT_NOW },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
 	size_t cap[8] = { 0 };  /* contexts, vars, sets, injects, removes,
 	                         * prestarts, tool results, images */
 	enum out_format f;
+	enum tavern_stage stage;
 	int ch;
 
 	memset(opt, 0, sizeof(*opt));
@@ -335,6 +339,21 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_STAGE:
+			if (!debug) {
+				fprintf(stderr, "%s %s: unrecognized option "
+				    "'--stage' (did you mean debug --stage?)\n",
+				    progname, verb);
+				goto usage;
+			}
+			if (!tavern_stage_parse(optarg, &stage)) {
+				fprintf(stderr, "%s: --stage: unknown stage "
+				    "'%s' (expected raw, regex-pre, macros or "
+				    "regex-post)\n", progname, optarg);
+				return EXIT_USAGE;
+			}
+			opt->stage = optarg;
+			break;
 		case 'S':
 			opt->session = optarg;
 			break;
@@ -381,6 +400,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	/* A regenerated turn is the session's last user message. */
 	if (opt->regenerate && (!opt->session || opt->user))
 		goto usage;
+	if (opt->stage && opt->json) {
+		fprintf(stderr, "%s %s: --stage picks a stage for the debug "
+		    "view; --json prints every stage\n", progname, verb);
+		goto usage;
+	}
 	if (operands(argc, argv, verb, opt))
 		return -1;
 usage:
@@ -636,6 +660,10 @@ run_pipeline(const struct options *opt, bool debug)
 	run.diag.color = emit_color(STDERR_FILENO, opt->color);
 	if (assemble(&run, opt, &chat)) {
 		chat.color = emit_color(STDOUT_FILENO, opt->color);
+		chat.stage = opt->stage;
+		if (opt->stage && !chat.tavern)
+			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
+			    opt->stage);
 		if (debug)
 			fn = opt->json ? emit_json : emit_debug;
 		else

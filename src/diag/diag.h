@@ -262,6 +262,8 @@ enum diag_level {
 	X(MSG_TAVERN_NO_CARD, "%s needs a character card: give --card FILE or [tavern] card") \
 	X(MSG_TAVERN_SEED, "--seed '%s' is not a non-negative integer") \
 	X(MSG_TAVERN_BUDGET, "the prompts that must be sent need %zu tokens, more than the budget of %ld (openai_max_context - openai_max_tokens - 3)") \
+	/* tavern stages: debug --stage (emit/emit_tavern.c) */ \
+	X(MSG_TAVERN_STAGE_NONE, "--stage %s: only a SillyTavern build has stages (give --card FILE or a [tavern] section)") \
 	/* reply: decide and score */ \
 	X(MSG_DECIDE_EMPTY, "the reply is empty") \
 	X(MSG_DECIDE_ALL_THINKING, "the reply is all thinking: <think> is never closed") \

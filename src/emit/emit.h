@@ -126,6 +126,20 @@ uint64_t emit_fingerprint(const char *role, const char *s, size_t len);
  * Returns the new f.  strata(1) documents both. */
 uint64_t emit_fingerprint_fold(uint64_t f, uint64_t h);
 
+/* A SillyTavern build (chat.tavern, emit_tavern.c): under debug message
+ * i, its items; after the debug view, every item with why it is in or
+ * out and the stages that changed it; debug --stage (chat.stage), one
+ * stage of every message; in -f json, message i's items and stages and
+ * the array of every item. */
+void emit_debug_tavern_items(struct buf *out, const struct chat *c,
+    size_t i);
+void emit_debug_tavern(struct run *run, const struct chat *c,
+    struct buf *out);
+emit_fn emit_debug_stage;
+void emit_json_tavern_message(struct arena *a, const struct chat *c,
+    size_t i, struct node *o);
+struct node *emit_json_tavern_items(struct arena *a, const struct chat *c);
+
 /* May output to descriptor fd be coloured?  when is --color's word:
  * "always", "never", or "auto" (or NULL): a terminal, and NO_COLOR unset
  * or empty (https://no-color.org).  For every colour strata prints:

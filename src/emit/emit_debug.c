@@ -57,6 +57,7 @@ struct view {
 	struct buf *out;
 	struct colors st;
 	size_t keyw;
+	const struct chat *chat;
 };
 
 static void
@@ -116,6 +117,10 @@ put_message(struct view *v, const struct message *m, size_t i)
 			buf_printf(out, "  %11s  %.*s\n", "", (int)(nl - s), s);
 		}
 		buf_free(&b);
+	}
+	if (v->chat->tavern) {
+		emit_debug_tavern_items(out, v->chat, i);
+		return;
 	}
 	if (m->nentries && !turn)
 		return;
@@ -223,9 +228,11 @@ put_cache(struct view *v, const struct chat *c)
 bool
 emit_debug(struct run *run, const struct chat *c, struct buf *out)
 {
-	struct view v = { run, out, { "", "", "", "" }, 12 };
+	struct view v = { run, out, { "", "", "", "" }, 12, c };
 	size_t i, n;
 
+	if (c->tavern && c->stage)
+		return emit_debug_stage(run, c, out);
 	if (c->color) {
 		v.st.bold = "\033[1m";
 		v.st.dim = "\033[2m";
@@ -251,5 +258,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	put_excluded(&v, &c->stack);
 	emit_debug_wi(run, c, out, v.st.bold, v.st.off);
 	put_cache(&v, c);
+	if (c->tavern)
+		emit_debug_tavern(run, c, out);
 	return true;
 }

@@ -220,6 +220,8 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	if (c->prefix_fp)
 		tree_put(a, o, "prefix_fingerprint", tree_str(a,
 		    fingerprint(a, c->prefix_fp[at])));
+	if (c->tavern)
+		emit_json_tavern_message(a, c, at, o);
 	return o;
 }
 
@@ -291,6 +293,9 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	tree_put(a, doc, "params", c->params ? tree_copy(a, c->params) :
 	    tree_table(a));
 	tree_put(a, doc, "max_tokens", tree_int(a, c->max_tokens));
+	/* A SillyTavern build: every prompt and message it met. */
+	if (c->tavern)
+		tree_put(a, doc, "items", emit_json_tavern_items(a, c));
 	/* A SillyTavern build's world info: what each entry did, the
 	 * budget, the timed-effects state to save. */
 	if (c->world_info)

@@ -59,6 +59,7 @@ struct options {
 	const char *scene;      /* --scene chat|work, or NULL */
 	bool log_debug;         /* --log-level debug: the trace on stderr */
 	const char *color;      /* --color: auto, always, never, or NULL */
+	const char *stage;      /* debug --stage: a tavern stage, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
 };

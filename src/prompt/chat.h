@@ -22,6 +22,7 @@ struct node;
 struct profile;          /* opaque here: the emitters read it */
 struct wi_result;        /* opaque here (tavern/wi.h): the emitters
                           * read it */
+struct tavern_report;    /* tavern/titem.h: a SillyTavern build's items */
 
 /*
  * What a message carries beyond its text (NULL on a plain message, which
@@ -119,6 +120,10 @@ struct chat {
 	/* A SillyTavern build's world-info outcome (debug view, -f json),
 	 * or NULL. */
 	const struct wi_result *world_info;
+	/* A SillyTavern build: what it decided about each prompt and
+	 * message, with their stages (tavern/titem.h); else NULL. */
+	const struct tavern_report *tavern;
+	const char *stage;              /* debug --stage NAME, or NULL */
 };
 
 #endif

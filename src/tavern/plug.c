@@ -359,6 +359,7 @@ tavern_plug_init(struct tavern_plug *p, struct tavern_seams *s,
 	regex_set_init(&p->scripts);
 	s->tokens.count = count_tokens;
 	s->tokens.ctx = p;
+	s->tokens.name = tokenizer_name(p->kind);
 	s->wi.scan = wi_scan;
 	s->wi.ctx = p;
 	s->regex.load = regex_load;

@@ -40,6 +40,8 @@ struct tavern_tokens {
 	size_t (*count)(void *ctx, const char *role, const char *name,
 	    const char *text, size_t len);
 	void *ctx;
+	const char *name;       /* the tokenizer, for the debug view, or
+	                         * NULL: an estimate */
 };
 
 struct tavern_regex;

@@ -19,6 +19,7 @@
 #include "tavern/preset.h"
 #include "tavern/settings.h"
 #include "tavern/tchat.h"
+#include "tavern/titem.h"
 
 /* Extension prompt positions (SillyTavern's extension_prompt_types). */
 enum { EXT_IN_PROMPT = 0, EXT_IN_CHAT = 1, EXT_BEFORE_PROMPT = 2 };
@@ -31,6 +32,8 @@ struct tmsg {
 	const char *name;               /* NULL: none */
 	const char *content;
 	const char *id;                 /* newMainChat, newChat, ... or NULL */
+	const uint32_t *items;          /* its items (titem.h) */
+	uint32_t nitems;
 };
 
 struct tlist {
@@ -43,6 +46,7 @@ struct ext {
 	int position;
 	int64_t depth;
 	int role;
+	uint32_t item;
 };
 
 /* A place in the final order: a prompt, or a collection (main and the
@@ -74,6 +78,9 @@ struct tb {
 	size_t nslots, slotcap;
 	const struct tchat_msg *continued;      /* --type continue */
 	long budget, used;
+	struct tavern_report *rep;
+	/* Chat message i at the stages before regex-post. */
+	const char **craw, **cpre, **cmac;
 };
 
 static void
@@ -86,6 +93,8 @@ push(struct run *run, struct tlist *l, const char *role, const char *name,
 	m.name = name;
 	m.content = content;
 	m.id = id;
+	m.items = NULL;
+	m.nitems = 0;
 	if (l->n == l->cap)
 		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
 		    sizeof(*l->v));
@@ -110,6 +119,154 @@ tokens(struct tb *t, const struct tmsg *m)
 {
 	return t->seams->tokens.count(t->seams->tokens.ctx, m->role, m->name,
 	    m->content, strlen(m->content));
+}
+
+/* --- items (titem.h): what was decided about each piece of text --- */
+
+static const char *trim(struct arena *a, const char *s);
+
+/* A new item with text raw at every stage; its index. */
+static uint32_t
+item_add(struct tb *t, const char *id, const char *source, const char *role,
+    int64_t depth, const char *raw)
+{
+	struct tavern_report *r = t->rep;
+	struct tavern_item *it;
+	size_t k;
+
+	if (r->n == r->cap)
+		r->items = avec_grow(&t->run->arena, r->items, &r->cap, r->n,
+		    r->n + 1, sizeof(*r->items));
+	it = &r->items[r->n];
+	memset(it, 0, sizeof(*it));
+	it->id = id;
+	it->source = source;
+	it->role = role;
+	it->depth = depth;
+	it->message = -1;
+	for (k = 0; k < TAVERN_NSTAGES; k++)
+		it->text[k] = raw ? raw : "";
+	return (uint32_t)r->n++;
+}
+
+/* Item i's text from stage k on is s (the text before it when equal, so
+ * unchanged stages share one string). */
+static void
+item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
+{
+	struct tavern_item *it = &t->rep->items[i];
+	size_t j;
+
+	if (!s)
+		s = "";
+	if (k > 0 && strcmp(it->text[k - 1], s) == 0)
+		s = it->text[k - 1];
+	for (j = k; j < TAVERN_NSTAGES; j++)
+		it->text[j] = s;
+}
+
+/* Item i is left out for reason (note: NULL or more words). */
+static void
+item_out(struct tb *t, uint32_t i, const char *reason, const char *note)
+{
+	t->rep->items[i].reason = reason;
+	if (note)
+		t->rep->items[i].note = note;
+}
+
+/* Item i is empty: as given, or once its macros ran. */
+static void
+item_empty(struct tb *t, uint32_t i)
+{
+	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
+
+	item_out(t, i, "empty", *trim(&t->run->arena, raw) ?
+	    "empty after macros" : NULL);
+}
+
+static void
+item_note(struct tb *t, uint32_t i, const char *note)
+{
+	t->rep->items[i].note = note;
+}
+
+/* An item left out before it had any text of its own. */
+static void
+item_skip(struct tb *t, const char *id, const char *source, const char *role,
+    int64_t depth, const char *raw, const char *reason, const char *note)
+{
+	item_out(t, item_add(t, id, source, role, depth, raw), reason, note);
+}
+
+/* The items of a and then b, in a new array. */
+static const uint32_t *
+items_cat(struct tb *t, const uint32_t *a, uint32_t na, const uint32_t *b,
+    uint32_t nb)
+{
+	uint32_t *v;
+
+	if (!na)
+		return b;
+	if (!nb)
+		return a;
+	v = arena_array(&t->run->arena, (size_t)na + nb, sizeof(*v));
+	memcpy(v, a, na * sizeof(*v));
+	memcpy(v + na, b, nb * sizeof(*v));
+	return v;
+}
+
+/* Message m is item i. */
+static void
+holds(struct tb *t, struct tmsg *m, uint32_t i)
+{
+	uint32_t *v = arena_array(&t->run->arena, 1, sizeof(*v));
+
+	v[0] = i;
+	m->items = v;
+	m->nitems = 1;
+}
+
+/* The last message of l is item i. */
+static void
+last_holds(struct tb *t, struct tlist *l, uint32_t i)
+{
+	holds(t, &l->v[l->n - 1], i);
+}
+
+/* push() for a message that is one item. */
+static void
+push_item(struct tb *t, struct tlist *l, const char *role, const char *name,
+    const char *content, const char *id, uint32_t item)
+{
+	push(t->run, l, role, name, content, id);
+	last_holds(t, l, item);
+}
+
+/* push() of a copy of m, its items with it. */
+static void
+push_m(struct run *run, struct tlist *l, const struct tmsg *m)
+{
+	push(run, l, m->role, m->name, m->content, m->id);
+	l->v[l->n - 1].items = m->items;
+	l->v[l->n - 1].nitems = m->nitems;
+}
+
+/* Count m's tokens, and give each of its items its own count. */
+static size_t
+count(struct tb *t, const struct tmsg *m)
+{
+	size_t c = tokens(t, m), k;
+
+	for (k = 0; k < m->nitems; k++) {
+		struct tavern_item *it = &t->rep->items[m->items[k]];
+
+		it->counted = true;
+		it->tokens = m->nitems == 1 ? c : t->seams->tokens.count(
+		    t->seams->tokens.ctx, m->role, NULL,
+		    it->text[TAVERN_STAGE_REGEX_POST],
+		    strlen(it->text[TAVERN_STAGE_REGEX_POST]));
+	}
+	return c;
 }
 
 /* A world-info example entry: its text, trimmed, without the <START>
@@ -197,6 +354,16 @@ ext_add(struct tb *t, const char *key, const char *value, int position,
 	e.position = position;
 	e.depth = depth;
 	e.role = role < 0 || role > 2 ? 0 : role;
+	e.item = item_add(t, strcmp(key, "2_floating_prompt") == 0 ?
+	    "authorsNote" : strcmp(key, "DEPTH_PROMPT") == 0 ?
+	    "charDepthPrompt" : strcmp(key, "PERSONA_DESCRIPTION") == 0 ?
+	    "personaDescription" : key, strcmp(key, "2_floating_prompt") ==
+	    0 ? "chat" : strcmp(key, "DEPTH_PROMPT") == 0 ? "card" :
+	    strcmp(key, "PERSONA_DESCRIPTION") == 0 ? "settings" :
+	    "world info", roles[e.role], position == EXT_IN_CHAT ? depth : -1,
+	    value);
+	if (!*trim(&t->run->arena, value))
+		item_out(t, e.item, "empty", NULL);
 	if (t->next == t->extcap)
 		t->ext = avec_grow(&t->run->arena, t->ext, &t->extcap, t->next,
 		    t->next + 1, sizeof(*t->ext));
@@ -211,13 +378,17 @@ ext_cmp(const void *a, const void *b)
 }
 
 /* getExtensionPrompt: the values at (position, depth, role) in sorted
- * key order, trimmed, joined with "\n", substituted.  depth < 0: any. */
+ * key order, trimmed, joined with "\n", substituted.  depth < 0: any.
+ * The items joined go to *items (NULL: not wanted). */
 static const char *
-ext_collect(struct tb *t, int position, int64_t depth, int role)
+ext_collect(struct tb *t, int position, int64_t depth, int role,
+    const uint32_t **items, uint32_t *nitems)
 {
 	struct buf b = BUF_INIT;
 	const char *r;
 	size_t i;
+	uint32_t *vi = arena_array(&t->run->arena, t->next + 1,
+	    sizeof(*vi)), nv = 0;
 
 	for (i = 0; i < t->next; i++) {
 		const struct ext *e = &t->ext[i];
@@ -233,10 +404,28 @@ ext_collect(struct tb *t, int position, int64_t depth, int role)
 		if (b.len)
 			buf_putc(&b, '\n');
 		buf_puts(&b, v);
+		vi[nv++] = e->item;
 	}
 	buf_putc(&b, '\0');
 	r = sub(t, b.data);
 	buf_free(&b);
+	/* One substitution for the group: its text is the first item's. */
+	if (nv)
+		item_stage(t, vi[0], TAVERN_STAGE_MACROS, trim(&t->run->arena,
+		    r));
+	for (i = 1; i < nv; i++)
+		item_note(t, vi[i], arena_printf(&t->run->arena, "joined to "
+		    "%s and substituted with it", t->rep->items[vi[0]].id));
+	if (nv > 1)
+		item_note(t, vi[0], "the text of every extension prompt "
+		    "joined here");
+	if (!*r)
+		for (i = 0; i < nv; i++)
+			item_empty(t, vi[i]);
+	if (items) {
+		*items = *r ? vi : NULL;
+		*nitems = *r ? nv : 0;
+	}
 	return r;
 }
 
@@ -431,9 +620,17 @@ chat_messages(struct tb *t)
 	const struct tavern_regex *re = &t->seams->regex;
 	size_t i;
 
+	/* Each message's text before regex-post: as stored, unless the
+	 * greeting or the message typed, or the first one, below. */
+	t->craw = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->cpre = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->cmac = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	for (i = 0; i < t->chat.n; i++)
+		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
 	if (t->in->chat && t->chat.n && !t->chat.msgs[0].is_user)
-		t->chat.msgs[0].text = sub(t, t->chat.msgs[0].text);
+		t->cmac[0] = t->chat.msgs[0].text = sub(t,
+		    t->chat.msgs[0].text);
 	if (!t->in->chat) {
 		const struct card_text *g = &t->card->first_mes;
 		long n = 0;
@@ -459,22 +656,39 @@ chat_messages(struct tb *t)
 			    TAVERN_RE_AI_OUTPUT, false, TAVERN_NO_DEPTH,
 			    arena_strndup(&run->arena, g->s, g->len));
 
+			t->craw[t->chat.n] = arena_strndup(&run->arena, g->s,
+			    g->len);
+			t->cpre[t->chat.n] = s;
 			tchat_add(run, &t->chat, t->char_name, sub(t, s),
 			    false);
+			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
+			    1].text;
 		}
 	}
 	/* A swipe or a regeneration replaces the last reply. */
 	if ((strcmp(t->type, "swipe") == 0 ||
 	    strcmp(t->type, "regenerate") == 0) && t->chat.n &&
-	    !t->chat.msgs[t->chat.n - 1].is_user)
+	    !t->chat.msgs[t->chat.n - 1].is_user) {
 		t->chat.n--;
+		item_skip(t, arena_printf(&run->arena, "chat#%zu", t->chat.n),
+		    "chat", "assistant", 0, t->chat.msgs[t->chat.n].text,
+		    "replaced", arena_printf(&run->arena, "--type %s "
+		    "generates the last reply anew", t->type));
+	}
 	/* The message typed is sent only by a normal generation. */
 	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0) {
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
 		    false, TAVERN_NO_DEPTH, t->in->user);
 
+		t->craw[t->chat.n] = t->in->user;
+		t->cpre[t->chat.n] = s;
 		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
-	}
+		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
+	} else if (t->in->user && *t->in->user)
+		item_skip(t, "userInput", "chat", "user", 0, t->in->user,
+		    "trigger", arena_printf(&run->arena, "only a normal "
+		    "generation sends the message typed, not --type %s",
+		    t->type));
 	/* {{lastMessage}} and kin. */
 	for (i = 0; i < t->chat.n; i++) {
 		const struct tchat_msg *m = &t->chat.msgs[i];
@@ -548,6 +762,11 @@ authors_note(struct tb *t)
 			note = arena_printf(a, "%s\n%s", note, t->persona);
 	}
 	ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
+	if (!t->an_fires)
+		item_out(t, t->ext[t->next - 1].item, "interval", interval > 0 ?
+		    arena_printf(a, "note_interval %lld, %lld user message%s",
+		    (long long)interval, (long long)n, n == 1 ? "" : "s") :
+		    "note_interval 0: never");
 	return true;
 }
 
@@ -556,13 +775,24 @@ depth_prompts(struct tb *t)
 {
 	struct card_depth_prompt dp;
 
-	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt)
+	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
 		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
 		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
 		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
-	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona)
+		/* The card's text; its macros ran as a card field. */
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		    dp.prompt.s);
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		    t->depth_prompt);
+	}
+	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
 		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
 		    t->s.persona_depth, (int)t->s.persona_role);
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		    t->s.persona);
+		item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		    t->persona);
+	}
 }
 
 /* --- world info (seam) --- */
@@ -661,6 +891,9 @@ world_info(struct tb *t)
 			if (n && s[n - 1] == '\n')
 				n--;
 			e->value = arena_strndup(&run->arena, s, n);
+			item_stage(t, e->item, TAVERN_STAGE_RAW, e->value);
+			if (*trim(&run->arena, e->value))
+				item_out(t, e->item, NULL, NULL);
 		}
 	return true;
 }
@@ -784,7 +1017,16 @@ history(struct tb *t, struct tlist *out)
 		    t->run, m->is_user ? TAVERN_RE_USER_INPUT :
 		    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift, m->text);
 		const char *name = NULL;
+		bool greeting = !t->in->chat && i == 0 && !m->is_user;
+		uint32_t it = item_add(t, arena_printf(a, "chat#%zu", i),
+		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
+		    t->craw[i]);
 
+		item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
+		item_stage(t, it, TAVERN_STAGE_MACROS, m->text);
+		item_stage(t, it, TAVERN_STAGE_REGEX_POST, s);
+		if (greeting)
+			item_note(t, it, "the card's greeting: a new chat");
 		switch (t->p->names) {
 		case PRESET_NAMES_NONE:
 			break;
@@ -821,7 +1063,7 @@ history(struct tb *t, struct tlist *out)
 			name = c;
 		} else
 			name = NULL;
-		push(t->run, out, role, name, strip_cr(a, s), NULL);
+		push_item(t, out, role, name, strip_cr(a, s), NULL, it);
 	}
 }
 
@@ -831,6 +1073,7 @@ history(struct tb *t, struct tlist *out)
 struct inj {
 	const char *role, *content;
 	int64_t depth, order;
+	uint32_t item;
 };
 
 static void
@@ -867,8 +1110,7 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 			depths[j - 1] = x;
 		}
 	for (i = hist->n; i > 0; i--)
-		push(t->run, &rev, hist->v[i - 1].role, hist->v[i - 1].name,
-		    hist->v[i - 1].content, hist->v[i - 1].id);
+		push_m(t->run, &rev, &hist->v[i - 1]);
 	for (i = 0; i < nd; i++) {
 		int64_t d = depths[i], *orders, prev;
 		size_t no = 0, k;
@@ -898,6 +1140,9 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 			for (r = 0; r < 3; r++) {
 				struct buf b = BUF_INIT;
 				const char *e, *pmtext;
+				uint32_t *pi = arena_array(&t->run->arena,
+				    npm + 1, sizeof(*pi)), npi = 0, nei = 0;
+				const uint32_t *ei = NULL;
 
 				for (k = 0; k < npm; k++) {
 					if (pm[k].depth != d || pm[k].order !=
@@ -907,17 +1152,22 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 					if (b.len)
 						buf_putc(&b, '\n');
 					buf_puts(&b, pm[k].content);
+					pi[npi++] = pm[k].item;
 				}
 				buf_putc(&b, '\0');
 				pmtext = trim(&t->run->arena, b.data);
 				buf_free(&b);
 				e = orders[j] == 100 ? trim(&t->run->arena,
-				    ext_collect(t, EXT_IN_CHAT, d, (int)r)) :
-				    "";
+				    ext_collect(t, EXT_IN_CHAT, d, (int)r,
+				    &ei, &nei)) : "";
 				if (!*pmtext && !*e)
 					continue;
 				group[ng].role = roles[r];
 				group[ng].name = NULL;
+				group[ng].items = items_cat(t, *pmtext ? pi :
+				    NULL, *pmtext ? npi : 0, ei, *e ? nei : 0);
+				group[ng].nitems = (*pmtext ? npi : 0) +
+				    (*e ? nei : 0);
 				group[ng].id = "injection";
 				group[ng].content = *pmtext && *e ?
 				    arena_printf(&t->run->arena, "%s\n%s",
@@ -932,8 +1182,7 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 	}
 	hist->n = 0;
 	for (i = rev.n; i > 0; i--)
-		push(t->run, hist, rev.v[i - 1].role, rev.v[i - 1].name,
-		    rev.v[i - 1].content, rev.v[i - 1].id);
+		push_m(t->run, hist, &rev.v[i - 1]);
 }
 
 /* --- the prompt manager --- */
@@ -1021,6 +1270,52 @@ builtin_prompt(const char *id)
 	return false;
 }
 
+/* Where a marker's text comes from, and its text before the prompt's
+ * own substitution (NULL: no marker). */
+static const char *
+marker_raw(struct tb *t, const char *id, const char **source)
+{
+	*source = "preset";
+	if (strncmp(id, "worldInfo", 9) == 0 && marker_content(t, id)) {
+		*source = "world info";
+		return marker_content(t, id);
+	}
+	*source = "card";
+	if (strcmp(id, "charDescription") == 0)
+		return t->card->description.s;
+	if (strcmp(id, "charPersonality") == 0 ||
+	    strcmp(id, "scenario") == 0)
+		return marker_content(t, id);
+	*source = "settings";
+	if (strcmp(id, "personaDescription") == 0)
+		return t->s.persona;
+	*source = "preset";
+	return NULL;
+}
+
+/* Why the persona description is not at its marker, or NULL. */
+static const char *
+persona_moved(struct tb *t)
+{
+	if (!*t->persona || t->s.persona_position == PERSONA_IN_PROMPT ||
+	    t->s.persona_position == PERSONA_AFTER_CHAR)
+		return NULL;
+	return t->s.persona_position == PERSONA_AT_DEPTH ?
+	    "persona_description_position: in-chat at a depth" :
+	    "persona_description_position: in the Author's Note";
+}
+
+/* A prompt of the order: its item, with text raw. */
+static uint32_t
+prompt_item(struct tb *t, const struct preset_prompt *pp, const char *raw)
+{
+	const char *source, *mr = marker_raw(t, pp->identifier, &source);
+
+	return item_add(t, pp->identifier, source, pp->role, pp->in_chat &&
+	    !is_collection(pp->identifier) ? pp->depth : -1, raw ? raw :
+	    mr ? mr : pp->content);
+}
+
 /* Collect the ordered prompts into slots; the in-chat ones into inj. */
 static void
 collect(struct tb *t, struct inj **injs, size_t *ninj)
@@ -1039,57 +1334,112 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 		const char *id = pp->identifier, *content;
 		bool main = strcmp(id, "main") == 0;
 		struct slot *s;
+		uint32_t it;
 
-		if (!p->order[i].enabled && !main)
+		if (!p->order[i].enabled && !main) {
+			item_out(t, prompt_item(t, pp, NULL), "disabled",
+			    "disabled in prompt_order");
 			continue;
-		if (!preset_triggered(pp, t->type))
+		}
+		if (!preset_triggered(pp, t->type)) {
+			item_out(t, prompt_item(t, pp, NULL), "trigger",
+			    arena_printf(a, "injection_trigger does not "
+			    "name %s", t->type));
 			continue;
-		if (slot_find(t, id))
+		}
+		if (slot_find(t, id)) {
+			item_out(t, prompt_item(t, pp, NULL), "duplicate",
+			    "listed before in prompt_order");
 			continue;
+		}
 		if (pp->in_chat && !is_collection(id)) {
-			if (!p->order[i].enabled || !pp->has_depth)
+			it = prompt_item(t, pp, NULL);
+			if (!p->order[i].enabled) {
+				item_out(t, it, "disabled",
+				    "disabled in prompt_order");
 				continue;
+			}
+			if (!pp->has_depth) {
+				item_out(t, it, "no depth",
+				    "in-chat without injection_depth");
+				continue;
+			}
 			content = marker_content(t, id);
 			content = sub(t, content ? content : pp->content);
+			item_stage(t, it, TAVERN_STAGE_MACROS, content);
 			if (*content) {
 				(*injs)[*ninj].role = pp->role;
 				(*injs)[*ninj].content = content;
 				(*injs)[*ninj].depth = pp->depth;
 				(*injs)[*ninj].order = pp->order;
+				(*injs)[*ninj].item = it;
 				(*ninj)++;
-			}
+			} else
+				item_empty(t, it);
 			continue;
 		}
 		/* Only the built-ins and the user's own prompts
 		 * (system_prompt false) are placed. */
-		if (pp->system_prompt && !builtin_prompt(id))
+		if (pp->system_prompt && !builtin_prompt(id)) {
+			item_out(t, prompt_item(t, pp, NULL), "not placed",
+			    "a system prompt SillyTavern does not know");
 			continue;
+		}
 		s = slot_add(t, id);
-		if (is_collection(id))
+		if (is_collection(id)) {
+			item_note(t, prompt_item(t, pp, ""), strcmp(id,
+			    "chatHistory") == 0 ? "the chat messages go here "
+			    "(chat#N)" : "the example messages go here "
+			    "(example#N)");
 			continue;
+		}
+		it = prompt_item(t, pp, p->order[i].enabled ? NULL :
+		    pp->content);
 		content = marker_content(t, id);
 		if (!content)
 			content = p->order[i].enabled ? pp->content : "";
 		content = sub(t, content);
 		/* The card's overrides, with {{original}}. */
 		if (main && p->order[i].enabled && !pp->forbid_overrides &&
-		    t->s.prefer_char_prompt && *t->system_prompt)
+		    t->s.prefer_char_prompt && *t->system_prompt) {
 			content = macro_expand(t->run, &t->env,
 			    t->system_prompt, strlen(t->system_prompt),
 			    content);
+			item_note(t, it, "overridden by the card's "
+			    "system_prompt ({{original}}: the preset's)");
+		} else if (main && pp->forbid_overrides && *t->system_prompt)
+			item_note(t, it, "forbid_overrides: the card's "
+			    "system_prompt is not used");
 		if (strcmp(id, "jailbreak") == 0 && !pp->forbid_overrides &&
-		    t->s.prefer_char_instructions && *t->phi)
+		    t->s.prefer_char_instructions && *t->phi) {
 			content = macro_expand(t->run, &t->env, t->phi,
 			    strlen(t->phi), content);
+			item_note(t, it, "overridden by the card's "
+			    "post_history_instructions ({{original}}: the "
+			    "preset's)");
+		} else if (strcmp(id, "jailbreak") == 0 &&
+		    pp->forbid_overrides && *t->phi)
+			item_note(t, it, "forbid_overrides: the card's "
+			    "post_history_instructions are not used");
+		item_stage(t, it, TAVERN_STAGE_MACROS, content);
 		if (*content)
-			push(t->run, &s->msgs, pp->role, NULL, content, id);
+			push_item(t, &s->msgs, pp->role, NULL, content, id, it);
+		else if (!p->order[i].enabled)
+			item_out(t, it, "disabled", "main is disabled: its "
+			    "place stays, for the Author's Note beside it");
+		else if (strcmp(id, "personaDescription") == 0 &&
+		    persona_moved(t))
+			item_out(t, it, "moved", persona_moved(t));
+		else
+			item_empty(t, it);
 	}
 	/* Markers missing from the order are appended. */
 	for (i = 0; i < LEN(appended); i++) {
-		const char *id = appended[i], *content;
+		const char *id = appended[i], *content, *source, *raw;
 		const struct preset_prompt *pp;
 		size_t k;
 		bool listed = false;
+		uint32_t it;
 
 		for (k = 0; k < p->norder; k++)
 			if (strcmp(p->order[k].prompt->identifier, id) == 0)
@@ -1097,21 +1447,44 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 		if (listed)
 			continue;
 		if (strcmp(id, "bias") == 0) {
-			if (!*t->s.user_prompt_bias ||
-			    strcmp(t->type, "impersonate") == 0 ||
-			    strcmp(t->type, "continue") == 0)
+			if (!*t->s.user_prompt_bias)
 				continue;
+			it = item_add(t, id, "settings", "assistant", -1,
+			    t->s.user_prompt_bias);
+			if (strcmp(t->type, "impersonate") == 0 ||
+			    strcmp(t->type, "continue") == 0) {
+				item_out(t, it, "trigger", arena_printf(a,
+				    "not sent on --type %s", t->type));
+				continue;
+			}
 			content = sub(t, t->s.user_prompt_bias);
+			item_stage(t, it, TAVERN_STAGE_MACROS, content);
 			if (*content)
-				push(t->run, &slot_add(t, id)->msgs,
-				    "assistant", NULL, content, id);
+				push_item(t, &slot_add(t, id)->msgs,
+				    "assistant", NULL, content, id, it);
+			else
+				item_empty(t, it);
 			continue;
 		}
 		pp = preset_find(p, id);
+		raw = marker_raw(t, id, &source);
 		content = sub(t, marker_content(t, id));
+		if (!*raw && !*content)
+			continue;
+		it = item_add(t, id, source, pp ? pp->role : "system", -1,
+		    raw);
+		item_stage(t, it, TAVERN_STAGE_MACROS, content);
+		item_note(t, it, "marker missing from prompt_order: "
+		    "appended");
 		if (*content)
-			push(t->run, &slot_add(t, id)->msgs, pp ? pp->role :
-			    "system", NULL, content, id);
+			push_item(t, &slot_add(t, id)->msgs, pp ? pp->role :
+			    "system", NULL, content, id, it);
+		else if (strcmp(id, "personaDescription") == 0 &&
+		    persona_moved(t))
+			item_out(t, it, "moved", persona_moved(t));
+		else
+			item_out(t, it, "empty", "marker missing from "
+			    "prompt_order; empty after macros");
 	}
 }
 
@@ -1122,18 +1495,24 @@ main_extensions(struct tb *t)
 {
 	struct slot *m = slot_find(t, "main");
 	const char *before, *after;
+	const uint32_t *bi, *ai;
+	uint32_t nb, na;
 
 	if (!m)
 		return;
-	before = ext_collect(t, EXT_BEFORE_PROMPT, -1, -1);
-	after = ext_collect(t, EXT_IN_PROMPT, -1, -1);
+	before = ext_collect(t, EXT_BEFORE_PROMPT, -1, -1, &bi, &nb);
+	after = ext_collect(t, EXT_IN_PROMPT, -1, -1, &ai, &na);
 	if (*before) {
-		struct tmsg x = { "system", NULL, before, "authorsNote" };
+		struct tmsg x = { "system", NULL, before, "authorsNote", bi,
+			nb };
 
 		insert_at(t->run, &m->msgs, 0, &x);
 	}
-	if (*after)
+	if (*after) {
 		push(t->run, &m->msgs, "system", NULL, after, "authorsNote");
+		m->msgs.v[m->msgs.n - 1].items = ai;
+		m->msgs.v[m->msgs.n - 1].nitems = na;
+	}
 }
 
 /* The history, newest first while it fits, after the new-chat prompt's
@@ -1141,45 +1520,74 @@ main_extensions(struct tb *t)
 static void
 fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 {
+	struct arena *a = &t->run->arena;
 	struct tmsg newchat;
-	size_t i, first;
+	size_t i, first, k;
 	long left = *lp;
+	uint32_t nci;
 
 	newchat.role = "system";
 	newchat.name = NULL;
 	newchat.content = sub(t, t->p->new_chat_prompt);
 	newchat.id = "newMainChat";
+	newchat.items = NULL;
+	newchat.nitems = 0;
+	nci = item_add(t, "newMainChat", "preset", "system", -1,
+	    t->p->new_chat_prompt);
+	item_stage(t, nci, TAVERN_STAGE_MACROS, newchat.content);
 	if (*newchat.content)
 		left -= (long)tokens(t, &newchat);
+	else
+		item_out(t, nci, "empty", "new_chat_prompt is empty");
 	if (hist->n && strcmp(hist->v[hist->n - 1].role,
 	    "assistant") == 0 && *t->p->send_if_empty &&
 	    strcmp(t->type, "continue")) {
 		struct tmsg e = { "user", NULL,
 		    sub(t, t->p->send_if_empty),
-		    "emptyUserMessageReplacement" };
+		    "emptyUserMessageReplacement", NULL, 0 };
+		uint32_t it = item_add(t, e.id, "preset", "user", 0,
+		    t->p->send_if_empty);
 
-		push(t->run, hist, e.role, e.name, e.content, e.id);
+		item_stage(t, it, TAVERN_STAGE_MACROS, e.content);
+		item_note(t, it, "send_if_empty: the chat ends with a reply");
+		push_item(t, hist, e.role, e.name, e.content, e.id, it);
 	}
 	first = hist->n;
 	while (first > 0) {
-		long c = (long)tokens(t, &hist->v[first - 1]);
+		long c = (long)count(t, &hist->v[first - 1]);
 
-		if (c > left)
+		if (c > left) {
+			const struct tmsg *m = &hist->v[first - 1];
+
+			for (k = 0; k < m->nitems; k++)
+				item_out(t, m->items[k], "budget",
+				    arena_printf(a, "%ld tokens, %ld left of "
+				    "the %ld-token budget", c, left,
+				    t->budget));
 			break;
+		}
 		left -= c;
 		first--;
 	}
+	/* Everything older than the first that did not fit is out too. */
+	for (i = 0; first > 0 && i + 1 < first; i++)
+		for (k = 0; k < hist->v[i].nitems; k++)
+			item_out(t, hist->v[i].items[k], "budget",
+			    "older than a message that did not fit");
 	if (*newchat.content) {
 		left += (long)tokens(t, &newchat);
 		if ((long)tokens(t, &newchat) <= left) {
 			left -= (long)tokens(t, &newchat);
-			push(t->run, &h->msgs, newchat.role, NULL,
-			    newchat.content, newchat.id);
-		}
+			push_item(t, &h->msgs, newchat.role, NULL,
+			    newchat.content, newchat.id, nci);
+			t->rep->items[nci].tokens = tokens(t, &newchat);
+			t->rep->items[nci].counted = true;
+		} else
+			item_out(t, nci, "budget", arena_printf(a, "%zu "
+			    "tokens, %ld left", tokens(t, &newchat), left));
 	}
 	for (i = first; i < hist->n; i++)
-		push(t->run, &h->msgs, hist->v[i].role,
-		    hist->v[i].name, hist->v[i].content, hist->v[i].id);
+		push_m(t->run, &h->msgs, &hist->v[i]);
 	*lp = left;
 }
 
@@ -1187,30 +1595,55 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 static void
 fill_examples(struct tb *t, struct slot *ex, long *lp)
 {
+	struct arena *a = &t->run->arena;
 	struct tlist blocks = { NULL, 0, 0 };
-	size_t i, j;
+	size_t i, j, ne = 0;
 	long left = *lp;
+	bool out = false;
 	struct tmsg sep = { "system", NULL,
-	    sub(t, t->p->new_example_chat_prompt), "newChat" };
+	    sub(t, t->p->new_example_chat_prompt), "newChat", NULL, 0 };
 
 	example_blocks(t, &blocks);
 	for (i = 0; i < blocks.n; i++) {
 		struct tlist msgs = { NULL, 0, 0 };
 		long need = *sep.content ? (long)tokens(t, &sep) : 0;
+		uint32_t si = 0;
 
+		if (*sep.content) {
+			si = item_add(t, "newChat", "preset", "system", -1,
+			    t->p->new_example_chat_prompt);
+			item_stage(t, si, TAVERN_STAGE_MACROS, sep.content);
+			t->rep->items[si].tokens = (size_t)need;
+			t->rep->items[si].counted = true;
+		}
 		example_messages(t, blocks.v[i].content, &msgs);
-		for (j = 0; j < msgs.n; j++)
-			need += (long)tokens(t, &msgs.v[j]);
-		if (need > left)
-			break;
+		for (j = 0; j < msgs.n; j++) {
+			holds(t, &msgs.v[j], item_add(t, arena_printf(a,
+			    "example#%zu", ne++), "card", "system", -1,
+			    msgs.v[j].content));
+			need += (long)count(t, &msgs.v[j]);
+		}
+		if (out || need > left) {
+			const char *why = out ? "after an example block "
+			    "that did not fit" : arena_printf(a, "its block "
+			    "needs %ld tokens, %ld left", need, left);
+
+			if (*sep.content)
+				item_out(t, si, "budget", why);
+			for (j = 0; j < msgs.n; j++)
+				item_out(t, msgs.v[j].items[0], "budget",
+				    why);
+			out = true;
+			continue;
+		}
 		left -= need;
 		if (*sep.content)
-			push(t->run, &ex->msgs, sep.role, NULL,
-			    sep.content, sep.id);
-		for (j = 0; j < msgs.n; j++)
-			push(t->run, &ex->msgs, msgs.v[j].role,
-			    msgs.v[j].name, msgs.v[j].content,
-			    "example");
+			push_item(t, &ex->msgs, sep.role, NULL,
+			    sep.content, sep.id, si);
+		for (j = 0; j < msgs.n; j++) {
+			push_m(t->run, &ex->msgs, &msgs.v[j]);
+			ex->msgs.v[ex->msgs.n - 1].id = "example";
+		}
 	}
 	*lp = left;
 }
@@ -1226,13 +1659,16 @@ fill(struct tb *t, struct tlist *hist)
 	t->used = 0;
 	for (i = 0; i < t->nslots; i++)
 		for (j = 0; j < t->slots[i].msgs.n; j++)
-			t->used += (long)tokens(t, &t->slots[i].msgs.v[j]);
+			t->used += (long)count(t, &t->slots[i].msgs.v[j]);
 	left = t->budget - t->used;
 	if (left < 0) {
 		diag_plain(t->run, DIAG_ERROR, MSG_TAVERN_BUDGET,
 		    (size_t)t->used, t->budget);
 		return false;
 	}
+	if (ex && t->s.strip_examples)
+		item_skip(t, "dialogueExamples", "card", "system", -1,
+		    t->mes_example, "disabled", "strip_examples is set");
 	/* pin_examples: the examples get the budget first. */
 	if (ex && !t->s.strip_examples && t->s.pin_examples)
 		fill_examples(t, ex, &left);
@@ -1259,17 +1695,25 @@ continued(struct tb *t, struct tlist *hist)
 	t->env.last_chat_message = text;
 	s = slot_add(t, "continue");
 	if (t->p->continue_prefill) {
-		push(t->run, &s->msgs, "assistant", NULL,
+		push_item(t, &s->msgs, "assistant", NULL,
 		    arena_printf(&t->run->arena, "%s%s", strip_cr(
 		    &t->run->arena, text), t->p->continue_postfix),
-		    "continuePrefill");
+		    "continuePrefill", item_add(t, "continuePrefill", "chat",
+		    "assistant", -1, text));
 		return;
 	}
-	push(t->run, &s->msgs, m->is_user ? "user" : "assistant", NULL,
-	    strip_cr(&t->run->arena, text), "continue");
+	push_item(t, &s->msgs, m->is_user ? "user" : "assistant", NULL,
+	    strip_cr(&t->run->arena, text), "continue", item_add(t,
+	    "continue", "chat", m->is_user ? "user" : "assistant", -1, text));
 	text = sub(t, t->p->continue_nudge_prompt);
-	if (*text)
-		push(t->run, &s->msgs, "system", NULL, text, "continueNudge");
+	if (*text) {
+		uint32_t it = item_add(t, "continueNudge", "preset", "system",
+		    -1, t->p->continue_nudge_prompt);
+
+		item_stage(t, it, TAVERN_STAGE_MACROS, text);
+		push_item(t, &s->msgs, "system", NULL, text, "continueNudge",
+		    it);
+	}
 }
 
 /* --- squash and post-processing --- */
@@ -1294,11 +1738,16 @@ squash(struct tb *t, struct tlist *l)
 		if (strcmp(m->role, "system") == 0 && !*m->content)
 			continue;
 		if (out.n && squashable(m) && squashable(&out.v[out.n - 1])) {
-			out.v[out.n - 1].content = arena_printf(&t->run->arena,
-			    "%s\n%s", out.v[out.n - 1].content, m->content);
+			struct tmsg *o = &out.v[out.n - 1];
+
+			o->content = arena_printf(&t->run->arena,
+			    "%s\n%s", o->content, m->content);
+			o->items = items_cat(t, o->items, o->nitems, m->items,
+			    m->nitems);
+			o->nitems += m->nitems;
 			continue;
 		}
-		push(t->run, &out, m->role, m->name, m->content, m->id);
+		push_m(t->run, &out, m);
 	}
 	*l = out;
 }
@@ -1325,11 +1774,17 @@ merge_roles(struct tb *t, struct tlist *l)
 		const struct tmsg *m = &l->v[i];
 
 		if (out.n && strcmp(out.v[out.n - 1].role, m->role) == 0) {
-			out.v[out.n - 1].content = arena_printf(&t->run->arena,
-			    "%s\n\n%s", out.v[out.n - 1].content, m->content);
+			struct tmsg *o = &out.v[out.n - 1];
+
+			o->content = arena_printf(&t->run->arena,
+			    "%s\n\n%s", o->content, m->content);
+			o->items = items_cat(t, o->items, o->nitems, m->items,
+			    m->nitems);
+			o->nitems += m->nitems;
 			continue;
 		}
-		push(t->run, &out, m->role, NULL, m->content, m->id);
+		push_m(t->run, &out, m);
+		out.v[out.n - 1].name = NULL;
 	}
 	*l = out;
 }
@@ -1362,6 +1817,17 @@ post_process(struct tb *t, struct tlist *l)
 	if (mode == PRESET_POST_SINGLE) {
 		struct buf b = BUF_INIT;
 		struct tlist out = { NULL, 0, 0 };
+		uint32_t *all = NULL, nall = 0;
+
+		for (i = 0; i < l->n; i++)
+			nall += l->v[i].nitems;
+		all = arena_array(a, (size_t)nall + 1, sizeof(*all));
+		nall = 0;
+		for (i = 0; i < l->n; i++) {
+			memcpy(all + nall, l->v[i].items, l->v[i].nitems *
+			    sizeof(*all));
+			nall += l->v[i].nitems;
+		}
 
 		for (i = 0; i < l->n; i++) {
 			const struct tmsg *m = &l->v[i];
@@ -1378,6 +1844,8 @@ post_process(struct tb *t, struct tlist *l)
 		buf_putc(&b, '\0');
 		push(t->run, &out, "user", NULL, arena_strdup(a, b.data),
 		    NULL);
+		out.v[0].items = all;
+		out.v[0].nitems = nall;
 		buf_free(&b);
 		*l = out;
 		return;
@@ -1395,7 +1863,12 @@ post_process(struct tb *t, struct tlist *l)
 
 		if (at >= l->n || strcmp(l->v[at].role, "user")) {
 			struct tmsg ph = { "user", NULL,
-			    t->s.strict_placeholder, NULL };
+			    t->s.strict_placeholder, NULL, NULL, 0 };
+
+			holds(t, &ph, item_add(t, "placeholder", "settings",
+			    "user", -1, t->s.strict_placeholder));
+			item_note(t, ph.items[0], "strict post-processing: "
+			    "a user message first");
 
 			insert_at(t->run, l, at, &ph);
 		}
@@ -1556,6 +2029,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	memset(&t, 0, sizeof(t));
 	t.run = run;
 	t.in = in;
+	t.rep = arena_array(&run->arena, 1, sizeof(*t.rep));
 	/* Seams left unset get their defaults. */
 	tavern_seams_default(&seams);
 	if (in->seams.tokens.count)
@@ -1589,16 +2063,24 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	main_extensions(&t);
 	if (strcmp(t.type, "impersonate") == 0) {
 		const char *s = sub(&t, t.p->impersonation_prompt);
+		uint32_t it = item_add(&t, "impersonate", "preset", "system",
+		    -1, t.p->impersonation_prompt);
 
+		item_stage(&t, it, TAVERN_STAGE_MACROS, s);
 		if (*s)
-			push(run, &slot_add(&t, "impersonate")->msgs, "system",
-			    NULL, s, "impersonate");
+			push_item(&t, &slot_add(&t, "impersonate")->msgs,
+			    "system", NULL, s, "impersonate", it);
+		else
+			item_empty(&t, it);
 	}
 	if (strcmp(t.type, "continue") == 0 && t.chat.n)
 		continued(&t, &hist);
 	history(&t, &hist);
-	if (t.continued)
+	if (t.continued && hist.n) {
 		hist.n--;
+		item_out(&t, hist.v[hist.n].items[0], "continued", "sent at "
+		    "the end, as the message continued");
+	}
 	inject(&t, &hist, injs, ninj);
 	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
 	if (!fill(&t, &hist))
@@ -1608,7 +2090,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		for (j = 0; j < t.slots[i].msgs.n; j++) {
 			const struct tmsg *m = &t.slots[i].msgs.v[j];
 
-			push(run, &all, m->role, m->name, m->content, m->id);
+			push_m(run, &all, m);
 		}
 	if (t.p->squash)
 		squash(&t, &all);
@@ -1618,6 +2100,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
+	t.rep->msg_items = arena_array(&run->arena, all.n + 1,
+	    sizeof(*t.rep->msg_items));
+	t.rep->msg_nitems = arena_array(&run->arena, all.n + 1,
+	    sizeof(*t.rep->msg_nitems));
 	c->cap = all.n + 1;
 	c->n = 0;
 	for (i = 0; i < all.n; i++) {
@@ -1632,7 +2118,22 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		m->len = strlen(m->content);
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
 		    c->msgs[i - 1].origin[0] == 's') ? "system" : "history";
+		t.rep->msg_items[i] = all.v[i].items;
+		t.rep->msg_nitems[i] = all.v[i].nitems;
+		for (j = 0; j < all.v[i].nitems; j++)
+			t.rep->items[all.v[i].items[j]].message = (long)i;
 	}
+	/* What was decided nowhere else: in no message, for no reason. */
+	for (i = 0; i < t.rep->n; i++)
+		if (t.rep->items[i].message < 0 && !t.rep->items[i].reason &&
+		    strcmp(t.rep->items[i].id, "chatHistory") &&
+		    strcmp(t.rep->items[i].id, "dialogueExamples"))
+			item_out(&t, (uint32_t)i, "not placed", NULL);
+	t.rep->budget = t.budget;
+	t.rep->used = t.used;
+	t.rep->type = t.type;
+	t.rep->tokenizer = seams.tokens.name;
+	c->tavern = t.rep;
 	if (in->state)
 		save_state(&t, before, nbefore, in->state);
 	return true;

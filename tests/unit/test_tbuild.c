@@ -12,6 +12,7 @@
 #include "prompt/chat.h"
 #include "tavern/seam.h"
 #include "tavern/tbuild.h"
+#include "tavern/titem.h"
 #include "check.h"
 
 static const struct tavern_wi_scan *seen;
@@ -147,6 +148,35 @@ main(void)
 		else
 			CHECK(m->name == NULL);
 		CHECK_STR(m->content, want[i][2]);
+	}
+	/* The items: every message has its own, each knows its message;
+	 * the message typed went raw -> regex-post, the stages between
+	 * sharing the raw text; the Author's Note and the world info at
+	 * depth 1 share one message. */
+	CHECK(c.tavern != NULL);
+	for (i = 0; c.tavern && i < c.n; i++) {
+		uint32_t j;
+
+		CHECK(c.tavern->msg_nitems[i] >= 1);
+		for (j = 0; j < c.tavern->msg_nitems[i]; j++)
+			CHECK_INT(c.tavern->items[c.tavern->msg_items[i][j]]
+			    .message, (long)i);
+	}
+	if (c.tavern && c.n == sizeof(want) / sizeof(want[0])) {
+		const struct tavern_item *it =
+		    &c.tavern->items[c.tavern->msg_items[18][0]];
+
+		CHECK_STR(it->id, "chat#3");
+		CHECK_STR(it->text[TAVERN_STAGE_RAW], "Hello");
+		CHECK(it->text[TAVERN_STAGE_REGEX_PRE] ==
+		    it->text[TAVERN_STAGE_RAW]);
+		CHECK(it->text[TAVERN_STAGE_MACROS] ==
+		    it->text[TAVERN_STAGE_RAW]);
+		CHECK_STR(it->text[TAVERN_STAGE_REGEX_POST], "Hello <d0>");
+		CHECK(it->reason == NULL);
+		CHECK_INT(c.tavern->msg_nitems[17], 2);
+		CHECK_STR(c.tavern->items[c.tavern->msg_items[17][0]].id,
+		    "authorsNote");
 	}
 	run_free(&run);
 	return check_done("test_tbuild");

@@ -1,0 +1,70 @@
+/*
+ * titem: what a SillyTavern build (tbuild.h) decided about each piece of
+ * text it met, for the debug view and -f json.  An item is one prompt
+ * of the preset's prompt_order, or one piece strata adds around them
+ * (markers appended, extension prompts, in-chat injections, the
+ * Author's and Character's Notes, the persona, world-info slots,
+ * example messages, each chat message): its identifier, where it came
+ * from, its role and position, its tokens, why it is in the request or
+ * not, and its text at the four stages
+ *
+ *     raw          as read (the file's text, the message typed)
+ *     regex-pre    after the regex scripts that run before macros
+ *                  (a message typed or a greeting: the scripts that
+ *                  change the text stored in the chat)
+ *     macros       after macro substitution
+ *     regex-post   after the regex scripts that run on the finished
+ *                  text (promptOnly scripts on chat history)
+ *
+ * A stage that changed nothing shares its text pointer with the stage
+ * before, so memory stays linear.  Each output message lists its items
+ * (several when squash or post-processing joined messages).  The build
+ * decides every reason where it decides the thing itself; the emitters
+ * only print.  Everything lives in the run's arena.
+ */
+#ifndef TITEM_H
+#define TITEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum tavern_stage {
+	TAVERN_STAGE_RAW,
+	TAVERN_STAGE_REGEX_PRE,
+	TAVERN_STAGE_MACROS,
+	TAVERN_STAGE_REGEX_POST,
+	TAVERN_NSTAGES,
+};
+
+struct tavern_item {
+	const char *id;         /* identifier: main, chatHistory#3, ... */
+	const char *source;     /* preset, card, chat, settings, world info,
+	                         * strata */
+	const char *role;       /* system, user, assistant */
+	int64_t depth;          /* in-chat at this depth, or -1: relative */
+	const char *reason;     /* NULL: in the request; else why not */
+	const char *note;       /* more words on either, or NULL */
+	size_t tokens;          /* counted as SillyTavern counts, or 0 */
+	bool counted;           /* tokens holds a count */
+	long message;           /* the output message (0-based), or -1 */
+	const char *text[TAVERN_NSTAGES];
+};
+
+struct tavern_report {
+	struct tavern_item *items;
+	size_t n, cap;
+	/* For output message i: its items, msg_items[i][0..msg_nitems[i]). */
+	const uint32_t **msg_items;
+	uint32_t *msg_nitems;
+	long budget, used;      /* the context budget and the prompts' use */
+	const char *type;       /* the generation type */
+	const char *tokenizer;  /* its name, or NULL: estimated counts */
+};
+
+/* A stage's name (raw, regex-pre, macros, regex-post). */
+const char *tavern_stage_name(enum tavern_stage s);
+/* The stage named name; false when there is none. */
+bool tavern_stage_parse(const char *name, enum tavern_stage *s);
+
+#endif
