@@ -15,6 +15,8 @@
 #include "base/util.h"
 #include "data/json.h"
 #include "profile/profile.h"
+#include "tavern/titem.h"
+#include "text/tokenizer.h"
 
 /* The FNV-1a 64 prime (hash.h has the offset basis). */
 #define FNV_PRIME UINT64_C(0x100000001b3)
@@ -450,6 +452,38 @@ emit_tokens(const char *s, size_t len)
 		i += k;
 	}
 	return wide + (other + 3) / 4;
+}
+
+void
+emit_counter_init(struct emit_counter *k, const struct chat *c)
+{
+	enum tokenizer_kind kind;
+
+	k->exact = false;
+	k->kind = 0;
+	if (c->tavern && c->tavern->tokenizer &&
+	    tokenizer_by_name(c->tavern->tokenizer, &kind)) {
+		k->exact = true;
+		k->kind = (int)kind;
+	} else if (!c->tavern && tokenizer_model_known(c->model)) {
+		k->exact = true;
+		k->kind = (int)tokenizer_for_model(c->model);
+	}
+}
+
+size_t
+emit_count(const struct emit_counter *k, const char *s, size_t len)
+{
+	if (!k->exact)
+		return emit_tokens(s, len);
+	return tokenizer_count((enum tokenizer_kind)k->kind, s, len);
+}
+
+const char *
+emit_counter_name(const struct emit_counter *k)
+{
+	return k->exact ? tokenizer_name((enum tokenizer_kind)k->kind) :
+	    "estimate";
 }
 
 uint64_t

@@ -119,6 +119,22 @@ size_t emit_first_turn(const struct chat *c);
 /* Estimated tokens: a CJK character is about one token, other text about
  * four characters per token.  An estimate, and documented as one. */
 size_t emit_tokens(const char *s, size_t len);
+
+/*
+ * How a chat's tokens are counted everywhere strata reports them (debug,
+ * -f json, diff, test): exactly, with the encoding of a SillyTavern build
+ * (the one its budgets used) or of an OpenAI model name strata knows
+ * (tokenizer_model_known), else estimated by emit_tokens().
+ */
+struct emit_counter {
+	bool exact;
+	int kind;                       /* enum tokenizer_kind when exact */
+};
+
+void emit_counter_init(struct emit_counter *k, const struct chat *c);
+size_t emit_count(const struct emit_counter *k, const char *s, size_t len);
+/* "cl100k_base", "o200k_base", or "estimate". */
+const char *emit_counter_name(const struct emit_counter *k);
 /* FNV-1a 64 (hash.h) over role, a NUL byte, then the content. */
 uint64_t emit_fingerprint(const char *role, const char *s, size_t len);
 /* The fingerprint of a conversation: f starts as HASH_FNV_INIT and takes

@@ -58,6 +58,8 @@ struct view {
 	struct colors st;
 	size_t keyw;
 	const struct chat *chat;
+	struct emit_counter count;
+	const char *approx;             /* "~" before estimated counts */
 };
 
 static void
@@ -72,7 +74,7 @@ put_entry(struct view *v, const struct entry *e)
 	pad(out, e->key, v->keyw);
 	buf_printf(out, "  %-8s %-9s %-7s %8zu %7zu  %s\n", e->layer,
 	    names_role(e->role), names_scope(e->scope), e->len,
-	    emit_tokens(e->content, e->len),
+	    emit_count(&v->count, e->content, e->len),
 	    where(v->run, e->has_src, e->src, e->span));
 }
 
@@ -92,14 +94,16 @@ put_message(struct view *v, const struct message *m, size_t i)
 		depth = arena_printf(&v->run->arena, ", depth %d",
 		    m->entries[0]->depth);
 	buf_printf(out, "\n%smessage %zu: %s%s%s (%s%s)  %zu bytes  "
-	    "~%zu tokens%s\n", st->bold, i + 1, names_role(m->role),
+	    "%s%zu tokens%s\n", st->bold, i + 1, names_role(m->role),
 	    m->name ? " " : "", m->name ? m->name : "", m->origin, depth,
-	    m->len, emit_tokens(m->content, m->len), st->off);
+	    m->len, v->approx, emit_count(&v->count, m->content, m->len),
+	    st->off);
 	if (m->nentries) {
 		buf_printf(out, "  %s%11s  ", st->dim, "priority");
 		pad(out, "key", v->keyw);
 		buf_printf(out, "  %-8s %-9s %-7s %8s %7s  source%s\n",
-		    "layer", "role", "scope", "bytes", "~tokens", st->off);
+		    "layer", "role", "scope", "bytes", v->count.exact ?
+		    "tokens" : "~tokens", st->off);
 	}
 	for (k = 0; k < m->nentries; k++)
 		put_entry(v, m->entries[k]);
@@ -228,7 +232,7 @@ put_cache(struct view *v, const struct chat *c)
 bool
 emit_debug(struct run *run, const struct chat *c, struct buf *out)
 {
-	struct view v = { run, out, { "", "", "", "" }, 12, c };
+	struct view v = { run, out, { "", "", "", "" }, 12, c, { false, 0 }, "~" };
 	size_t i, n;
 
 	if (c->tavern && c->stage)
@@ -249,9 +253,16 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	    v.st.bold, v.st.off, c->profile->src->path,
 	    names_format(c->format), c->model ? c->model : "-",
 	    names_style(c->profile->style));
-	buf_printf(out, "%stokens are estimates: a CJK character counts "
-	    "as one, other text as one per four characters%s\n", v.st.dim,
-	    v.st.off);
+	emit_counter_init(&v.count, c);
+	v.approx = v.count.exact ? "" : "~";
+	if (v.count.exact)
+		buf_printf(out, "%stokens: %s, exact, of each text alone "
+		    "(no per-message overhead)%s\n", v.st.dim,
+		    emit_counter_name(&v.count), v.st.off);
+	else
+		buf_printf(out, "%stokens are estimates: a CJK character "
+		    "counts as one, other text as one per four characters%s\n",
+		    v.st.dim, v.st.off);
 	for (i = 0; i < c->n; i++)
 		put_message(&v, &c->msgs[i], i);
 	put_cleanups(&v, c);

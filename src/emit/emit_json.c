@@ -156,7 +156,8 @@ placement_name(enum placement p)
  * prefix, the history's system text) comes before every priority and
  * has none. */
 static struct node *
-entry(struct run *run, const struct entry *e)
+entry(struct run *run, const struct emit_counter *count,
+    const struct entry *e)
 {
 	struct arena *a = &run->arena;
 	struct node *o = tree_table(a);
@@ -177,7 +178,7 @@ entry(struct run *run, const struct entry *e)
 	tree_put(a, o, "source", where(run, e->has_src, e->src, e->span));
 	tree_put(a, o, "bytes", tree_int(a, (int64_t)e->len));
 	tree_put(a, o, "tokens", tree_int(a, (int64_t)(e->content ?
-	    emit_tokens(e->content, e->len) : 0)));
+	    emit_count(count, e->content, e->len) : 0)));
 	tree_put(a, o, "message", e->message >= 0 ?
 	    tree_int(a, e->message) : null(a));
 	tree_put(a, o, "content", e->content ?
@@ -194,8 +195,10 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	struct node *o = tree_table(a), *keys;
 	const char *role = names_role(m->role), *w;
 	uint64_t h = emit_fingerprint(role, m->content, m->len);
+	struct emit_counter count;
 	size_t k;
 
+	emit_counter_init(&count, c);
 	tree_put(a, o, "role", tree_str(a, role));
 	if (m->name)
 		tree_put(a, o, "name", tree_str(a, m->name));
@@ -205,7 +208,7 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 		extra(a, o, m->x);
 	tree_put(a, o, "bytes", tree_int(a, (int64_t)m->len));
 	tree_put(a, o, "tokens", tree_int(a,
-	    (int64_t)emit_tokens(m->content, m->len)));
+	    (int64_t)emit_count(&count, m->content, m->len)));
 	tree_put(a, o, "fingerprint", tree_str(a, fingerprint(a, h)));
 	w = m->has_src && !m->nentries ? emit_where_in(run, a, m->src,
 	    m->span) : NULL;
@@ -232,13 +235,16 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	struct node *doc = tree_table(a), *hole, *ents, *tools;
 	uint64_t all = HASH_FNV_INIT, *prefix;
 	struct chat view = *c;
+	struct emit_counter count;
 	size_t i, k;
 
+	emit_counter_init(&count, c);
 	tree_put(a, doc, "profile", tree_str(a, c->profile->src->path));
 	tree_put(a, doc, "format", tree_str(a,
 	    names_format(c->format)));
 	tree_put(a, doc, "model", c->model ? tree_str(a, c->model) :
 	    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
+	tree_put(a, doc, "tokenizer", tree_str(a, emit_counter_name(&count)));
 	/* Consumed, never sent: SOUL.md's front matter (issue 11). */
 	if (c->soul)
 		tree_put(a, doc, "soul", tree_copy(a, c->soul));
@@ -256,10 +262,10 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	 * order they were offered. */
 	for (i = 0; i < c->n; i++)
 		for (k = 0; k < c->msgs[i].nentries; k++)
-			tree_push(a, ents, entry(run, c->msgs[i].entries[k]));
+			tree_push(a, ents, entry(run, &count, c->msgs[i].entries[k]));
 	for (i = 0; i < c->stack.nall; i++)
 		if (c->stack.all[i]->message < 0)
-			tree_push(a, ents, entry(run, c->stack.all[i]));
+			tree_push(a, ents, entry(run, &count, c->stack.all[i]));
 	tools = tree_put(a, doc, "tools", tree_array(a));
 	for (i = 0; i < c->tools.n; i++)
 		tree_push(a, tools, tree_str(a, c->tools.items[i]->name));

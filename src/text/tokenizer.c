@@ -179,6 +179,31 @@ tokenizer_for_model(const char *model)
 	return TOKENIZER_CL100K;
 }
 
+bool
+tokenizer_model_known(const char *model)
+{
+	static const char *const family[] = {
+		"gpt-3.5", "gpt-4", "gpt-5", "chatgpt-",
+	};
+	static const char *const reasoning[] = { "o1", "o3", "o4" };
+	size_t i, n;
+
+	if (!model)
+		return false;
+	if (strncmp(model, "openai/", 7) == 0)  /* a router's prefix */
+		model += 7;
+	for (i = 0; i < LEN(family); i++)
+		if (strncmp(model, family[i], strlen(family[i])) == 0)
+			return true;
+	for (i = 0; i < LEN(reasoning); i++) {
+		n = strlen(reasoning[i]);
+		if (strncmp(model, reasoning[i], n) == 0 &&
+		    (model[n] == '\0' || model[n] == '-'))
+			return true;
+	}
+	return false;
+}
+
 /* The rank of the token whose bytes are p[0..n), or NONE. */
 static uint32_t
 rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)

@@ -99,6 +99,11 @@ const char *tokenizer_name(enum tokenizer_kind kind);
  * o4-mini, gpt-5, gpt-4o, chatgpt-4o-latest, gpt-4.1 and gpt-4.5 are
  * o200k_base; gpt-4, gpt-3.5-turbo, NULL and every other name cl100k_base. */
 enum tokenizer_kind tokenizer_for_model(const char *model);
+/* Is model an OpenAI model name whose encoding strata has: one that
+ * begins with gpt-3.5, gpt-4, gpt-5, chatgpt-, o1, o3 or o4 (each of the
+ * last three alone or followed by '-'), after an optional "openai/"?  NULL and every other name (a
+ * Claude, Gemini or local model) are not: their counts are estimates. */
+bool tokenizer_model_known(const char *model);
 
 size_t tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len);
 /* Append the ids of s[0..len) to out. */

@@ -266,6 +266,22 @@ check_names(void)
 	CHECK(tokenizer_for_model("") == TOKENIZER_CL100K);
 	CHECK(tokenizer_for_model(NULL) == TOKENIZER_CL100K);
 
+	CHECK(tokenizer_model_known("gpt-4o-mini"));
+	CHECK(tokenizer_model_known("gpt-3.5-turbo"));
+	CHECK(tokenizer_model_known("gpt-5"));
+	CHECK(tokenizer_model_known("chatgpt-4o-latest"));
+	CHECK(tokenizer_model_known("o1"));
+	CHECK(tokenizer_model_known("o3-mini"));
+	CHECK(tokenizer_model_known("o4-mini"));
+	CHECK(tokenizer_model_known("openai/gpt-4.1"));
+	CHECK(!tokenizer_model_known("o1x"));
+	CHECK(!tokenizer_model_known("claude-sonnet-4-5"));
+	CHECK(!tokenizer_model_known("gemini-2.5-pro"));
+	CHECK(!tokenizer_model_known("llama3-gpt-4"));
+	CHECK(!tokenizer_model_known("m"));
+	CHECK(!tokenizer_model_known(""));
+	CHECK(!tokenizer_model_known(NULL));
+
 	t = tokenizer_token(TOKENIZER_CL100K, 15339, &n);
 	CHECK(t && n == 5 && memcmp(t, "hello", 5) == 0);
 	t = tokenizer_token(TOKENIZER_O200K, 24912, &n);
