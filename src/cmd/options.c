@@ -417,6 +417,7 @@ struct turn_arg {
 	const struct options *opt;
 	const struct chat *chat;
 	int64_t now;
+	const char *thread;             /* out: the session's thread_id */
 };
 
 /*
@@ -516,7 +517,7 @@ put_images(struct run *run, struct node *m, const struct options *opt,
 static bool
 append_turn(struct run *run, struct chatfile *c, void *arg)
 {
-	const struct turn_arg *t = arg;
+	struct turn_arg *t = arg;
 	const struct tavern_state *ts = t->opt->tavern.state;
 	const struct message *turn = NULL;
 	struct node *m;
@@ -525,6 +526,7 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
 	session_set_profile(run, c, session_profile_fp(&run->arena,
 	    t->chat->profile->root));
 	session_thread(run, c, t->opt->tavern.seed, t->opt->now);
+	t->thread = session_state_str(c, "thread_id");
 	if (ts)
 		put_tavern(run, c, ts, t->now);
 	keep_entries(run, c, t->chat);
@@ -553,11 +555,13 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
  * first).  --dry-run, debug and a regenerated turn write nothing.
  */
 static bool
-save_turn(struct run *run, const struct options *opt, const struct chat *c)
+save_turn(struct run *run, const struct options *opt, const struct chat *c,
+    const char **thread)
 {
 	struct turn_arg t;
 
 	t.opt = opt;
+	t.thread = NULL;
 	t.chat = c;
 	if (!opt->now) {
 		t.now = clock_now_ms();
@@ -565,7 +569,10 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c)
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
 		return false;
 	}
-	return session_update(run, opt->session, append_turn, &t);
+	if (!session_update(run, opt->session, append_turn, &t))
+		return false;
+	*thread = t.thread;
+	return true;
 }
 
 /* Was the agent template name used for this build? */
@@ -597,19 +604,27 @@ template_used(const struct options *opt, const struct chat *c,
  */
 static void
 trace(struct run *run, const struct options *opt, const struct chat *c,
-    const struct buf *out)
+    const struct buf *out, const char *thread)
 {
 	const struct profile *p = c->profile;
 	const char *dir = profile_prompt_dir(p);
+	struct chatfile sess;
+	bool exists;
 	size_t i;
+
+	/* Nothing was written (debug, --dry-run, regenerate): the thread is
+	 * the one the session file already has, if any. */
+	if (opt->session && !thread && session_load(run, opt->session, &sess,
+	    &exists) && exists)
+		thread = session_state_str(&sess, "thread_id");
 
 	fprintf(stderr, "%s: debug: profile %s (%s)\n", progname,
 	    p->name.s ? p->name.s : "-", p->src ? p->src->path : "(default)");
 	fprintf(stderr, "%s: debug: format %s, model %s\n", progname,
 	    names_format(c->format), c->model ? c->model : "-");
-	fprintf(stderr, "%s: debug: session %s, turn %lld, %s\n", progname,
-	    opt->session ? opt->session : "-", (long long)c->turn,
-	    c->first_turn ? "first turn" : "resumed");
+	fprintf(stderr, "%s: debug: session %s, thread %s, turn %lld, %s\n",
+	    progname, opt->session ? opt->session : "-", thread ? thread : "-",
+	    (long long)c->turn, c->first_turn ? "first turn" : "resumed");
 	for (i = 0; templates_names[i]; i++) {
 		const char *where;
 
@@ -632,11 +647,13 @@ static void
 finish(struct run *run, const struct options *opt, bool debug,
     const struct chat *c, const struct buf *out)
 {
+	const char *thread = NULL;
+
 	if (opt->session && !debug && !opt->dry_run && !opt->regenerate &&
-	    !save_turn(run, opt, c))
+	    !save_turn(run, opt, c, &thread))
 		return;
 	if (opt->log_debug)
-		trace(run, opt, c, out);
+		trace(run, opt, c, out, thread);
 	if (out->len && fwrite(out->data, 1, out->len, stdout) != out->len)
 		diag_system(run);
 }
