@@ -99,57 +99,67 @@ utf16_units(const char *s, size_t n)
 /*
  * Run one step over s: every "{{...}}" whose inside holds no '}' is
  * offered to fn, left to right, as a global regular expression would
- * find them.
+ * find them.  s itself when fn replaced nothing (no copy); the UTF-16
+ * offset is counted on from the previous "{{", which starts with an
+ * ASCII byte, so that counting is linear in s.
  */
 static char *
-apply(struct mctx *m, const char *s, step_fn *fn)
+apply(struct mctx *m, char *s, step_fn *fn)
 {
 	struct buf out = BUF_INIT;
-	size_t n = strlen(s), i = 0, p;
+	size_t n = strlen(s), i = 0, p, done = 0, upos = 0, units = 0;
 	char *r;
 
 	while (i < n) {
 		const char *o = strstr(s + i, "{{");
 		const char *close, *rep;
 
-		if (!o) {
-			buf_put(&out, s + i, n - i);
+		if (!o)
 			break;
-		}
 		p = (size_t)(o - s);
-		buf_put(&out, s + i, p - i);
+		units += utf16_units(s + upos, p - upos);
+		upos = p;
 		close = strchr(o + 2, '}');
 		if (close && close[1] == '}' && (rep = fn(m, o + 2,
-		    (size_t)(close - o - 2), utf16_units(s, p))) != NULL) {
+		    (size_t)(close - o - 2), units)) != NULL) {
+			buf_put(&out, s + done, p - done);
 			buf_puts(&out, rep);
-			i = (size_t)(close - s) + 2;
+			i = done = (size_t)(close - s) + 2;
 			continue;
 		}
-		buf_putc(&out, '{');
 		i = p + 1;
 	}
+	if (done == 0)
+		return s;
+	buf_put(&out, s + done, n - done);
 	buf_putc(&out, '\0');
 	r = arena_strdup(&m->run->arena, out.data);
 	buf_free(&out);
 	return r;
 }
 
-/* Replace a literal (any case) everywhere: the <USER> forms. */
+/* Replace a literal (any case) everywhere: the <USER> forms.  Each
+ * starts with '<': s itself when it has none. */
 static char *
-replace_literal(struct arena *a, const char *s, const char *lit,
+replace_literal(struct arena *a, char *s, const char *lit,
     const char *with)
 {
 	struct buf out = BUF_INIT;
 	size_t k = strlen(lit);
-	char *r;
+	char *lt, *r;
 
-	while (*s) {
+	if (!strchr(s, '<'))
+		return s;
+	while ((lt = strchr(s, '<')) != NULL) {
+		buf_put(&out, s, (size_t)(lt - s));
+		s = lt;
 		if (strncasecmp(s, lit, k) == 0) {
 			buf_puts(&out, with);
 			s += k;
 		} else
 			buf_putc(&out, *s++);
 	}
+	buf_puts(&out, s);
 	buf_putc(&out, '\0');
 	r = arena_strdup(a, out.data);
 	buf_free(&out);
@@ -635,6 +645,9 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 	};
 	size_t i;
 
+	/* Every name below answers only its own key. */
+	if (!ieq(s, n, m->key))
+		return NULL;
 	if (strcmp(m->key, "original") == 0) {
 		const char *o = m->original;
 
@@ -998,6 +1011,9 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 	    or_empty(env->group ? env->group : env->char_name));
 	s = replace_literal(a, s, "<GROUP>",
 	    or_empty(env->group ? env->group : env->char_name));
+	/* Every step below needs a "{{" and none runs without one. */
+	if (!strstr(s, "{{"))
+		return s;
 #define STEP(fn) if (strstr(s, "{{")) s = apply(&m, s, fn)
 	STEP(step_roll);
 	STEP(step_instruct);
