@@ -313,7 +313,7 @@ wi_scan_new(struct run *run, const struct wi_input *in,
     const struct wi_settings *s)
 {
 	struct wi_scan *sc = xcalloc(1, sizeof(*sc));
-	struct buf raw = BUF_INIT, low = BUF_INIT;
+	struct buf raw = BUF_INIT, low = BUF_INIT, tmp = BUF_INIT;
 	size_t i, n, ll;
 	int k;
 
@@ -328,18 +328,19 @@ wi_scan_new(struct run *run, const struct wi_input *in,
 	sc->end_low = xcalloc(in->nmessages + 1, sizeof(*sc->end_low));
 	for (i = in->nmessages; i-- > 0;) {
 		const struct wi_message *m = &in->messages[i];
-		char *t, *lt;
+		char *lt;
 		const char *tr;
 
 		if (m->is_system)
 			continue;
-		if (s->include_names)
-			t = arena_printf(&run->arena, "%s: %s",
-			    m->name ? m->name : "", m->text ? m->text : "");
-		else
-			t = arena_strdup(&run->arena, m->text ? m->text : "");
-		n = strlen(t);
-		tr = js_trim(t, &n);
+		buf_reset(&tmp);
+		if (s->include_names) {
+			buf_puts(&tmp, m->name ? m->name : "");
+			buf_puts(&tmp, ": ");
+		}
+		buf_puts(&tmp, m->text ? m->text : "");
+		n = tmp.len;
+		tr = js_trim(tmp.data ? tmp.data : "", &n);
 		lt = lower(sc, tr, n, &ll);
 		if (sc->nmsg > 0) {
 			buf_putc(&raw, '\n');
@@ -353,6 +354,7 @@ wi_scan_new(struct run *run, const struct wi_input *in,
 		sc->end_raw[sc->nmsg] = raw.len;
 		sc->end_low[sc->nmsg] = low.len;
 	}
+	buf_free(&tmp);
 	buf_putc(&raw, '\0');
 	buf_putc(&low, '\0');
 	sc->msgs.rawlen = raw.len - 1;
