@@ -88,14 +88,6 @@ regex_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
 	return ok;
 }
 
-/* What a memo key holds before the text: zeroed, so that padding
- * compares equal. */
-struct memo_call {
-	int place;
-	int depth;
-	bool is_prompt;
-};
-
 static const char *
 regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
     bool is_prompt, int depth, const char *text)
@@ -103,39 +95,16 @@ regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
 	struct tavern_plug *p = ctx;
 	struct regex_macros m = { macro_cb, p };
 	struct buf out = BUF_INIT;
-	struct memo_call c;
-	struct map_item *it;
 	const char *r = text;
-	size_t len;
-	char *key;
 
 	if (!p->loaded || !text || !*text)
 		return text;
 	p->run = run;
-	if (!p->memo_ready) {
-		map_init(&p->memo, &run->arena);
-		p->memo_ready = true;
-	}
-	len = strlen(text);
-	memset(&c, 0, sizeof(c));
-	c.place = (int)place;
-	c.depth = depth;
-	c.is_prompt = is_prompt;
-	buf_reset(&p->memokey);
-	buf_put(&p->memokey, &c, sizeof(c));
-	buf_put(&p->memokey, text, len);
-	it = map_find(&p->memo, p->memokey.data, p->memokey.len);
-	if (it)
-		return it->value;
 	if (regex_apply(run, &p->scripts, (enum regex_placement)place,
 	    is_prompt ? REGEX_PROMPT : 0, depth == TAVERN_NO_DEPTH ?
-	    REGEX_NO_DEPTH : depth, text, len, &out, &m)) {
+	    REGEX_NO_DEPTH : depth, text, strlen(text), &out, &m))
 		r = arena_strndup(&run->arena, out.data ? out.data : "",
 		    out.len);
-		key = arena_alloc(&run->arena, p->memokey.len);
-		memcpy(key, p->memokey.data, p->memokey.len);
-		map_put(&p->memo, key, p->memokey.len, (void *)r);
-	}
 	buf_free(&out);
 	return r;
 }
@@ -395,6 +364,5 @@ void
 tavern_plug_free(struct tavern_plug *p)
 {
 	regex_set_free(&p->scripts);
-	buf_free(&p->memokey);
 	tokenizer_release();
 }

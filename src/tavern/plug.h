@@ -14,8 +14,6 @@
 
 #include <stdbool.h>
 
-#include "base/buf.h"
-#include "base/map.h"
 #include "tavern/seam.h"
 #include "text/regex.h"
 #include "text/tokenizer.h"
@@ -26,13 +24,6 @@ struct tavern_plug {
 	bool loaded;                    /* scripts read */
 	struct macro_env *macros;       /* for replacement strings */
 	struct run *run;
-	/* The results of regex_run() by placement, call, depth and text
-	 * (keys and values in the run's arena): world info and the history
-	 * run the scripts over the same messages, which SillyTavern
-	 * regexes once. */
-	struct map memo;
-	struct buf memokey;             /* the key being looked up */
-	bool memo_ready;
 };
 
 /*

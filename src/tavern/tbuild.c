@@ -74,6 +74,11 @@ struct tb {
 	size_t nslots, slotcap;
 	const struct tchat_msg *continued;      /* --type continue */
 	long budget, used;
+	/* The chat as world_info() regexed it, by message: its text and
+	 * the result, which history() takes when it would make the same
+	 * call (SillyTavern regexes its chat once for both). */
+	const char **rx_text, **rx_out;
+	size_t nrx;
 };
 
 static void
@@ -598,6 +603,13 @@ world_info(struct tb *t)
 		    m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT,
 		    true, (int)i, m->text);
 	}
+	t->nrx = t->chat.n;
+	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	for (i = 0; i < t->nrx; i++) {
+		t->rx_text[t->nrx - 1 - i] = t->chat.msgs[t->nrx - 1 - i].text;
+		t->rx_out[t->nrx - 1 - i] = msgs[i].text;
+	}
 	in.msgs = msgs;
 	in.nmsgs = t->chat.n;
 	in.persona = t->persona;
@@ -779,10 +791,17 @@ history(struct tb *t, struct tlist *out)
 		const struct tchat_msg *m = &t->chat.msgs[i];
 		const char *role = m->narrator ? "system" : m->is_user ?
 		    "user" : "assistant";
-		const char *s = t->seams->regex.apply(t->seams->regex.ctx,
-		    t->run, m->is_user ? TAVERN_RE_USER_INPUT :
-		    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift, m->text);
+		const char *s;
 		const char *name = NULL;
+
+		/* world_info() made this call already: same depth, text. */
+		if (shift == 1 && n == t->nrx && t->rx_text[i] == m->text)
+			s = t->rx_out[i];
+		else
+			s = t->seams->regex.apply(t->seams->regex.ctx, t->run,
+			    m->is_user ? TAVERN_RE_USER_INPUT :
+			    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift,
+			    m->text);
 
 		switch (t->p->names) {
 		case PRESET_NAMES_NONE:
