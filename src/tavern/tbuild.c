@@ -154,9 +154,12 @@ trim(struct arena *a, const char *s)
 static const char *
 strip_cr(struct arena *a, const char *s)
 {
-	char *r = arena_strdup(a, s), *w = r;
+	char *r, *w;
 	const char *p;
 
+	if (!strchr(s, '\r'))
+		return s;
+	r = w = arena_strdup(a, s);
 	for (p = r; *p; p++)
 		if (*p != '\r')
 			*w++ = *p;
