@@ -63,6 +63,7 @@ struct mctx {
  * off is where the macro starts, in UTF-16 units. */
 typedef const char *step_fn(struct mctx *m, const char *s, size_t n,
     size_t off);
+static step_fn step_random;
 
 static bool
 ieq(const char *s, size_t n, const char *name)
@@ -117,8 +118,11 @@ apply(struct mctx *m, char *s, step_fn *fn)
 		if (!o)
 			break;
 		p = (size_t)(o - s);
-		units += utf16_units(s + upos, p - upos);
-		upos = p;
+		/* Only {{pick}} reads the offset (its seed). */
+		if (fn == step_random) {
+			units += utf16_units(s + upos, p - upos);
+			upos = p;
+		}
 		close = strchr(o + 2, '}');
 		if (close && close[1] == '}' && (rep = fn(m, o + 2,
 		    (size_t)(close - o - 2), units)) != NULL) {
