@@ -1211,15 +1211,21 @@ jsregex_match(struct jsregex *re, void *md, const char *subject,
 		 * interpreter gives the same matches. */
 		re->jit_pending = false;
 		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
-		re->jitstack = pcre2_jit_stack_create(32 * 1024,
-		    4 * 1024 * 1024, NULL);
-		if (re->jitstack)
-			pcre2_jit_stack_assign(re->mctx, NULL, re->jitstack);
 	}
 	/* The caller checked the UTF-8 (jsregex_valid()), once per text
 	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
 	    PCRE2_NO_UTF_CHECK, md, re->mctx);
+	/* JIT code runs on PCRE2's 32 KB default stack until a match needs
+	 * more; then on its own stack of up to 4 MB, the match run again
+	 * (a match does not depend on the stack it ran on). */
+	if (rc == PCRE2_ERROR_JIT_STACKLIMIT && !re->jitstack &&
+	    (re->jitstack = pcre2_jit_stack_create(32 * 1024,
+	    4 * 1024 * 1024, NULL)) != NULL) {
+		pcre2_jit_stack_assign(re->mctx, NULL, re->jitstack);
+		rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
+		    PCRE2_NO_UTF_CHECK, md, re->mctx);
+	}
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return JSREGEX_NOMATCH;
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
