@@ -122,8 +122,41 @@ get_compiled(enum tokenizer_kind kind)
 	PCRE2_SIZE erroff;
 	int err;
 
-	if (c->re)
+	if (c->are)
 		return c;
+	c->are = pcre2_compile((PCRE2_SPTR)encodings[kind].ascii,
+	    PCRE2_ZERO_TERMINATED, 0, &err, &erroff, NULL);
+	if (!c->are) {
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		die("tokenizer: the %s ASCII pattern, at %zu: %s",
+		    encodings[kind].name, (size_t)erroff, (char *)msg);
+	}
+	/* Without JIT (not built in, or no executable memory) the
+	 * interpreter gives the same matches, only slower. */
+	(void)pcre2_jit_compile(c->are, PCRE2_JIT_COMPLETE);
+	c->amd = pcre2_match_data_create_from_pattern(c->are, NULL);
+	c->mc = pcre2_match_context_create(NULL);
+	if (!c->amd || !c->mc)
+		die("tokenizer: out of memory");
+	/* Each pattern is linear per match (at worst it backtracks over one
+	 * run of spaces), so these only stop a runaway. */
+	pcre2_set_match_limit(c->mc, 100000000);
+	pcre2_set_depth_limit(c->mc, 100000);
+	return c;
+}
+
+/* The full pattern, compiled when a text first has a non-ASCII
+ * character (its Unicode classes make it the costlier compile); its
+ * match data's ovector. */
+static PCRE2_SIZE *
+get_full(struct compiled *c, enum tokenizer_kind kind)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE erroff;
+	int err;
+
+	if (c->re)
+		return pcre2_get_ovector_pointer(c->md);
 	c->re = pcre2_compile((PCRE2_SPTR)encodings[kind].pattern,
 	    PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP, &err, &erroff,
 	    NULL);
@@ -132,27 +165,11 @@ get_compiled(enum tokenizer_kind kind)
 		die("tokenizer: the %s pattern, at %zu: %s",
 		    encodings[kind].name, (size_t)erroff, (char *)msg);
 	}
-	/* Without JIT (not built in, or no executable memory) the
-	 * interpreter gives the same matches, only slower. */
 	(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
-	c->are = pcre2_compile((PCRE2_SPTR)encodings[kind].ascii,
-	    PCRE2_ZERO_TERMINATED, 0, &err, &erroff, NULL);
-	if (!c->are) {
-		pcre2_get_error_message(err, msg, sizeof(msg));
-		die("tokenizer: the %s ASCII pattern, at %zu: %s",
-		    encodings[kind].name, (size_t)erroff, (char *)msg);
-	}
-	(void)pcre2_jit_compile(c->are, PCRE2_JIT_COMPLETE);
 	c->md = pcre2_match_data_create_from_pattern(c->re, NULL);
-	c->amd = pcre2_match_data_create_from_pattern(c->are, NULL);
-	c->mc = pcre2_match_context_create(NULL);
-	if (!c->md || !c->amd || !c->mc)
+	if (!c->md)
 		die("tokenizer: out of memory");
-	/* Each pattern is linear per match (at worst it backtracks over one
-	 * run of spaces), so these only stop a runaway. */
-	pcre2_set_match_limit(c->mc, 100000000);
-	pcre2_set_depth_limit(c->mc, 100000);
-	return c;
+	return pcre2_get_ovector_pointer(c->md);
 }
 
 void
@@ -504,7 +521,7 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 	const struct tokenizer_table *t = encodings[kind].table;
 	struct compiled *c = get_compiled(kind);
 	struct merge m = {0};
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c->md);
+	PCRE2_SIZE *ov;
 	PCRE2_SIZE *av = pcre2_get_ovector_pointer(c->amd);
 	size_t pos = 0, start, end, n, bad, cut;
 	bool space;
@@ -526,6 +543,7 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 			pos = av[1];
 			continue;
 		}
+		ov = get_full(c, kind);
 		rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
 		    PCRE2_NO_UTF_CHECK, c->md, c->mc);
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
