@@ -95,7 +95,14 @@ static struct compiled {
 	pcre2_match_context *mc;
 	pcre2_code *are;        /* the ASCII pattern */
 	pcre2_match_data *amd;
+	size_t nfull;           /* matches of re so far */
+	bool jitted;            /* re JIT-compiled */
 } cache[LEN(encodings)];
+
+/* The full pattern is JIT-compiled (which costs about as much as a
+ * thousand interpreted matches) at this many matches, or at once when
+ * the interpreter reports an error. */
+#define FULL_JIT_AFTER 200
 
 /* Where tokens go: appended to ids when it is not NULL, always counted. */
 struct sink {
@@ -155,8 +162,13 @@ get_full(struct compiled *c, enum tokenizer_kind kind)
 	PCRE2_SIZE erroff;
 	int err;
 
-	if (c->re)
+	if (c->re) {
+		if (!c->jitted && ++c->nfull >= FULL_JIT_AFTER) {
+			(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
+			c->jitted = true;
+		}
 		return pcre2_get_ovector_pointer(c->md);
+	}
 	c->re = pcre2_compile((PCRE2_SPTR)encodings[kind].pattern,
 	    PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP, &err, &erroff,
 	    NULL);
@@ -165,7 +177,6 @@ get_full(struct compiled *c, enum tokenizer_kind kind)
 		die("tokenizer: the %s pattern, at %zu: %s",
 		    encodings[kind].name, (size_t)erroff, (char *)msg);
 	}
-	(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
 	c->md = pcre2_match_data_create_from_pattern(c->re, NULL);
 	if (!c->md)
 		die("tokenizer: out of memory");
@@ -188,6 +199,8 @@ tokenizer_release(void)
 		cache[i].re = NULL;
 		cache[i].amd = NULL;
 		cache[i].are = NULL;
+		cache[i].nfull = 0;
+		cache[i].jitted = false;
 	}
 }
 
@@ -546,6 +559,13 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 		ov = get_full(c, kind);
 		rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
 		    PCRE2_NO_UTF_CHECK, c->md, c->mc);
+		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH && !c->jitted) {
+			/* What the JIT code would have given. */
+			(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
+			c->jitted = true;
+			rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
+			    PCRE2_NO_UTF_CHECK, c->md, c->mc);
+		}
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
 			rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
 			    PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, c->md, c->mc);

@@ -57,7 +57,10 @@
  *      pattern, its classes cut to their ASCII members (JIT-tested in a
  *      few instructions, where the full classes walk their Unicode
  *      ranges), and a match is taken only where the full pattern would
- *      give the same (tokenizer.c, ascii_cut()).
+ *      give the same (tokenizer.c, ascii_cut()).  The full pattern is
+ *      interpreted for its first 200 matches and JIT-compiled after
+ *      that (or at once should the interpreter report an error): text
+ *      with a few non-ASCII characters does not pay for its JIT compile.
  *
  * Pieces are merged by rank with a heap over a linked list of parts, so a
  * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
