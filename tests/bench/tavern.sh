@@ -8,8 +8,8 @@
 #     info and reasoning placements, promptOnly and markdownOnly, depth
 #     limits, /pattern/flags, macros in the find regex), built with
 #     `strata build ... -f openai`: median and p90 wall time and the
-#     median CPU time (user + system, which a loaded machine does not
-#     inflate) over many runs, peak memory, the inputs' sizes; target
+#     median CPU time (user + system, which a loaded machine inflates
+#     less) over many runs, peak memory, the inputs' sizes; target
 #     under 10 ms;
 #  2. memory linear in the input: peak memory with 400, 4,000, 8,000
 #     and 16,000 messages; the memory each further input byte costs must
@@ -28,9 +28,9 @@
 # Figures on the shared 2-core development machine (release builds;
 # CPU time, which the other jobs inflate less than wall time), before
 # the performance work (cb81a94) and after it: 15-21 ms CPU, 99 M
-# instructions (callgrind), 1,110 page faults before; 8-12 ms CPU, 44 M
-# instructions, 840 page faults after, 55% of the CPU time of the old
-# build in interleaved runs.  Wall time: 9.8 ms median after (18.7 ms
+# instructions (callgrind), 1,120 page faults before; 8-12 ms CPU, 43 M
+# instructions, 810 page faults after, about half the CPU time of the
+# old build in interleaved runs.  Wall time: 9.8 ms median after (18.7 ms
 # before) at a load average of 2, about 20 ms (35 ms) at 8.
 set -eu
 bin=${1:-build/strata}
