@@ -27,11 +27,12 @@
 #
 # Figures on the shared 2-core development machine (release builds;
 # CPU time, which the other jobs inflate less than wall time), before
-# the performance work (cb81a94) and after it: 15-21 ms CPU, 99 M
-# instructions (callgrind), 1,120 page faults before; 8-12 ms CPU, 43 M
-# instructions, 810 page faults after, about half the CPU time of the
-# old build in interleaved runs.  Wall time: 9.8 ms median after (18.7 ms
-# before) at a load average of 2, about 20 ms (35 ms) at 8.
+# the performance work (cb81a94) and after it: 99 M instructions
+# (callgrind), 1,120 page faults, 15-22 ms CPU before; 37 M
+# instructions, 785 page faults, 10-12 ms CPU after, about half the CPU
+# time of the old build in interleaved runs.  Median wall time (perf
+# stat): 10-12 ms at a load average of 6 (22-26 ms before); 9.8 ms at a
+# load of 2 with 43 M instructions, before the last JSON change.
 set -eu
 bin=${1:-build/strata}
 shared=${2:-../shared}
