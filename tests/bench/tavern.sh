@@ -29,7 +29,7 @@
 # CPU time, which the other jobs inflate less than wall time), before
 # the performance work (cb81a94) and after it: 99 M instructions
 # (callgrind), 1,120 page faults, 15-22 ms CPU before; 37 M
-# instructions, 785 page faults, 10-12 ms CPU after, about half the CPU
+# instructions, 785 page faults, 8-12 ms CPU after, about half the CPU
 # time of the old build in interleaved runs.  Median wall time (perf
 # stat): 10-12 ms at a load average of 6 (22-26 ms before); 9.8 ms at a
 # load of 2 with 43 M instructions, before the last JSON change.
