@@ -10,6 +10,9 @@
  * say what was expected there, because cJSON only says where it gave up,
  * often a few bytes early.
  *
+ * A range (json_parse_range(): a line of a JSON Lines file, a --set
+ * value) is read by the scanner alone, without cJSON's tree.
+ *
  * The scanner recurses once per nesting level, which MAX_DEPTH bounds;
  * trees from the readers are that shallow, so json_write() recurses too.
  */
@@ -609,11 +612,13 @@ json_parse_range(struct run *run, const struct source *src, size_t off,
 	/* Every call: cheap, and no global flag to keep. */
 	cJSON_InitHooks(&hooks);
 	/* For the whole text the length counts its terminating NUL, which
-	 * is where cJSON's require_null_terminated looks for the end; a
-	 * range has none, and the walker checks what follows the value. */
+	 * is where cJSON's require_null_terminated looks for the end.  A
+	 * range (a line of a JSON Lines file, a --set value) is read by the
+	 * scanner alone: cJSON's tree would double the cost of reading a
+	 * long chat, and the scanner, the stricter of the two, refuses all
+	 * that cJSON refuses. */
 	root = whole ? cJSON_ParseWithLengthOpts(src->text + base,
-	    w.n - base + 1, &end, 1) : cJSON_ParseWithLengthOpts(src->text +
-	    base, w.n - base, &end, 0);
+	    w.n - base + 1, &end, 1) : NULL;
 	tree = value(&w, root, 0);
 	if (tree) {
 		skip_ws(&w);
@@ -626,7 +631,7 @@ json_parse_range(struct run *run, const struct source *src, size_t off,
 				    MSG_JSON_TRAILING, char_shown(&w, w.pos));
 		}
 	}
-	if (!root && run->diag.errors == w.errors0) {
+	if (whole && !root && run->diag.errors == w.errors0) {
 		size_t at = end ? (size_t)(end - src->text) : base;
 
 		diag_error(run, src, char_span(&w, at), MSG_JSON_SYNTAX);

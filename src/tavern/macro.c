@@ -35,6 +35,7 @@ struct mctx {
  * off is where the macro starts, in UTF-16 units. */
 typedef const char *step_fn(struct mctx *m, const char *s, size_t n,
     size_t off);
+static step_fn step_random;
 
 static bool
 ieq(const char *s, size_t n, const char *name)
@@ -71,13 +72,15 @@ utf16_units(const char *s, size_t n)
 /*
  * Run one step over s: every "{{...}}" whose inside holds no '}' is
  * offered to fn, left to right, as a global regular expression would
- * find them (the shared lexer finds them).
+ * find them (the shared lexer finds them).  s itself when fn replaced
+ * nothing (no copy); the UTF-16 offset is counted only for the step that
+ * reads it, on from the previous token, so counting is linear in s.
  */
 static char *
-apply(struct mctx *m, const char *s, step_fn *fn)
+apply(struct mctx *m, char *s, step_fn *fn)
 {
 	struct buf out = BUF_INIT;
-	size_t n = strlen(s), i = 0, u = 0, upos = 0;
+	size_t n = strlen(s), i = 0, done = 0, u = 0, upos = 0;
 	struct mlex l;
 	struct mlex_tok t;
 	const char *rep;
@@ -85,42 +88,51 @@ apply(struct mctx *m, const char *s, step_fn *fn)
 
 	mlex_init(&l, s, n, &m->run->arena);
 	while (mlex_next(&l, i, &t)) {
-		buf_put(&out, s + i, t.at - i);
-		/* the offset in UTF-16 units, counted once */
-		u += utf16_units(s + upos, t.at - upos);
-		upos = t.at;
+		/* Only {{pick}} reads the offset (its seed). */
+		if (fn == step_random) {
+			u += utf16_units(s + upos, t.at - upos);
+			upos = t.at;
+		}
 		rep = fn(m, s + t.at + 2, t.end - t.at - 4, u);
 		if (rep) {
+			buf_put(&out, s + done, t.at - done);
 			buf_puts(&out, rep);
-			i = t.end;
+			i = done = t.end;
 		} else {
-			buf_putc(&out, '{');
 			i = t.at + 1;
 		}
 	}
-	buf_put(&out, s + i, n - i);
+	if (done == 0)
+		return s;
+	buf_put(&out, s + done, n - done);
 	buf_putc(&out, '\0');
 	r = arena_strdup(&m->run->arena, out.data);
 	buf_free(&out);
 	return r;
 }
 
-/* Replace a literal (any case) everywhere: the <USER> forms. */
+/* Replace a literal (any case) everywhere: the <USER> forms.  Each
+ * starts with '<': s itself when it has none. */
 static char *
-replace_literal(struct arena *a, const char *s, const char *lit,
+replace_literal(struct arena *a, char *s, const char *lit,
     const char *with)
 {
 	struct buf out = BUF_INIT;
 	size_t k = strlen(lit);
-	char *r;
+	char *lt, *r;
 
-	while (*s) {
+	if (!strchr(s, '<'))
+		return s;
+	while ((lt = strchr(s, '<')) != NULL) {
+		buf_put(&out, s, (size_t)(lt - s));
+		s = lt;
 		if (strncasecmp(s, lit, k) == 0) {
 			buf_puts(&out, with);
 			s += k;
 		} else
 			buf_putc(&out, *s++);
 	}
+	buf_puts(&out, s);
 	buf_putc(&out, '\0');
 	r = arena_strdup(a, out.data);
 	buf_free(&out);
@@ -436,6 +448,9 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 	};
 	size_t i;
 
+	/* Every name below answers only its own key. */
+	if (!ieq(s, n, m->key))
+		return NULL;
 	if (strcmp(m->key, "original") == 0) {
 		const char *o = m->original;
 
@@ -610,6 +625,9 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 	    or_empty(env->group ? env->group : env->char_name));
 	s = replace_literal(a, s, "<GROUP>",
 	    or_empty(env->group ? env->group : env->char_name));
+	/* Every step below needs a "{{" and none runs without one. */
+	if (!strstr(s, "{{"))
+		return s;
 #define STEP(fn) if (strstr(s, "{{")) s = apply(&m, s, fn)
 	STEP(step_roll);
 	STEP(step_instruct);

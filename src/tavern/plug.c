@@ -97,13 +97,16 @@ regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
 	struct regex_macros m = { macro_cb, p };
 	struct buf out = BUF_INIT;
 	const char *r = text;
+	size_t len;
 
 	if (!p->loaded || !text || !*text)
 		return text;
 	p->run = run;
+	len = strlen(text);
 	if (regex_apply(run, &p->scripts, (enum regex_placement)place,
 	    is_prompt ? REGEX_PROMPT : 0, depth == TAVERN_NO_DEPTH ?
-	    REGEX_NO_DEPTH : depth, text, strlen(text), &out, &m))
+	    REGEX_NO_DEPTH : depth, text, len, &out, &m) &&
+	    (out.len != len || memcmp(out.data, text, len) != 0))
 		r = arena_strndup(&run->arena, out.data ? out.data : "",
 		    out.len);
 	buf_free(&out);

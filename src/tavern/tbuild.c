@@ -81,6 +81,11 @@ struct tb {
 	struct tavern_report *rep;
 	/* Chat message i at the stages before regex-post. */
 	const char **craw, **cpre, **cmac;
+	/* The chat as world_info() regexed it, by message: its text and
+	 * the result, which history() takes when it would make the same
+	 * call (SillyTavern regexes its chat once for both). */
+	const char **rx_text, **rx_out;
+	size_t nrx;
 };
 
 static void
@@ -306,9 +311,12 @@ trim(struct arena *a, const char *s)
 static const char *
 strip_cr(struct arena *a, const char *s)
 {
-	char *r = arena_strdup(a, s), *w = r;
+	char *r, *w;
 	const char *p;
 
+	if (!strchr(s, '\r'))
+		return s;
+	r = w = arena_strdup(a, s);
 	for (p = r; *p; p++)
 		if (*p != '\r')
 			*w++ = *p;
@@ -828,6 +836,13 @@ world_info(struct tb *t)
 		    m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT,
 		    true, (int)i, m->text);
 	}
+	t->nrx = t->chat.n;
+	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	for (i = 0; i < t->nrx; i++) {
+		t->rx_text[t->nrx - 1 - i] = t->chat.msgs[t->nrx - 1 - i].text;
+		t->rx_out[t->nrx - 1 - i] = msgs[i].text;
+	}
 	in.msgs = msgs;
 	in.nmsgs = t->chat.n;
 	in.persona = t->persona;
@@ -1013,20 +1028,28 @@ history(struct tb *t, struct tlist *out)
 		const struct tchat_msg *m = &t->chat.msgs[i];
 		const char *role = m->narrator ? "system" : m->is_user ?
 		    "user" : "assistant";
-		const char *s = t->seams->regex.apply(t->seams->regex.ctx,
-		    t->run, m->is_user ? TAVERN_RE_USER_INPUT :
-		    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift, m->text);
+		const char *s;
 		const char *name = NULL;
 		bool greeting = !t->in->chat && i == 0 && !m->is_user;
 		uint32_t it = item_add(t, arena_printf(a, "chat#%zu", i),
 		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
 		    t->craw[i]);
 
+		/* world_info() made this call already: same depth, text. */
+		if (shift == 1 && n == t->nrx && t->rx_text[i] == m->text)
+			s = t->rx_out[i];
+		else
+			s = t->seams->regex.apply(t->seams->regex.ctx, t->run,
+			    m->is_user ? TAVERN_RE_USER_INPUT :
+			    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift,
+			    m->text);
+
 		item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
 		item_stage(t, it, TAVERN_STAGE_MACROS, m->text);
 		item_stage(t, it, TAVERN_STAGE_REGEX_POST, s);
 		if (greeting)
 			item_note(t, it, "the card's greeting: a new chat");
+
 		switch (t->p->names) {
 		case PRESET_NAMES_NONE:
 			break;

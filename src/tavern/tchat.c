@@ -35,13 +35,12 @@ tchat_user_count(const struct tchat *c)
 }
 
 static const char *
-text_of(struct run *run, const struct node *o)
+text_of(const struct node *o)
 {
 	const struct node *mes = tree_get(o, "mes"), *sw, *id;
 
 	if (mes && mes->kind == NODE_STRING)
-		return arena_strndup(&run->arena, mes->u.str.s,
-		    mes->u.str.len);
+		return mes->u.str.s;    /* the tree's, in the arena */
 	sw = tree_get(o, "swipes");
 	id = tree_get(o, "swipe_id");
 	if (sw && sw->kind == NODE_ARRAY && id && id->kind == NODE_INT &&
@@ -79,7 +78,7 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 
 		if (chatfile_is_system(o))
 			continue;
-		tchat_add(run, c, name ? name : "", text_of(run, o),
+		tchat_add(run, c, name ? name : "", text_of(o),
 		    chatfile_is_user(o));
 		extra = tree_get(o, "extra");
 		type = extra && extra->kind == NODE_TABLE ?

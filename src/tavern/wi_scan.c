@@ -171,6 +171,26 @@ lower(struct wi_scan *sc, const char *s, size_t n, size_t *outlen)
 	return arena_adopt(&sc->run->arena, buf_detach(&b));
 }
 
+/* lower(s[0..n)) appended to out, without the copy for ASCII text. */
+static void
+lower_put(struct wi_scan *sc, struct buf *out, const char *s, size_t n)
+{
+	size_t k, ll;
+
+	for (k = 0; k < n; k++)
+		if ((unsigned char)s[k] >= 0x80) {
+			s = lower(sc, s, n, &ll);
+			buf_put(out, s, ll);
+			return;
+		}
+	buf_reserve(out, n);
+	for (k = 0; k < n; k++)
+		out->data[out->len + k] = (s[k] >= 'A' && s[k] <= 'Z') ?
+		    (char)(s[k] + 32) : s[k];
+	out->len += n;
+	out->data[out->len] = '\0';
+}
+
 static uint32_t
 hash_bytes(const char *s, size_t n)
 {
@@ -313,8 +333,8 @@ wi_scan_new(struct run *run, const struct wi_input *in,
     const struct wi_settings *s)
 {
 	struct wi_scan *sc = xcalloc(1, sizeof(*sc));
-	struct buf raw = BUF_INIT, low = BUF_INIT;
-	size_t i, n, ll;
+	struct buf raw = BUF_INIT, low = BUF_INIT, tmp = BUF_INIT;
+	size_t i, n;
 	int k;
 
 	sc->run = run;
@@ -326,21 +346,27 @@ wi_scan_new(struct run *run, const struct wi_input *in,
 	 * "\n\x01". */
 	sc->end_raw = xcalloc(in->nmessages + 1, sizeof(*sc->end_raw));
 	sc->end_low = xcalloc(in->nmessages + 1, sizeof(*sc->end_low));
+	/* Room for all (lower-casing may change a length: a hint). */
+	for (n = 0, i = 0; i < in->nmessages; i++)
+		n += (in->messages[i].name ? strlen(in->messages[i].name) :
+		    0) + (in->messages[i].text ? strlen(in->messages[i].text) :
+		    0) + 4;
+	buf_reserve_exact(&raw, n);
+	buf_reserve_exact(&low, n);
 	for (i = in->nmessages; i-- > 0;) {
 		const struct wi_message *m = &in->messages[i];
-		char *t, *lt;
 		const char *tr;
 
 		if (m->is_system)
 			continue;
-		if (s->include_names)
-			t = arena_printf(&run->arena, "%s: %s",
-			    m->name ? m->name : "", m->text ? m->text : "");
-		else
-			t = arena_strdup(&run->arena, m->text ? m->text : "");
-		n = strlen(t);
-		tr = js_trim(t, &n);
-		lt = lower(sc, tr, n, &ll);
+		buf_reset(&tmp);
+		if (s->include_names) {
+			buf_puts(&tmp, m->name ? m->name : "");
+			buf_puts(&tmp, ": ");
+		}
+		buf_puts(&tmp, m->text ? m->text : "");
+		n = tmp.len;
+		tr = js_trim(tmp.data ? tmp.data : "", &n);
 		if (sc->nmsg > 0) {
 			buf_putc(&raw, '\n');
 			buf_putc(&low, '\n');
@@ -348,11 +374,12 @@ wi_scan_new(struct run *run, const struct wi_input *in,
 		buf_putc(&raw, '\x01');
 		buf_putc(&low, '\x01');
 		buf_put(&raw, tr, n);
-		buf_put(&low, lt, ll);
+		lower_put(sc, &low, tr, n);
 		sc->nmsg++;
 		sc->end_raw[sc->nmsg] = raw.len;
 		sc->end_low[sc->nmsg] = low.len;
 	}
+	buf_free(&tmp);
 	buf_putc(&raw, '\0');
 	buf_putc(&low, '\0');
 	sc->msgs.rawlen = raw.len - 1;

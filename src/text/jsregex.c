@@ -1135,15 +1135,10 @@ jsregex_compile(struct run *run, const struct jsregex_origin *at,
 	re->code = code;
 	/* STRATA_NO_JIT: valgrind cannot see into JIT code and reports
 	 * its reads as uninitialised (the valgrind test setup sets it). */
-	if (!getenv("STRATA_NO_JIT"))
-		(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	re->jit_pending = !getenv("STRATA_NO_JIT");
 	re->mctx = pcre2_match_context_create(NULL);
 	if (!re->mctx)
 		die("out of memory");
-	re->jitstack = pcre2_jit_stack_create(32 * 1024, 4 * 1024 * 1024,
-	    NULL);
-	if (re->jitstack)
-		pcre2_jit_stack_assign(re->mctx, NULL, re->jitstack);
 	jsregex_set_limits(re, JSREGEX_MATCH_LIMIT, JSREGEX_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re->mctx, JSREGEX_HEAP_LIMIT);
 	re->ngroups = t.ngroups;
@@ -1202,7 +1197,7 @@ jsregex_match_data_free(void *md)
 }
 
 enum jsregex_result
-jsregex_match(const struct jsregex *re, void *md, const char *subject,
+jsregex_match(struct jsregex *re, void *md, const char *subject,
     size_t len, size_t start, size_t *ov)
 {
 	int rc;
@@ -1211,10 +1206,26 @@ jsregex_match(const struct jsregex *re, void *md, const char *subject,
 
 	if (!re->code)
 		return JSREGEX_NOMATCH;
+	if (re->jit_pending) {
+		/* Without JIT (not built in, no executable memory) the
+		 * interpreter gives the same matches. */
+		re->jit_pending = false;
+		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	}
 	/* The caller checked the UTF-8 (jsregex_valid()), once per text
 	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
 	    PCRE2_NO_UTF_CHECK, md, re->mctx);
+	/* JIT code runs on PCRE2's 32 KB default stack until a match needs
+	 * more; then on its own stack of up to 4 MB, the match run again
+	 * (a match does not depend on the stack it ran on). */
+	if (rc == PCRE2_ERROR_JIT_STACKLIMIT && !re->jitstack &&
+	    (re->jitstack = pcre2_jit_stack_create(32 * 1024,
+	    4 * 1024 * 1024, NULL)) != NULL) {
+		pcre2_jit_stack_assign(re->mctx, NULL, re->jitstack);
+		rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
+		    PCRE2_NO_UTF_CHECK, md, re->mctx);
+	}
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return JSREGEX_NOMATCH;
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||

@@ -3,9 +3,11 @@
  * run by PCRE2.  The one translator strata uses for every JS regex (regex
  * scripts; world-info regex keys).  jsregex_split() reads the
  * "/pattern/flags" string; jsregex_compile() translates the pattern to
- * PCRE2 syntax, compiles it once (UTF, JIT when available) and reports a
- * pattern that cannot be compiled where it was written;
- * jsregex_match() runs it under match, depth and heap limits.  A struct
+ * PCRE2 syntax, compiles it once (UTF) and reports a pattern that
+ * cannot be compiled where it was written; jsregex_match() JIT-compiles
+ * it on its first match, when JIT is available (a script or key that
+ * never runs costs no JIT compile), and runs it under match, depth and
+ * heap limits.  A struct
  * jsregex owns its pcre2_code and match context; jsregex_free()
  * releases them (the owner of the struct calls it).  With STRATA_NO_JIT
  * set in the environment, regexes are interpreted, not JIT-compiled (for
@@ -113,6 +115,7 @@ struct jsregex {
 	void *code;             /* pcre2_code_8, owned */
 	void *mctx;             /* pcre2_match_context_8, owned */
 	void *jitstack;         /* pcre2_jit_stack_8, owned, may be NULL */
+	bool jit_pending;       /* JIT-compile on the first match */
 	unsigned flags;
 	uint32_t ngroups;
 	char *namebuf;          /* owned: the names' bytes */
@@ -149,7 +152,7 @@ enum jsregex_result {
  * must be valid UTF-8 (check it once with jsregex_valid(): PCRE2 is told
  * not to) and start must be at a character.
  */
-enum jsregex_result jsregex_match(const struct jsregex *re, void *md,
+enum jsregex_result jsregex_match(struct jsregex *re, void *md,
     const char *subject, size_t len, size_t start, size_t *ov);
 /* A pcre2_match_data for up to ngroups groups; free with
  * jsregex_match_data_free(). */

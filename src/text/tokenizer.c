@@ -31,6 +31,13 @@
 #define UPPER "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}" \
 	UNI_Lu UNI_Lt UNI_Lm UNI_Lo UNI_M "]"
 #define LOWER "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}" UNI_Ll UNI_Lm UNI_Lo UNI_M "]"
+/* The same classes as they read ASCII: the patterns for ASCII text,
+ * whose classes PCRE2's JIT tests in a few instructions instead of
+ * going through the Unicode ranges at every character. */
+#define A_WS "\\t\\n\\x0b\\f\\r "
+#define A_SPACES "|[" A_WS "]*[\\r\\n]+|[" A_WS "]+(?![^" A_WS "])|[" \
+	A_WS "]+"
+#define A_LN "A-Za-z0-9"
 
 /* The patterns run past C's 4095-byte minimum; GCC and Clang take them. */
 #if defined(__GNUC__)
@@ -40,6 +47,7 @@
 static const struct encoding {
 	const char *name;
 	const char *pattern;
+	const char *ascii;      /* the pattern on ASCII text (no UTF) */
 	const struct tokenizer_table *table;
 	const char *special[6];
 } encodings[] = {
@@ -50,6 +58,11 @@ static const struct encoding {
 		"|" DIGITS "{1,3}"
 		"| ?[^" WS LN "]+[\\r\\n]*"
 		SPACES,
+		CONTRACTION
+		"|[^\\r\\n" A_LN "]?[A-Za-z]+"
+		"|[0-9]{1,3}"
+		"| ?[^" A_WS A_LN "]+[\\r\\n]*"
+		A_SPACES,
 		&tokenizer_table_cl100k,
 		{ "<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>",
 		  "<|fim_suffix|>", "<|endofprompt|>", NULL },
@@ -61,6 +74,11 @@ static const struct encoding {
 		"|" DIGITS "{1,3}"
 		"| ?[^" WS LN "]+[\\r\\n/]*"
 		SPACES,
+		"[^\\r\\n" A_LN "]?[A-Z]*[a-z]+" CONTRACTION "?"
+		"|[^\\r\\n" A_LN "]?[A-Z]+[a-z]*" CONTRACTION "?"
+		"|[0-9]{1,3}"
+		"| ?[^" A_WS A_LN "]+[\\r\\n/]*"
+		A_SPACES,
 		&tokenizer_table_o200k,
 		{ "<|endoftext|>", "<|endofprompt|>", NULL },
 	},
@@ -75,7 +93,16 @@ static struct compiled {
 	pcre2_code *re;
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
+	pcre2_code *are;        /* the ASCII pattern */
+	pcre2_match_data *amd;
+	size_t nfull;           /* matches of re so far */
+	bool jitted;            /* re JIT-compiled */
 } cache[LEN(encodings)];
+
+/* The full pattern is JIT-compiled (which costs about as much as a
+ * thousand interpreted matches) at this many matches, or at once when
+ * the interpreter reports an error. */
+#define FULL_JIT_AFTER 200
 
 /* Where tokens go: appended to ids when it is not NULL, always counted. */
 struct sink {
@@ -102,8 +129,46 @@ get_compiled(enum tokenizer_kind kind)
 	PCRE2_SIZE erroff;
 	int err;
 
-	if (c->re)
+	if (c->are)
 		return c;
+	c->are = pcre2_compile((PCRE2_SPTR)encodings[kind].ascii,
+	    PCRE2_ZERO_TERMINATED, 0, &err, &erroff, NULL);
+	if (!c->are) {
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		die("tokenizer: the %s ASCII pattern, at %zu: %s",
+		    encodings[kind].name, (size_t)erroff, (char *)msg);
+	}
+	/* Without JIT (not built in, or no executable memory) the
+	 * interpreter gives the same matches, only slower. */
+	(void)pcre2_jit_compile(c->are, PCRE2_JIT_COMPLETE);
+	c->amd = pcre2_match_data_create_from_pattern(c->are, NULL);
+	c->mc = pcre2_match_context_create(NULL);
+	if (!c->amd || !c->mc)
+		die("tokenizer: out of memory");
+	/* Each pattern is linear per match (at worst it backtracks over one
+	 * run of spaces), so these only stop a runaway. */
+	pcre2_set_match_limit(c->mc, 100000000);
+	pcre2_set_depth_limit(c->mc, 100000);
+	return c;
+}
+
+/* The full pattern, compiled when a text first has a non-ASCII
+ * character (its Unicode classes make it the costlier compile); its
+ * match data's ovector. */
+static PCRE2_SIZE *
+get_full(struct compiled *c, enum tokenizer_kind kind)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE erroff;
+	int err;
+
+	if (c->re) {
+		if (!c->jitted && ++c->nfull >= FULL_JIT_AFTER) {
+			(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
+			c->jitted = true;
+		}
+		return pcre2_get_ovector_pointer(c->md);
+	}
 	c->re = pcre2_compile((PCRE2_SPTR)encodings[kind].pattern,
 	    PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP, &err, &erroff,
 	    NULL);
@@ -112,18 +177,10 @@ get_compiled(enum tokenizer_kind kind)
 		die("tokenizer: the %s pattern, at %zu: %s",
 		    encodings[kind].name, (size_t)erroff, (char *)msg);
 	}
-	/* Without JIT (not built in, or no executable memory) the
-	 * interpreter gives the same matches, only slower. */
-	(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
 	c->md = pcre2_match_data_create_from_pattern(c->re, NULL);
-	c->mc = pcre2_match_context_create(NULL);
-	if (!c->md || !c->mc)
+	if (!c->md)
 		die("tokenizer: out of memory");
-	/* Each pattern is linear per match (at worst it backtracks over one
-	 * run of spaces), so these only stop a runaway. */
-	pcre2_set_match_limit(c->mc, 100000000);
-	pcre2_set_depth_limit(c->mc, 100000);
-	return c;
+	return pcre2_get_ovector_pointer(c->md);
 }
 
 void
@@ -135,9 +192,15 @@ tokenizer_release(void)
 		pcre2_match_data_free(cache[i].md);
 		pcre2_match_context_free(cache[i].mc);
 		pcre2_code_free(cache[i].re);
+		pcre2_match_data_free(cache[i].amd);
+		pcre2_code_free(cache[i].are);
 		cache[i].md = NULL;
 		cache[i].mc = NULL;
 		cache[i].re = NULL;
+		cache[i].amd = NULL;
+		cache[i].are = NULL;
+		cache[i].nfull = 0;
+		cache[i].jitted = false;
 	}
 }
 
@@ -456,6 +519,39 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
 	return out;
 }
 
+/*
+ * The first non-ASCII byte at or after s[from] (len if none), and in
+ * *space whether it starts one of JavaScript's non-ASCII white spaces.
+ *
+ * Why the ASCII pattern may split s[pos..cut): it is the full pattern
+ * with each class cut down to its ASCII members, so on the subject cut
+ * short at cut it takes the paths the full pattern takes, but where a
+ * path reaches cut: there the full one reads a non-ASCII character X.
+ * A match is taken only if it ends before cut (or cut is the end of s).
+ * Every greedy run of the patterns (letters, digits, punctuation,
+ * spaces) that reaches cut either succeeds there (its match ends at
+ * cut: not taken) or fails one character before it (a match starting
+ * there cannot end before cut); contractions and the other fixed parts
+ * are ASCII, and fail on X as on the end.  The one path that can fail at
+ * cut and give way to a shorter match is a white-space run followed by
+ * a line break, (\s*[\r\n]+), when X is a white space: then the ASCII
+ * pattern is not used before that X.
+ */
+static size_t
+ascii_cut(const char *s, size_t from, size_t len, bool *space)
+{
+	size_t i = from;
+	uint32_t cp;
+
+	while (i < len && (unsigned char)s[i] < 0x80)
+		i++;
+	*space = i < len && utf8_decode(s + i, len - i, &cp) > 0 &&
+	    (cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
+	    cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f ||
+	    cp == 0x3000 || cp == 0xfeff);
+	return i;
+}
+
 static void
 tokenize(enum tokenizer_kind kind, const char *s, size_t len,
     struct sink *out)
@@ -463,16 +559,38 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 	const struct tokenizer_table *t = encodings[kind].table;
 	struct compiled *c = get_compiled(kind);
 	struct merge m = {0};
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c->md);
-	size_t pos = 0, start, end, n, bad;
+	PCRE2_SIZE *ov;
+	PCRE2_SIZE *av = pcre2_get_ovector_pointer(c->amd);
+	size_t pos = 0, start, end, n, bad, cut;
+	bool space;
 	char *clean;
 	int rc;
 
 	if ((clean = utf8_clean(s, len, &len)) != NULL)
 		s = clean;
+	cut = ascii_cut(s, 0, len, &space);
 	while (pos < len) {
+		if (cut < pos)
+			cut = ascii_cut(s, pos, len, &space);
+		if (cut > pos && !space && pcre2_match(c->are,
+		    (PCRE2_SPTR)s, cut, pos, 0, c->amd, c->mc) > 0 &&
+		    av[0] == pos && av[1] > pos && (av[1] < cut ||
+		    cut == len)) {
+			encode_piece(&m, t, (const unsigned char *)s + pos,
+			    av[1] - pos, out);
+			pos = av[1];
+			continue;
+		}
+		ov = get_full(c, kind);
 		rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
 		    PCRE2_NO_UTF_CHECK, c->md, c->mc);
+		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH && !c->jitted) {
+			/* What the JIT code would have given. */
+			(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
+			c->jitted = true;
+			rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
+			    PCRE2_NO_UTF_CHECK, c->md, c->mc);
+		}
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
 			rc = pcre2_match(c->re, (PCRE2_SPTR)s, len, pos,
 			    PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, c->md, c->mc);

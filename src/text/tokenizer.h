@@ -4,7 +4,8 @@
  * for encode(text, [], []), that is, with special-token text such as
  * "<|endoftext|>" tokenized as ordinary text.  The rank tables are
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
- * once per encoding, on first use, and kept until tokenizer_release().
+ * once per encoding, on first use (the full one when a text first has a
+ * non-ASCII character, see 5 below), and kept until tokenizer_release().
  * That cache is this module's only mutable state; it is not thread-safe.
  * Callers own the strings they pass and every struct tokenizer_ids.
  *
@@ -52,6 +53,14 @@
  *      (leftmost-first backtracking); no alternative matches the empty
  *      string, and JavaScript's u flag matches by code point, as PCRE2's
  *      UTF mode does.
+ *   5. Text up to the next non-ASCII character is split with the same
+ *      pattern, its classes cut to their ASCII members (JIT-tested in a
+ *      few instructions, where the full classes walk their Unicode
+ *      ranges), and a match is taken only where the full pattern would
+ *      give the same (tokenizer.c, ascii_cut()).  The full pattern is
+ *      interpreted for its first 200 matches and JIT-compiled after
+ *      that (or at once should the interpreter report an error): text
+ *      with a few non-ASCII characters does not pay for its JIT compile.
  *
  * Pieces are merged by rank with a heap over a linked list of parts, so a
  * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
