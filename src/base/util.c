@@ -86,6 +86,7 @@ utf8_decode(const char *str, size_t n, uint32_t *cp)
 	uint32_t c;
 	size_t len, i;
 
+	*cp = 0xfffd;           /* what an invalid sequence reads as */
 	if (n == 0)
 		return 0;
 	if (s[0] < 0x80) {

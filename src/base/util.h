@@ -30,7 +30,8 @@ _Noreturn void die(const char *fmt, ...)
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 when the
  * bytes there are not valid UTF-8 (overlong, surrogate, > U+10FFFF,
- * truncated).  *cp receives the code point. */
+ * truncated).  *cp receives the code point, or U+FFFD when 0 is
+ * returned. */
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* Write code point cp as UTF-8 into out (4 bytes room); return length. */
 size_t utf8_encode(uint32_t cp, char *out);
