@@ -106,21 +106,39 @@ wi_settings_default(struct wi_settings *s)
 	s->wi_format = "{0}";
 }
 
+/*
+ * UTF-16 code units of text[0..len) (what JavaScript's length counts); a
+ * bad byte counts as the last character read, *cp, does.  Counting a text
+ * in pieces with the same *cp gives the sum of the whole.
+ */
+static size_t
+utf16_units(const char *text, size_t len, uint32_t *cp)
+{
+	size_t i = 0, units = 0, k;
+
+	while (i < len) {
+		k = utf8_decode(text + i, len - i, cp);
+		if (k == 0)
+			k = 1;
+		units += *cp >= 0x10000 ? 2 : 1;
+		i += k;
+	}
+	return units;
+}
+
+static int64_t
+units_to_tokens(size_t units)
+{
+	return (int64_t)ceil((double)units / 3.35);
+}
+
 int64_t
 wi_estimate_tokens(void *ctx, const char *text, size_t len)
 {
-	size_t i = 0, units = 0, k;
-	uint32_t cp;
+	uint32_t cp = 0;
 
 	(void)ctx;
-	while (i < len) {
-		k = utf8_decode(text + i, len - i, &cp);
-		if (k == 0)
-			k = 1;
-		units += cp >= 0x10000 ? 2 : 1;
-		i += k;
-	}
-	return (int64_t)ceil((double)units / 3.35);
+	return units_to_tokens(utf16_units(text, len, &cp));
 }
 
 static int64_t
@@ -809,7 +827,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	struct item **batch;
 	struct buf all = BUF_INIT, newc = BUF_INIT, rectext = BUF_INIT;
 	int64_t *levels, level = 0, skew = 0, budget, all_tokens = 0;
-	size_t nlevels = 0, li = 0, i, j, nb, nact = 0;
+	size_t nlevels = 0, li = 0, i, j, nb, nact = 0, newc_at, newc_units = 0;
+	uint32_t newc_cp = 0;
 	enum state state = S_INITIAL, next;
 	bool overflow = false;
 	int pass = 0;
@@ -902,6 +921,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 		}
 		apply_groups(&g, batch, nb);
 		buf_reset(&newc);
+		newc_units = 0;
+		newc_cp = 0;
 		buf_reset(&rectext);
 		for (i = 0; i < nb; i++) {
 			struct item *it = batch[i];
@@ -927,11 +948,16 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			c = in->substitute ? in->substitute(in->substitute_ctx,
 			    it->content) : it->content;
 			r->content = c;
+			newc_at = newc.len;
 			buf_puts(&newc, c);
 			buf_putc(&newc, '\n');
+			/* The estimate is a sum: count what was added. */
+			newc_units += utf16_units(newc.data + newc_at,
+			    newc.len - newc_at, &newc_cp);
 			if (!it->e->ignore_budget) {
-				int64_t t = all_tokens + tokens(&g, newc.data,
-				    newc.len);
+				int64_t t = all_tokens + (in->count_tokens ?
+				    tokens(&g, newc.data, newc.len) :
+				    units_to_tokens(newc_units));
 
 				if (t >= budget) {
 					overflow = true;
