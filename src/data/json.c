@@ -28,6 +28,9 @@
 
 /* Nesting levels (cJSON's limit, which this reader used to sit behind). */
 #define MAX_DEPTH 1000
+/* Key strings remembered for sharing (a power of two), and the longest. */
+#define KEY_CACHE 64
+#define KEY_CACHE_LEN 32
 /* Duplicate keys and range errors reported before the reader stops. */
 #define MAX_ERRORS 20
 /* How much of a key or word a message quotes, in code points. */
@@ -43,6 +46,7 @@ struct walker {
 	size_t nelems, capelems;
 	struct member *members; /* members of the open small objects */
 	size_t nmembers, capmembers;
+	const char *keys[KEY_CACHE];    /* recent key strings, to share */
 };
 
 /* The character at off, as a message names it: 'x' or U+0001. */
@@ -497,6 +501,26 @@ member_find(struct walker *w, struct node *t, size_t base, const char *k,
 	return NULL;
 }
 
+/*
+ * The arena copy of key k: the objects of an array mostly repeat the same
+ * keys, so a short key already seen in its cache slot is shared, not
+ * copied again (tree keys are never written to).
+ */
+static const char *
+key_copy(struct walker *w, const char *k, size_t klen)
+{
+	const char **slot, *c;
+
+	if (klen == 0 || klen > KEY_CACHE_LEN || memchr(k, '\0', klen))
+		return arena_strndup(&w->run->arena, k, klen);
+	slot = &w->keys[((unsigned char)k[0] * 31u + (unsigned char)k[klen -
+	    1] * 7u + (unsigned)klen) & (KEY_CACHE - 1)];
+	c = *slot;
+	if (c && strncmp(c, k, klen) == 0 && c[klen] == '\0')
+		return c;
+	return *slot = arena_strndup(&w->run->arena, k, klen);
+}
+
 static void
 members_to_table(struct walker *w, struct node *t, size_t base)
 {
@@ -564,7 +588,7 @@ object(struct walker *w, int depth)
 				    w->capmembers, sizeof(*w->members));
 			}
 			m = &w->members[w->nmembers];
-			m->key = arena_strndup(a, k, klen);
+			m->key = key_copy(w, k, klen);
 			m->keylen = klen;
 			m->keysrc = w->src->id;
 			m->keyspan = ks;
