@@ -21,6 +21,7 @@ enum state { S_NONE, S_INITIAL, S_RECURSION, S_MIN_ACTIVATIONS };
 struct item {
 	const struct world_entry *e;
 	const struct wi_book *book;
+	int64_t order;                  /* e->order, for the sort */
 	struct wi_keys keys;
 	bool prepared;
 	bool dec_activate, dec_dont;
@@ -190,6 +191,8 @@ split_groups(struct engine *g, struct item *it)
 	const char *s = it->e->group, *p;
 	size_t cap = 1;
 
+	if (!*s)
+		return;         /* most entries: no array to allocate */
 	for (p = s; *p; p++)
 		if (*p == ',')
 			cap++;
@@ -222,7 +225,7 @@ sort_desc(struct item **v, size_t n, struct item **tmp)
 	sort_desc(v, m, tmp);
 	sort_desc(v + m, n - m, tmp);
 	while (i < m && j < n)
-		tmp[k++] = v[j]->e->order > v[i]->e->order ? v[j++] : v[i++];
+		tmp[k++] = v[j]->order > v[i]->order ? v[j++] : v[i++];
 	while (i < m)
 		tmp[k++] = v[i++];
 	while (j < n)
@@ -261,12 +264,19 @@ book_skipped(const struct wi_input *in, const struct wi_book *b)
 	return false;
 }
 
-/* getSortedEntries(): [chat, persona, strategy(character, global)]. */
+static bool forced(struct engine *g, const struct item *it);
+
+/*
+ * getSortedEntries(): [chat, persona, strategy(character, global)].  What
+ * an item needs from its entry is read here, in book order, which walks
+ * the entries (and their texts) through memory in order; the priority
+ * order jumps about.
+ */
 static void
 collect(struct engine *g)
 {
 	const struct wi_input *in = g->in;
-	struct item **lists[4], **tmp, **all;
+	struct item **lists[4], **tmp, **all, *items;
 	size_t nl[4] = {0}, total = 0, i, j, k, src;
 
 	for (i = 0; i < in->nbooks; i++)
@@ -275,7 +285,9 @@ collect(struct engine *g)
 		lists[src] = xcalloc(total + 1, sizeof(**lists));
 	tmp = xcalloc(total + 1, sizeof(*tmp));
 	all = xcalloc(total + 1, sizeof(*all));
-	g->items = arena_array(&g->run->arena, total + 1, sizeof(*g->items));
+	/* In book order, on the heap: they are copied in priority order
+	 * below, into the arena. */
+	items = xcalloc(total + 1, sizeof(*items));
 	k = 0;
 	for (i = 0; i < in->nbooks; i++) {
 		const struct wi_book *b = &in->books[i];
@@ -283,10 +295,14 @@ collect(struct engine *g)
 		if (book_skipped(in, b))
 			continue;
 		for (j = 0; j < b->world->n; j++) {
-			struct item *it = &g->items[k++];
+			struct item *it = &items[k++];
 
 			it->e = &b->world->entries[j];
 			it->book = b;
+			it->order = it->e->order;
+			parse_decorators(g, it);
+			split_groups(g, it);
+			it->forced = forced(g, it);
 			lists[b->source][nl[b->source]++] = it;
 		}
 	}
@@ -325,6 +341,7 @@ collect(struct engine *g)
 		free(lists[src]);
 	free(tmp);
 	free(all);
+	free(items);
 }
 
 /* The entry a timed-effect key "<world>.<uid>" names (the world name may
@@ -856,16 +873,24 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 		r->source = it->book->source;
 		r->roll = -1;
 		r->winner = -1;
-		parse_decorators(&g, it);
-		split_groups(&g, it);
-		it->forced = forced(&g, it);
-		if (it->e->delay_until_recursion > 0) {
+	}
+	/* The delayUntilRecursion levels, reading the books in order. */
+	for (i = 0; i < in->nbooks; i++) {
+		const struct wi_book *b = &in->books[i];
+		size_t k;
+
+		if (book_skipped(in, b))
+			continue;
+		for (k = 0; k < b->world->n; k++) {
+			int64_t d = b->world->entries[k].delay_until_recursion;
+
+			if (d <= 0)
+				continue;
 			for (j = 0; j < nlevels; j++)
-				if (levels[j] == it->e->delay_until_recursion)
+				if (levels[j] == d)
 					break;
 			if (j == nlevels)
-				levels[nlevels++] =
-				    it->e->delay_until_recursion;
+				levels[nlevels++] = d;
 		}
 	}
 	qsort(levels, nlevels, sizeof(*levels), cmp_level);

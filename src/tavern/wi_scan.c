@@ -539,6 +539,7 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 	size_t i, n, k;
 	struct wi_key *keys = arena_array(&sc->run->arena, src->n + 1,
 	    sizeof(*keys));
+	bool upper;
 
 	*nout = 0;
 	for (i = 0; i < src->n; i++) {
@@ -553,8 +554,11 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 		if (n == 0)
 			continue;       /* empty keys are skipped */
 		key = &keys[(*nout)++];
-		key->text = arena_strndup(&sc->run->arena, t, n);
-		key->re = compile_regex(key->text, n, NULL, 0, NULL);
+		/* Nothing trimmed at the end: the text is t as it is. */
+		key->text = t[n] == '\0' ? t : arena_strndup(&sc->run->arena,
+		    t, n);
+		key->re = t[0] == '/' ? compile_regex(key->text, n, NULL, 0,
+		    NULL) : NULL;
 		if (key->re) {
 			if (sc->ncodes == sc->capcodes) {
 				sc->capcodes = sc->capcodes ?
@@ -565,16 +569,27 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 			sc->codes[sc->ncodes++] = key->re;
 			continue;
 		}
-		if (cs) {
+		/* One look at the bytes: all word bytes? any to lower? */
+		key->words = true;
+		upper = false;
+		for (k = 0; k < n; k++) {
+			unsigned char c = (unsigned char)key->text[k];
+
+			if (!wi_is_word_byte(c))
+				key->words = false;
+			if ((c >= 'A' && c <= 'Z') || c >= 0x80)
+				upper = true;
+		}
+		if (cs || !upper) {
 			key->cmp = key->text;
 			key->len = n;
 		} else {
 			key->cmp = lower(sc, key->text, n, &key->len);
+			key->words = true;      /* towlower() may make ASCII */
+			for (k = 0; k < key->len; k++)
+				if (!wi_is_word_byte((unsigned char)key->cmp[k]))
+					key->words = false;
 		}
-		key->words = true;
-		for (k = 0; k < key->len; k++)
-			if (!wi_is_word_byte((unsigned char)key->cmp[k]))
-				key->words = false;
 		for (k = 0; k < key->len;) {
 			size_t l = utf8_decode(key->cmp + k, key->len - k,
 			    &cp);
