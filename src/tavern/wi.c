@@ -839,6 +839,17 @@ cmp_level(const void *a, const void *b)
 
 static void output(struct engine *g, struct wi_result *out);
 
+/* The text of an item's first key, which its entry (asked for earlier)
+ * leads to: the prepared key, or the entry's own string. */
+static void
+prefetch_key(const struct item *it)
+{
+	if (it->prepared && it->keys.nprimary)
+		__builtin_prefetch(wi_key_text(it->keys.primary, 0));
+	else if (!it->prepared && it->e->key.n)
+		__builtin_prefetch(it->e->key.v[0]);
+}
+
 bool
 wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 {
@@ -925,7 +936,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			struct wi_record *r = &g.rec[i];
 
 			/* Priority order jumps about the entries: ask for
-			 * the lines consider() reads a few items ahead. */
+			 * the lines consider() reads a few items ahead, and
+			 * then for the first key's text. */
 			if (i + PREFETCH < g.n) {
 				const char *e = (const char *)
 				    g.items[i + PREFETCH].e;
@@ -935,6 +947,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 				__builtin_prefetch(e + 128);
 				__builtin_prefetch(e + 192);
 			}
+			if (i + PREFETCH / 2 < g.n)
+				prefetch_key(&g.items[i + PREFETCH / 2]);
 			if (it->activated || it->failed)
 				continue;
 			r->pass = pass;

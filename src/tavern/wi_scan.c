@@ -556,11 +556,14 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
     const struct world_strings *src, struct wi_key **out, size_t *nout)
 {
 	size_t i, n, k;
-	struct wi_key *keys = arena_array(&sc->run->arena, src->n + 1,
-	    sizeof(*keys));
+	struct wi_key *keys;
 	bool upper;
 
 	*nout = 0;
+	*out = NULL;
+	if (src->n == 0)
+		return;         /* most secondary lists: nothing to allocate */
+	keys = arena_array(&sc->run->arena, src->n, sizeof(*keys));
 	for (i = 0; i < src->n; i++) {
 		const char *t = src->v[i];
 		struct wi_key *key;
