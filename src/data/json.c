@@ -1,24 +1,17 @@
 /*
- * JSON is read with cJSON (the project reads assets with it), and then a
- * small strict scanner walks the same text alongside cJSON's tree.  The
- * walk gives every node and key its span, which cJSON does not keep;
- * keeps integers exact (cJSON holds numbers as doubles) and strings whole
- * (cJSON's stop at the first \u0000); and refuses what cJSON lets
- * through: leading zeros, "1.", "-.5", raw control characters in
- * strings, control bytes as whitespace, invalid UTF-8.  When cJSON
- * fails, the same scanner runs without a tree to find the first error and
- * say what was expected there, because cJSON only says where it gave up,
- * often a few bytes early.
- *
- * A range (json_parse_range(): a line of a JSON Lines file, a --set
- * value) is read by the scanner alone, without cJSON's tree.
+ * JSON is read by a small strict scanner that builds the config tree as
+ * it goes: one pass over the text, every node and key with its span,
+ * integers exact, strings whole (\u0000 included).  It refuses what a
+ * lenient reader lets through: leading zeros, "1.", "-.5", raw control
+ * characters in strings, control bytes as white space, invalid UTF-8,
+ * duplicate keys; each error names what was expected at the offending
+ * byte.
  *
  * The scanner recurses once per nesting level, which MAX_DEPTH bounds;
  * trees from the readers are that shallow, so json_write() recurses too.
  */
 #include "data/json.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -33,8 +26,11 @@
 #include "data/tree.h"
 #include "base/util.h"
 
-/* cJSON's own limit: a deeper document fails there first. */
-#define MAX_DEPTH CJSON_NESTING_LIMIT
+/* Nesting levels (cJSON's limit, which this reader used to sit behind). */
+#define MAX_DEPTH 1000
+/* Key strings remembered for sharing (a power of two), and the longest. */
+#define KEY_CACHE 64
+#define KEY_CACHE_LEN 32
 /* Duplicate keys and range errors reported before the reader stops. */
 #define MAX_ERRORS 20
 /* How much of a key or word a message quotes, in code points. */
@@ -46,6 +42,11 @@ struct walker {
 	size_t n, pos;          /* pos: the next byte to read */
 	struct buf tmp;         /* the last string decoded, or number text */
 	unsigned errors0;
+	struct node **elems;    /* elements of the open arrays */
+	size_t nelems, capelems;
+	struct member *members; /* members of the open small objects */
+	size_t nmembers, capmembers;
+	const char *keys[KEY_CACHE];    /* recent key strings, to share */
 };
 
 /* The character at off, as a message names it: 'x' or U+0001. */
@@ -94,24 +95,6 @@ unexpected(struct walker *w, const char *expected)
 	else
 		diag_error(w->run, w->src, char_span(w, w->pos),
 		    MSG_JSON_UNEXPECTED, char_shown(w, w->pos), expected);
-}
-
-/*
- * Whether cJSON's item (if any) is of one of the types the scanner is
- * looking at.  They always agree unless one of the two has a bug; a
- * disagreement is reported, not trusted.
- */
-static bool
-agrees(const cJSON *item, int types)
-{
-	return !item || (item->type & types);
-}
-
-static struct node *
-mismatch(struct walker *w)
-{
-	diag_error(w->run, w->src, char_span(w, w->pos), MSG_JSON_SYNTAX);
-	return NULL;
 }
 
 static bool
@@ -210,25 +193,27 @@ escape(struct walker *w, size_t *ip)
 }
 
 /*
- * The string at pos (a '"') decoded into w->tmp, its span in *sp.  A raw
- * newline ends the search: it almost always means a missing quote, and
- * the opening quote is the place to show.
+ * The string at pos (a '"') decoded, its span in *sp.  The text is in
+ * *out, *outlen: the source's own bytes when it holds no escape, else
+ * w->tmp.  A raw newline ends the search: it almost always means a
+ * missing quote, and the opening quote is the place to show.
  */
 static bool
-string(struct walker *w, struct span *sp)
+string(struct walker *w, struct span *sp, const char **out, size_t *outlen)
 {
 	const char *s = w->s;
 	size_t start = w->pos, i = start + 1, from, k, eol;
 	unsigned char c;
 	uint32_t cp;
+	bool verbatim = true;   /* no escape yet: the text is s[start+1..i) */
 
-	buf_reset(&w->tmp);
 	for (;;) {
 		from = i;
 		while (i < w->n && (c = (unsigned char)s[i]) >= 0x20 &&
 		    c < 0x80 && c != '"' && c != '\\')
 			i++;
-		buf_put(&w->tmp, s + from, i - from);
+		if (!verbatim)
+			buf_put(&w->tmp, s + from, i - from);
 		if (i >= w->n || s[i] == '\n' ||
 		    (s[i] == '\\' && i + 1 >= w->n)) {
 			for (eol = start; eol < w->n && s[eol] != '\n'; eol++)
@@ -241,6 +226,11 @@ string(struct walker *w, struct span *sp)
 		if (c == '"')
 			break;
 		if (c == '\\') {
+			if (verbatim) {
+				buf_reset(&w->tmp);
+				buf_put(&w->tmp, s + start + 1, i - start - 1);
+				verbatim = false;
+			}
 			if (!escape(w, &i))
 				return false;
 			continue;
@@ -261,8 +251,16 @@ string(struct walker *w, struct span *sp)
 			    MSG_INVALID_UTF8);
 			return false;
 		}
-		buf_put(&w->tmp, s + i, k);
+		if (!verbatim)
+			buf_put(&w->tmp, s + i, k);
 		i += k;
+	}
+	if (verbatim) {
+		*out = s + start + 1;
+		*outlen = i - start - 1;
+	} else {
+		*out = w->tmp.data ? w->tmp.data : "";
+		*outlen = w->tmp.len;
 	}
 	w->pos = i + 1;
 	*sp = span_make(start, w->pos - start);
@@ -353,7 +351,7 @@ to_int(const char *s, size_t n, int64_t *out)
  * setlocale(), so LC_NUMERIC stays "C" whatever the environment says.
  */
 static struct node *
-number(struct walker *w, const cJSON *item)
+number(struct walker *w)
 {
 	struct arena *a = &w->run->arena;
 	size_t start = w->pos;
@@ -363,8 +361,6 @@ number(struct walker *w, const cJSON *item)
 	int64_t i;
 	double d;
 
-	if (!agrees(item, cJSON_Number))
-		return mismatch(w);
 	if (!scan_number(w, &isint))
 		return NULL;
 	sp = span_make(start, w->pos - start);
@@ -388,7 +384,7 @@ number(struct walker *w, const cJSON *item)
 
 /* true, false, null -- or a word that is none of them. */
 static struct node *
-word(struct walker *w, const cJSON *item)
+word(struct walker *w)
 {
 	size_t start = w->pos, n;
 	const char *s = w->s + start;
@@ -403,32 +399,40 @@ word(struct walker *w, const cJSON *item)
 	sp = span_make(start, n);
 	if ((n == 4 && memcmp(s, "true", 4) == 0) ||
 	    (n == 5 && memcmp(s, "false", 5) == 0)) {
-		if (!agrees(item, cJSON_True | cJSON_False))
-			return mismatch(w);
 		v = tree_new(&w->run->arena, NODE_BOOL, w->src->id, sp);
 		v->u.b = s[0] == 't';
 		return v;
 	}
-	if (n == 4 && memcmp(s, "null", 4) == 0) {
-		if (!agrees(item, cJSON_NULL))
-			return mismatch(w);
+	if (n == 4 && memcmp(s, "null", 4) == 0)
 		return tree_new(&w->run->arena, NODE_NULL, w->src->id, sp);
-	}
 	diag_error(w->run, w->src, sp, MSG_JSON_WORD, diag_shown(w->run, s, n));
 	return NULL;
 }
 
-static struct node *value(struct walker *w, const cJSON *item, int depth);
+static struct node *value(struct walker *w, int depth);
 
-static struct node *
-array(struct walker *w, const cJSON *item, int depth)
+/* Room for one more element on the walker's stack of open arrays. */
+static void
+elem_push(struct walker *w, struct node *v)
 {
-	size_t start = w->pos;
-	const cJSON *child = item ? item->child : NULL;
+	if (w->nelems == w->capelems) {
+		w->capelems = w->capelems ? w->capelems * 2 : 64;
+		w->elems = xreallocarray(w->elems, w->capelems,
+		    sizeof(*w->elems));
+	}
+	w->elems[w->nelems++] = v;
+}
+
+/*
+ * The elements of an array wait on the walker's stack (nested arrays
+ * above them) and move into the arena once, at their final size.
+ */
+static struct node *
+array(struct walker *w, int depth)
+{
+	size_t start = w->pos, base = w->nelems, n;
 	struct node *arr, *v;
 
-	if (!agrees(item, cJSON_Array))
-		return mismatch(w);
 	if (depth > MAX_DEPTH) {
 		diag_error(w->run, w->src, span_make(start, 1), MSG_TOO_DEEP,
 		    MAX_DEPTH);
@@ -442,13 +446,10 @@ array(struct walker *w, const cJSON *item, int depth)
 		w->pos++;
 	} else {
 		for (;;) {
-			if (item && !child)
-				return mismatch(w);
-			v = value(w, child, depth);
+			v = value(w, depth);
 			if (!v)
-				return NULL;
-			tree_push(&w->run->arena, arr, v);
-			child = child ? child->next : NULL;
+				goto fail;
+			elem_push(w, v);
 			skip_ws(w);
 			if (peek(w) == ']') {
 				w->pos++;
@@ -456,31 +457,96 @@ array(struct walker *w, const cJSON *item, int depth)
 			}
 			if (peek(w) != ',') {
 				unexpected(w, "',' or ']'");
-				return NULL;
+				goto fail;
 			}
 			w->pos++;
 		}
 	}
-	if (child)
-		return mismatch(w);
+	n = w->nelems - base;
+	if (n) {
+		arr->u.array.items = arena_array(&w->run->arena, n,
+		    sizeof(*arr->u.array.items));
+		memcpy(arr->u.array.items, w->elems + base,
+		    n * sizeof(*arr->u.array.items));
+		arr->u.array.n = arr->u.array.cap = n;
+	}
+	w->nelems = base;
 	arr->span.len = (uint32_t)(w->pos - start);
 	return arr;
+fail:
+	w->nelems = base;
+	return NULL;
+}
+
+/*
+ * The members of a small object wait on the walker's stack, found by a
+ * linear search as tree_member() would, and move into the arena once, at
+ * their final size.  An object that grows past SMALL_OBJECT moves into
+ * its table at once and goes on through tree_add(), which indexes it.
+ */
+#define SMALL_OBJECT 16
+
+static struct member *
+member_find(struct walker *w, struct node *t, size_t base, const char *k,
+    size_t klen)
+{
+	size_t i;
+
+	if (t->u.table.n)
+		return tree_member(t, k, klen);
+	for (i = base; i < w->nmembers; i++)
+		if (w->members[i].keylen == klen &&
+		    memcmp(w->members[i].key, k, klen) == 0)
+			return &w->members[i];
+	return NULL;
+}
+
+/*
+ * The arena copy of key k: the objects of an array mostly repeat the same
+ * keys, so a short key already seen in its cache slot is shared, not
+ * copied again (tree keys are never written to).
+ */
+static const char *
+key_copy(struct walker *w, const char *k, size_t klen)
+{
+	const char **slot, *c;
+
+	if (klen == 0 || klen > KEY_CACHE_LEN || memchr(k, '\0', klen))
+		return arena_strndup(&w->run->arena, k, klen);
+	slot = &w->keys[((unsigned char)k[0] * 31u + (unsigned char)k[klen -
+	    1] * 7u + (unsigned)klen) & (KEY_CACHE - 1)];
+	c = *slot;
+	if (c && strncmp(c, k, klen) == 0 && c[klen] == '\0')
+		return c;
+	return *slot = arena_strndup(&w->run->arena, k, klen);
+}
+
+static void
+members_to_table(struct walker *w, struct node *t, size_t base)
+{
+	size_t n = w->nmembers - base;
+
+	if (n) {
+		t->u.table.items = arena_array(&w->run->arena, n,
+		    sizeof(*t->u.table.items));
+		memcpy(t->u.table.items, w->members + base,
+		    n * sizeof(*t->u.table.items));
+		t->u.table.n = t->u.table.cap = n;
+	}
+	w->nmembers = base;
 }
 
 static struct node *
-object(struct walker *w, const cJSON *item, int depth)
+object(struct walker *w, int depth)
 {
-	size_t start = w->pos;
-	const cJSON *child = item ? item->child : NULL;
+	size_t start = w->pos, base = w->nmembers, klen, i;
 	struct arena *a = &w->run->arena;
 	struct node *t, *v;
-	struct member *m;
+	struct member *m, *items;
 	struct span ks;
-	const char *k;
+	const char *k, *shown;
 	long at;
 
-	if (!agrees(item, cJSON_Object))
-		return mismatch(w);
 	if (depth > MAX_DEPTH) {
 		diag_error(w->run, w->src, span_make(start, 1), MSG_TOO_DEEP,
 		    MAX_DEPTH);
@@ -496,40 +562,60 @@ object(struct walker *w, const cJSON *item, int depth)
 	for (;;) {
 		skip_ws(w);
 		if (peek(w) != '"') {
-			unexpected(w, t->u.table.n ? "a string key" :
-			    "a string key or '}'");
-			return NULL;
+			unexpected(w, t->u.table.n || w->nmembers > base ?
+			    "a string key" : "a string key or '}'");
+			goto fail;
 		}
-		if (!string(w, &ks))
-			return NULL;
-		m = tree_member(t, w->tmp.data, w->tmp.len);
+		if (!string(w, &ks, &k, &klen))
+			goto fail;
+		m = member_find(w, t, base, k, klen);
 		at = -1;
 		if (m) {
-			k = diag_shown(w->run, w->tmp.data, w->tmp.len);
-			diag_error(w->run, w->src, ks, MSG_JSON_DUP_KEY, k);
+			shown = diag_shown(w->run, k, klen);
+			diag_error(w->run, w->src, ks, MSG_JSON_DUP_KEY, shown);
 			diag_note(w->run, w->src, m->keyspan,
-			    MSG_JSON_FIRST_KEY, k);
+			    MSG_JSON_FIRST_KEY, shown);
 			if (!soft(w))
-				return NULL;
-		} else {
-			tree_add(a, t, w->tmp.data, w->tmp.len, w->src->id,
-			    ks, NULL);
+				goto fail;
+		} else if (t->u.table.n) {
+			tree_add(a, t, k, klen, w->src->id, ks, NULL);
 			at = (long)t->u.table.n - 1;
+		} else {
+			if (w->nmembers == w->capmembers) {
+				w->capmembers = w->capmembers ?
+				    w->capmembers * 2 : 64;
+				w->members = xreallocarray(w->members,
+				    w->capmembers, sizeof(*w->members));
+			}
+			m = &w->members[w->nmembers];
+			m->key = key_copy(w, k, klen);
+			m->keylen = klen;
+			m->keysrc = w->src->id;
+			m->keyspan = ks;
+			m->value = NULL;
+			at = (long)(w->nmembers++ - base);
 		}
 		skip_ws(w);
 		if (peek(w) != ':') {
 			unexpected(w, "':'");
-			return NULL;
+			goto fail;
 		}
 		w->pos++;
-		if (item && !child)
-			return mismatch(w);
-		v = value(w, child, depth);
+		v = value(w, depth);
 		if (!v)
-			return NULL;
-		if (at >= 0)
+			goto fail;
+		if (at >= 0 && t->u.table.n)
 			t->u.table.items[at].value = v;
-		child = child ? child->next : NULL;
+		else if (at >= 0)
+			w->members[base + (size_t)at].value = v;
+		if (!t->u.table.n && w->nmembers - base > SMALL_OBJECT) {
+			items = w->members + base;
+			for (i = 0; i < w->nmembers - base; i++)
+				tree_add(a, t, items[i].key, items[i].keylen,
+				    items[i].keysrc, items[i].keyspan,
+				    items[i].value);
+			w->nmembers = base;
+		}
 		skip_ws(w);
 		if (peek(w) == '}') {
 			w->pos++;
@@ -537,41 +623,43 @@ object(struct walker *w, const cJSON *item, int depth)
 		}
 		if (peek(w) != ',') {
 			unexpected(w, "',' or '}'");
-			return NULL;
+			goto fail;
 		}
 		w->pos++;
 	}
 done:
-	if (child)
-		return mismatch(w);
+	if (!t->u.table.n)
+		members_to_table(w, t, base);
 	t->span.len = (uint32_t)(w->pos - start);
 	return t;
+fail:
+	w->nmembers = base;
+	return NULL;
 }
 
 /* One value at pos (after white space); NULL after a syntax error. */
 static struct node *
-value(struct walker *w, const cJSON *item, int depth)
+value(struct walker *w, int depth)
 {
 	struct span sp;
+	const char *s;
+	size_t len;
 	int c;
 
 	skip_ws(w);
 	c = peek(w);
 	if (c == '{')
-		return object(w, item, depth + 1);
+		return object(w, depth + 1);
 	if (c == '[')
-		return array(w, item, depth + 1);
+		return array(w, depth + 1);
 	if (c == '-' || is_digit(c))
-		return number(w, item);
+		return number(w);
 	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-		return word(w, item);
+		return word(w);
 	if (c == '"') {
-		if (!agrees(item, cJSON_String))
-			return mismatch(w);
-		if (!string(w, &sp))
+		if (!string(w, &sp, &s, &len))
 			return NULL;
-		return tree_new_string(&w->run->arena, w->tmp.data, w->tmp.len,
-		    w->src->id, sp);
+		return tree_new_string(&w->run->arena, s, len, w->src->id, sp);
 	}
 	unexpected(w, "a value");
 	return NULL;
@@ -587,13 +675,8 @@ bool
 json_parse_range(struct run *run, const struct source *src, size_t off,
     size_t len, struct node **out)
 {
-	cJSON_Hooks hooks = { xmalloc, free };
 	struct walker w;
-	const char *end = NULL;
 	struct node *tree;
-	cJSON *root;
-	size_t base = off;
-	bool whole = off == 0 && len == src->len;
 
 	*out = NULL;
 	memset(&w, 0, sizeof(w));
@@ -602,24 +685,13 @@ json_parse_range(struct run *run, const struct source *src, size_t off,
 	w.s = src->text;
 	w.n = off + len;
 	w.errors0 = run->diag.errors;
-	base += utf8_bom(src->text + off, len);
-	w.pos = base;
+	w.pos = off + utf8_bom(src->text + off, len);
 	skip_ws(&w);
 	if (w.pos == w.n) {
 		diag_error(run, src, span_make(w.n, 0), MSG_JSON_EMPTY);
 		return false;
 	}
-	/* Every call: cheap, and no global flag to keep. */
-	cJSON_InitHooks(&hooks);
-	/* For the whole text the length counts its terminating NUL, which
-	 * is where cJSON's require_null_terminated looks for the end.  A
-	 * range (a line of a JSON Lines file, a --set value) is read by the
-	 * scanner alone: cJSON's tree would double the cost of reading a
-	 * long chat, and the scanner, the stricter of the two, refuses all
-	 * that cJSON refuses. */
-	root = whole ? cJSON_ParseWithLengthOpts(src->text + base,
-	    w.n - base + 1, &end, 1) : NULL;
-	tree = value(&w, root, 0);
+	tree = value(&w, 0);
 	if (tree) {
 		skip_ws(&w);
 		if (w.pos < w.n) {
@@ -631,13 +703,9 @@ json_parse_range(struct run *run, const struct source *src, size_t off,
 				    MSG_JSON_TRAILING, char_shown(&w, w.pos));
 		}
 	}
-	if (whole && !root && run->diag.errors == w.errors0) {
-		size_t at = end ? (size_t)(end - src->text) : base;
-
-		diag_error(run, src, char_span(&w, at), MSG_JSON_SYNTAX);
-	}
-	cJSON_Delete(root);
 	buf_free(&w.tmp);
+	free(w.elems);
+	free(w.members);
 	if (run->diag.errors != w.errors0)
 		return false;
 	*out = tree;

@@ -1,10 +1,9 @@
 /*
- * json: JSON in and out.  json_parse() reads a source with cJSON and
- * converts the result into the config tree, giving each node the span of
- * its text; a syntax error is reported at the offending byte.  cJSON's
- * objects are owned and freed here.  json_write() prints a tree as JSON
- * deterministically: keys in tree order, non-ASCII as UTF-8, integers
- * exact, floats in the shortest form that reads back the same.
+ * json: JSON in and out.  json_parse() reads a source into the config
+ * tree in one strict pass, giving each node the span of its text; a
+ * syntax error is reported at the offending byte.  json_write() prints a
+ * tree as JSON deterministically: keys in tree order, non-ASCII as UTF-8,
+ * integers exact, floats in the shortest form that reads back the same.
  */
 #ifndef JSON_H
 #define JSON_H

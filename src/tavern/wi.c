@@ -18,9 +18,13 @@
 
 enum state { S_NONE, S_INITIAL, S_RECURSION, S_MIN_ACTIVATIONS };
 
+/* How many items ahead the pass loop asks for an entry's memory. */
+#define PREFETCH 8
+
 struct item {
 	const struct world_entry *e;
 	const struct wi_book *book;
+	int64_t order;                  /* e->order, for the sort */
 	struct wi_keys keys;
 	bool prepared;
 	bool dec_activate, dec_dont;
@@ -107,21 +111,39 @@ wi_settings_default(struct wi_settings *s)
 	s->wi_format = "{0}";
 }
 
+/*
+ * UTF-16 code units of text[0..len) (what JavaScript's length counts); a
+ * bad byte counts as the last character read, *cp, does.  Counting a text
+ * in pieces with the same *cp gives the sum of the whole.
+ */
+static size_t
+utf16_units(const char *text, size_t len, uint32_t *cp)
+{
+	size_t i = 0, units = 0, k;
+
+	while (i < len) {
+		k = utf8_decode(text + i, len - i, cp);
+		if (k == 0)
+			k = 1;
+		units += *cp >= 0x10000 ? 2 : 1;
+		i += k;
+	}
+	return units;
+}
+
+static int64_t
+units_to_tokens(size_t units)
+{
+	return (int64_t)ceil((double)units / 3.35);
+}
+
 int64_t
 wi_estimate_tokens(void *ctx, const char *text, size_t len)
 {
-	size_t i = 0, units = 0, k;
-	uint32_t cp;
+	uint32_t cp = 0;
 
 	(void)ctx;
-	while (i < len) {
-		k = utf8_decode(text + i, len - i, &cp);
-		if (k == 0)
-			k = 1;
-		units += cp >= 0x10000 ? 2 : 1;
-		i += k;
-	}
-	return (int64_t)ceil((double)units / 3.35);
+	return units_to_tokens(utf16_units(text, len, &cp));
 }
 
 static int64_t
@@ -173,6 +195,8 @@ split_groups(struct engine *g, struct item *it)
 	const char *s = it->e->group, *p;
 	size_t cap = 1;
 
+	if (!*s)
+		return;         /* most entries: no array to allocate */
 	for (p = s; *p; p++)
 		if (*p == ',')
 			cap++;
@@ -205,7 +229,7 @@ sort_desc(struct item **v, size_t n, struct item **tmp)
 	sort_desc(v, m, tmp);
 	sort_desc(v + m, n - m, tmp);
 	while (i < m && j < n)
-		tmp[k++] = v[j]->e->order > v[i]->e->order ? v[j++] : v[i++];
+		tmp[k++] = v[j]->order > v[i]->order ? v[j++] : v[i++];
 	while (i < m)
 		tmp[k++] = v[i++];
 	while (j < n)
@@ -244,12 +268,19 @@ book_skipped(const struct wi_input *in, const struct wi_book *b)
 	return false;
 }
 
-/* getSortedEntries(): [chat, persona, strategy(character, global)]. */
+static bool forced(struct engine *g, const struct item *it);
+
+/*
+ * getSortedEntries(): [chat, persona, strategy(character, global)].  What
+ * an item needs from its entry is read here, in book order, which walks
+ * the entries (and their texts) through memory in order; the priority
+ * order jumps about.
+ */
 static void
 collect(struct engine *g)
 {
 	const struct wi_input *in = g->in;
-	struct item **lists[4], **tmp, **all;
+	struct item **lists[4], **tmp, **all, *items;
 	size_t nl[4] = {0}, total = 0, i, j, k, src;
 
 	for (i = 0; i < in->nbooks; i++)
@@ -258,7 +289,9 @@ collect(struct engine *g)
 		lists[src] = xcalloc(total + 1, sizeof(**lists));
 	tmp = xcalloc(total + 1, sizeof(*tmp));
 	all = xcalloc(total + 1, sizeof(*all));
-	g->items = arena_array(&g->run->arena, total + 1, sizeof(*g->items));
+	/* In book order, on the heap: they are copied in priority order
+	 * below, into the arena. */
+	items = xcalloc(total + 1, sizeof(*items));
 	k = 0;
 	for (i = 0; i < in->nbooks; i++) {
 		const struct wi_book *b = &in->books[i];
@@ -266,10 +299,14 @@ collect(struct engine *g)
 		if (book_skipped(in, b))
 			continue;
 		for (j = 0; j < b->world->n; j++) {
-			struct item *it = &g->items[k++];
+			struct item *it = &items[k++];
 
 			it->e = &b->world->entries[j];
 			it->book = b;
+			it->order = it->e->order;
+			parse_decorators(g, it);
+			split_groups(g, it);
+			it->forced = forced(g, it);
 			lists[b->source][nl[b->source]++] = it;
 		}
 	}
@@ -308,6 +345,7 @@ collect(struct engine *g)
 		free(lists[src]);
 	free(tmp);
 	free(all);
+	free(items);
 }
 
 /* The entry a timed-effect key "<world>.<uid>" names (the world name may
@@ -802,6 +840,17 @@ cmp_level(const void *a, const void *b)
 
 static void output(struct engine *g, struct wi_result *out);
 
+/* The text of an item's first key, which its entry (asked for earlier)
+ * leads to: the prepared key, or the entry's own string. */
+static void
+prefetch_key(const struct item *it)
+{
+	if (it->prepared && it->keys.nprimary)
+		__builtin_prefetch(wi_key_text(it->keys.primary, 0));
+	else if (!it->prepared && it->e->key.n)
+		__builtin_prefetch(it->e->key.v[0]);
+}
+
 bool
 wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 {
@@ -810,7 +859,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	struct item **batch;
 	struct buf all = BUF_INIT, newc = BUF_INIT, rectext = BUF_INIT;
 	int64_t *levels, level = 0, skew = 0, budget, all_tokens = 0;
-	size_t nlevels = 0, li = 0, i, j, nb, nact = 0;
+	size_t nlevels = 0, li = 0, i, j, nb, nact = 0, newc_at, newc_units = 0;
+	uint32_t newc_cp = 0;
 	enum state state = S_INITIAL, next;
 	bool overflow = false;
 	int pass = 0;
@@ -838,16 +888,24 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 		r->source = it->book->source;
 		r->roll = -1;
 		r->winner = -1;
-		parse_decorators(&g, it);
-		split_groups(&g, it);
-		it->forced = forced(&g, it);
-		if (it->e->delay_until_recursion > 0) {
+	}
+	/* The delayUntilRecursion levels, reading the books in order. */
+	for (i = 0; i < in->nbooks; i++) {
+		const struct wi_book *b = &in->books[i];
+		size_t k;
+
+		if (book_skipped(in, b))
+			continue;
+		for (k = 0; k < b->world->n; k++) {
+			int64_t d = b->world->entries[k].delay_until_recursion;
+
+			if (d <= 0)
+				continue;
 			for (j = 0; j < nlevels; j++)
-				if (levels[j] == it->e->delay_until_recursion)
+				if (levels[j] == d)
 					break;
 			if (j == nlevels)
-				levels[nlevels++] =
-				    it->e->delay_until_recursion;
+				levels[nlevels++] = d;
 		}
 	}
 	qsort(levels, nlevels, sizeof(*levels), cmp_level);
@@ -878,6 +936,20 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			struct item *it = &g.items[i];
 			struct wi_record *r = &g.rec[i];
 
+			/* Priority order jumps about the entries: ask for
+			 * the lines consider() reads a few items ahead, and
+			 * then for the first key's text. */
+			if (i + PREFETCH < g.n) {
+				const char *e = (const char *)
+				    g.items[i + PREFETCH].e;
+
+				__builtin_prefetch(e);
+				__builtin_prefetch(e + 64);
+				__builtin_prefetch(e + 128);
+				__builtin_prefetch(e + 192);
+			}
+			if (i + PREFETCH / 2 < g.n)
+				prefetch_key(&g.items[i + PREFETCH / 2]);
 			if (it->activated || it->failed)
 				continue;
 			r->pass = pass;
@@ -903,6 +975,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 		}
 		apply_groups(&g, batch, nb);
 		buf_reset(&newc);
+		newc_units = 0;
+		newc_cp = 0;
 		buf_reset(&rectext);
 		for (i = 0; i < nb; i++) {
 			struct item *it = batch[i];
@@ -928,11 +1002,16 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			c = in->substitute ? in->substitute(in->substitute_ctx,
 			    it->content) : it->content;
 			r->content = c;
+			newc_at = newc.len;
 			buf_puts(&newc, c);
 			buf_putc(&newc, '\n');
+			/* The estimate is a sum: count what was added. */
+			newc_units += utf16_units(newc.data + newc_at,
+			    newc.len - newc_at, &newc_cp);
 			if (!it->e->ignore_budget) {
-				int64_t t = all_tokens + tokens(&g, newc.data,
-				    newc.len);
+				int64_t t = all_tokens + (in->count_tokens ?
+				    tokens(&g, newc.data, newc.len) :
+				    units_to_tokens(newc_units));
 
 				if (t >= budget) {
 					overflow = true;

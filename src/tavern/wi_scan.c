@@ -41,11 +41,18 @@ struct wi_key {
 	bool spaced;            /* holds whitespace: substring match */
 };
 
-/* Word-run index of one text: word -> offset of its first occurrence. */
+/* Word-run index of one text: word -> offset of its first occurrence.
+ * One slot holds all a probe reads, and the table grows with the
+ * distinct words, so that it stays small enough to stay in cache. */
+struct wslot {
+	uint32_t off;           /* offset + 1; 0 = empty */
+	uint32_t len;
+	uint32_t hash;
+};
+
 struct windex {
-	uint32_t *slots;        /* offset + 1; 0 = empty */
-	uint32_t *lens;
-	size_t cap;
+	struct wslot *slots;
+	size_t cap, n;          /* cap: a power of two, at least 2 n */
 };
 
 /* Texts longer than this get a 4-gram filter before memmem(). */
@@ -202,24 +209,28 @@ hash_bytes(const char *s, size_t n)
 	return h;
 }
 
+/* Put a word known to be absent. */
+static void
+windex_put(struct windex *x, const struct wslot *w)
+{
+	size_t h = w->hash & (x->cap - 1);
+
+	while (x->slots[h].off)
+		h = (h + 1) & (x->cap - 1);
+	x->slots[h] = *w;
+}
+
 static void
 windex_build(struct windex *x, const char *t, size_t n)
 {
-	size_t words = 0, i = 0, start;
+	size_t i = 0, start, len, h, k, oldcap;
+	struct wslot *old;
+	uint32_t hash;
 
-	for (i = 0; i < n; i++)
-		if (wi_is_word_byte((unsigned char)t[i]) &&
-		    (i == 0 || !wi_is_word_byte((unsigned char)t[i - 1])))
-			words++;
-	x->cap = 16;
-	while (x->cap < words * 2)
-		x->cap *= 2;
+	x->cap = 64;
+	x->n = 0;
 	x->slots = xcalloc(x->cap, sizeof(*x->slots));
-	x->lens = xcalloc(x->cap, sizeof(*x->lens));
-	i = 0;
 	while (i < n) {
-		size_t len, h;
-
 		if (!wi_is_word_byte((unsigned char)t[i])) {
 			i++;
 			continue;
@@ -228,20 +239,28 @@ windex_build(struct windex *x, const char *t, size_t n)
 		while (i < n && wi_is_word_byte((unsigned char)t[i]))
 			i++;
 		len = i - start;
-		h = hash_bytes(t + start, len) & (x->cap - 1);
-		for (;;) {
-			uint32_t o = x->slots[h];
-
-			if (o == 0) {
-				x->slots[h] = (uint32_t)start + 1;
-				x->lens[h] = (uint32_t)len;
+		hash = hash_bytes(t + start, len);
+		for (h = hash & (x->cap - 1); x->slots[h].off;
+		    h = (h + 1) & (x->cap - 1))
+			if (x->slots[h].hash == hash && x->slots[h].len == len &&
+			    memcmp(t + x->slots[h].off - 1, t + start,
+			    len) == 0)
 				break;
-			}
-			if (x->lens[h] == len &&
-			    memcmp(t + o - 1, t + start, len) == 0)
-				break;
-			h = (h + 1) & (x->cap - 1);
-		}
+		if (x->slots[h].off)
+			continue;       /* seen: the first offset stays */
+		x->slots[h].off = (uint32_t)start + 1;
+		x->slots[h].len = (uint32_t)len;
+		x->slots[h].hash = hash;
+		if (++x->n * 2 <= x->cap)
+			continue;
+		old = x->slots;
+		oldcap = x->cap;
+		x->cap *= 2;
+		x->slots = xcalloc(x->cap, sizeof(*x->slots));
+		for (k = 0; k < oldcap; k++)
+			if (old[k].off)
+				windex_put(x, &old[k]);
+		free(old);
 	}
 }
 
@@ -249,24 +268,24 @@ windex_build(struct windex *x, const char *t, size_t n)
 static size_t
 windex_find(const struct windex *x, const char *t, const char *w, size_t n)
 {
-	size_t h = hash_bytes(w, n) & (x->cap - 1);
+	uint32_t hash = hash_bytes(w, n);
+	size_t h;
 
-	for (;;) {
-		uint32_t o = x->slots[h];
+	for (h = hash & (x->cap - 1); x->slots[h].off;
+	    h = (h + 1) & (x->cap - 1)) {
+		const struct wslot *s = &x->slots[h];
 
-		if (o == 0)
-			return SIZE_MAX;
-		if (x->lens[h] == n && memcmp(t + o - 1, w, n) == 0)
-			return o - 1;
-		h = (h + 1) & (x->cap - 1);
+		if (s->hash == hash && s->len == n &&
+		    memcmp(t + s->off - 1, w, n) == 0)
+			return s->off - 1;
 	}
+	return SIZE_MAX;
 }
 
 static void
 windex_free(struct windex *x)
 {
 	free(x->slots);
-	free(x->lens);
 }
 
 static void
@@ -564,10 +583,14 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
     const struct world_strings *src, struct wi_key **out, size_t *nout)
 {
 	size_t i, n, k;
-	struct wi_key *keys = arena_array(&sc->run->arena, src->n + 1,
-	    sizeof(*keys));
+	struct wi_key *keys;
+	bool upper;
 
 	*nout = 0;
+	*out = NULL;
+	if (src->n == 0)
+		return;         /* most secondary lists: nothing to allocate */
+	keys = arena_array(&sc->run->arena, src->n, sizeof(*keys));
 	for (i = 0; i < src->n; i++) {
 		const char *t = src->v[i];
 		struct wi_key *key;
@@ -580,8 +603,11 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 		if (n == 0)
 			continue;       /* empty keys are skipped */
 		key = &keys[(*nout)++];
-		key->text = arena_strndup(&sc->run->arena, t, n);
-		key->re = compile_regex(key->text, n, NULL, 0, NULL);
+		/* Nothing trimmed at the end: the text is t as it is. */
+		key->text = t[n] == '\0' ? t : arena_strndup(&sc->run->arena,
+		    t, n);
+		key->re = t[0] == '/' ? compile_regex(key->text, n, NULL, 0,
+		    NULL) : NULL;
 		if (key->re) {
 			if (sc->ncodes == sc->capcodes) {
 				sc->capcodes = sc->capcodes ?
@@ -592,16 +618,27 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 			sc->codes[sc->ncodes++] = key->re;
 			continue;
 		}
-		if (cs) {
+		/* One look at the bytes: all word bytes? any to lower? */
+		key->words = true;
+		upper = false;
+		for (k = 0; k < n; k++) {
+			unsigned char c = (unsigned char)key->text[k];
+
+			if (!wi_is_word_byte(c))
+				key->words = false;
+			if ((c >= 'A' && c <= 'Z') || c >= 0x80)
+				upper = true;
+		}
+		if (cs || !upper) {
 			key->cmp = key->text;
 			key->len = n;
 		} else {
 			key->cmp = lower(sc, key->text, n, &key->len);
+			key->words = true;      /* towlower() may make ASCII */
+			for (k = 0; k < key->len; k++)
+				if (!wi_is_word_byte((unsigned char)key->cmp[k]))
+					key->words = false;
 		}
-		key->words = true;
-		for (k = 0; k < key->len; k++)
-			if (!wi_is_word_byte((unsigned char)key->cmp[k]))
-				key->words = false;
 		for (k = 0; k < key->len;) {
 			size_t l = utf8_decode(key->cmp + k, key->len - k,
 			    &cp);

@@ -82,6 +82,191 @@ struct reader {
 	const char *path;               /* JSON path prefix for messages */
 };
 
+/* The fields of a world-file entry, sorted by strcmp() for fields_of(). */
+enum file_field {
+	F_AUTOMATION_ID,
+	F_CASE_SENSITIVE,
+	F_CHARACTER_FILTER,
+	F_COMMENT,
+	F_CONSTANT,
+	F_CONTENT,
+	F_COOLDOWN,
+	F_DELAY,
+	F_DELAY_UNTIL_RECURSION,
+	F_DEPTH,
+	F_DISABLE,
+	F_DISPLAY_INDEX,
+	F_EXCLUDE_RECURSION,
+	F_EXTENSIONS,
+	F_GROUP,
+	F_GROUP_OVERRIDE,
+	F_GROUP_WEIGHT,
+	F_IGNORE_BUDGET,
+	F_KEY,
+	F_KEYSECONDARY,
+	F_MATCH_CHARACTER_DEPTH_PROMPT,
+	F_MATCH_CHARACTER_DESCRIPTION,
+	F_MATCH_CHARACTER_PERSONALITY,
+	F_MATCH_CREATOR_NOTES,
+	F_MATCH_PERSONA_DESCRIPTION,
+	F_MATCH_SCENARIO,
+	F_MATCH_WHOLE_WORDS,
+	F_ORDER,
+	F_OUTLET_NAME,
+	F_POSITION,
+	F_PREVENT_RECURSION,
+	F_PROBABILITY,
+	F_ROLE,
+	F_SCAN_DEPTH,
+	F_SELECTIVE,
+	F_SELECTIVE_LOGIC,
+	F_STICKY,
+	F_TRIGGERS,
+	F_UID,
+	F_USE_GROUP_SCORING,
+	F_USE_PROBABILITY,
+	F_VECTORIZED,
+	F__COUNT,
+};
+static const char *const file_fields[] = {
+	"automationId", "caseSensitive", "characterFilter", "comment",
+	"constant", "content", "cooldown", "delay",
+	"delayUntilRecursion", "depth", "disable", "displayIndex",
+	"excludeRecursion", "extensions", "group", "groupOverride",
+	"groupWeight", "ignoreBudget", "key", "keysecondary",
+	"matchCharacterDepthPrompt", "matchCharacterDescription",
+	"matchCharacterPersonality", "matchCreatorNotes",
+	"matchPersonaDescription", "matchScenario", "matchWholeWords",
+	"order", "outletName", "position", "preventRecursion",
+	"probability", "role", "scanDepth", "selective",
+	"selectiveLogic", "sticky", "triggers", "uid",
+	"useGroupScoring", "useProbability", "vectorized",
+};
+
+/* The fields of a character_book entry, sorted by strcmp() for fields_of(). */
+enum book_field {
+	B_COMMENT,
+	B_CONSTANT,
+	B_CONTENT,
+	B_ENABLED,
+	B_EXTENSIONS,
+	B_ID,
+	B_INSERTION_ORDER,
+	B_KEYS,
+	B_POSITION,
+	B_SECONDARY_KEYS,
+	B_SELECTIVE,
+	B__COUNT,
+};
+static const char *const book_fields[] = {
+	"comment", "constant", "content", "enabled", "extensions",
+	"id", "insertion_order", "keys", "position", "secondary_keys",
+	"selective",
+};
+
+/* The fields of its extensions, sorted by strcmp() for fields_of(). */
+enum ext_field {
+	X_AUTOMATION_ID,
+	X_CASE_SENSITIVE,
+	X_COOLDOWN,
+	X_DELAY,
+	X_DELAY_UNTIL_RECURSION,
+	X_DEPTH,
+	X_DISPLAY_INDEX,
+	X_EXCLUDE_RECURSION,
+	X_GROUP,
+	X_GROUP_OVERRIDE,
+	X_GROUP_WEIGHT,
+	X_IGNORE_BUDGET,
+	X_MATCH_CHARACTER_DEPTH_PROMPT,
+	X_MATCH_CHARACTER_DESCRIPTION,
+	X_MATCH_CHARACTER_PERSONALITY,
+	X_MATCH_CREATOR_NOTES,
+	X_MATCH_PERSONA_DESCRIPTION,
+	X_MATCH_SCENARIO,
+	X_MATCH_WHOLE_WORDS,
+	X_OUTLET_NAME,
+	X_POSITION,
+	X_PREVENT_RECURSION,
+	X_PROBABILITY,
+	X_ROLE,
+	X_SCAN_DEPTH,
+	X_SELECTIVE_LOGIC,
+	X_STICKY,
+	X_TRIGGERS,
+	X_USE_PROBABILITY,
+	X_USE_GROUP_SCORING,
+	X_VECTORIZED,
+	X__COUNT,
+};
+static const char *const ext_fields[] = {
+	"automation_id", "case_sensitive", "cooldown", "delay",
+	"delay_until_recursion", "depth", "display_index",
+	"exclude_recursion", "group", "group_override", "group_weight",
+	"ignore_budget", "match_character_depth_prompt",
+	"match_character_description", "match_character_personality",
+	"match_creator_notes", "match_persona_description",
+	"match_scenario", "match_whole_words", "outlet_name",
+	"position", "prevent_recursion", "probability", "role",
+	"scan_depth", "selectiveLogic", "sticky", "triggers",
+	"useProbability", "use_group_scoring", "vectorized",
+};
+/* The match* fields in enum world_match order. */
+static const int file_match[] = {
+	F_MATCH_PERSONA_DESCRIPTION,
+	F_MATCH_CHARACTER_DESCRIPTION,
+	F_MATCH_CHARACTER_PERSONALITY,
+	F_MATCH_CHARACTER_DEPTH_PROMPT,
+	F_MATCH_SCENARIO,
+	F_MATCH_CREATOR_NOTES,
+};
+static const int book_match[] = {
+	X_MATCH_PERSONA_DESCRIPTION,
+	X_MATCH_CHARACTER_DESCRIPTION,
+	X_MATCH_CHARACTER_PERSONALITY,
+	X_MATCH_CHARACTER_DEPTH_PROMPT,
+	X_MATCH_SCENARIO,
+	X_MATCH_CREATOR_NOTES,
+};
+
+/*
+ * The members of table t named in names[0..n) (sorted by strcmp()), into
+ * v by field number: one pass over the members instead of a lookup per
+ * field.  The first of duplicate keys wins, as with tree_get().
+ */
+static void
+fields_of(const struct node *t, const char *const *names, size_t n,
+    const struct node **v)
+{
+	size_t i, lo, hi, mid, len;
+	int c;
+
+	memset(v, 0, n * sizeof(*v));
+	for (i = 0; i < t->u.table.n; i++) {
+		const struct member *m = &t->u.table.items[i];
+
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			mid = (lo + hi) / 2;
+			len = strlen(names[mid]);
+			c = memcmp(m->key, names[mid], m->keylen < len ?
+			    m->keylen : len);
+			if (c == 0)
+				c = m->keylen < len ? -1 : m->keylen > len;
+			if (c == 0) {
+				if (!v[mid])
+					v[mid] = m->value;
+				break;
+			}
+			if (c < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
+}
+
 static void
 wrong_type(struct reader *r, const struct node *n, const char *field,
     const char *want, bool fatal)
@@ -94,10 +279,9 @@ wrong_type(struct reader *r, const struct node *n, const char *field,
 }
 
 static void
-get_bool(struct reader *r, const struct node *t, const char *field,
+get_bool(struct reader *r, const struct node *n, const char *field,
     bool *out)
 {
-	const struct node *n = tree_get(t, field);
 
 	if (!n || n->kind == NODE_NULL)
 		return;
@@ -109,10 +293,9 @@ get_bool(struct reader *r, const struct node *t, const char *field,
 
 /* Nullable boolean: null means "use the global setting". */
 static void
-get_tri(struct reader *r, const struct node *t, const char *field,
+get_tri(struct reader *r, const struct node *n, const char *field,
     int *out)
 {
-	const struct node *n = tree_get(t, field);
 
 	if (!n)
 		return;
@@ -149,10 +332,9 @@ node_number(const struct node *n, double *out)
 
 /* A number; null keeps the default unless nullable (then WORLD_UNSET). */
 static void
-get_num(struct reader *r, const struct node *t, const char *field,
+get_num(struct reader *r, const struct node *n, const char *field,
     double *out, bool nullable)
 {
-	const struct node *n = tree_get(t, field);
 	double d;
 
 	if (!n)
@@ -170,12 +352,12 @@ get_num(struct reader *r, const struct node *t, const char *field,
 }
 
 static void
-get_int(struct reader *r, const struct node *t, const char *field,
+get_int(struct reader *r, const struct node *n, const char *field,
     int64_t *out, bool nullable)
 {
 	double d = (double)*out;
 
-	get_num(r, t, field, &d, nullable);
+	get_num(r, n, field, &d, nullable);
 	if (d > 1e15)
 		d = 1e15;
 	if (d < -1e15)
@@ -184,12 +366,12 @@ get_int(struct reader *r, const struct node *t, const char *field,
 }
 
 static void
-get_small(struct reader *r, const struct node *t, const char *field,
+get_small(struct reader *r, const struct node *n, const char *field,
     int *out, bool nullable)
 {
 	int64_t v = *out;
 
-	get_int(r, t, field, &v, nullable);
+	get_int(r, n, field, &v, nullable);
 	if (v > 1000000)
 		v = 1000000;
 	if (v < -1000000)
@@ -198,10 +380,9 @@ get_small(struct reader *r, const struct node *t, const char *field,
 }
 
 static void
-get_str(struct reader *r, const struct node *t, const char *field,
+get_str(struct reader *r, const struct node *n, const char *field,
     const char **out)
 {
-	const struct node *n = tree_get(t, field);
 
 	if (!n || n->kind == NODE_NULL)
 		return;
@@ -213,10 +394,9 @@ get_str(struct reader *r, const struct node *t, const char *field,
 
 /* An array of strings.  fatal: SillyTavern calls array methods on it. */
 static bool
-get_strings(struct reader *r, const struct node *t, const char *field,
+get_strings(struct reader *r, const struct node *n, const char *field,
     struct world_strings *out, bool fatal)
 {
-	const struct node *n = tree_get(t, field);
 	size_t i;
 
 	if (!n || (n->kind == NODE_NULL && !fatal))
@@ -245,10 +425,9 @@ get_strings(struct reader *r, const struct node *t, const char *field,
 }
 
 static void
-get_delay_rec(struct reader *r, const struct node *t, const char *field,
+get_delay_rec(struct reader *r, const struct node *n, const char *field,
     int64_t *out)
 {
-	const struct node *n = tree_get(t, field);
 	double d;
 
 	if (!n || n->kind == NODE_NULL)
@@ -263,14 +442,14 @@ get_delay_rec(struct reader *r, const struct node *t, const char *field,
 }
 
 static void
-get_triggers(struct reader *r, const struct node *t, const char *field,
+get_triggers(struct reader *r, const struct node *n, const char *field,
     unsigned *out)
 {
 	struct world_strings s = {0};
 	size_t i;
 	int k;
 
-	get_strings(r, t, field, &s, false);
+	get_strings(r, n, field, &s, false);
 	for (i = 0; i < s.n; i++)
 		for (k = 0; k < WORLD_TRIGGER__COUNT; k++)
 			if (strcmp(s.v[i], trigger_names[k]) == 0)
@@ -282,20 +461,20 @@ get_triggers(struct reader *r, const struct node *t, const char *field,
 }
 
 static void
-get_filter(struct reader *r, const struct node *t, const char *field,
+get_filter(struct reader *r, const struct node *n, const char *field,
     struct world_entry *e)
 {
-	const struct node *n = tree_get(t, field);
-
 	if (!n || n->kind == NODE_NULL)
 		return;
 	if (n->kind != NODE_TABLE) {
 		wrong_type(r, n, field, "an object", false);
 		return;
 	}
-	get_bool(r, n, "isExclude", &e->filter_exclude);
-	get_strings(r, n, "names", &e->filter_names, false);
-	get_strings(r, n, "tags", &e->filter_tags, false);
+	get_bool(r, tree_get(n, "isExclude"), "isExclude",
+	    &e->filter_exclude);
+	get_strings(r, tree_get(n, "names"), "names", &e->filter_names,
+	    false);
+	get_strings(r, tree_get(n, "tags"), "tags", &e->filter_tags, false);
 }
 
 static void
@@ -318,55 +497,66 @@ static bool
 read_file_entry(struct reader *r, const struct node *t,
     struct world_entry *e)
 {
+	const struct node *f[F__COUNT];
 	bool ok = true;
 	double prob = 100, weight = 100;
 	int k;
 
-	get_int(r, t, "uid", &e->uid, false);
-	ok &= get_strings(r, t, "key", &e->key, true);
-	ok &= get_strings(r, t, "keysecondary", &e->keysecondary, true);
-	get_str(r, t, "comment", &e->comment);
-	get_str(r, t, "content", &e->content);
-	get_bool(r, t, "constant", &e->constant);
-	get_bool(r, t, "vectorized", &e->vectorized);
-	get_bool(r, t, "selective", &e->selective);
-	get_small(r, t, "selectiveLogic", &e->selective_logic, false);
-	get_int(r, t, "order", &e->order, false);
-	get_small(r, t, "position", &e->position, false);
-	get_int(r, t, "depth", &e->depth, false);
-	get_small(r, t, "role", &e->role, false);
-	get_str(r, t, "outletName", &e->outlet_name);
-	get_bool(r, t, "disable", &e->disable);
-	get_bool(r, t, "ignoreBudget", &e->ignore_budget);
-	get_bool(r, t, "excludeRecursion", &e->exclude_recursion);
-	get_bool(r, t, "preventRecursion", &e->prevent_recursion);
-	get_delay_rec(r, t, "delayUntilRecursion", &e->delay_until_recursion);
-	get_num(r, t, "probability", &prob, false);
+	fields_of(t, file_fields, F__COUNT, f);
+	get_int(r, f[F_UID], "uid", &e->uid, false);
+	ok &= get_strings(r, f[F_KEY], "key", &e->key, true);
+	ok &= get_strings(r, f[F_KEYSECONDARY], "keysecondary",
+	    &e->keysecondary, true);
+	get_str(r, f[F_COMMENT], "comment", &e->comment);
+	get_str(r, f[F_CONTENT], "content", &e->content);
+	get_bool(r, f[F_CONSTANT], "constant", &e->constant);
+	get_bool(r, f[F_VECTORIZED], "vectorized", &e->vectorized);
+	get_bool(r, f[F_SELECTIVE], "selective", &e->selective);
+	get_small(r, f[F_SELECTIVE_LOGIC], "selectiveLogic",
+	    &e->selective_logic, false);
+	get_int(r, f[F_ORDER], "order", &e->order, false);
+	get_small(r, f[F_POSITION], "position", &e->position, false);
+	get_int(r, f[F_DEPTH], "depth", &e->depth, false);
+	get_small(r, f[F_ROLE], "role", &e->role, false);
+	get_str(r, f[F_OUTLET_NAME], "outletName", &e->outlet_name);
+	get_bool(r, f[F_DISABLE], "disable", &e->disable);
+	get_bool(r, f[F_IGNORE_BUDGET], "ignoreBudget", &e->ignore_budget);
+	get_bool(r, f[F_EXCLUDE_RECURSION], "excludeRecursion",
+	    &e->exclude_recursion);
+	get_bool(r, f[F_PREVENT_RECURSION], "preventRecursion",
+	    &e->prevent_recursion);
+	get_delay_rec(r, f[F_DELAY_UNTIL_RECURSION], "delayUntilRecursion",
+	    &e->delay_until_recursion);
+	get_num(r, f[F_PROBABILITY], "probability", &prob, false);
 	e->probability = prob;
-	get_bool(r, t, "useProbability", &e->use_probability);
-	get_str(r, t, "group", &e->group);
-	get_bool(r, t, "groupOverride", &e->group_override);
-	get_num(r, t, "groupWeight", &weight, false);
+	get_bool(r, f[F_USE_PROBABILITY], "useProbability",
+	    &e->use_probability);
+	get_str(r, f[F_GROUP], "group", &e->group);
+	get_bool(r, f[F_GROUP_OVERRIDE], "groupOverride", &e->group_override);
+	get_num(r, f[F_GROUP_WEIGHT], "groupWeight", &weight, false);
 	e->group_weight = weight;
-	get_tri(r, t, "useGroupScoring", &e->use_group_scoring);
-	get_int(r, t, "scanDepth", &e->scan_depth, true);
-	get_tri(r, t, "caseSensitive", &e->case_sensitive);
-	get_tri(r, t, "matchWholeWords", &e->match_whole_words);
-	get_str(r, t, "automationId", &e->automation_id);
-	get_int(r, t, "sticky", &e->sticky, false);
-	get_int(r, t, "cooldown", &e->cooldown, false);
-	get_int(r, t, "delay", &e->delay, false);
+	get_tri(r, f[F_USE_GROUP_SCORING], "useGroupScoring",
+	    &e->use_group_scoring);
+	get_int(r, f[F_SCAN_DEPTH], "scanDepth", &e->scan_depth, true);
+	get_tri(r, f[F_CASE_SENSITIVE], "caseSensitive", &e->case_sensitive);
+	get_tri(r, f[F_MATCH_WHOLE_WORDS], "matchWholeWords",
+	    &e->match_whole_words);
+	get_str(r, f[F_AUTOMATION_ID], "automationId", &e->automation_id);
+	get_int(r, f[F_STICKY], "sticky", &e->sticky, false);
+	get_int(r, f[F_COOLDOWN], "cooldown", &e->cooldown, false);
+	get_int(r, f[F_DELAY], "delay", &e->delay, false);
 	for (k = 0; k < WORLD_MATCH__COUNT; k++) {
 		bool b = false;
 
-		get_bool(r, t, match_file[k], &b);
+		get_bool(r, f[file_match[k]], match_file[k], &b);
 		if (b)
 			e->match |= 1u << k;
 	}
-	get_triggers(r, t, "triggers", &e->triggers);
-	get_filter(r, t, "characterFilter", e);
-	get_int(r, t, "displayIndex", &e->display_index, true);
-	e->extensions = tree_get(t, "extensions");
+	get_triggers(r, f[F_TRIGGERS], "triggers", &e->triggers);
+	get_filter(r, f[F_CHARACTER_FILTER], "characterFilter", e);
+	get_int(r, f[F_DISPLAY_INDEX], "displayIndex", &e->display_index,
+	    true);
+	e->extensions = f[F_EXTENSIONS];
 	clamp_entry(e);
 	return ok;
 }
@@ -376,25 +566,28 @@ static bool
 read_book_entry(struct reader *r, const struct node *t, size_t index,
     struct world_entry *e)
 {
-	const struct node *x = tree_get(t, "extensions"), *p;
+	const struct node *f[B__COUNT], *x_f[X__COUNT], *x, *p;
 	bool ok = true, enabled = true;
 	double prob = 100, weight = 100;
 	int k;
 
+	fields_of(t, book_fields, B__COUNT, f);
+	x = f[B_EXTENSIONS];
 	e->selective = false;           /* the importer's default */
 	e->uid = (int64_t)index;
 	e->display_index = (int64_t)index;
-	get_int(r, t, "id", &e->uid, false);
-	ok &= get_strings(r, t, "keys", &e->key, true);
-	ok &= get_strings(r, t, "secondary_keys", &e->keysecondary, true);
-	get_str(r, t, "comment", &e->comment);
-	get_str(r, t, "content", &e->content);
-	get_bool(r, t, "constant", &e->constant);
-	get_bool(r, t, "selective", &e->selective);
-	get_int(r, t, "insertion_order", &e->order, false);
-	get_bool(r, t, "enabled", &enabled);
+	get_int(r, f[B_ID], "id", &e->uid, false);
+	ok &= get_strings(r, f[B_KEYS], "keys", &e->key, true);
+	ok &= get_strings(r, f[B_SECONDARY_KEYS], "secondary_keys",
+	    &e->keysecondary, true);
+	get_str(r, f[B_COMMENT], "comment", &e->comment);
+	get_str(r, f[B_CONTENT], "content", &e->content);
+	get_bool(r, f[B_CONSTANT], "constant", &e->constant);
+	get_bool(r, f[B_SELECTIVE], "selective", &e->selective);
+	get_int(r, f[B_INSERTION_ORDER], "insertion_order", &e->order, false);
+	get_bool(r, f[B_ENABLED], "enabled", &enabled);
 	e->disable = !enabled;
-	p = tree_get(t, "position");
+	p = f[B_POSITION];
 	e->position = p && p->kind == NODE_STRING &&
 	    strcmp(p->u.str.s, "before_char") == 0 ? WORLD_BEFORE :
 	    WORLD_AFTER;
@@ -405,38 +598,48 @@ read_book_entry(struct reader *r, const struct node *t, size_t index,
 		return ok;
 	}
 	e->extensions = x;
-	get_small(r, x, "position", &e->position, false);
-	get_bool(r, x, "exclude_recursion", &e->exclude_recursion);
-	get_bool(r, x, "prevent_recursion", &e->prevent_recursion);
-	get_delay_rec(r, x, "delay_until_recursion",
+	fields_of(x, ext_fields, X__COUNT, x_f);
+	get_small(r, x_f[X_POSITION], "position", &e->position, false);
+	get_bool(r, x_f[X_EXCLUDE_RECURSION], "exclude_recursion",
+	    &e->exclude_recursion);
+	get_bool(r, x_f[X_PREVENT_RECURSION], "prevent_recursion",
+	    &e->prevent_recursion);
+	get_delay_rec(r, x_f[X_DELAY_UNTIL_RECURSION], "delay_until_recursion",
 	    &e->delay_until_recursion);
-	get_int(r, x, "display_index", &e->display_index, true);
-	get_num(r, x, "probability", &prob, false);
+	get_int(r, x_f[X_DISPLAY_INDEX], "display_index", &e->display_index,
+	    true);
+	get_num(r, x_f[X_PROBABILITY], "probability", &prob, false);
 	e->probability = prob;
-	get_bool(r, x, "useProbability", &e->use_probability);
-	get_int(r, x, "depth", &e->depth, false);
-	get_small(r, x, "role", &e->role, false);
-	get_small(r, x, "selectiveLogic", &e->selective_logic, false);
-	get_str(r, x, "group", &e->group);
-	get_bool(r, x, "group_override", &e->group_override);
-	get_num(r, x, "group_weight", &weight, false);
+	get_bool(r, x_f[X_USE_PROBABILITY], "useProbability",
+	    &e->use_probability);
+	get_int(r, x_f[X_DEPTH], "depth", &e->depth, false);
+	get_small(r, x_f[X_ROLE], "role", &e->role, false);
+	get_small(r, x_f[X_SELECTIVE_LOGIC], "selectiveLogic",
+	    &e->selective_logic, false);
+	get_str(r, x_f[X_GROUP], "group", &e->group);
+	get_bool(r, x_f[X_GROUP_OVERRIDE], "group_override",
+	    &e->group_override);
+	get_num(r, x_f[X_GROUP_WEIGHT], "group_weight", &weight, false);
 	e->group_weight = weight;
-	get_tri(r, x, "use_group_scoring", &e->use_group_scoring);
-	get_int(r, x, "scan_depth", &e->scan_depth, true);
-	get_tri(r, x, "case_sensitive", &e->case_sensitive);
-	get_tri(r, x, "match_whole_words", &e->match_whole_words);
-	get_str(r, x, "automation_id", &e->automation_id);
-	get_bool(r, x, "vectorized", &e->vectorized);
-	get_int(r, x, "sticky", &e->sticky, false);
-	get_int(r, x, "cooldown", &e->cooldown, false);
-	get_int(r, x, "delay", &e->delay, false);
-	get_triggers(r, x, "triggers", &e->triggers);
-	get_bool(r, x, "ignore_budget", &e->ignore_budget);
-	get_str(r, x, "outlet_name", &e->outlet_name);
+	get_tri(r, x_f[X_USE_GROUP_SCORING], "use_group_scoring",
+	    &e->use_group_scoring);
+	get_int(r, x_f[X_SCAN_DEPTH], "scan_depth", &e->scan_depth, true);
+	get_tri(r, x_f[X_CASE_SENSITIVE], "case_sensitive",
+	    &e->case_sensitive);
+	get_tri(r, x_f[X_MATCH_WHOLE_WORDS], "match_whole_words",
+	    &e->match_whole_words);
+	get_str(r, x_f[X_AUTOMATION_ID], "automation_id", &e->automation_id);
+	get_bool(r, x_f[X_VECTORIZED], "vectorized", &e->vectorized);
+	get_int(r, x_f[X_STICKY], "sticky", &e->sticky, false);
+	get_int(r, x_f[X_COOLDOWN], "cooldown", &e->cooldown, false);
+	get_int(r, x_f[X_DELAY], "delay", &e->delay, false);
+	get_triggers(r, x_f[X_TRIGGERS], "triggers", &e->triggers);
+	get_bool(r, x_f[X_IGNORE_BUDGET], "ignore_budget", &e->ignore_budget);
+	get_str(r, x_f[X_OUTLET_NAME], "outlet_name", &e->outlet_name);
 	for (k = 0; k < WORLD_MATCH__COUNT; k++) {
 		bool b = false;
 
-		get_bool(r, x, match_book[k], &b);
+		get_bool(r, x_f[book_match[k]], match_book[k], &b);
 		if (b)
 			e->match |= 1u << k;
 	}
