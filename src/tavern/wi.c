@@ -860,6 +860,10 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	struct buf all = BUF_INIT, newc = BUF_INIT, rectext = BUF_INIT;
 	int64_t *levels, level = 0, skew = 0, budget, all_tokens = 0;
 	size_t nlevels = 0, li = 0, i, j, nb, nact = 0, newc_at, newc_units = 0;
+	/* newc[0..safe_at) holds safe_tokens tokens and is never recounted
+	 * (see count_tokens in wi.h). */
+	size_t safe_at = 0;
+	int64_t safe_tokens = 0;
 	uint32_t newc_cp = 0;
 	enum state state = S_INITIAL, next;
 	bool overflow = false;
@@ -977,6 +981,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 		buf_reset(&newc);
 		newc_units = 0;
 		newc_cp = 0;
+		safe_at = 0;
+		safe_tokens = 0;
 		buf_reset(&rectext);
 		for (i = 0; i < nb; i++) {
 			struct item *it = batch[i];
@@ -1008,9 +1014,21 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			/* The estimate is a sum: count what was added. */
 			newc_units += utf16_units(newc.data + newc_at,
 			    newc.len - newc_at, &newc_cp);
+			/* After a newline, an ASCII letter or digit starts a
+			 * new pre-token in both BPE encodings: the text before
+			 * it counts the same whatever follows. */
+			if (in->count_tokens && newc_at > safe_at &&
+			    ((c[0] >= 'a' && c[0] <= 'z') ||
+			    (c[0] >= 'A' && c[0] <= 'Z') ||
+			    (c[0] >= '0' && c[0] <= '9'))) {
+				safe_tokens += tokens(&g, newc.data + safe_at,
+				    newc_at - safe_at);
+				safe_at = newc_at;
+			}
 			if (!it->e->ignore_budget) {
 				int64_t t = all_tokens + (in->count_tokens ?
-				    tokens(&g, newc.data, newc.len) :
+				    safe_tokens + tokens(&g, newc.data + safe_at,
+				    newc.len - safe_at) :
 				    units_to_tokens(newc_units));
 
 				if (t >= budget) {

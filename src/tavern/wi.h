@@ -114,7 +114,10 @@ struct wi_input {
 	 * a string that lives at least as long as the run. */
 	const char *(*substitute)(void *ctx, const char *text);
 	void *substitute_ctx;
-	/* Token count; NULL = the estimate wi_estimate_tokens(). */
+	/* Token count; NULL = the estimate wi_estimate_tokens().  It must
+	 * add up over a split made just before an ASCII letter or digit that
+	 * follows a newline (the BPE encodings' pre-tokenizers always split
+	 * there), so the budget counts each entry's text once. */
 	int64_t (*count_tokens)(void *ctx, const char *text, size_t len);
 	void *count_tokens_ctx;
 	/* The WORLD_INFO regex scripts, run as SillyTavern runs them: on

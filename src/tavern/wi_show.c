@@ -7,16 +7,42 @@
 
 #include "base/buf.h"
 
+/* A decimal integer, without printf: a world's listing has a line per
+ * entry, 100,000 of them in a big world. */
+static void
+put_int(struct buf *b, long long v)
+{
+	char d[24], *p = d + sizeof(d);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+	    (unsigned long long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	buf_put(b, p, (size_t)(d + sizeof(d) - p));
+}
+
 void
 wi_record_describe(struct buf *b, const struct wi_record *r, bool source)
 {
-	buf_printf(b, "  %c %s.%lld", r->activated ? '+' : '-', r->world,
-	    (long long)r->entry->uid);
-	if (source)
-		buf_printf(b, " [%s]", wi_source_name(r->source));
-	if (*r->entry->comment)
-		buf_printf(b, " \"%s\"", r->entry->comment);
-	buf_printf(b, ": %s", wi_reason_name(r->reason));
+	buf_puts(b, r->activated ? "  + " : "  - ");
+	buf_puts(b, r->world);
+	buf_putc(b, '.');
+	put_int(b, (long long)r->entry->uid);
+	if (source) {
+		buf_puts(b, " [");
+		buf_puts(b, wi_source_name(r->source));
+		buf_putc(b, ']');
+	}
+	if (*r->entry->comment) {
+		buf_puts(b, " \"");
+		buf_puts(b, r->entry->comment);
+		buf_putc(b, '"');
+	}
+	buf_puts(b, ": ");
+	buf_puts(b, wi_reason_name(r->reason));
 	if (r->reason == WI_BY_KEY || (r->activated && r->key)) {
 		if (r->reason != WI_BY_KEY)
 			buf_puts(b, ", by key");
@@ -46,9 +72,12 @@ wi_record_describe(struct buf *b, const struct wi_record *r, bool source)
 	}
 	if (r->regex_limit)
 		buf_puts(b, " [regex match limit]");
-	buf_printf(b, " (pass %d", r->pass);
-	if (r->level)
-		buf_printf(b, ", level %d", r->level);
+	buf_puts(b, " (pass ");
+	put_int(b, r->pass);
+	if (r->level) {
+		buf_puts(b, ", level ");
+		put_int(b, r->level);
+	}
 	buf_puts(b, ")\n");
 }
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/rng.h"
 #include "check.h"
 #include "text/tokenizer.h"
 #include "base/util.h"
@@ -371,6 +372,66 @@ check_pathological(void)
 	buf_free(&b);
 }
 
+/* A random text from pieces that stress the pre-tokenizers: spaces,
+ * newlines, punctuation runs, '/', apostrophes, digits, accents, CJK,
+ * emoji and words in both cases. */
+static void
+random_text(struct rng *r, struct buf *b, size_t pieces)
+{
+	static const char *const piece[] = {
+		" ", "  ", "\n", "\n\n", " \n", "\r\n", "\t", ".", "...", "!?",
+		"/", "//", "'s", "'", "\"", "-", "12", "12345", "x", "Word",
+		"word", "WORD", "caf\xc3\xa9", "e\xcc\x81", "\xe4\xb8\xad\xe6\x96\x87",
+		"\xf0\x9f\x99\x82", "\xc2\xa0", "(", ")", ":", "{{x}}", "_",
+	};
+	size_t i;
+
+	for (i = 0; i < pieces; i++)
+		buf_puts(b, piece[rng_next(r) % (sizeof(piece) /
+		    sizeof(piece[0]))]);
+}
+
+/*
+ * World info's budget (tavern/wi.c) counts a growing text in parts: it
+ * relies on count(P + X) == count(P) + count(X) whenever P ends with a
+ * newline and X starts with an ASCII letter or digit.  Check it on
+ * random texts for both encodings.
+ */
+static void
+check_split_additive(void)
+{
+	static const char lead[] = "aZ7";
+	struct rng r;
+	struct buf p = BUF_INIT, x = BUF_INIT, all = BUF_INIT;
+	int k, i, bad = 0;
+
+	rng_seed(&r, 20261123);
+	for (k = 0; k < 2; k++) {
+		enum tokenizer_kind kind = k ? TOKENIZER_O200K :
+		    TOKENIZER_CL100K;
+
+		for (i = 0; i < 3000; i++) {
+			buf_reset(&p);
+			buf_reset(&x);
+			buf_reset(&all);
+			random_text(&r, &p, rng_next(&r) % 12);
+			buf_putc(&p, '\n');
+			buf_putc(&x, lead[rng_next(&r) % 3]);
+			random_text(&r, &x, rng_next(&r) % 12);
+			buf_put(&all, p.data, p.len);
+			buf_put(&all, x.data, x.len);
+			if (tokenizer_count(kind, all.data, all.len) !=
+			    tokenizer_count(kind, p.data, p.len) +
+			    tokenizer_count(kind, x.data, x.len))
+				bad++;
+		}
+	}
+	CHECK_INT(bad, 0);
+	buf_free(&p);
+	buf_free(&x);
+	buf_free(&all);
+}
+
 int
 main(void)
 {
@@ -378,6 +439,7 @@ main(void)
 	check_expected();
 	check_names();
 	check_pathological();
+	check_split_additive();
 	tokenizer_release();
 	/* A second use after release compiles again. */
 	CHECK_INT(tokenizer_count(TOKENIZER_O200K, "hello world", 11), 2);
