@@ -216,10 +216,23 @@ anchor_of(const struct profile *p, const struct stack *st,
 	return NULL;
 }
 
+/* System entry e as its system prompt holds it (heading and all). */
+static const char *
+composed(struct run *run, const struct profile *p, struct entry *e)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+
+	compose_entries(&b, p->style, &e, 1, NULL);
+	s = arena_strndup(&run->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
 /* Entry e as the tavern build takes it (tavern_input.entries). */
 static void
 tavern_entry(struct run *run, const struct profile *p,
-    const struct stack *st, const struct entry *e, struct tavern_entry *te)
+    const struct stack *st, struct entry *e, struct tavern_entry *te)
 {
 	const struct pinject *pi = NULL;
 
@@ -243,15 +256,7 @@ tavern_entry(struct run *run, const struct profile *p,
 		te->role = "system";
 		te->note = "developer role: sent as system";
 	}
-	{
-		struct buf b = BUF_INIT;
-		struct entry *one = (struct entry *)e;
-
-		compose_entries(&b, p->style, &one, 1, NULL);
-		te->text = arena_strndup(&run->arena, b.data ? b.data : "",
-		    b.len);
-		buf_free(&b);
-	}
+	te->text = composed(run, p, e);
 	pi = anchor_of(p, st, e);
 	if (pi) {
 		te->anchor = pi->anchor_id;

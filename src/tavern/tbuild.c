@@ -1798,6 +1798,7 @@ own_inchat(struct tb *t)
 			    "depths 0 to 10000");
 			continue;
 		}
+		/* system, user, else assistant */
 		for (r = 0; r < 2 && strcmp(roles[r], e->role); r++)
 			;
 		x.key = arena_printf(&t->run->arena, "~strata%08zu", n++);
