@@ -235,11 +235,19 @@ tavern_entry(struct run *run, const struct profile *p,
     const struct stack *st, struct entry *e, struct tavern_entry *te)
 {
 	const struct pinject *pi = NULL;
+	const char *raw;
+	size_t rawlen;
 
 	memset(te, 0, sizeof(*te));
 	te->key = e->key;
 	te->text = e->content ? arena_strndup(&run->arena, e->content,
 	    e->len) : "";
+	/* The raw stage: as read, when more than tidying changed it. */
+	raw = e->raw.s;
+	rawlen = raw ? entry_trim(&raw, e->raw.len) : 0;
+	if (raw && (!e->content || rawlen != e->len ||
+	    memcmp(raw, e->content, e->len)))
+		te->raw = arena_strndup(&run->arena, e->raw.s, e->raw.len);
 	te->role = names_role(e->role);
 	te->place = e->placement == PLACE_DEPTH ? TAVERN_PLACE_INCHAT :
 	    e->placement == PLACE_USER ? TAVERN_PLACE_USER :

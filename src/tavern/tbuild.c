@@ -1724,8 +1724,10 @@ static uint32_t
 own_item(struct tb *t, const struct tavern_entry *e, int64_t depth,
     const char *place)
 {
-	uint32_t it = item_add(t, e->key, "profile", e->role, depth, e->text);
+	uint32_t it = item_add(t, e->key, "profile", e->role, depth,
+	    e->raw ? e->raw : e->text);
 
+	item_stage(t, it, TAVERN_STAGE_MACROS, e->text);
 	t->rep->items[it].place = place;
 	if (e->reason)
 		item_out(t, it, e->reason, e->note);

@@ -66,6 +66,9 @@ struct tavern_entry {
 	const char *key;        /* the entry's key: its item's identifier */
 	const char *text;       /* final; a system entry's as its profile's
 	                         * style composes it (heading included) */
+	const char *raw;        /* as read, before strata's templates, or
+	                         * NULL: text (shown as the raw stage; text
+	                         * is the macros stage) */
 	const char *role;       /* system, user or assistant */
 	enum tavern_place place;
 	int64_t depth;          /* TAVERN_PLACE_INCHAT */
