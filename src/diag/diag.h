@@ -389,6 +389,10 @@ enum diag_level {
 	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
 	X(MSG_TEST_TYPE, "'%s' must be %s, not %s") \
 	X(MSG_TEST_NO_PROFILE, "a test case needs 'profile'") \
+	/* tavern: the profile's own entries among the preset's prompts */ \
+	X(MSG_BAD_ANCHOR, "'%s' must be \"before:IDENTIFIER\" or \"after:IDENTIFIER\" (a prompt of the preset's prompt_order), not '%s'") \
+	X(MSG_ANCHOR_PLACE, "'anchor' places an injection among a SillyTavern preset's prompts, so it does not go with %s") \
+	X(MSG_TAVERN_ANCHOR_UNKNOWN, "anchor '%s' names no prompt of the preset's prompt_order%s") \
 	/* end */
 
 #define X(name, text) name,

@@ -40,9 +40,11 @@ message_stage(struct arena *a, const struct chat *c, size_t i,
 	if (r->msg_nitems[i] == 1)
 		return r->items[r->msg_items[i][0]].text[k];
 	for (j = 0; j < r->msg_nitems[i]; j++) {
+		const struct tavern_item *it = &r->items[r->msg_items[i][j]];
+
 		if (j)
-			buf_putc(&b, '\n');
-		buf_puts(&b, r->items[r->msg_items[i][j]].text[k]);
+			buf_puts(&b, it->sep ? it->sep : "\n");
+		buf_puts(&b, it->text[k]);
 	}
 	buf_putc(&b, '\0');
 	s = arena_strdup(a, b.data);
@@ -83,6 +85,8 @@ emit_debug_tavern_items(struct buf *out, const struct chat *c, size_t i)
 static const char *
 position(struct arena *a, const struct tavern_item *it)
 {
+	if (it->place)
+		return it->place;
 	return it->depth < 0 ? "relative" : arena_printf(a, "in-chat @%lld",
 	    (long long)it->depth);
 }
@@ -229,8 +233,8 @@ emit_json_tavern_items(struct arena *a, const struct chat *c)
 		tree_put(a, o, "id", tree_str(a, it->id));
 		tree_put(a, o, "source", tree_str(a, it->source));
 		tree_put(a, o, "role", tree_str(a, it->role));
-		tree_put(a, o, "position", tree_str(a, it->depth < 0 ?
-		    "relative" : "in-chat"));
+		tree_put(a, o, "position", tree_str(a, it->place ? it->place :
+		    it->depth < 0 ? "relative" : "in-chat"));
 		if (it->depth >= 0)
 			tree_put(a, o, "depth", tree_int(a, it->depth));
 		tree_put(a, o, "tokens", it->counted ? tree_int(a,

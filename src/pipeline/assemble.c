@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/buf.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "layers/compose.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -187,11 +189,177 @@ assemble_turn(struct run *run, const struct options *opt,
 	return assemble_entries(run, opt, p, in, &entries, &tools, c);
 }
 
+/* The anchor of live entry e: its [[inject]]'s, or, for a -i that took
+ * a key without giving a place of its own, that of the entry it
+ * replaced; NULL: none. */
+static const struct pinject *
+anchor_of(const struct profile *p, const struct stack *st,
+    const struct entry *e)
+{
+	size_t i;
+
+	while (e) {
+		if (strcmp(e->layer, "inject") == 0) {
+			for (i = p->ninjects; i > 0; i--)
+				if (strcmp(p->injects[i - 1].key.s,
+				    e->key) == 0)
+					break;
+			return i && p->injects[i - 1].anchor.s ?
+			    &p->injects[i - 1] : NULL;
+		}
+		if (e->given & ENTRY_GIVEN_PLACE)
+			return NULL;
+		for (i = 0; i < st->nall && st->all[i]->replaced_by != e; i++)
+			;
+		e = i < st->nall ? st->all[i] : NULL;
+	}
+	return NULL;
+}
+
+/* System entry e as its system prompt holds it (heading and all). */
+static const char *
+composed(struct run *run, const struct profile *p, struct entry *e)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+
+	compose_entries(&b, p->style, &e, 1, NULL);
+	s = arena_strndup(&run->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+/* Entry e as the tavern build takes it (tavern_input.entries). */
+static void
+tavern_entry(struct run *run, const struct profile *p,
+    const struct stack *st, struct entry *e, struct tavern_entry *te)
+{
+	const struct pinject *pi = NULL;
+	const char *raw;
+	size_t rawlen;
+
+	memset(te, 0, sizeof(*te));
+	te->key = e->key;
+	te->text = e->content ? arena_strndup(&run->arena, e->content,
+	    e->len) : "";
+	/* The raw stage: as read, when more than tidying changed it. */
+	raw = e->raw.s;
+	rawlen = raw ? entry_trim(&raw, e->raw.len) : 0;
+	if (raw && (!e->content || rawlen != e->len ||
+	    memcmp(raw, e->content, e->len)))
+		te->raw = arena_strndup(&run->arena, e->raw.s, e->raw.len);
+	te->role = names_role(e->role);
+	te->place = e->placement == PLACE_DEPTH ? TAVERN_PLACE_INCHAT :
+	    e->placement == PLACE_USER ? TAVERN_PLACE_USER :
+	    TAVERN_PLACE_SYSTEM;
+	te->depth = e->depth;
+	if (e->status != ENTRY_ACTIVE) {
+		te->reason = entry_status_name(e->status);
+		return;
+	}
+	if (te->place != TAVERN_PLACE_SYSTEM)
+		return;
+	/* A system entry reads as its composed system prompt does. */
+	if (e->role == ROLE_DEVELOPER) {
+		te->role = "system";
+		te->note = "developer role: sent as system";
+	}
+	te->text = composed(run, p, e);
+	pi = anchor_of(p, st, e);
+	if (pi) {
+		te->anchor = pi->anchor_id;
+		te->before = pi->anchor_before;
+		te->anchor_src = pi->anchor.node->src;
+		te->anchor_span = pi->anchor.node->span;
+	}
+}
+
+/*
+ * strata's own entries for a tavern build: a profile the user gave (not
+ * the embedded default) and -i, collected and rewritten as in any build,
+ * handed over in strata's order for each place (system, then developer;
+ * in-chat deepest first; user context), then those the stack left out.
+ * The profile's tools go into the request.
+ */
+static bool
+tavern_own(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c,
+    struct tavern_input *tin)
+{
+	struct entry_vec entries = { NULL, 0, 0 };
+	struct tool_list tools;
+	struct layer_input li;
+	struct rewrite_plan plan;
+	struct rewrite_ctx cx;
+	struct stack st;
+	struct entry **v;
+	struct tavern_entry *te;
+	static const enum placement places[] = { PLACE_SYSTEM, PLACE_SYSTEM,
+		PLACE_USER };
+	static const enum role proles[] = { ROLE_SYSTEM, ROLE_DEVELOPER,
+		ROLE_USER };
+	size_t i, k, n, nte = 0;
+	bool ok;
+
+	memset(&tools, 0, sizeof(tools));
+	memset(&li, 0, sizeof(li));
+	li.contexts = in->contexts;
+	li.ncontexts = opt->ncontexts;
+	li.injects = in->injects;
+	li.ninjects = opt->ninjects;
+	li.check_only = opt->check_only;
+	li.state = in->state;
+	li.user = in->user;
+	ok = p->embedded ? layer_collect_turn(run, p, &li, &entries) :
+	    layer_collect(run, p, &li, &entries, &tools);
+	if (!ok)
+		return false;
+	cx.run = run;
+	cx.profile = p;
+	cx.vars = &in->vars;
+	rewrite_plan_for(p, &plan);
+	if (!rewrite_entries(&cx, &plan, entries.v, entries.n))
+		return false;
+	stack_init(&st, &run->arena);
+	for (i = 0; i < entries.n; i++)
+		stack_add(&st, entries.v[i]);
+	if (!remove_keys(run, opt, &st))
+		return false;
+	if (opt->scopes)
+		stack_keep_scopes(&st, opt->scopes);
+	if (opt->check_only) {
+		struct chat cc = *c;
+
+		cc.stack = st;
+		check_warnings(run, &cc, &in->vars);
+	}
+	c->tools = tools;
+	if (agent_enabled(p)) {
+		c->prose_tools = c->tools;
+		memset(&c->tools, 0, sizeof(c->tools));
+	}
+	te = arena_array(&run->arena, st.nall + 1, sizeof(*te));
+	for (k = 0; k < 4; k++) {
+		/* System, developer, in-chat, the user's context. */
+		n = k == 2 ? stack_select_depth(&st, &v) : stack_select(&st,
+		    places[k - (k > 2)], proles[k - (k > 2)], &v);
+		for (i = 0; i < n; i++)
+			tavern_entry(run, p, &st, v[i], &te[nte++]);
+	}
+	for (i = 0; i < st.nall; i++)
+		if (st.all[i]->status != ENTRY_ACTIVE)
+			tavern_entry(run, p, &st, st.all[i], &te[nte++]);
+	tin->entries = te;
+	tin->nentries = nte;
+	tin->joiner = p->style == STYLE_SECTIONS ? "\n\n---\n\n" : "\n\n";
+	return true;
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
 static bool
 tavern(struct run *run, const struct options *opt, const struct profile *p,
-    const struct inputs *in, struct chat *c)
+    struct inputs *in, struct chat *c)
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
@@ -205,6 +373,8 @@ tavern(struct run *run, const struct options *opt, const struct profile *p,
 	 * card's greeting), unless --chat names another. */
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
 		tin.chat = opt->session;
+	if (!tavern_own(run, opt, p, in, c, &tin))
+		return false;
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);

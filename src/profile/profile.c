@@ -251,6 +251,31 @@ inject_place(struct run *run, const struct node *e, struct pinject *in)
 	return false;
 }
 
+/* anchor: a place among a SillyTavern preset's prompts, so only for an
+ * injection into the system (or developer) prompt. */
+static bool
+inject_anchor(struct run *run, struct arena *a, const struct node *e,
+    struct pinject *in)
+{
+	const char *id;
+	size_t len;
+
+	in->anchor = pstr_of(e, "anchor");
+	if (!in->anchor.s || !schema_anchor_parse(in->anchor.s,
+	    &in->anchor_before, &id, &len)) {
+		in->anchor.s = NULL;
+		return true;
+	}
+	in->anchor_id = arena_strndup(a, id, len);
+	if (in->placement == PLACE_SYSTEM)
+		return true;
+	diag_error(run, run_source(run, in->anchor.node->src),
+	    in->anchor.node->span, MSG_ANCHOR_PLACE,
+	    in->placement == PLACE_DEPTH ? "a depth (an in-chat injection)" :
+	    "position = \"user-context\"");
+	return false;
+}
+
 static bool
 fill_injects(struct run *run, struct profile *p)
 {
@@ -274,7 +299,8 @@ fill_injects(struct run *run, struct profile *p)
 		in->scope = (enum scope)index_of(names_scopes,
 		    pstr_of(e, "scope").s, 0);
 		in->enabled = bool_of(e, "enabled", true);
-		if (!inject_place(run, e, in))
+		if (!inject_place(run, e, in) ||
+		    !inject_anchor(run, &run->arena, e, in))
 			ok = false;
 	}
 	return ok;

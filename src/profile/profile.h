@@ -72,6 +72,12 @@ struct pinject {
 	int depth;                      /* PLACE_DEPTH only */
 	enum scope scope;
 	bool enabled;
+	/* anchor = "before:ID" / "after:ID": where a SillyTavern build puts
+	 * it among the preset's prompts (strata-tavern(7)); anchor.s NULL:
+	 * none.  anchor_id is ID (in the arena). */
+	struct pstr anchor;
+	const char *anchor_id;
+	bool anchor_before;
 	const struct node *node;
 };
 

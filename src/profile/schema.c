@@ -127,6 +127,7 @@ static const struct schema_field inject_fields[] = {
 	{ "depth", SCHEMA_INT, 0, NULL, NULL },
 	{ "scope", SCHEMA_STRING, 0, NULL, names_scopes },
 	{ "enabled", SCHEMA_BOOL, 0, NULL, NULL },
+	{ "anchor", SCHEMA_STRING, SCHEMA_ANCHOR, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -370,6 +371,26 @@ schema_entry_id(const struct node *e, size_t *len)
 	return b;
 }
 
+bool
+schema_anchor_parse(const char *s, bool *before, const char **id,
+    size_t *idlen)
+{
+	const char *p;
+
+	if (strncmp(s, "before:", 7) == 0)
+		*before = true;
+	else if (strncmp(s, "after:", 6) == 0)
+		*before = false;
+	else
+		return false;
+	*id = s + (*before ? 7 : 6);
+	*idlen = strlen(*id);
+	for (p = *id; *p; p++)
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			return false;
+	return *idlen > 0;
+}
+
 /* ---- shapes: types, choices, unknown keys ----------------------------- */
 
 static bool check_table(struct run *run, const struct node *t,
@@ -402,6 +423,8 @@ static bool
 check_string(struct run *run, const struct schema_field *f,
     const struct node *v, const char *path)
 {
+	const char *id;
+	bool before;
 	size_t i;
 
 	if (memchr(v->u.str.s, '\0', v->u.str.len)) {
@@ -419,6 +442,12 @@ check_string(struct run *run, const struct schema_field *f,
 			    path, bad);
 			return false;
 		}
+	}
+	if ((f->flags & SCHEMA_ANCHOR) && !schema_anchor_parse(v->u.str.s,
+	    &before, &id, &i)) {
+		diag_error(run, src_of(run, v), v->span, MSG_BAD_ANCHOR, path,
+		    diag_shown(run, v->u.str.s, v->u.str.len));
+		return false;
 	}
 	if (!f->choices)
 		return true;

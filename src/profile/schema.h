@@ -40,6 +40,7 @@ enum schema_flag {
 	SCHEMA_REQUIRED = 1 << 0,       /* present, and not "" */
 	SCHEMA_NONEMPTY = 1 << 1,       /* if present, not "" */
 	SCHEMA_TAG = 1 << 2,            /* one line, no '[' or ']' */
+	SCHEMA_ANCHOR = 1 << 3,         /* "before:ID" or "after:ID" */
 };
 
 struct schema;
@@ -90,6 +91,11 @@ extern const char *const schema_agent_kinds[];
 extern const char *const schema_agent_langs[];
 /* [output] cache: "off", "auto". */
 extern const char *const schema_cache_modes[];
+
+/* An injection's anchor "before:ID" or "after:ID": true with *before
+ * and ID (in s) at *id, *idlen; false when s has another shape. */
+bool schema_anchor_parse(const char *s, bool *before, const char **id,
+    size_t *idlen);
 
 /*
  * Check table t (its path in messages is prefix, "" at the top) against

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag/source.h"
 #include "tavern/seam.h"
 
 struct chat;
@@ -46,6 +47,40 @@ struct tavern_state {
 	const char *user, *user_name;
 };
 
+/* Where an entry of strata's own goes among the preset's prompts. */
+enum tavern_place {
+	TAVERN_PLACE_SYSTEM,    /* a system prompt: after main, or at its
+	                         * anchor */
+	TAVERN_PLACE_INCHAT,    /* an in-chat injection at its depth */
+	TAVERN_PLACE_USER,      /* before the text of this turn's message */
+};
+
+/*
+ * An entry of strata's own -- a profile's persona, format, skills, tool
+ * prose, [[inject]] and [[context]], and -i -- as the pipeline composed
+ * it (vars, templates, the stack), so that this layer knows nothing of
+ * the pipeline.  They come in strata's order for each place; one the
+ * stack left out has a reason, and is only shown (debug, -f json).
+ */
+struct tavern_entry {
+	const char *key;        /* the entry's key: its item's identifier */
+	const char *text;       /* final; a system entry's as its profile's
+	                         * style composes it (heading included) */
+	const char *raw;        /* as read, before strata's templates, or
+	                         * NULL: text (shown as the raw stage; text
+	                         * is the macros stage) */
+	const char *role;       /* system, user or assistant */
+	enum tavern_place place;
+	int64_t depth;          /* TAVERN_PLACE_INCHAT */
+	const char *anchor;     /* a prompt_order identifier, or NULL:
+	                         * right after main */
+	bool before;            /* before anchor, else after it */
+	uint32_t anchor_src;    /* where anchor was written, for messages */
+	struct span anchor_span;
+	const char *reason;     /* NULL: offered; else why it is out */
+	const char *note;       /* more words, or NULL */
+};
+
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
@@ -62,6 +97,12 @@ struct tavern_input {
 	const char *seed;               /* --seed N, or NULL */
 	struct tavern_seams seams;
 	struct tavern_state *state;     /* filled when not NULL */
+	/* strata's own entries (strata-tavern(7) "Profile entries"), and
+	 * what joins two system entries of one place ("\n\n", or the
+	 * sections style's rule). */
+	const struct tavern_entry *entries;
+	size_t nentries;
+	const char *joiner;
 };
 
 /* True when in names any SillyTavern input, or the profile has a

@@ -40,14 +40,19 @@ enum tavern_stage {
 struct tavern_item {
 	const char *id;         /* identifier: main, chatHistory#3, ... */
 	const char *source;     /* preset, card, chat, settings, world info,
-	                         * strata */
+	                         * strata, profile (the profile's entries
+	                         * and -i) */
 	const char *role;       /* system, user, assistant */
 	int64_t depth;          /* in-chat at this depth, or -1: relative */
+	const char *place;      /* NULL: relative or in-chat, by depth;
+	                         * else its position (user-context) */
 	const char *reason;     /* NULL: in the request; else why not */
 	const char *note;       /* more words on either, or NULL */
 	size_t tokens;          /* counted as SillyTavern counts, or 0 */
 	bool counted;           /* tokens holds a count */
 	long message;           /* the output message (0-based), or -1 */
+	const char *sep;        /* what joins it to the item before it in
+	                         * its message; NULL: "\n" */
 	const char *text[TAVERN_NSTAGES];
 };
 
