@@ -302,14 +302,7 @@ tavern_own(struct run *run, const struct options *opt,
 	bool ok;
 
 	memset(&tools, 0, sizeof(tools));
-	memset(&li, 0, sizeof(li));
-	li.contexts = in->contexts;
-	li.ncontexts = opt->ncontexts;
-	li.injects = in->injects;
-	li.ninjects = opt->ninjects;
-	li.check_only = opt->check_only;
-	li.state = in->state;
-	li.user = in->user;
+	collect_input(&li, opt, in);
 	ok = p->embedded ? layer_collect_turn(run, p, &li, &entries) :
 	    layer_collect(run, p, &li, &entries, &tools);
 	if (!ok)

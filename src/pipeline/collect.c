@@ -3,6 +3,7 @@
 #include "pipeline/stages.h"
 
 #include <limits.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/vec.h"
@@ -56,6 +57,20 @@ collect_turn(struct run *run, const struct options *opt,
 	return layer_collect_turn(run, p, &li, out);
 }
 
+void
+collect_input(struct layer_input *li, const struct options *opt,
+    const struct inputs *in)
+{
+	memset(li, 0, sizeof(*li));
+	li->contexts = in->contexts;
+	li->ncontexts = opt->ncontexts;
+	li->injects = in->injects;
+	li->ninjects = opt->ninjects;
+	li->check_only = opt->check_only;
+	li->state = in->state;
+	li->user = in->user;
+}
+
 bool
 collect(struct run *run, const struct options *opt, const struct profile *p,
     const struct inputs *in, struct entry_vec *out, struct tool_list *tools)
@@ -68,13 +83,7 @@ collect(struct run *run, const struct options *opt, const struct profile *p,
 		add_base(run, out, &in->devbase, ROLE_DEVELOPER, in->histsrc,
 		    in->devspan);
 	}
-	li.contexts = in->contexts;
-	li.ncontexts = opt->ncontexts;
-	li.injects = in->injects;
-	li.ninjects = opt->ninjects;
-	li.check_only = opt->check_only;
-	li.state = in->state;
-	li.user = in->user;
+	collect_input(&li, opt, in);
 	if (!layer_collect(run, p, &li, out, tools))
 		return false;
 	collect_agent(run, p, in, out);

@@ -116,6 +116,10 @@ bool media_part(struct run *run, const struct source *src, struct span sp,
     enum part_kind kind, const char *ref, size_t reflen, const char *dir,
     const char *media_type, struct part *out);
 
+/* What the layers read of the turn: contexts, injections, the agent
+ * state, the user's message (the rest of *li is zeroed). */
+void collect_input(struct layer_input *li, const struct options *opt,
+    const struct inputs *in);
 /* The history's system texts, then every layer's entries, into out. */
 bool collect(struct run *run, const struct options *opt,
     const struct profile *p, const struct inputs *in,
