@@ -120,6 +120,20 @@ utf8_decode(const char *str, size_t n, uint32_t *cp)
 }
 
 size_t
+utf16_length(const char *s, size_t n)
+{
+	size_t i = 0, u = 0, k;
+	uint32_t cp;
+
+	while (i < n) {
+		k = utf8_decode(s + i, n - i, &cp);
+		u += cp >= 0x10000 ? 2 : 1;
+		i += k ? k : 1;
+	}
+	return u;
+}
+
+size_t
 utf8_encode(uint32_t cp, char *out)
 {
 	unsigned char *o = (unsigned char *)out;

@@ -35,6 +35,11 @@ _Noreturn void die(const char *fmt, ...)
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* Write code point cp as UTF-8 into out (4 bytes room); return length. */
 size_t utf8_encode(uint32_t cp, char *out);
+/* How many UTF-16 code units s[0..n) is (JavaScript's length): two for a
+ * code point above U+FFFF, one for any other, and one for each byte that
+ * is not valid UTF-8 (read as U+FFFD).  Counting in pieces gives the sum
+ * of the whole when the pieces split between characters. */
+size_t utf16_length(const char *s, size_t n);
 /* Number of code points in s[0..n); invalid bytes count one each. */
 /* 3 when s[0..len) starts with a UTF-8 byte order mark, else 0: the
  * one check for it, so every reader skips the same bytes. */

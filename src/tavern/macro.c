@@ -52,23 +52,6 @@ iprefix(const char *s, size_t n, const char *prefix)
 	return n >= k && strncasecmp(s, prefix, k) == 0 ? k : 0;
 }
 
-static size_t
-utf16_units(const char *s, size_t n)
-{
-	size_t i = 0, u = 0;
-	uint32_t cp;
-
-	while (i < n) {
-		size_t k = utf8_decode(s + i, n - i, &cp);
-
-		if (k == 0)
-			k = 1;
-		u += cp >= 0x10000 ? 2 : 1;
-		i += k;
-	}
-	return u;
-}
-
 /*
  * Run one step over s: every "{{...}}" whose inside holds no '}' is
  * offered to fn, left to right, as a global regular expression would
@@ -90,7 +73,7 @@ apply(struct mctx *m, char *s, step_fn *fn)
 	while (mlex_next(&l, i, &t)) {
 		/* Only {{pick}} reads the offset (its seed). */
 		if (fn == step_random) {
-			u += utf16_units(s + upos, t.at - upos);
+			u += utf16_length(s + upos, t.at - upos);
 			upos = t.at;
 		}
 		rep = fn(m, s + t.at + 2, t.end - t.at - 4, u);

@@ -111,26 +111,6 @@ wi_settings_default(struct wi_settings *s)
 	s->wi_format = "{0}";
 }
 
-/*
- * UTF-16 code units of text[0..len) (what JavaScript's length counts); a
- * bad byte counts as the last character read, *cp, does.  Counting a text
- * in pieces with the same *cp gives the sum of the whole.
- */
-static size_t
-utf16_units(const char *text, size_t len, uint32_t *cp)
-{
-	size_t i = 0, units = 0, k;
-
-	while (i < len) {
-		k = utf8_decode(text + i, len - i, cp);
-		if (k == 0)
-			k = 1;
-		units += *cp >= 0x10000 ? 2 : 1;
-		i += k;
-	}
-	return units;
-}
-
 static int64_t
 units_to_tokens(size_t units)
 {
@@ -140,10 +120,8 @@ units_to_tokens(size_t units)
 int64_t
 wi_estimate_tokens(void *ctx, const char *text, size_t len)
 {
-	uint32_t cp = 0;
-
 	(void)ctx;
-	return units_to_tokens(utf16_units(text, len, &cp));
+	return units_to_tokens(utf16_length(text, len));
 }
 
 static int64_t
@@ -864,7 +842,6 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	 * (see count_tokens in wi.h). */
 	size_t safe_at = 0;
 	int64_t safe_tokens = 0;
-	uint32_t newc_cp = 0;
 	enum state state = S_INITIAL, next;
 	bool overflow = false;
 	int pass = 0;
@@ -980,7 +957,6 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 		apply_groups(&g, batch, nb);
 		buf_reset(&newc);
 		newc_units = 0;
-		newc_cp = 0;
 		safe_at = 0;
 		safe_tokens = 0;
 		buf_reset(&rectext);
@@ -1012,8 +988,8 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			buf_puts(&newc, c);
 			buf_putc(&newc, '\n');
 			/* The estimate is a sum: count what was added. */
-			newc_units += utf16_units(newc.data + newc_at,
-			    newc.len - newc_at, &newc_cp);
+			newc_units += utf16_length(newc.data + newc_at,
+			    newc.len - newc_at);
 			/* After a newline, an ASCII letter or digit starts a
 			 * new pre-token in both BPE encodings: the text before
 			 * it counts the same whatever follows. */

@@ -468,21 +468,6 @@ char_len(const char *s, size_t n)
 	return k ? k : 1;
 }
 
-/* UTF-16 code units in s[0..n). */
-static size_t
-utf16_len(const char *s, size_t n)
-{
-	size_t i = 0, u = 0, k;
-	uint32_t c;
-
-	while (i < n) {
-		k = utf8_decode(s + i, n - i, &c);
-		u += k == 4 ? 2 : 1;
-		i += k ? k : 1;
-	}
-	return u;
-}
-
 static bool
 expand(const struct regex_macros *m, enum regex_macro_use use,
     const char *s, size_t n, struct buf *out)
@@ -579,7 +564,7 @@ replacement(struct run *run, const struct regex_script *s,
 			ok = put_trimmed(s, m, text + ov[2 * g],
 			    ov[2 * g + 1] - ov[2 * g], &r);
 		} else if (g == G + 1) {
-			*u16 += utf16_len(text + *u16at, ov[0] - *u16at);
+			*u16 += utf16_length(text + *u16at, ov[0] - *u16at);
 			*u16at = ov[0];
 			if (*u16 == 0)
 				continue;

@@ -669,21 +669,6 @@ expand_args(struct ctx *x, const struct tok *t, size_t *len)
 	return r;
 }
 
-/* How many UTF-16 units s[0..n) is ({{pick}}'s offsets). */
-static size_t
-utf16_units(const char *s, size_t n)
-{
-	size_t i = 0, u = 0, k;
-	uint32_t cp;
-
-	while (i < n) {
-		k = utf8_decode(s + i, n - i, &cp);
-		u += k && cp >= 0x10000 ? 2 : 1;
-		i += k ? k : 1;
-	}
-	return u;
-}
-
 /*
  * The value of the state-free macro t->def with the arguments a[0..n)
  * in the form the lexer found; NULL with *why set when the arguments
@@ -750,7 +735,7 @@ macro_value(struct ctx *x, const struct tok *t, const char *a, size_t n,
 		return items[macros_pick(ar, cnt, x->v->seed ?
 		    strtoull(x->v->seed, NULL, 10) : 0,
 		    rng_cyrb53(x->in->s, x->in->len, 0),
-		    utf16_units(x->in->s, t->at))];
+		    utf16_length(x->in->s, t->at))];
 	case MACROS_UTC:
 		if (!macros_utc_offset(a, n, &h)) {
 			*why = "needs an offset in hours: {{time_UTC+2}}";

@@ -22,6 +22,11 @@ main(void)
 	CHECK_INT(utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0);
 	CHECK_INT(utf8_decode("\xe4\xb8", 2, &cp), 0);
 	CHECK_INT(utf8_decode("\x80", 1, &cp), 0);
+	CHECK_INT(cp, 0xfffd);          /* an invalid byte reads as U+FFFD */
+	/* UTF-16 units: 1 + 1 (中) + 2 (emoji) + 1 (a bad byte). */
+	CHECK_INT(utf16_length("a\xe4\xb8\xad\xf0\x9f\x98\x80\xff", 9), 5);
+	CHECK_INT(utf16_length("", 0), 0);
+	CHECK_INT(utf16_length("\xf0\x9f\x98", 3), 3);  /* truncated: 3 bad */
 	CHECK_INT(utf8_encode(0x4e2d, out), 3);
 	CHECK(memcmp(out, "\xe4\xb8\xad", 3) == 0);
 	CHECK_INT(utf8_encode(0x10ffff, out), 4);
