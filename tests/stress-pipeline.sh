@@ -39,6 +39,10 @@ with open(d + "/ctx.want", "w") as f:
 with open(d + "/h.json", "w") as f:
     json.dump([{"role": "user" if i % 2 == 0 else "assistant",
                 "content": "message %d" % i} for i in range(4 * n)], f)
+with open(d + "/pick.toml", "w") as f:
+    f.write('[prompt]\npersona = "pick.md"\n[output]\nmodel = "m"\n')
+with open(d + "/prompts/pick.md", "w") as f:
+    f.write("{{pick::a::b}}" * (n // 2))
 PY
 fail=0
 start=$(date +%s)
@@ -95,4 +99,13 @@ if "$bin" build "$tmp/vars.toml" -u hi -H "$tmp/h.json" -f messages \
 print(len(m), m[-2]["content"], m[-1]["content"])' "$tmp/out")" = \
     "$((4 * n + 1)) message $((4 * n - 1)) hi" ]
 then ok "$what"; else bad "$what" "wrong messages"; fi
+what="$((n / 2)) {{pick}} in one text"
+# Each pick is seeded by the text's hash and its own offset, which the
+# engine must not recount from the start for every one.
+if "$bin" build "$tmp/pick.toml" -u hi -f messages --seed 7 >"$tmp/out" \
+    2>"$tmp/err" && content 0 >"$tmp/got" &&
+    [ "$(tr -d ab <"$tmp/got" | wc -c)" -eq 0 ] &&
+    [ "$(wc -c <"$tmp/got")" -eq $((n / 2)) ] &&
+    grep -q a "$tmp/got" && grep -q b "$tmp/got"
+then ok "$what"; else bad "$what" "wrong picks"; fi
 exit $fail

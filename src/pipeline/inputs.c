@@ -11,6 +11,8 @@
 #include "data/load.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "text/macros.h"
+#include "base/clock.h"
 
 const char *
 assemble_stdin_clash(const struct options *opt)
@@ -359,8 +361,20 @@ inputs_read(struct run *run, const struct options *opt,
 {
 	size_t i;
 	bool ok;
+	int64_t ms;
+	uint64_t seed;
 
 	memset(in, 0, sizeof(*in));
+	/* --now and --seed pin what the macros read: a bad one is an error
+	 * for every build, whether or not a macro would have read it. */
+	if (opt->now && !clock_parse(opt->now, &ms)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
+		return false;
+	}
+	if (opt->tavern.seed && !macros_seed(opt->tavern.seed, &seed)) {
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, opt->tavern.seed);
+		return false;
+	}
 	if (!inputs_session_load(run, opt, in))
 		return false;
 	if (in->sess)

@@ -13,6 +13,7 @@
 #include "base/vec.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "text/macros.h"
 #include "prompt/chat.h"
 #include "tavern/card.h"
 #include "tavern/field.h"
@@ -2225,19 +2226,15 @@ static bool
 check_options(struct run *run, const struct tavern_input *in)
 {
 	int64_t ms;
-	const char *p;
+	uint64_t seed;
 
 	if (in->now && !clock_parse(in->now, &ms)) {
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
 		return false;
 	}
-	if (in->seed) {
-		for (p = in->seed; *p >= '0' && *p <= '9'; p++)
-			;
-		if (!*in->seed || *p || p - in->seed > 19) {
-			diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
-			return false;
-		}
+	if (in->seed && !macros_seed(in->seed, &seed)) {
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
+		return false;
 	}
 	return true;
 }

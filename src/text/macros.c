@@ -217,6 +217,19 @@ macros_list(struct arena *a, const char *s, size_t n, char ***items)
 	return cnt;
 }
 
+bool
+macros_seed(const char *s, uint64_t *seed)
+{
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++)
+		;
+	if (p == s || *p || p - s > 19)
+		return false;
+	*seed = strtoull(s, NULL, 10);
+	return true;
+}
+
 size_t
 macros_pick(struct arena *a, size_t cnt, uint64_t chat_hash,
     uint64_t text_hash, size_t off)

@@ -53,6 +53,10 @@ extern const struct macros_def macros_table[];
 /* The macro of name s[0..n) (any case), or NULL. */
 const struct macros_def *macros_find(const char *s, size_t n);
 
+/* --seed as text: true and *seed set when s is 1 to 19 decimal digits
+ * (a non-negative integer that fits), else false. */
+bool macros_seed(const char *s, uint64_t *seed);
+
 /* {{random}} and {{roll}}: the next number in [0, 1) of a xorshift
  * generator whose state the caller keeps (seeded from --seed). */
 double macros_random(uint64_t *state);

@@ -274,6 +274,11 @@ struct ctx {
 	struct mlex lx;         /* the lexer over in (its searches are
 	                         * cached, so finding tags stays linear) */
 	size_t lim;             /* the end of the text being expanded */
+	/* {{pick}}'s seeds over in, counted once: the text's hash, and
+	 * the UTF-16 offset u16 of byte u16_at, carried forward. */
+	bool hashed;
+	uint64_t hash;
+	size_t u16_at, u16;
 };
 
 /* The output: the top level edits in (keeping origins) and begins the
@@ -588,11 +593,37 @@ macro_now(struct ctx *x)
 	struct tvars *v = x->v;
 
 	if (!v->now_set) {
-		if (!v->now || !clock_parse(v->now, &v->now_ms))
-			v->now_ms = clock_now_ms();
 		v->now_set = true;
+		if (!v->now) {
+			v->now_ms = clock_now_ms();
+		} else if (!clock_parse(v->now, &v->now_ms)) {
+			/* Never the clock in place of a time asked for. */
+			diag_plain(x->run, DIAG_ERROR, MSG_SESSION_BAD_TIME,
+			    v->now);
+			x->ok = false;
+			v->now_ms = 0;
+		}
 	}
 	return v->now_ms;
+}
+
+/* --seed when it is given: true and *seed set; a --seed that is not a
+ * number is reported (once) and reads as 0. */
+static bool
+macro_seed(struct ctx *x, uint64_t *seed)
+{
+	struct tvars *v = x->v;
+
+	*seed = 0;
+	if (!v->seed)
+		return false;
+	if (macros_seed(v->seed, seed))
+		return true;
+	if (!v->seed_bad)
+		diag_plain(x->run, DIAG_ERROR, MSG_TAVERN_SEED, v->seed);
+	v->seed_bad = true;
+	x->ok = false;
+	return true;
 }
 
 /* The random state: from --seed as a tavern build seeds it, so the same
@@ -603,17 +634,9 @@ macro_rng(struct ctx *x)
 	struct tvars *v = x->v;
 
 	if (!v->rng_set) {
-		const char *p = v->seed;
+		uint64_t seed;
 
-		for (; p && *p >= '0' && *p <= '9'; p++)
-			;
-		if (v->seed && (!*v->seed || *p || p - v->seed > 19)) {
-			diag_plain(x->run, DIAG_ERROR, MSG_TAVERN_SEED,
-			    v->seed);
-			x->ok = false;
-		}
-		v->rng = v->seed ? strtoull(v->seed, NULL, 10) :
-		    (uint64_t)macro_now(x);
+		v->rng = macro_seed(x, &seed) ? seed : (uint64_t)macro_now(x);
 		v->rng = v->rng * 0x9e3779b97f4a7c15ULL + 1;
 		v->rng_set = true;
 	}
@@ -684,6 +707,7 @@ macro_value(struct ctx *x, const struct tok *t, const char *a, size_t n,
 	const char *r;
 	char **items;
 	size_t cnt;
+	uint64_t seed;
 	int h;
 
 	switch (d->args) {
@@ -732,10 +756,17 @@ macro_value(struct ctx *x, const struct tok *t, const char *a, size_t n,
 		if (strcmp(d->name, "random") == 0)
 			return items[(size_t)floor(macros_random(macro_rng(x)) *
 			    (double)cnt)];
-		return items[macros_pick(ar, cnt, x->v->seed ?
-		    strtoull(x->v->seed, NULL, 10) : 0,
-		    rng_cyrb53(x->in->s, x->in->len, 0),
-		    utf16_length(x->in->s, t->at))];
+		macro_seed(x, &seed);
+		if (!x->hashed) {
+			x->hash = rng_cyrb53(x->in->s, x->in->len, 0);
+			x->hashed = true;
+		}
+		/* Tags come left to right; a loop body goes back. */
+		if (t->at < x->u16_at)
+			x->u16_at = x->u16 = 0;
+		x->u16 += utf16_length(x->in->s + x->u16_at, t->at - x->u16_at);
+		x->u16_at = t->at;
+		return items[macros_pick(ar, cnt, seed, x->hash, x->u16)];
 	case MACROS_UTC:
 		if (!macros_utc_offset(a, n, &h)) {
 			*why = "needs an offset in hours: {{time_UTC+2}}";
@@ -951,6 +982,8 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 	sub.ok = true;
 	mlex_init(&sub.lx, in.s, in.len, &x->run->arena);
 	sub.lim = in.len;
+	sub.hashed = false;
+	sub.u16_at = sub.u16 = 0;
 	if (!expand_ctx(&sub, &res))
 		x->ok = false;
 	/* A partial's last line end is the file's, not the text's. */

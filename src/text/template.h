@@ -60,6 +60,7 @@ struct tvars {
 	 * clock, read once and only when a macro needs it). */
 	const char *now, *seed;
 	bool now_set, rng_set;
+	bool seed_bad;                  /* --seed not a number: reported */
 	int64_t now_ms;
 	uint64_t rng;
 };
