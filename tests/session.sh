@@ -6,7 +6,8 @@
 #  2. kill -9 at random moments of writes to a big session, 100 times:
 #     after each, the file parses and holds the old or the new messages,
 #     never a torn mix;
-#  3. a corrupt session is reported at its line and left as it was;
+#  3. a corrupt session, or one with a bad image, is reported at its
+#     line and left as it was;
 #  4. a SillyTavern chat from SHARED/samples continued by strata keeps its
 #     lines byte for byte (skipped, saying so, without SHARED);
 #  6. a turn's images are kept in the session (extra.media) and sent
@@ -81,6 +82,15 @@ echo "x" | "$bin" reply --session bad.jsonl 2>err && fail "corrupt: accepted"
 grep -q '^bad.jsonl:3:' err || fail "corrupt: not reported at line 3: $(cat err)"
 cmp -s bad.jsonl bad.orig || fail "corrupt: the file was changed"
 echo "session: a corrupt file is reported at its line and kept"
+# A bad image in a session is an error at its line, not a request.
+printf '%s\n' '{"chat_metadata":{}}' '{"name":"U","is_user":true,"mes":"see","extra":{"media":[{"url":"data:x/y;base64,QUJD"}]}}' >media.jsonl
+cp media.jsonl media.orig
+"$bin" build --session media.jsonl -u ok -f anthropic --set output.model=m \
+    >out 2>err && fail "media: a bad image was sent"
+grep -q "^media.jsonl:2:.*media type 'x/y'" err || fail "media: not reported at line 2: $(cat err)"
+[ -s out ] && fail "media: output written"
+cmp -s media.jsonl media.orig || fail "media: the file was changed"
+echo "session: a bad image in a session is reported at its line and kept"
 
 # 5. Tool calls and their results live in the session and come back as
 #    the providers want them.
