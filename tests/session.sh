@@ -13,7 +13,8 @@
 #  6. a turn's images are kept in the session (extra.media) and sent
 #     again in each provider's shape;
 #  7. the profile's fingerprint and the thread id are kept, a build with
-#     another profile is warned about;
+#     another profile or a thread id that is not a string is warned
+#     about (the id is replaced);
 #  8. a SillyTavern build's variables and timed world-info state persist.
 set -u
 bin=$1
@@ -159,6 +160,14 @@ printf '[output]\nmodel = "other"\n' >q.toml
 "$bin" build q.toml --session n1.jsonl -u x --dry-run >/dev/null 2>err || fail "state: mismatch is an error"
 grep -q 'warning: the session n1.jsonl was built with another profile' err ||
 	fail "state: no warning: $(cat err)"
+# A thread_id that is not a string is warned about and replaced.
+printf '%s\n' '{"chat_metadata":{"strata":{"thread_id":5}}}' \
+    '{"name":"U","is_user":true,"mes":"hi"}' >n3.jsonl
+"$bin" build p.toml --session n3.jsonl -u x --now 2026-01-01T00:00:00Z \
+    >/dev/null 2>err || fail "state: a number thread_id is an error"
+grep -q '^n3.jsonl:1:41: warning: thread_id must be a string, not integer' err ||
+	fail "state: no warning for a number thread_id: $(cat err)"
+[ "$(thread n3.jsonl)" = "$t1" ] || fail "state: the number thread_id was kept"
 echo "session: profile fingerprint and thread id kept"
 
 # 8. A SillyTavern build keeps its chat's state in the session: the

@@ -437,13 +437,23 @@ void
 session_thread(struct run *run, struct chatfile *c, const char *seed,
     const char *now)
 {
-	struct node *st = session_state_mut(run, c);
+	const struct node *old = state_get(c, "thread_id");
+	struct node *st;
 	unsigned char u[16];
 	uint64_t h[2];
 	size_t i;
 
-	if (tree_get(st, "thread_id"))
+	if (old && old->kind == NODE_STRING)
 		return;
+	/* Not a string: warned about (as a changed profile is) and
+	 * replaced by a new id. */
+	if (old && c->src && old->span.len)
+		diag_warning(run, c->src, old->span, MSG_SESSION_THREAD,
+		    tree_kind_name(old->kind));
+	else if (old)
+		diag_plain(run, DIAG_WARNING, MSG_SESSION_THREAD,
+		    tree_kind_name(old->kind));
+	st = session_state_mut(run, c);
 	if (seed || now) {
 		h[0] = hash_fnv1a64(HASH_FNV_INIT, seed ? "seed:" : "now:",
 		    seed ? 5 : 4);

@@ -108,7 +108,8 @@ void session_set_profile(struct run *run, struct chatfile *c,
     const char *fp);
 /* Give the session its thread_id unless it has one: a version-4 UUID
  * derived from seed (--seed) or else now (--now) when either is given,
- * else random. */
+ * else random.  One that is not a string is warned about at its span and
+ * replaced. */
 void session_thread(struct run *run, struct chatfile *c, const char *seed,
     const char *now);
 /* chat_metadata.strata's member key when it is a string, else NULL. */
