@@ -6,13 +6,15 @@
 #  2. kill -9 at random moments of writes to a big session, 100 times:
 #     after each, the file parses and holds the old or the new messages,
 #     never a torn mix;
-#  3. a corrupt session is reported at its line and left as it was;
+#  3. a corrupt session, or one with a bad image, is reported at its
+#     line and left as it was;
 #  4. a SillyTavern chat from SHARED/samples continued by strata keeps its
 #     lines byte for byte (skipped, saying so, without SHARED);
 #  6. a turn's images are kept in the session (extra.media) and sent
 #     again in each provider's shape;
 #  7. the profile's fingerprint and the thread id are kept, a build with
-#     another profile is warned about;
+#     another profile or a thread id that is not a string is warned
+#     about (the id is replaced);
 #  8. a SillyTavern build's variables and timed world-info state persist.
 set -u
 bin=$1
@@ -81,6 +83,15 @@ echo "x" | "$bin" reply --session bad.jsonl 2>err && fail "corrupt: accepted"
 grep -q '^bad.jsonl:3:' err || fail "corrupt: not reported at line 3: $(cat err)"
 cmp -s bad.jsonl bad.orig || fail "corrupt: the file was changed"
 echo "session: a corrupt file is reported at its line and kept"
+# A bad image in a session is an error at its line, not a request.
+printf '%s\n' '{"chat_metadata":{}}' '{"name":"U","is_user":true,"mes":"see","extra":{"media":[{"url":"data:x/y;base64,QUJD"}]}}' >media.jsonl
+cp media.jsonl media.orig
+"$bin" build --session media.jsonl -u ok -f anthropic --set output.model=m \
+    >out 2>err && fail "media: a bad image was sent"
+grep -q "^media.jsonl:2:.*media type 'x/y'" err || fail "media: not reported at line 2: $(cat err)"
+[ -s out ] && fail "media: output written"
+cmp -s media.jsonl media.orig || fail "media: the file was changed"
+echo "session: a bad image in a session is reported at its line and kept"
 
 # 5. Tool calls and their results live in the session and come back as
 #    the providers want them.
@@ -149,6 +160,14 @@ printf '[output]\nmodel = "other"\n' >q.toml
 "$bin" build q.toml --session n1.jsonl -u x --dry-run >/dev/null 2>err || fail "state: mismatch is an error"
 grep -q 'warning: the session n1.jsonl was built with another profile' err ||
 	fail "state: no warning: $(cat err)"
+# A thread_id that is not a string is warned about and replaced.
+printf '%s\n' '{"chat_metadata":{"strata":{"thread_id":5}}}' \
+    '{"name":"U","is_user":true,"mes":"hi"}' >n3.jsonl
+"$bin" build p.toml --session n3.jsonl -u x --now 2026-01-01T00:00:00Z \
+    >/dev/null 2>err || fail "state: a number thread_id is an error"
+grep -q '^n3.jsonl:1:41: warning: thread_id must be a string, not integer' err ||
+	fail "state: no warning for a number thread_id: $(cat err)"
+[ "$(thread n3.jsonl)" = "$t1" ] || fail "state: the number thread_id was kept"
 echo "session: profile fingerprint and thread id kept"
 
 # 8. A SillyTavern build keeps its chat's state in the session: the

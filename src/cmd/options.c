@@ -400,6 +400,14 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	/* A regenerated turn is the session's last user message. */
 	if (opt->regenerate && (!opt->session || opt->user))
 		goto usage;
+	/* A SillyTavern build does not send images: say so rather than
+	 * drop them.  (A [tavern] profile is checked by assemble().) */
+	if (opt->nimages && tavern_wanted(tv, NULL)) {
+		fprintf(stderr, "%s %s: --image cannot go with a SillyTavern "
+		    "build (--card, --preset, --chat, --settings, --world or "
+		    "--regex): it does not send images\n", progname, verb);
+		goto usage;
+	}
 	if (opt->stage && opt->json) {
 		fprintf(stderr, "%s %s: --stage picks a stage for the debug "
 		    "view; --json prints every stage\n", progname, verb);

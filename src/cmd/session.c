@@ -180,7 +180,7 @@ parts_node(struct arena *a, const struct part *parts, size_t n)
 }
 
 /* show: a readable transcript, or the -H history array. */
-static void
+static bool
 show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 {
 	struct node *hist = tree_array(&run->arena);
@@ -204,7 +204,10 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 		size_t len, k;
 		const char *text = chatfile_text(m, &len);
 		const struct part *parts;
-		size_t np = session_parts(&run->arena, m, &parts);
+		size_t np;
+
+		if (!session_parts(run, c->src, m, &parts, &np))
+			return false;
 
 		if (json) {
 			struct node *o;
@@ -237,6 +240,7 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 		json_write(out, hist, 2);
 		buf_putc(out, '\n');
 	}
+	return true;
 }
 
 static bool
@@ -339,10 +343,9 @@ cmd_session(int argc, char **argv)
 		struct chatfile c;
 		bool exists;
 
-		if (session_load(&run, path, &c, &exists)) {
-			show(&run, &c, a.json, &out);
+		if (session_load(&run, path, &c, &exists) &&
+		    show(&run, &c, a.json, &out))
 			fwrite(out.data, 1, out.len, stdout);
-		}
 	} else if (strcmp(a.action, "undo") == 0) {
 		session_update(&run, path, do_undo, &a);
 	} else if (strcmp(a.action, "set-var") == 0) {

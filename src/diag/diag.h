@@ -251,6 +251,12 @@ enum diag_level {
 	X(MSG_SESSION_NO_CALL, "tool call '%s': no assistant message of the session %s made it") \
 	X(MSG_SESSION_BAD_TIME, "--now '%s' is not an RFC 3339 date-time (2026-11-23T09:30:00Z)") \
 	X(MSG_SESSION_PROFILE, "the session %s was built with another profile (fingerprint %s, now %s)") \
+	/* session: media parts and the thread id (sessfix) */ \
+	X(MSG_PART_DATA_URL, "'%s' is not a data URL of the form data:TYPE;base64,BYTES") \
+	X(MSG_PART_MEDIA_TYPE, "'%s' has media type '%s', which is not %s") \
+	X(MSG_SESSION_MEDIA_KIND, "a media entry's 'type' must be a string, not %s") \
+	X(MSG_SESSION_THREAD, "thread_id must be a string, not %s: a new thread id replaces it") \
+	X(MSG_TAVERN_IMAGE, "--image cannot go with a SillyTavern build (%s): it does not send images") \
 	/* tavern: SillyTavern presets, settings, assembly */ \
 	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \
 	X(MSG_TAVERN_WRONG_TYPE, "'%s' must be %s, not %s") \

@@ -387,7 +387,14 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		return false;
 	ok = inputs_read(run, opt, as.profile, as.vars, as.ctxs, as.injs,
 	    &in);
-	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)))
+	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
+	    opt->nimages) {
+		/* The tavern build does not take the turn's parts. */
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_IMAGE,
+		    "the profile's [tavern]");
+		ok = false;
+	} else if (ok && tavern_wanted(&opt->tavern,
+	    profile_tavern(as.profile)))
 		ok = tavern(run, opt, as.profile, &in, c);
 	else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);

@@ -47,11 +47,12 @@ after_last_user(const struct chatfile *c)
  * extra.image, extra.file: session.h), and from extra.strata an
  * assistant message's tool calls, a tool result's call (its tool's name
  * found on the call, in the messages before it).  NULL for a plain
- * message.
+ * message.  A bad image or file is reported and clears *ok.
  */
 static struct message_extra *
-session_extra(struct run *run, const struct node *obj,
-    const struct message *before, size_t nbefore)
+session_extra(struct run *run, const struct source *src,
+    const struct node *obj, const struct message *before, size_t nbefore,
+    bool *ok)
 {
 	const struct node *extra = tree_get(obj, "extra");
 	const struct node *st = extra ? tree_get(extra, "strata") : NULL;
@@ -61,8 +62,10 @@ session_extra(struct run *run, const struct node *obj,
 	struct message_extra *x;
 	struct tool_call *v;
 	const struct part *parts;
-	size_t i, k, nparts = session_parts(&run->arena, obj, &parts);
+	size_t i, k, nparts;
 
+	if (!session_parts(run, src, obj, &parts, &nparts))
+		*ok = false;
 	if (!(calls && calls->kind == NODE_ARRAY && calls->u.array.n) &&
 	    !(id && id->kind == NODE_STRING) && !nparts)
 		return NULL;
@@ -135,6 +138,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 	const struct chatfile *c = in->sess;
 	struct buf base = BUF_INIT, devbase = BUF_INIT;
 	struct message *msgs;
+	bool ok = true;
 	size_t end, i, n = 0, before = 0, nh = in->nhist;
 
 	if (!c) {
@@ -181,7 +185,8 @@ inputs_session_merge(struct run *run, const struct options *opt,
 		m->origin = "session";
 		m->content = text;
 		m->len = len;
-		m->x = session_extra(run, cm->obj, msgs, n - 1);
+		m->x = session_extra(run, c->src, cm->obj, msgs, n - 1,
+		    &ok);
 		if (cm->raw && c->src) {
 			m->has_src = true;
 			m->src = c->src->id;
@@ -202,7 +207,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 		in->histsrc = c->src;
 	in->first_turn = opt->turn == TURN_FIRST || (opt->turn == TURN_AUTO &&
 	    before == 0 && nh == 0);
-	return true;
+	return ok;
 }
 
 /* chat_metadata.strata.entries: {"key","content","priority","role",

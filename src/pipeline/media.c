@@ -43,29 +43,6 @@ media_is_url(const char *s, size_t n)
 	    (n > 5 && memcmp(s, "gs://", 5) == 0);
 }
 
-/* A data: URL with base64 bytes into out; false if it is not one. */
-static bool
-data_url(struct run *run, const char *s, size_t n, struct part *out)
-{
-	const char *semi, *comma;
-
-	if (n < 5 || memcmp(s, "data:", 5) != 0)
-		return false;
-	comma = memchr(s, ',', n);
-	if (!comma)
-		return false;
-	semi = memchr(s, ';', (size_t)(comma - s));
-	if (!semi || (size_t)(comma - semi) != 7 ||
-	    memcmp(semi, ";base64", 7) != 0)
-		return false;
-	out->media_type = arena_strndup(&run->arena, s + 5,
-	    (size_t)(semi - s - 5));
-	out->data = comma + 1;
-	out->len = n - (size_t)(comma + 1 - s);
-	out->url = false;
-	return true;
-}
-
 static bool
 read_capped(const char *path, struct buf *b, bool *big)
 {
@@ -107,10 +84,19 @@ media_part(struct run *run, const struct source *src, struct span sp,
 	out->kind = kind;
 	out->media_type = media_type;
 	if (media_is_url(ref, reflen)) {
-		if (!data_url(run, ref, reflen, out)) {
+		if (memcmp(ref, "data:", 5) != 0) {
 			out->data = arena_strndup(&run->arena, ref, reflen);
 			out->len = reflen;
 			out->url = true;
+		} else if (!part_data_url(&run->arena, ref, reflen, out)) {
+			diag_error(run, src, sp, MSG_PART_DATA_URL, shown);
+			return false;
+		} else if (!part_media_ok(kind, out->media_type)) {
+			diag_error(run, src, sp, MSG_PART_MEDIA_TYPE, shown,
+			    out->media_type, kind == PART_IMAGE ? "image/png, "
+			    "image/jpeg, image/gif or image/webp" :
+			    "a type/subtype");
+			return false;
 		}
 		if (media_type && out->url == false &&
 		    strcmp(media_type, out->media_type) != 0) {

@@ -18,6 +18,7 @@
 #include "diag/source.h"
 #include "prompt/tool.h"
 
+struct arena;
 struct node;
 struct profile;          /* opaque here: the emitters read it */
 struct wi_result;        /* opaque here (tavern/wi.h): the emitters
@@ -45,6 +46,17 @@ struct part {
 	const char *media_type;         /* or NULL (a URL of unknown type) */
 	const char *filename;           /* PART_FILE: or NULL */
 };
+
+/* Media parts (part.c), one check for every way a part arrives (--image,
+ * history files, sessions).  part_data_url splits s[0..n), which starts
+ * with "data:", as data:TYPE;base64,BYTES into p's media type (in a),
+ * data and len; false if it is not of that shape or BYTES is empty.
+ * part_media_ok: whether a part of kind may carry media type t -- an
+ * image PNG, JPEG, GIF or WebP, a file any type/subtype (the emitters
+ * check what each provider takes). */
+bool part_data_url(struct arena *a, const char *s, size_t n,
+    struct part *p);
+bool part_media_ok(enum part_kind kind, const char *t);
 
 struct tool_call {
 	const char *id;

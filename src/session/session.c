@@ -153,31 +153,37 @@ session_put_media(struct arena *a, struct node *msg,
 }
 
 /* A part from a URL: a data: URL split into media type and base64
- * bytes; http(s) and gs kept as URLs; anything else false. */
-static bool
-url_part(struct arena *a, const struct node *url, const char *type,
-    enum part_kind kind, struct part *p)
+ * bytes, held to part_media_ok; http(s) and gs kept as URLs; anything
+ * else (a SillyTavern server path) 0.  -1: a bad data: URL, reported at
+ * its span. */
+static int
+url_part(struct run *run, const struct source *src, const struct node *url,
+    const char *type, enum part_kind kind, struct part *p)
 {
-	const char *s, *semi, *comma;
+	const char *s;
 	size_t n;
 
 	if (!url || url->kind != NODE_STRING)
-		return false;
+		return 0;
 	s = url->u.str.s;
 	n = url->u.str.len;
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->media_type = type;
-	if (n > 5 && memcmp(s, "data:", 5) == 0) {
-		if (!(comma = memchr(s, ',', n)) ||
-		    !(semi = memchr(s, ';', (size_t)(comma - s))) ||
-		    comma - semi != 7 || memcmp(semi, ";base64", 7) != 0)
-			return false;
-		p->media_type = arena_strndup(a, s + 5,
-		    (size_t)(semi - s - 5));
-		p->data = comma + 1;
-		p->len = n - (size_t)(comma + 1 - s);
-		return true;
+	if (n >= 5 && memcmp(s, "data:", 5) == 0) {
+		if (!part_data_url(&run->arena, s, n, p)) {
+			diag_error(run, src, url->span, MSG_PART_DATA_URL,
+			    diag_shown(run, s, n));
+			return -1;
+		}
+		if (!part_media_ok(kind, p->media_type)) {
+			diag_error(run, src, url->span, MSG_PART_MEDIA_TYPE,
+			    diag_shown(run, s, n), p->media_type,
+			    kind == PART_IMAGE ? "image/png, image/jpeg, "
+			    "image/gif or image/webp" : "a type/subtype");
+			return -1;
+		}
+		return 1;
 	}
 	if ((n > 7 && memcmp(s, "http://", 7) == 0) ||
 	    (n > 8 && memcmp(s, "https://", 8) == 0) ||
@@ -185,9 +191,9 @@ url_part(struct arena *a, const struct node *url, const char *type,
 		p->data = s;
 		p->len = n;
 		p->url = true;
-		return true;
+		return 1;
 	}
-	return false;
+	return 0;
 }
 
 /* A string member of t, or NULL. */
@@ -199,19 +205,23 @@ str_in(const struct node *t, const char *key)
 	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
 }
 
-size_t
-session_parts(struct arena *a, const struct node *msg,
-    const struct part **out)
+bool
+session_parts(struct run *run, const struct source *src,
+    const struct node *msg, const struct part **out, size_t *np)
 {
 	const struct node *extra = tree_get(msg, "extra");
 	const struct node *media, *sm, *img, *file, *st;
+	struct arena *a = &run->arena;
 	struct part *v;
 	size_t n = 0, i, cap, len;
 	const char *text = chatfile_text(msg, &len);
+	bool ok = true;
+	int r;
 
 	*out = NULL;
+	*np = 0;
 	if (!extra || extra->kind != NODE_TABLE)
-		return 0;
+		return true;
 	media = tree_get(extra, "media");
 	if (media && media->kind != NODE_ARRAY)
 		media = NULL;
@@ -220,7 +230,7 @@ session_parts(struct arena *a, const struct node *msg,
 	if (file && file->kind != NODE_TABLE)
 		file = NULL;
 	if (!(media && media->u.array.n) && !img && !file)
-		return 0;
+		return true;
 	st = tree_get(extra, "strata");
 	sm = st && st->kind == NODE_TABLE ? tree_get(st, "media") : NULL;
 	if (sm && sm->kind != NODE_ARRAY)
@@ -234,33 +244,53 @@ session_parts(struct arena *a, const struct node *msg,
 	}
 	for (i = 0; media && i < media->u.array.n; i++) {
 		const struct node *m = media->u.array.items[i];
-		const char *type = str_in(m, "type");
+		const struct node *tn = m->kind == NODE_TABLE ?
+		    tree_get(m, "type") : NULL;
 		const struct node *x = sm && i < sm->u.array.n ?
 		    sm->u.array.items[i] : NULL;
 
-		if (m->kind != NODE_TABLE || (type && strcmp(type, "image")))
+		if (m->kind != NODE_TABLE)
 			continue;
-		if (url_part(a, tree_get(m, "url"), str_in(x, "media_type"),
-		    PART_IMAGE, &v[n]))
+		if (tn && tn->kind != NODE_STRING) {
+			diag_error(run, src, tn->span, MSG_SESSION_MEDIA_KIND,
+			    tree_kind_name(tn->kind));
+			ok = false;
+			continue;
+		}
+		if (tn && strcmp(tn->u.str.s, "image") != 0)
+			continue;
+		r = url_part(run, src, tree_get(m, "url"),
+		    str_in(x, "media_type"), PART_IMAGE, &v[n]);
+		if (r > 0)
 			n++;
+		else if (r < 0)
+			ok = false;
 	}
 	/* 1.12 and older: one image, kept in media[] by newer versions. */
-	if (!(media && media->u.array.n) && url_part(a, img, NULL, PART_IMAGE,
-	    &v[n]))
-		n++;
-	if (file && url_part(a, tree_get(file, "url"), NULL, PART_FILE,
-	    &v[n])) {
-		v[n++].filename = str_in(file, "name");
+	if (!(media && media->u.array.n) && (r = url_part(run, src, img, NULL,
+	    PART_IMAGE, &v[n])) != 0) {
+		if (r > 0)
+			n++;
+		else
+			ok = false;
+	}
+	if (file && (r = url_part(run, src, tree_get(file, "url"), NULL,
+	    PART_FILE, &v[n])) != 0) {
+		if (r > 0)
+			v[n++].filename = str_in(file, "name");
+		else
+			ok = false;
 	} else if (file && (text = str_in(file, "text")) && *text) {
 		/* A file SillyTavern read as text: its text, as it sends. */
 		v[n].kind = PART_TEXT;
 		v[n].data = text;
 		v[n++].len = strlen(text);
 	}
-	if (n == (len ? 1u : 0u))
-		return 0;
+	if (!ok || n == (len ? 1u : 0u))
+		return ok;
 	*out = v;
-	return n;
+	*np = n;
+	return true;
 }
 
 const char *
@@ -407,13 +437,23 @@ void
 session_thread(struct run *run, struct chatfile *c, const char *seed,
     const char *now)
 {
-	struct node *st = session_state_mut(run, c);
+	const struct node *old = state_get(c, "thread_id");
+	struct node *st;
 	unsigned char u[16];
 	uint64_t h[2];
 	size_t i;
 
-	if (tree_get(st, "thread_id"))
+	if (old && old->kind == NODE_STRING)
 		return;
+	/* Not a string: warned about (as a changed profile is) and
+	 * replaced by a new id. */
+	if (old && c->src && old->span.len)
+		diag_warning(run, c->src, old->span, MSG_SESSION_THREAD,
+		    tree_kind_name(old->kind));
+	else if (old)
+		diag_plain(run, DIAG_WARNING, MSG_SESSION_THREAD,
+		    tree_kind_name(old->kind));
+	st = session_state_mut(run, c);
 	if (seed || now) {
 		h[0] = hash_fnv1a64(HASH_FNV_INIT, seed ? "seed:" : "now:",
 		    seed ? 5 : 4);

@@ -72,10 +72,13 @@ struct node *session_message(struct arena *a, enum role role,
 void session_put_media(struct arena *a, struct node *msg,
     const struct part *parts, const char *const *path, size_t n);
 /* msg's content parts -- mes as a text part, then its images and files --
- * or 0 (and *out NULL) when it has none but mes.  Images at a URL that is
- * not http(s), gs or data (a SillyTavern server path) are left out. */
-size_t session_parts(struct arena *a, const struct node *msg,
-    const struct part **out);
+ * into *out and *n, or 0 (and *out NULL) when it has none but mes.
+ * Images at a URL that is not http(s), gs or data (a SillyTavern server
+ * path) are left out.  A data: URL not of the form data:TYPE;base64,BYTES
+ * or of a media type no provider takes (part_media_ok), or a media
+ * entry's non-string "type", is an error at its span in src: false. */
+bool session_parts(struct run *run, const struct source *src,
+    const struct node *msg, const struct part **out, size_t *n);
 /* The name of the last message from the user (is_user true) or from the
  * character, or dflt. */
 const char *session_last_name(const struct chatfile *c, bool user,
@@ -105,7 +108,8 @@ void session_set_profile(struct run *run, struct chatfile *c,
     const char *fp);
 /* Give the session its thread_id unless it has one: a version-4 UUID
  * derived from seed (--seed) or else now (--now) when either is given,
- * else random. */
+ * else random.  One that is not a string is warned about at its span and
+ * replaced. */
 void session_thread(struct run *run, struct chatfile *c, const char *seed,
     const char *now);
 /* chat_metadata.strata's member key when it is a string, else NULL. */
