@@ -50,11 +50,19 @@ profile_warnings(struct run *run, const struct profile *p)
 }
 
 static void
-check_warnings(struct run *run, struct chat *c, struct tvars *vars)
+check_warnings(struct run *run, struct chat *c, struct tvars *vars,
+    bool tavern)
 {
+	const struct profile *p = c->profile;
 	size_t i;
 
-	profile_warnings(run, c->profile);
+	profile_warnings(run, p);
+	/* An anchor names a preset prompt: only a tavern build has one. */
+	for (i = 0; !tavern && i < p->ninjects; i++)
+		if (p->injects[i].anchor.s)
+			diag_warning(run, run_source(run,
+			    p->injects[i].anchor.node->src),
+			    p->injects[i].anchor.node->span, MSG_ANCHOR_UNUSED);
 	for (i = 0; i < template_nvars(vars); i++) {
 		const struct tvar *t = template_var_at(vars, i);
 
@@ -155,7 +163,7 @@ assemble_entries(struct run *run, const struct options *opt,
 	if (opt->scopes)
 		stack_keep_scopes(&c->stack, opt->scopes);
 	if (opt->check_only)
-		check_warnings(run, c, &in->vars);
+		check_warnings(run, c, &in->vars, false);
 	if (agent_enabled(p)) {
 		c->prose_tools = c->tools;
 		memset(&c->tools, 0, sizeof(c->tools));
@@ -324,7 +332,7 @@ tavern_own(struct run *run, const struct options *opt,
 		struct chat cc = *c;
 
 		cc.stack = st;
-		check_warnings(run, &cc, &in->vars);
+		check_warnings(run, &cc, &in->vars, true);
 	}
 	c->tools = tools;
 	if (agent_enabled(p)) {
