@@ -106,7 +106,17 @@ grep -q '"tool_call_id": "call_1"' o.json || fail "tools: no tool message for op
 grep -q '"name": "get_weather"' o.json || fail "tools: no tool call for openai"
 "$bin" build p.toml --session t.jsonl --dry-run -u ok -f gemini >g.json || fail "tools: gemini"
 grep -q '"functionResponse"' g.json || fail "tools: no functionResponse for gemini"
-echo "session: tool calls and results carried to openai and gemini"
+# show --json is the session as a -H history: the same request from it.
+"$bin" session t.jsonl show --json >h.json || fail "tools: show --json"
+grep -q '"tool_call_id": "call_1"' h.json || fail "tools: show --json lost the result"
+for f in openai anthropic gemini; do
+	"$bin" build p.toml -H h.json -u ok -f $f >via-h.json ||
+		fail "tools: -H from show --json ($f)"
+	"$bin" build p.toml --session t.jsonl --dry-run -u ok -f $f >via-s.json ||
+		fail "tools: --session ($f)"
+	cmp -s via-h.json via-s.json || fail "tools: show --json as -H differs ($f)"
+done
+echo "session: tool calls and results carried to openai and gemini, and kept by show --json"
 
 # 6. Images of a turn live in the session where SillyTavern 1.15 keeps
 #    them (extra.media) and are sent again in each provider's shape; a

@@ -179,6 +179,25 @@ parts_node(struct arena *a, const struct part *parts, size_t n)
 	return arr;
 }
 
+/* A message's tool calls (an assistant's) or the call it answers (a
+ * tool result's), from extra.strata, as -H takes them. */
+static void
+tool_fields(struct arena *a, const struct node *m, struct node *o)
+{
+	const struct node *x = tree_get(m, "extra");
+	const struct node *st = x ? tree_get(x, "strata") : NULL;
+	const struct node *calls = st ? tree_get(st, "tool_calls") : NULL;
+	const struct node *id = st ? tree_get(st, "tool_call_id") : NULL;
+	const struct node *err = st ? tree_get(st, "is_error") : NULL;
+
+	if (calls && calls->kind == NODE_ARRAY && calls->u.array.n)
+		tree_put(a, o, "tool_calls", tree_copy(a, calls));
+	if (id && id->kind == NODE_STRING)
+		tree_put(a, o, "tool_call_id", tree_copy(a, id));
+	if (err && err->kind == NODE_BOOL && err->u.b)
+		tree_put(a, o, "is_error", tree_copy(a, err));
+}
+
 /* show: a readable transcript, or the -H history array. */
 static bool
 show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
@@ -220,6 +239,7 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 			tree_put(&run->arena, o, "content", np ?
 			    parts_node(&run->arena, parts, np) :
 			    tree_strref(&run->arena, text, len));
+			tool_fields(&run->arena, m, o);
 			tree_push(&run->arena, hist, o);
 			continue;
 		}
