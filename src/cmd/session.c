@@ -402,8 +402,7 @@ reply_message(struct run *run, const struct reply_args *ra, const char *name)
 	const struct response *r = ra->r;
 	struct node *m = session_message(ar, ROLE_ASSISTANT, name, r->text,
 	    r->len, ra->now);
-	struct node *extra = tree_get(m, "extra"), *st, *calls;
-	size_t i;
+	struct node *extra = tree_get(m, "extra"), *st;
 
 	if (r->reasoning)
 		tree_put(ar, extra, "reasoning", tree_strref(ar, r->reasoning,
@@ -411,16 +410,7 @@ reply_message(struct run *run, const struct reply_args *ra, const char *name)
 	if (r->ncalls == 0)
 		return m;
 	st = tree_put(ar, extra, "strata", tree_table(ar));
-	calls = tree_put(ar, st, "tool_calls", tree_array(ar));
-	for (i = 0; i < r->ncalls; i++) {
-		struct node *c = tree_table(ar);
-
-		tree_put(ar, c, "id", tree_str(ar, r->calls[i].id));
-		tree_put(ar, c, "name", tree_str(ar, r->calls[i].name));
-		tree_put(ar, c, "arguments",
-		    (struct node *)r->calls[i].arguments);
-		tree_push(ar, calls, c);
-	}
+	tree_put(ar, st, "tool_calls", response_calls(ar, r));
 	return m;
 }
 

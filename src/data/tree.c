@@ -348,3 +348,17 @@ tree_copy(struct arena *a, const struct node *n)
 	}
 	return c;
 }
+
+bool
+tree_has_string(const struct node *arr, const char *s)
+{
+	size_t i;
+
+	if (!arr || arr->kind != NODE_ARRAY)
+		return false;
+	for (i = 0; i < arr->u.array.n; i++)
+		if (arr->u.array.items[i]->kind == NODE_STRING &&
+		    strcmp(arr->u.array.items[i]->u.str.s, s) == 0)
+			return true;
+	return false;
+}

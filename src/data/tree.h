@@ -139,6 +139,9 @@ struct node *tree_bool(struct arena *a, bool b);
 struct node *tree_put(struct arena *a, struct node *t, const char *key,
     struct node *v);
 
+/* Does arr, when it is an array, hold the string s? */
+bool tree_has_string(const struct node *arr, const char *s);
+
 /* A deep copy into arena a (spans kept). */
 struct node *tree_copy(struct arena *a, const struct node *n);
 

@@ -420,16 +420,26 @@ struct node *
 response_message(struct arena *a, const struct response *r)
 {
 	struct node *m = tree_table(a), *calls;
-	size_t i;
 
 	tree_put(a, m, "role", tree_str(a, "assistant"));
 	tree_put(a, m, "content", tree_strref(a, r->text, r->len));
 	if (r->reasoning)
 		tree_put(a, m, "reasoning", tree_strref(a, r->reasoning,
 		    r->reasoning_len));
+	if ((calls = response_calls(a, r)) != NULL)
+		tree_put(a, m, "tool_calls", calls);
+	return m;
+}
+
+struct node *
+response_calls(struct arena *a, const struct response *r)
+{
+	struct node *calls;
+	size_t i;
+
 	if (r->ncalls == 0)
-		return m;
-	calls = tree_put(a, m, "tool_calls", tree_array(a));
+		return NULL;
+	calls = tree_array(a);
 	for (i = 0; i < r->ncalls; i++) {
 		struct node *c = tree_table(a);
 
@@ -439,5 +449,5 @@ response_message(struct arena *a, const struct response *r)
 		    (struct node *)r->calls[i].arguments);
 		tree_push(a, calls, c);
 	}
-	return m;
+	return calls;
 }

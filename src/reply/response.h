@@ -63,5 +63,8 @@ bool response_read(struct run *run, const struct source *src,
  * "content": TEXT, "reasoning"?: TEXT, "tool_calls"?: [{"id", "name",
  * "arguments"}]}. */
 struct node *response_message(struct arena *a, const struct response *r);
+/* Its tool calls alone, as that message's "tool_calls" array (the
+ * arguments shared, not copied); NULL when it has none. */
+struct node *response_calls(struct arena *a, const struct response *r);
 
 #endif

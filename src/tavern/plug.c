@@ -129,34 +129,6 @@ substitute(void *ctx, const char *text)
 	return w->macros ? macro_expands(w->run, w->macros, text) : text;
 }
 
-/* The book's name: the file name without its folder and ".json". */
-static const char *
-book_name(struct arena *a, const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	base = base ? base + 1 : path;
-	n = strlen(base);
-	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
-		n -= 5;
-	return arena_strndup(a, base, n);
-}
-
-static bool
-listed(const struct node *arr, const char *name)
-{
-	size_t i;
-
-	if (!arr || arr->kind != NODE_ARRAY)
-		return false;
-	for (i = 0; i < arr->u.array.n; i++)
-		if (arr->u.array.items[i]->kind == NODE_STRING &&
-		    strcmp(arr->u.array.items[i]->u.str.s, name) == 0)
-			return true;
-	return false;
-}
-
 /*
  * A --world file is global lore when settings.json's globalSelect names
  * it, chat lore when the chat's metadata does, character lore when the
@@ -182,7 +154,7 @@ books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
 	if (in->card)
 		cw = card_world(in->card);
 	for (i = 0; i < in->nworlds; i++) {
-		const char *name = book_name(a, in->worlds[i]);
+		const char *name = world_file_name(a, in->worlds[i]);
 		struct source *src = run_read(run, in->worlds[i], NULL,
 		    span_make(0, 0));
 		struct world *w = arena_alloc(a, sizeof(*w));
@@ -199,7 +171,7 @@ books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
 		} else if (chatw && chatw->kind == NODE_STRING &&
 		    strcmp(chatw->u.str.s, name) == 0) {
 			v[n].source = WI_SOURCE_CHAT;
-		} else if (listed(global, name)) {
+		} else if (tree_has_string(global, name)) {
 			v[n].source = WI_SOURCE_GLOBAL;
 		} else {
 			continue;

@@ -562,23 +562,6 @@ card_fields(struct tb *t)
 	t->env.char_version = t->card->character_version.s;
 }
 
-/* Whether list (an array) holds name. */
-static bool
-listed(const struct node *list, const char *name)
-{
-	size_t i;
-
-	if (!list || list->kind != NODE_ARRAY)
-		return false;
-	for (i = 0; i < list->u.array.n; i++) {
-		const struct node *v = list->u.array.items[i];
-
-		if (v->kind == NODE_STRING && strcmp(v->u.str.s, name) == 0)
-			return true;
-	}
-	return false;
-}
-
 static const char *
 base_name(const char *path)
 {
@@ -611,10 +594,10 @@ regex_scope(struct tb *t)
 	pa = ext && ext->kind == NODE_TABLE ?
 	    tree_get(ext, "preset_allowed_regex") : NULL;
 	sc.preset_allowed = pa && pa->kind == NODE_TABLE &&
-	    listed(tree_get(pa, "openai"), pname);
+	    tree_has_string(tree_get(pa, "openai"), pname);
 	sc.scoped = card_regex_scripts(t->card);
 	sc.scoped_allowed = ext && ext->kind == NODE_TABLE &&
-	    listed(tree_get(ext, "character_allowed_regex"),
+	    tree_has_string(tree_get(ext, "character_allowed_regex"),
 	    base_name(t->in->card));
 	sc.files = t->in->regex;
 	sc.nfiles = t->in->nregex;

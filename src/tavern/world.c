@@ -647,8 +647,8 @@ read_book_entry(struct reader *r, const struct node *t, size_t index,
 	return ok;
 }
 
-static const char *
-base_name(struct arena *a, const char *path)
+const char *
+world_file_name(struct arena *a, const char *path)
 {
 	const char *s = strrchr(path, '/');
 	size_t n;
@@ -761,7 +761,7 @@ world_read(struct run *run, struct source *src, const char *name,
 	if (!json_parse(run, src, &root))
 		return false;
 	return world_from_node(run, root, name ? name :
-	    base_name(&run->arena, src->path), out);
+	    world_file_name(&run->arena, src->path), out);
 }
 
 /* Writing. */

@@ -129,6 +129,9 @@ void world_entry_default(struct world_entry *e);
  */
 bool world_read(struct run *run, struct source *src, const char *name,
     struct world *out);
+/* A world file's name as SillyTavern knows it: path without its
+ * directory and ".json" (in a). */
+const char *world_file_name(struct arena *a, const char *path);
 /* The same, from a tree already parsed (a card's character_book). */
 bool world_from_node(struct run *run, const struct node *root,
     const char *name, struct world *out);
