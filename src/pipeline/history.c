@@ -131,10 +131,9 @@ keep_message(struct reader *rd, const struct message *m)
 }
 
 /* System and developer text goes to the system prompt, as keep() does. */
-static void
-keep_split(struct reader *rd, enum role r, const char *text, size_t len)
+void
+history_add_system(struct buf *b, const char *text, size_t len)
 {
-	struct buf *b = r == ROLE_SYSTEM ? &rd->in->base : &rd->in->devbase;
 	size_t n = entry_trim(&text, len);
 
 	if (!n)
@@ -142,6 +141,13 @@ keep_split(struct reader *rd, enum role r, const char *text, size_t len)
 	if (b->len)
 		buf_puts(b, "\n\n");
 	buf_put(b, text, n);
+}
+
+static void
+keep_split(struct reader *rd, enum role r, const char *text, size_t len)
+{
+	history_add_system(r == ROLE_SYSTEM ? &rd->in->base :
+	    &rd->in->devbase, text, len);
 }
 
 /* The arguments of a call: an object, or a string holding one. */

@@ -119,17 +119,6 @@ prepend(struct buf *b, const struct buf *text)
 	buf_free(&old);
 }
 
-static void
-add_system(struct buf *b, const char *text, size_t len)
-{
-	size_t n = entry_trim(&text, len);
-
-	if (!n)
-		return;
-	if (b->len)
-		buf_puts(b, "\n\n");
-	buf_put(b, text, n);
-}
 
 bool
 inputs_session_merge(struct run *run, const struct options *opt,
@@ -175,7 +164,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 		if (i + 1 < end || !opt->regenerate)
 			before++;
 		if (r == ROLE_SYSTEM || r == ROLE_DEVELOPER) {
-			add_system(r == ROLE_SYSTEM ? &base : &devbase, text,
+			history_add_system(r == ROLE_SYSTEM ? &base : &devbase, text,
 			    len);
 			continue;
 		}

@@ -22,6 +22,7 @@
 #include "data/load.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "text/edit.h"
 #include "text/templates.h"
 
 /* name = value, unless the command line or --input set it. */
@@ -127,20 +128,11 @@ render(struct run *run, struct inputs *in, const char *name,
 {
 	struct source *src = templates_open(run, in->vars.dir, name, NULL,
 	    span_make(0, 0));
-	struct seg *g;
 	struct etext t;
 
 	if (!src)
 		return false;
-	g = arena_alloc(&run->arena, sizeof(*g));
-	g->at = 0;
-	g->src = src->id;
-	g->span = span_make(0, src->len);
-	g->exact = true;
-	t.s = src->text;
-	t.len = src->len;
-	t.segs = g;
-	t.nsegs = 1;
+	etext_of_source(run, src, &t);
 	if (!template_expand(run, &in->vars, &t, out))
 		return false;
 	out->len = entry_trim(&out->s, out->len);

@@ -83,6 +83,10 @@ void collect_agent(struct run *run, const struct profile *p,
     const struct inputs *in, struct entry_vec *out);
 /* -H: the history into in (history.c). */
 bool history_read(struct run *run, const char *path, struct inputs *in);
+/* A system or developer text of the history (or a session), trimmed,
+ * onto the text that becomes the system prompt: b (in->base or
+ * in->devbase), after a blank line when b has text already. */
+void history_add_system(struct buf *b, const char *text, size_t len);
 /* The same from a source already read (strata batch). */
 bool history_parse(struct run *run, struct source *src, struct inputs *in);
 

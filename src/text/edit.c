@@ -4,6 +4,7 @@
 
 #include "base/arena.h"
 #include "diag/run.h"
+#include "diag/source.h"
 
 void
 edit_begin(struct edit *ed, struct run *run, const struct etext *in)
@@ -64,4 +65,20 @@ edit_end(struct edit *ed, struct etext *out)
 	out->segs = ed->segs.v;
 	out->nsegs = ed->segs.n;
 	buf_free(&ed->b);
+}
+
+void
+etext_of_source(struct run *run, const struct source *src,
+    struct etext *out)
+{
+	struct seg *g = arena_alloc(&run->arena, sizeof(*g));
+
+	g->at = 0;
+	g->src = src->id;
+	g->span = span_make(0, src->len);
+	g->exact = true;
+	out->s = src->text;
+	out->len = src->len;
+	out->segs = g;
+	out->nsegs = 1;
 }

@@ -19,6 +19,7 @@
 #include "prompt/entry.h"
 
 struct run;
+struct source;
 
 struct edit {
 	struct run *run;
@@ -36,5 +37,9 @@ void edit_insert(struct edit *ed, const char *s, size_t len, size_t at,
     size_t n);
 /* Finish into *out (bytes NUL-terminated). */
 void edit_end(struct edit *ed, struct etext *out);
+
+/* src's whole text as an etext: one exact run (in the run's arena). */
+void etext_of_source(struct run *run, const struct source *src,
+    struct etext *out);
 
 #endif

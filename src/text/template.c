@@ -932,7 +932,6 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 	struct incl me;
 	struct source *src;
 	struct etext in, res;
-	struct seg *g;
 	struct ctx sub;
 	uint32_t sid;
 	struct span sp;
@@ -964,15 +963,7 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 		x->ok = false;
 		return;
 	}
-	g = arena_alloc(&x->run->arena, sizeof(*g));
-	g->at = 0;
-	g->src = src->id;
-	g->span = span_make(0, src->len);
-	g->exact = true;
-	in.s = src->text;
-	in.len = src->len;
-	in.segs = g;
-	in.nsegs = 1;
+	etext_of_source(x->run, src, &in);
 	me.path = path;
 	me.up = x->incl;
 	sub = *x;
