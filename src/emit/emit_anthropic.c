@@ -281,28 +281,13 @@ turn(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
  * the system prompt and the last message before the new turn: what
  * stays the same from one turn to the next. */
 static void
-breakpoints(struct arena *a, struct node *sys, struct node *msgs,
-    struct node *tools)
+breakpoints(struct arena *a, struct node *sys, struct node *tools)
 {
-	struct node *m, *blk, *content;
-
 	if (tools && tools->u.array.n)
 		breakpoint(a, tools->u.array.items[tools->u.array.n - 1]);
 	if (sys && sys->u.array.n)
 		breakpoint(a, sys->u.array.items[sys->u.array.n - 1]);
 	/* The messages are streamed (emit_write): turn() marks theirs. */
-	if (!msgs || msgs->u.array.n < 2)
-		return;
-	m = msgs->u.array.items[msgs->u.array.n - 2];
-	content = tree_get(m, "content");
-	blk = tree_table(a);
-	tree_put(a, blk, "type", tree_str(a, "text"));
-	tree_put(a, blk, "text", content);
-	breakpoint(a, blk);
-	content = tree_array(a);
-	tree_push(a, content, blk);
-	tree_set(a, m, "content", strlen("content"), 0, span_make(0, 0),
-	    content);
 }
 
 bool
@@ -348,7 +333,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 			    "input_schema"));
 	}
 	if (c->profile && c->profile->cache_auto)
-		breakpoints(a, sys, NULL, tools);
+		breakpoints(a, sys, tools);
 	if (!emit_params(run, c, FORMAT_ANTHROPIC, body, body))
 		return false;
 	return emit_write(run, c, body, hole, first, turn, out);
