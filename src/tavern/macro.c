@@ -22,7 +22,10 @@ struct mctx {
 	struct run *run;
 	struct macro_env *env;
 	const char *original;   /* NULL once used (or not offered) */
-	uint64_t raw_hash;      /* cyrb53 of the text as given, for pick */
+	const char *text;       /* the text as given, and its length */
+	size_t len;
+	uint64_t raw_hash;      /* cyrb53 of text, for pick, once needed */
+	bool hashed;
 	/* The one macro of a pass: SillyTavern runs one regular
 	 * expression per name, so a value a pass inserts is seen by the
 	 * passes after it. */
@@ -92,6 +95,23 @@ apply(struct mctx *m, char *s, step_fn *fn)
 	r = arena_strdup(&m->run->arena, out.data);
 	buf_free(&out);
 	return r;
+}
+
+/* Does s hold "{{" followed at once by key (any case)?  Every step
+ * below answers only macros whose inside starts with its name, so a step
+ * whose names are all absent cannot change s and is not run: most texts
+ * hold a macro or two, and most of the 50 passes are then a scan. */
+static bool
+has_open(const char *s, const char *key)
+{
+	size_t k = strlen(key);
+
+	while ((s = strstr(s, "{{")) != NULL) {
+		if (strncasecmp(s + 2, key, k) == 0)
+			return true;
+		s += 2;
+	}
+	return false;
 }
 
 /* Replace a literal (any case) everywhere: the <USER> forms.  Each
@@ -579,6 +599,10 @@ step_random(struct mctx *m, const char *s, size_t n, size_t off)
 	}
 	if ((k = list_prefix(s, n, "pick"))) {
 		cnt = macros_list(a, s + k, n - k, &items);
+		if (!m->hashed) {
+			m->raw_hash = macro_cyrb53(m->text, m->len);
+			m->hashed = true;
+		}
 		return items[macros_pick(a, cnt, m->env->chat_id_hash,
 		    m->raw_hash, off)];
 	}
@@ -592,12 +616,15 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 	struct arena *a = &run->arena;
 	const struct macros_def *d;
 	struct mctx m;
+	char var_key[32];
 	char *s = arena_strndup(a, text, len);
 
 	m.run = run;
 	m.env = env;
 	m.original = original;
-	m.raw_hash = macro_cyrb53(text, len);
+	m.text = text;
+	m.len = len;
+	m.hashed = false;
 	m.key = NULL;
 	m.vars = NULL;
 
@@ -612,33 +639,44 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 	if (!strstr(s, "{{"))
 		return s;
 #define STEP(fn) if (strstr(s, "{{")) s = apply(&m, s, fn)
-	STEP(step_roll);
+#define STEP_IF(key, fn) if (has_open(s, key)) s = apply(&m, s, fn)
+	STEP_IF("roll", step_roll);
 	STEP(step_instruct);
 	/* Steps 4 to 6 run one pass per name, in the registry's order. */
 	for (d = macros_table; d->name; d++) {
 		if (d->step == 4) {
-			m.key = arena_printf(a, "%s::", d->name);
+			size_t k = strlen(d->name);
+
+			if (k + 3 > sizeof var_key)
+				continue;	/* no such name */
+			memcpy(var_key, d->name, k);
+			memcpy(var_key + k, "::", 3);
+			m.key = var_key;
 			m.vars = strstr(d->name, "global") ? env->globals :
 			    env->locals;
-			STEP(step_var);
+			STEP_IF(m.key, step_var);
 		} else if (d->step == 5 && strcmp(d->name, "trim") == 0) {
-			if (strstr(s, "{{"))
+			if (has_open(s, "trim}}"))
 				s = trim_step(a, s);
 		} else if (d->step == 5) {
 			m.key = d->name;
-			STEP(step_basic);
+			STEP_IF(m.key, step_basic);
 		} else if (d->step == 6) {
 			m.key = d->name;
-			STEP(step_env);
+			STEP_IF(m.key, step_env);
 		}
 	}
-	STEP(step_chat);
-	STEP(step_reverse);
-	if (strstr(s, "{{"))
+	if (has_open(s, "maxPrompt") || has_open(s, "last"))
+		s = apply(&m, s, step_chat);
+	STEP_IF("reverse:", step_reverse);
+	if (has_open(s, "//"))
 		s = comment_step(a, s);
 	STEP(step_time);
-	STEP(step_outlet);
-	STEP(step_random);
+	STEP_IF("outlet::", step_outlet);
+	if (has_open(s, "random") || has_open(s, "pick") ||
+	    has_open(s, "banned "))
+		s = apply(&m, s, step_random);
+#undef STEP_IF
 #undef STEP
 	return s;
 }
