@@ -98,8 +98,9 @@ arena_adopt(struct arena *a, void *p)
 	return p;
 }
 
-void *
-arena_alloc(struct arena *a, size_t n)
+/* n bytes, aligned, not zeroed: for callers that write them all. */
+static void *
+alloc_raw(struct arena *a, size_t n)
 {
 	struct arena_block *b = a->head;
 	size_t need = (n + REDZONE + ALIGN - 1) & ~(size_t)(ALIGN - 1);
@@ -131,6 +132,14 @@ arena_alloc(struct arena *a, size_t n)
 	p = b->data + b->used;
 	b->used += need;
 	unpoison(p, n);
+	return p;
+}
+
+void *
+arena_alloc(struct arena *a, size_t n)
+{
+	void *p = alloc_raw(a, n);
+
 	memset(p, 0, n);
 	return p;
 }
@@ -160,7 +169,7 @@ arena_strndup(struct arena *a, const char *s, size_t n)
 
 	if (n == SIZE_MAX)
 		die("out of memory");
-	p = arena_alloc(a, n + 1);
+	p = alloc_raw(a, n + 1);
 	if (n)
 		memcpy(p, s, n);
 	p[n] = '\0';
@@ -178,18 +187,22 @@ arena_printf(struct arena *a, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
-	char *p;
+	char *p, small[256];
 
 	/* GCC 12 with -fsanitize=undefined warns of a "null format string"
 	 * on the sanitizer's own path unless told fmt is not NULL. */
 	if (!fmt)
 		die("arena_printf: no format");
+	/* Most results are short: format once into the stack, and a second
+	 * time only when the text is longer. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die("vsnprintf:");
-	p = arena_alloc(a, (size_t)n + 1);
+	if ((size_t)n < sizeof small)
+		return arena_strndup(a, small, (size_t)n);
+	p = alloc_raw(a, (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);

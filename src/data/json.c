@@ -198,6 +198,17 @@ escape(struct walker *w, size_t *ip)
  * w->tmp.  A raw newline ends the search: it almost always means a
  * missing quote, and the opening quote is the place to show.
  */
+/* The bytes a string's text holds as they are: ASCII from 0x20 up but
+ * '"' and '\\'.  The others end the fast scan in string(). */
+#define P16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+static const unsigned char plain_byte[256] = {
+	[0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	[0x30] = P16, P16,
+	[0x50] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	[0x60] = P16, P16,
+};
+#undef P16
+
 static bool
 string(struct walker *w, struct span *sp, const char **out, size_t *outlen)
 {
@@ -209,8 +220,7 @@ string(struct walker *w, struct span *sp, const char **out, size_t *outlen)
 
 	for (;;) {
 		from = i;
-		while (i < w->n && (c = (unsigned char)s[i]) >= 0x20 &&
-		    c < 0x80 && c != '"' && c != '\\')
+		while (i < w->n && plain_byte[(unsigned char)s[i]])
 			i++;
 		if (!verbatim)
 			buf_put(&w->tmp, s + from, i - from);
