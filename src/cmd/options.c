@@ -680,6 +680,9 @@ run_pipeline(const struct options *opt, bool debug)
 	/* A SillyTavern build leaves what its chat keeps in ts. */
 	memset(&ts, 0, sizeof(ts));
 	o.tavern.state = &ts;
+	/* A request body shows no message the budget left out. */
+	o.tavern.skip_unsent = !debug && !opt->log_debug && opt->format &&
+	    strcmp(opt->format, "json") != 0;
 	opt = &o;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, opt->color);

@@ -609,6 +609,59 @@ step_random(struct mctx *m, const char *s, size_t n, size_t off)
 	return NULL;
 }
 
+static bool
+has_braces(const char *s)
+{
+	return s && strstr(s, "{{") != NULL;
+}
+
+bool
+macro_fixed(const struct macro_env *env, const char *s, size_t n)
+{
+	/* The macros that change state or read what changes. */
+	static const char *const moving[] = {
+		"roll", "random", "outlet", "setvar", "addvar", "incvar",
+		"decvar", "getvar", "setglobalvar", "addglobalvar",
+		"incglobalvar", "decglobalvar", "getglobalvar",
+	};
+	const char *const values[] = {
+		env->user, env->char_name, env->group, env->description,
+		env->personality, env->scenario, env->persona,
+		env->mes_examples, env->mes_examples_raw, env->char_prompt,
+		env->char_instruction, env->char_depth_prompt,
+		env->creator_notes, env->char_version, env->model,
+		env->last_message, env->last_user_message,
+		env->last_char_message, env->input, env->last_chat_message,
+	};
+	size_t i, j, k;
+
+	if (!memchr(s, '{', n) && !memchr(s, '<', n))
+		return true;
+	for (k = 0; k < LEN(values); k++)
+		if (has_braces(values[k]))
+			return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] != '{')
+			continue;
+		if (i + 1 >= n || s[i + 1] != '{')
+			return false;
+		for (j = i + 2; j + 1 < n && !(s[j] == '}' && s[j + 1] == '}');
+		    j++)
+			if (s[j] == '{')
+				return false;
+		if (j + 1 >= n)
+			return false;
+		for (i += 2; i < j && (s[i] == ' ' || s[i] == '\t' ||
+		    s[i] == '\n' || s[i] == '\r'); i++)
+			;
+		for (k = 0; k < LEN(moving); k++)
+			if (iprefix(s + i, j - i, moving[k]))
+				return false;
+		i = j + 1;
+	}
+	return true;
+}
+
 char *
 macro_expand(struct run *run, struct macro_env *env, const char *text,
     size_t len, const char *original)

@@ -75,6 +75,17 @@ char *macro_expand(struct run *run, struct macro_env *env,
 char *macro_expands(struct run *run, struct macro_env *env,
     const char *text);
 
+/*
+ * Is every macro of s[0..n) fixed in env: does expanding s neither change
+ * state (a variable, the {{random}}/{{roll}} generator) nor read state
+ * that changes during a build (a variable, a world-info outlet), so that
+ * it gives the same text at any time?  Conservative: false as well when
+ * a '{' does not open a "{{...}}" that closes with no '{' inside (macros
+ * built from other macros' output), and when a value the text may
+ * insert (a name, a card text, a message) itself holds "{{".
+ */
+bool macro_fixed(const struct macro_env *env, const char *s, size_t n);
+
 /* Set a variable (copies the strings into the arena). */
 void macro_var_set(struct run *run, struct macro_vars *vars,
     const char *name, const char *value);

@@ -113,6 +113,24 @@ regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
 	return r;
 }
 
+static bool
+fixed_cb(void *ctx, const char *s, size_t n)
+{
+	const struct tavern_plug *p = ctx;
+
+	return !p->macros || macro_fixed(p->macros, s, n);
+}
+
+static bool
+regex_pure(void *ctx, enum tavern_regex_place place, const char *text)
+{
+	struct tavern_plug *p = ctx;
+
+	return !p->loaded || !text || regex_set_pure(&p->scripts,
+	    (enum regex_placement)place, REGEX_PROMPT, text, strlen(text),
+	    fixed_cb, p);
+}
+
 /* ---- world info ---- */
 
 struct wi_ctx {
@@ -229,6 +247,15 @@ nonempty(const char *s)
 	return s && *s ? s : NULL;
 }
 
+/* wi_input's message_text: its messages are oldest first. */
+static const char *
+wi_text(void *ctx, size_t i)
+{
+	const struct wi_ctx *wc = ctx;
+
+	return wc->in->text(wc->in->text_ctx, wc->in->nmsgs - 1 - i);
+}
+
 static bool
 wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
     struct tavern_wi_result *out)
@@ -260,6 +287,10 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	}
 	wi.messages = msgs;
 	wi.nmessages = in->nmsgs;
+	if (in->text) {
+		wi.message_text = wi_text;
+		wi.message_text_ctx = &wc;
+	}
 	wi.settings = &ws;
 	wi.max_context = in->max_context;
 	wi.char_filename = in->card_file;
@@ -339,6 +370,7 @@ tavern_plug_init(struct tavern_plug *p, struct tavern_seams *s,
 	s->wi.ctx = p;
 	s->regex.load = regex_load;
 	s->regex.apply = regex_run;
+	s->regex.pure = regex_pure;
 	s->regex.ctx = p;
 }
 

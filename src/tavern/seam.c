@@ -23,6 +23,12 @@ no_regex(void *ctx, struct run *run, enum tavern_regex_place place,
 	return text;
 }
 
+static bool
+no_regex_pure(void *ctx, enum tavern_regex_place place, const char *text)
+{
+	return true;
+}
+
 void
 tavern_seams_default(struct tavern_seams *s)
 {
@@ -30,4 +36,5 @@ tavern_seams_default(struct tavern_seams *s)
 	s->tokens.count = tavern_tokens_estimate;
 	s->wi.scan = no_world_info;
 	s->regex.apply = no_regex;
+	s->regex.pure = no_regex_pure;
 }

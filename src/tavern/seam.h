@@ -57,6 +57,10 @@ struct tavern_wi_scan {
 	/* The chat, newest first, without hidden (is_system) messages. */
 	const struct tavern_wi_msg *msgs;
 	size_t nmsgs;
+	/* When set, a message whose text is NULL has the text this gives
+	 * (i as in msgs), asked for only when the scan reaches it. */
+	const char *(*text)(void *ctx, size_t i);
+	void *text_ctx;
 	/* Texts an entry may opt into (match* flags), already substituted. */
 	const char *persona, *description, *personality, *depth_prompt,
 	    *scenario, *creator_notes;
@@ -150,6 +154,11 @@ struct tavern_regex {
 	    const struct tavern_regex_scope *scope);
 	const char *(*apply)(void *ctx, struct run *run,
 	    enum tavern_regex_place place, bool is_prompt, int depth,
+	    const char *text);
+	/* May apply(place, is_prompt = true, any depth, text) run at any
+	 * time, or not at all, without changing anything but its result
+	 * (text/regex.h regex_set_pure())?  NULL: never assumed. */
+	bool (*pure)(void *ctx, enum tavern_regex_place place,
 	    const char *text);
 	void *ctx;
 };

@@ -36,6 +36,10 @@ struct tmsg {
 	const char *id;                 /* newMainChat, newChat, ... or NULL */
 	const uint32_t *items;          /* its items (titem.h) */
 	uint32_t nitems;
+	/* A chat message whose content is NULL until resolve() makes it:
+	 * its index in the chat and its item. */
+	size_t chat;
+	uint32_t chat_item;
 };
 
 struct tlist {
@@ -85,7 +89,10 @@ struct tb {
 	const char **craw, **cpre, **cmac;
 	/* The chat as world_info() regexed it, by message: its text and
 	 * the result, which history() takes when it would make the same
-	 * call (SillyTavern regexes its chat once for both). */
+	 * call (SillyTavern regexes its chat once for both).  rx_out[i] is
+	 * NULL until rx_at() computes it: with in->skip_unsent, a message
+	 * whose regex is pure waits until world info or the budget needs
+	 * it, and one they never reach is never regexed. */
 	const char **rx_text, **rx_out;
 	size_t nrx;
 };
@@ -102,6 +109,8 @@ push(struct run *run, struct tlist *l, const char *role, const char *name,
 	m.id = id;
 	m.items = NULL;
 	m.nitems = 0;
+	m.chat = 0;
+	m.chat_item = 0;
 	if (l->n == l->cap)
 		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
 		    sizeof(*l->v));
@@ -121,9 +130,12 @@ insert_at(struct run *run, struct tlist *l, size_t at, const struct tmsg *m)
 	l->n++;
 }
 
+static void resolve(struct tb *t, struct tmsg *m);
+
 static size_t
-tokens(struct tb *t, const struct tmsg *m)
+tokens(struct tb *t, struct tmsg *m)
 {
+	resolve(t, m);
 	return t->seams->tokens.count(t->seams->tokens.ctx, m->role, m->name,
 	    m->content, strlen(m->content));
 }
@@ -256,11 +268,13 @@ push_m(struct run *run, struct tlist *l, const struct tmsg *m)
 	push(run, l, m->role, m->name, m->content, m->id);
 	l->v[l->n - 1].items = m->items;
 	l->v[l->n - 1].nitems = m->nitems;
+	l->v[l->n - 1].chat = m->chat;
+	l->v[l->n - 1].chat_item = m->chat_item;
 }
 
 /* Count m's tokens, and give each of its items its own count. */
 static size_t
-count(struct tb *t, const struct tmsg *m)
+count(struct tb *t, struct tmsg *m)
 {
 	size_t c = tokens(t, m), k;
 
@@ -802,6 +816,32 @@ outlet(void *ctx, const char *name)
 	return "";
 }
 
+static enum tavern_regex_place
+placement(const struct tchat_msg *m)
+{
+	return m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT;
+}
+
+/* Chat message j after the prompt-time regex at its depth. */
+static const char *
+rx_at(struct tb *t, size_t j)
+{
+	if (!t->rx_out[j])
+		t->rx_out[j] = t->seams->regex.apply(t->seams->regex.ctx,
+		    t->run, placement(&t->chat.msgs[j]), true,
+		    (int)(t->nrx - 1 - j), t->rx_text[j]);
+	return t->rx_out[j];
+}
+
+/* tavern_wi_scan's text(): message i counted from the newest. */
+static const char *
+wi_text(void *ctx, size_t i)
+{
+	struct tb *t = ctx;
+
+	return rx_at(t, t->nrx - 1 - i);
+}
+
 static bool
 world_info(struct tb *t)
 {
@@ -813,23 +853,25 @@ world_info(struct tb *t)
 
 	memset(&in, 0, sizeof(in));
 	msgs = arena_array(&run->arena, t->chat.n + 1, sizeof(*msgs));
-	for (i = 0; i < t->chat.n; i++) {
-		const struct tchat_msg *m = &t->chat.msgs[t->chat.n - 1 - i];
-
-		msgs[i].name = m->name;
-		msgs[i].text = t->seams->regex.apply(t->seams->regex.ctx, run,
-		    m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT,
-		    true, (int)i, m->text);
-	}
 	t->nrx = t->chat.n;
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	/* Newest first, as SillyTavern regexes them; what may wait does. */
 	for (i = 0; i < t->nrx; i++) {
-		t->rx_text[t->nrx - 1 - i] = t->chat.msgs[t->nrx - 1 - i].text;
-		t->rx_out[t->nrx - 1 - i] = msgs[i].text;
+		size_t j = t->nrx - 1 - i;
+		const struct tchat_msg *m = &t->chat.msgs[j];
+
+		msgs[i].name = m->name;
+		t->rx_text[j] = m->text;
+		if (!t->in->skip_unsent || !t->seams->regex.pure ||
+		    !t->seams->regex.pure(t->seams->regex.ctx, placement(m),
+		    m->text))
+			msgs[i].text = rx_at(t, j);
 	}
 	in.msgs = msgs;
 	in.nmsgs = t->chat.n;
+	in.text = wi_text;
+	in.text_ctx = t;
 	in.persona = t->persona;
 	in.description = t->description;
 	in.personality = t->personality;
@@ -1001,6 +1043,67 @@ example_messages(struct tb *t, const char *block, struct tlist *out)
 static const char latin1_base[] =
     "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y";
 
+/* Chat message i's content from its regexed text s: the regex-post stage
+ * of its item, the name prefix names_behavior asks for, no '\r'. */
+static const char *
+chat_content(struct tb *t, size_t i, uint32_t it, const char *s)
+{
+	const struct tchat_msg *m = &t->chat.msgs[i];
+	struct arena *a = &t->run->arena;
+
+	item_stage(t, it, TAVERN_STAGE_REGEX_POST, s);
+	switch (t->p->names) {
+	case PRESET_NAMES_DEFAULT:
+		if (m->force_avatar && strcmp(m->name, t->user_name) &&
+		    !m->narrator)
+			s = arena_printf(a, "%s: %s", m->name, s);
+		break;
+	case PRESET_NAMES_CONTENT:
+		if (!m->narrator)
+			s = arena_printf(a, "%s: %s", m->name, s);
+		break;
+	case PRESET_NAMES_NONE:
+	case PRESET_NAMES_COMPLETION:
+		break;
+	}
+	return strip_cr(a, s);
+}
+
+/* The content of m, made now if history() left it for later. */
+static void
+resolve(struct tb *t, struct tmsg *m)
+{
+	if (!m->content)
+		m->content = chat_content(t, m->chat, m->chat_item,
+		    rx_at(t, m->chat));
+}
+
+/* The completion name of a speaker: [A-Za-z0-9_]{1,64}, else sanitised;
+ * NULL for none. */
+static const char *
+completion_name(struct arena *a, const char *name)
+{
+	char *c, *w;
+	const char *p = name;
+	uint32_t cp;
+
+	if (!name || !*name)
+		return NULL;
+	c = w = arena_strdup(a, name);
+	while (*p && w - c < 64) {
+		size_t k = utf8_decode(p, strlen(p), &cp);
+
+		if (k == 0)
+			k = 1;
+		*w++ = cp < 128 && (isalnum((int)cp) || cp == '_') ?
+		    (char)cp : cp >= 0xc0 && cp <= 0xff ?
+		    latin1_base[cp - 0xc0] : '_';
+		p += k;
+	}
+	*w = '\0';
+	return c;
+}
+
 static void
 history(struct tb *t, struct tlist *out)
 {
@@ -1013,65 +1116,30 @@ history(struct tb *t, struct tlist *out)
 		const struct tchat_msg *m = &t->chat.msgs[i];
 		const char *role = m->narrator ? "system" : m->is_user ?
 		    "user" : "assistant";
-		const char *s;
-		const char *name = NULL;
+		const char *name = t->p->names == PRESET_NAMES_COMPLETION ?
+		    completion_name(a, m->name) : NULL;
 		bool greeting = !t->in->chat && i == 0 && !m->is_user;
+		/* world_info() made (or left for later) this same call. */
+		bool same = shift == 1 && n == t->nrx &&
+		    t->rx_text[i] == m->text;
 		uint32_t it = item_add(t, arena_printf(a, "chat#%zu", i),
 		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
 		    t->craw[i]);
 
-		/* world_info() made this call already: same depth, text. */
-		if (shift == 1 && n == t->nrx && t->rx_text[i] == m->text)
-			s = t->rx_out[i];
-		else
-			s = t->seams->regex.apply(t->seams->regex.ctx, t->run,
-			    m->is_user ? TAVERN_RE_USER_INPUT :
-			    TAVERN_RE_AI_OUTPUT, true, (int)(n - i) - shift,
-			    m->text);
-
 		item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
 		item_stage(t, it, TAVERN_STAGE_MACROS, m->text);
-		item_stage(t, it, TAVERN_STAGE_REGEX_POST, s);
 		if (greeting)
 			item_note(t, it, "the card's greeting: a new chat");
-
-		switch (t->p->names) {
-		case PRESET_NAMES_NONE:
-			break;
-		case PRESET_NAMES_DEFAULT:
-			if (m->force_avatar && strcmp(m->name, t->user_name) &&
-			    !m->narrator)
-				s = arena_printf(a, "%s: %s", m->name, s);
-			break;
-		case PRESET_NAMES_CONTENT:
-			if (!m->narrator)
-				s = arena_printf(a, "%s: %s", m->name, s);
-			break;
-		case PRESET_NAMES_COMPLETION:
-			name = m->name;
-			break;
+		if (same && !t->rx_out[i]) {
+			push_item(t, out, role, name, NULL, NULL, it);
+			out->v[out->n - 1].chat = i;
+			out->v[out->n - 1].chat_item = it;
+			continue;
 		}
-		if (name && *name) {
-			/* [A-Za-z0-9_]{1,64}, else sanitised */
-			char *c = arena_strdup(a, name), *w = c;
-			const char *p = name;
-			uint32_t cp;
-
-			while (*p && w - c < 64) {
-				size_t k = utf8_decode(p, strlen(p), &cp);
-
-				if (k == 0)
-					k = 1;
-				*w++ = cp < 128 && (isalnum((int)cp) ||
-				    cp == '_') ? (char)cp : cp >= 0xc0 &&
-				    cp <= 0xff ? latin1_base[cp - 0xc0] : '_';
-				p += k;
-			}
-			*w = '\0';
-			name = c;
-		} else
-			name = NULL;
-		push_item(t, out, role, name, strip_cr(a, s), NULL, it);
+		push_item(t, out, role, name, chat_content(t, i, it, same ?
+		    t->rx_out[i] : t->seams->regex.apply(t->seams->regex.ctx,
+		    t->run, placement(m), true, (int)(n - i) - shift,
+		    m->text)), NULL, it);
 	}
 }
 
@@ -1512,7 +1580,7 @@ main_extensions(struct tb *t)
 	after = ext_collect(t, EXT_IN_PROMPT, -1, -1, &ai, &na);
 	if (*before) {
 		struct tmsg x = { "system", NULL, before, "authorsNote", bi,
-			nb };
+			nb, 0, 0 };
 
 		insert_at(t->run, &m->msgs, 0, &x);
 	}
@@ -1552,7 +1620,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	    strcmp(t->type, "continue")) {
 		struct tmsg e = { "user", NULL,
 		    sub(t, t->p->send_if_empty),
-		    "emptyUserMessageReplacement", NULL, 0 };
+		    "emptyUserMessageReplacement", NULL, 0, 0, 0 };
 		uint32_t it = item_add(t, e.id, "preset", "user", 0,
 		    t->p->send_if_empty);
 
@@ -1609,7 +1677,8 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 	long left = *lp;
 	bool out = false;
 	struct tmsg sep = { "system", NULL,
-	    sub(t, t->p->new_example_chat_prompt), "newChat", NULL, 0 };
+	    sub(t, t->p->new_example_chat_prompt), "newChat", NULL, 0,
+	    0, 0 };
 
 	example_blocks(t, &blocks);
 	for (i = 0; i < blocks.n; i++) {
@@ -1968,6 +2037,7 @@ own_context(struct tb *t, struct tlist *hist)
 		item_note(t, it, "before the text of this turn's message");
 	}
 	if (nv) {
+		resolve(t, m);
 		buf_puts(&b, m->content);
 		buf_putc(&b, '\0');
 		m->content = arena_strdup(a, b.data);
@@ -2127,7 +2197,7 @@ post_process(struct tb *t, struct tlist *l)
 
 		if (at >= l->n || strcmp(l->v[at].role, "user")) {
 			struct tmsg ph = { "user", NULL,
-			    t->s.strict_placeholder, NULL, NULL, 0 };
+			    t->s.strict_placeholder, NULL, NULL, 0, 0, 0 };
 
 			holds(t, &ph, item_add(t, "placeholder", "settings",
 			    "user", -1, t->s.strict_placeholder));

@@ -103,6 +103,11 @@ struct tavern_input {
 	const struct tavern_entry *entries;
 	size_t nentries;
 	const char *joiner;
+	/* The caller prints only the request: a chat message the budget
+	 * leaves out need not be regexed when its scripts can change
+	 * nothing else (seam.h, regex.pure); its item's regex-post stage is
+	 * then its macros stage.  Debug views leave this false. */
+	bool skip_unsent;
 };
 
 /* True when in names any SillyTavern input, or the profile has a

@@ -61,6 +61,23 @@ static const char *const reason_names[] = {
 	"emptied by regex",
 };
 
+/* The most messages an entry can scan: the deepest scan depth, or the
+ * whole chat when too few activations deepen the scan pass by pass. */
+static size_t
+scan_reach(const struct engine *g)
+{
+	int64_t d = g->s->depth;
+	size_t i;
+
+	if (g->s->min_activations > 0)
+		return SIZE_MAX;
+	for (i = 0; i < g->n; i++)
+		if (g->items[i].e->scan_depth != WORLD_UNSET &&
+		    g->items[i].e->scan_depth > d)
+			d = g->items[i].e->scan_depth;
+	return d > 0 ? (size_t)d : 0;
+}
+
 const char *
 wi_reason_name(enum wi_reason reason)
 {
@@ -892,7 +909,7 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	qsort(levels, nlevels, sizeof(*levels), cmp_level);
 	if (li < nlevels)
 		level = levels[li++];
-	g.sc = wi_scan_new(run, in, g.s);
+	g.sc = wi_scan_new(run, in, g.s, scan_reach(&g));
 	load_timed(&g);
 	budget = (int64_t)llround((double)g.s->budget_percent *
 	    (double)in->max_context / 100.0);

@@ -96,6 +96,11 @@ struct wi_input {
 	size_t nbooks;
 	const struct wi_message *messages;      /* oldest first */
 	size_t nmessages;
+	/* When set, a message whose text is NULL has the text this gives
+	 * (i indexes messages); it is asked only for the messages the
+	 * deepest entry can scan, newest first. */
+	const char *(*message_text)(void *ctx, size_t i);
+	void *message_text_ctx;
 	const struct wi_settings *settings;     /* NULL: defaults */
 	int64_t max_context;    /* prompt budget in tokens (context - response) */
 	const char *char_filename;      /* avatar file name sans extension */
@@ -294,8 +299,10 @@ struct wi_match {
 	size_t where_index;
 };
 
+/* reach: the most messages any entry can scan (SIZE_MAX: all); only
+ * these are read. */
 struct wi_scan *wi_scan_new(struct run *run, const struct wi_input *in,
-    const struct wi_settings *s);
+    const struct wi_settings *s, size_t reach);
 void wi_scan_free(struct wi_scan *sc);
 /* Prepare an entry's keys (once per run). */
 void wi_keys_prepare(struct wi_scan *sc, const struct world_entry *e,

@@ -349,7 +349,7 @@ segment_free(struct segment *g)
 
 struct wi_scan *
 wi_scan_new(struct run *run, const struct wi_input *in,
-    const struct wi_settings *s)
+    const struct wi_settings *s, size_t reach)
 {
 	struct wi_scan *sc = xcalloc(1, sizeof(*sc));
 	struct buf raw = BUF_INIT, low = BUF_INIT, tmp = BUF_INIT;
@@ -365,25 +365,22 @@ wi_scan_new(struct run *run, const struct wi_input *in,
 	 * "\n\x01". */
 	sc->end_raw = xcalloc(in->nmessages + 1, sizeof(*sc->end_raw));
 	sc->end_low = xcalloc(in->nmessages + 1, sizeof(*sc->end_low));
-	/* Room for all (lower-casing may change a length: a hint). */
-	for (n = 0, i = 0; i < in->nmessages; i++)
-		n += (in->messages[i].name ? strlen(in->messages[i].name) :
-		    0) + (in->messages[i].text ? strlen(in->messages[i].text) :
-		    0) + 4;
-	buf_reserve_exact(&raw, n);
-	buf_reserve_exact(&low, n);
-	for (i = in->nmessages; i-- > 0;) {
+	/* The newest messages as far as an entry can reach. */
+	for (i = in->nmessages; i-- > 0 && sc->nmsg < reach;) {
 		const struct wi_message *m = &in->messages[i];
+		const char *text = m->text;
 		const char *tr;
 
 		if (m->is_system)
 			continue;
+		if (!text && in->message_text)
+			text = in->message_text(in->message_text_ctx, i);
 		buf_reset(&tmp);
 		if (s->include_names) {
 			buf_puts(&tmp, m->name ? m->name : "");
 			buf_puts(&tmp, ": ");
 		}
-		buf_puts(&tmp, m->text ? m->text : "");
+		buf_puts(&tmp, text ? text : "");
 		n = tmp.len;
 		tr = js_trim(tmp.data ? tmp.data : "", &n);
 		if (sc->nmsg > 0) {

@@ -670,6 +670,75 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 	return ok;
 }
 
+/* Every '{' of s[0..n) opens "{{" that closes, with no '{' inside, in
+ * s itself. */
+static bool
+macros_closed(const char *s, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] != '{')
+			continue;
+		if (i + 1 >= n || s[i + 1] != '{')
+			return false;
+		for (j = i + 2; j + 1 < n && !(s[j] == '}' && s[j + 1] == '}');
+		    j++)
+			if (s[j] == '{')
+				return false;
+		if (j + 1 >= n)
+			return false;
+		i = j + 1;
+	}
+	return true;
+}
+
+static bool
+script_fixed(struct regex_script *s,
+    bool (*fixed)(void *ctx, const char *s, size_t n), void *ctx)
+{
+	size_t k;
+
+	if (s->fixed)
+		return s->fixed > 0;
+	s->fixed = -1;
+	if (s->substitute && !fixed(ctx, s->find, s->findlen))
+		return false;
+	for (k = 0; k < s->ntrims; k++)
+		if (!fixed(ctx, s->trims[k], s->trimlens[k]))
+			return false;
+	for (k = 0; k < s->npieces; k++) {
+		const struct regex_piece *p = &s->pieces[k];
+
+		if (p->kind == REGEX_PIECE_TEXT && (!macros_closed(p->s,
+		    p->len) || !fixed(ctx, p->s, p->len)))
+			return false;
+	}
+	s->fixed = 1;
+	return true;
+}
+
+bool
+regex_set_pure(struct regex_set *set, enum regex_placement placement,
+    unsigned call, const char *text, size_t len,
+    bool (*fixed)(void *ctx, const char *s, size_t n), void *ctx)
+{
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < set->n; k++) {
+		struct regex_script *s = &set->v[k];
+
+		if (!regex_selected(s, placement, call, REGEX_NO_DEPTH) ||
+		    s->findlen == 0)
+			continue;
+		if (!script_fixed(s, fixed, ctx))
+			return false;
+		any = true;
+	}
+	return !any || !memchr(text, '{', len);
+}
+
 /*
  * SillyTavern's getRegexedString(): an empty text is returned as it is;
  * every selected script runs on the result of the one before.

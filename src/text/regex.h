@@ -139,6 +139,8 @@ struct regex_script {
 	                         * pattern (heap), re its regex */
 	size_t cachelen;
 	bool cached;
+	signed char fixed;      /* regex_set_pure(): 0 not asked yet, 1
+	                         * its macro texts are fixed, -1 not */
 };
 
 struct regex_set {
@@ -169,6 +171,24 @@ bool regex_set_add(struct run *run, struct regex_set *set,
  * or REGEX_NO_DEPTH.  Returns false after reporting a script that hit a
  * match limit (that script then leaves the text as it was).
  */
+/*
+ * Can regex_apply() for placement and call run on text[0..len) at any
+ * depth, at any time or never, without changing anything but its result?
+ * Macros in a replacement, a substituted find pattern or a trim string
+ * are the only way a script reaches beyond its text (a {{setvar}}, a
+ * {{random}} draw, a {{getvar}} that reads what a later one sets), so it
+ * can when the text has no '{' and, for every script that may apply:
+ * each "{{" of the replacement opens a macro that closes inside the same
+ * literal piece (so no $N can join or complete one), and fixed() accepts
+ * every literal piece, the find pattern when substituted, and every trim
+ * string.  fixed(ctx, s, n) answers for one text whose macros are all
+ * given (the tavern layer knows which macros change or read state); its
+ * answer is kept per script.  A yes is safe; a no only costs time.
+ */
+bool regex_set_pure(struct regex_set *set, enum regex_placement placement,
+    unsigned call, const char *text, size_t len,
+    bool (*fixed)(void *ctx, const char *s, size_t n), void *ctx);
+
 bool regex_apply(struct run *run, struct regex_set *set,
     enum regex_placement placement, unsigned call, int depth,
     const char *text, size_t len, struct buf *out,

@@ -762,6 +762,116 @@ test_speed(void)
 	buf_free(&msg);
 }
 
+/* regex_set_pure()'s fixed(): a text is fixed unless it holds
+ * "{{count}}" (the stand-in engine's one macro that changes state). */
+static int fixed_calls;
+
+static bool
+fixed(void *ctx, const char *s, size_t n)
+{
+	size_t i;
+
+	(void)ctx;
+	fixed_calls++;
+	for (i = 0; i + 9 <= n; i++)
+		if (memcmp(s + i, "{{count}}", 9) == 0)
+			return false;
+	return true;
+}
+
+/* Is one script (fields) pure on text, as a prompt-time AI output? */
+static bool
+pure_raw(const char *fields, const char *text)
+{
+	struct regex_set set;
+	struct buf j = BUF_INIT;
+	bool r;
+
+	regex_set_init(&set);
+	buf_printf(&j, "{\"scriptName\": \"t\", %s}", fields);
+	CHECK(load(&set, REGEX_GLOBAL, "pure.json", j.data));
+	r = regex_set_pure(&set, AI, P, text, strlen(text), fixed, NULL);
+	buf_free(&j);
+	regex_set_free(&set);
+	return r;
+}
+
+static bool
+pure1(const char *fields, const char *text)
+{
+	struct buf j = BUF_INIT;
+	bool r;
+
+	buf_printf(&j, "\"placement\": [2], \"promptOnly\": true, %s",
+	    fields);
+	r = pure_raw(j.data, text);
+	buf_free(&j);
+	return r;
+}
+
+static void
+test_pure(void)
+{
+	struct regex_set set;
+
+	/* Literal text and groups: pure, braces in the text or not... */
+	CHECK(pure1("\"findRegex\": \"/a(b)/g\", \"replaceString\": "
+	    "\"[$1]\"", "abab"));
+	/* ...but a '{' in the text may become a macro through $1. */
+	CHECK(!pure1("\"findRegex\": \"/a(.)/g\", \"replaceString\": "
+	    "\"$1\"", "a{{count}}"));
+	/* A fixed macro that closes in its own piece: pure. */
+	CHECK(pure1("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"{{char}}: $0\"", "abc"));
+	/* {{match}} is the match, not a macro. */
+	CHECK(pure1("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"<{{match}}>\"", "abc"));
+	/* A macro fixed() refuses, anywhere it can run. */
+	CHECK(!pure1("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"{{count}}\"", "abc"));
+	CHECK(!pure1("\"findRegex\": \"/{{count}}/g\", \"substituteRegex\":"
+	    " 1, \"replaceString\": \"x\"", "abc"));
+	CHECK(!pure1("\"findRegex\": \"/a(b)/g\", \"replaceString\": "
+	    "\"$1\", \"trimStrings\": [\"{{count}}\"]", "abc"));
+	/* A macro a group completes or joins: "{{" with a $ before "}}",
+	 * an unclosed one, a single '{' next to a group. */
+	CHECK(!pure1("\"findRegex\": \"/a(b)/g\", \"replaceString\": "
+	    "\"{{$1}}\"", "abc"));
+	CHECK(!pure1("\"findRegex\": \"/a(b)/g\", \"replaceString\": "
+	    "\"{{char\"", "abc"));
+	CHECK(!pure1("\"findRegex\": \"/a(b)/g\", \"replaceString\": "
+	    "\"{$1{count}}\"", "abc"));
+	/* A script that does not apply here does not count: markdownOnly,
+	 * neither flag (the chat's text, not the prompt's), disabled,
+	 * another placement. */
+	CHECK(pure_raw("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"{{count}}\", \"placement\": [2], \"markdownOnly\": true",
+	    "abc"));
+	CHECK(pure_raw("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"{{count}}\", \"placement\": [2]", "abc"));
+	CHECK(pure1("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"{{count}}\", \"disabled\": true", "abc"));
+	CHECK(pure_raw("\"findRegex\": \"/a/g\", \"replaceString\": "
+	    "\"{{count}}\", \"placement\": [1], \"promptOnly\": true",
+	    "abc"));
+	/* No script at all: anything is pure, braces too. */
+	regex_set_init(&set);
+	CHECK(regex_set_pure(&set, AI, P, "{{x}}", 5, fixed, NULL));
+	regex_set_free(&set);
+	/* The answer is kept per script: fixed() runs once for many
+	 * texts. */
+	regex_set_init(&set);
+	CHECK(load(&set, REGEX_GLOBAL, "pure.json", "{\"scriptName\": \"t\","
+	    " \"placement\": [2], \"promptOnly\": true, \"findRegex\": "
+	    "\"/a/\", \"replaceString\": \"{{char}}\"}"));
+	fixed_calls = 0;
+	CHECK(regex_set_pure(&set, AI, P, "a", 1, fixed, NULL));
+	CHECK(regex_set_pure(&set, AI, P, "b", 1, fixed, NULL));
+	CHECK(!regex_set_pure(&set, AI, P, "{", 1, fixed, NULL));
+	CHECK(fixed_calls == 1);
+	regex_set_free(&set);
+}
+
 int
 main(void)
 {
@@ -773,6 +883,7 @@ main(void)
 	test_errors();
 	test_samples();
 	test_node_scripts();
+	test_pure();
 	test_speed();
 	run_free(&run);
 	free(err);

@@ -1,0 +1,130 @@
+#!/bin/sh
+# tavern-lazy.sh STRATA GOLDEN: a request body regexes only the chat
+# messages world info or the budget reach, when the regex scripts can
+# change nothing else (strata-tavern(7), REGEX SCRIPTS); it must be the
+# body a build that regexes every message gives.
+#
+# With --log-level debug (the trace on stderr shows every message) strata
+# regexes the whole chat, as SillyTavern does; without it, only what it
+# needs.  Each case builds both ways from the inputs of the golden case
+# tavern-budget-trims-history, with a 120-message chat the 120-token
+# budget cuts to a few, and compares the bodies byte for byte:
+#
+#   pure       a replacement with {{char}} and $1, on every message: the
+#              old messages are never regexed;
+#   addvar     a replacement with {{addvar}}, counted by {{getvar}} in the
+#              main prompt: every message must be regexed, in order;
+#   random     a replacement with {{random}} under --seed: the draws of
+#              every message come before the main prompt's {{roll}};
+#   braces     an old message holding "{{addvar::n::1}}" that a $1
+#              carries into a macro;
+#   limit      a pattern that hits PCRE2's match limit on an old
+#              message only: the body build, which never regexes it,
+#              succeeds; the debug build reports the limit, exit 1.
+set -u
+strata=$1
+golden=$2
+src=$golden/tavern-budget-trims-history
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+python3 - "$src" "$tmp" <<'PY'
+import json, os, sys
+src, tmp = sys.argv[1:3]
+lines = open(os.path.join(src, "chat.jsonl"), encoding="utf-8").read().splitlines()
+head = lines[0]
+def chat(name, old):
+    with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+        f.write(head + "\n")
+        for n in range(120):
+            user = n % 2 == 1
+            # The first message is macro-expanded anew at every
+            # generation: the odd one out is the third.
+            mes = old if n == 2 else "Line %d of the watch, %s." % (
+                n, "said Sam" if user else "said Mira")
+            f.write(json.dumps({"name": "Sam" if user else "Mira",
+                "is_user": user, "is_system": False, "mes": mes,
+                "extra": {}}) + "\n")
+chat("chat.jsonl", "The first line of the watch.")
+chat("chat-braces.jsonl", "Noted {{addvar::n::1}} here.")
+chat("chat-limit.jsonl", "a" * 40 + "!")
+preset = json.load(open(os.path.join(src, "preset.json"), encoding="utf-8"))
+for p in preset["prompts"]:
+    if p["identifier"] == "main":
+        p["content"] = ("Write {{char}}'s next reply. Seen "
+                        "{{getvar::seen}}, n {{getvar::n}}, roll "
+                        "{{roll:d1000000}}.")
+json.dump(preset, open(os.path.join(tmp, "preset.json"), "w"))
+def script(name, find, replace, **kw):
+    s = {"id": name, "scriptName": name, "findRegex": find,
+         "replaceString": replace, "trimStrings": [], "placement": [1, 2],
+         "disabled": False, "markdownOnly": False, "promptOnly": True,
+         "runOnEdit": True, "substituteRegex": 0, "minDepth": None,
+         "maxDepth": None}
+    s.update(kw)
+    json.dump(s, open(os.path.join(tmp, name + ".json"), "w"))
+script("pure", r"/said (\w+)/g", "{{char}} heard $1")
+script("addvar", r"/watch/", "watch{{addvar::seen::1}}")
+script("random", r"/watch/", "{{random::post,tower,shore}}")
+script("braces", r"/Noted (.*) here/", "Kept $1")
+script("limit", r"/(a+)+$/", "x")
+PY
+
+# case NAME CHAT SCRIPT [ARGS...]: the body must be the debug build's.
+case_() {
+	name=$1 chat=$2 rx=$3
+	shift 3
+	set -- --card "$src/card.json" --preset "$tmp/preset.json" \
+	    --settings "$src/settings.json" --chat "$tmp/$chat" \
+	    --regex "$tmp/$rx.json" -u Hello -f openai \
+	    --set output.model=m --now 2026-07-12T06:00:00Z "$@"
+	"$strata" build "$@" >"$tmp/$name.lazy" 2>"$tmp/$name.lazy.err"
+	ls=$?
+	"$strata" build --log-level debug "$@" >"$tmp/$name.full" \
+	    2>"$tmp/$name.full.err"
+	fs=$?
+	if [ "$name" = limit ]; then
+		if [ $ls -ne 0 ] || [ $fs -ne 1 ] || [ -s "$tmp/$name.full" ] ||
+		    ! grep -q "match limit" "$tmp/$name.full.err"; then
+			echo "tavern-lazy: $name: want the body build to pass" \
+			    "($ls) and the full one to stop at the limit ($fs)"
+			cat "$tmp/$name.lazy.err" "$tmp/$name.full.err"
+			status=1
+			return
+		fi
+		echo "tavern-lazy: $name: the unsent message was never regexed"
+		return
+	fi
+	if [ $ls -ne 0 ] || [ $fs -ne 0 ]; then
+		echo "tavern-lazy: $name: exit $ls and $fs"
+		cat "$tmp/$name.lazy.err" "$tmp/$name.full.err"
+		status=1
+	elif ! cmp -s "$tmp/$name.lazy" "$tmp/$name.full"; then
+		echo "tavern-lazy: $name: the bodies differ"
+		diff "$tmp/$name.lazy" "$tmp/$name.full" | head -20
+		status=1
+	else
+		echo "tavern-lazy: $name: same body"
+	fi
+}
+
+case_ pure chat.jsonl pure
+case_ addvar chat.jsonl addvar
+case_ random chat.jsonl random --seed 7
+case_ braces chat-braces.jsonl braces
+case_ limit chat-limit.jsonl limit
+
+# The cases must mean something: the budget cuts the chat, addvar counted
+# every one of the 120 messages, and a draw was made.
+grep -q "Line 119" "$tmp/pure.lazy" && ! grep -q "Line 1 of" "$tmp/pure.lazy" ||
+    { echo "tavern-lazy: the budget did not cut the chat"; status=1; }
+grep -q "Mira heard Sam" "$tmp/pure.lazy" ||
+    { echo "tavern-lazy: the pure script did not run"; status=1; }
+grep -q "Seen 120" "$tmp/addvar.lazy" ||
+    { echo "tavern-lazy: addvar did not count every message"; status=1; }
+grep -Eq "(post|tower|shore)" "$tmp/random.lazy" ||
+    { echo "tavern-lazy: no draw"; status=1; }
+grep -q "n 1," "$tmp/braces.lazy" ||
+    { echo "tavern-lazy: the old message's {{addvar}} did not run"; status=1; }
+exit $status
