@@ -125,10 +125,21 @@ static bool
 regex_pure(void *ctx, enum tavern_regex_place place, const char *text)
 {
 	struct tavern_plug *p = ctx;
+	enum regex_placement pl = (enum regex_placement)place;
+	unsigned char *k;
 
-	return !p->loaded || !text || regex_set_pure(&p->scripts,
-	    (enum regex_placement)place, REGEX_PROMPT, text, strlen(text),
-	    fixed_cb, p);
+	if (!p->loaded || !text)
+		return true;
+	if ((unsigned)place >= LEN(p->pure))
+		return regex_set_pure(&p->scripts, pl, REGEX_PROMPT, text,
+		    strlen(text), fixed_cb, p);
+	/* The scripts' part of the answer is the same for every text. */
+	k = &p->pure[place];
+	if (!*k)
+		*k = regex_set_pure(&p->scripts, pl, REGEX_PROMPT, "{", 1,
+		    fixed_cb, p) ? 1 : regex_set_pure(&p->scripts, pl,
+		    REGEX_PROMPT, "", 0, fixed_cb, p) ? 2 : 3;
+	return *k == 1 || (*k == 2 && !strchr(text, '{'));
 }
 
 /* ---- world info ---- */

@@ -24,6 +24,9 @@ struct tavern_plug {
 	bool loaded;                    /* scripts read */
 	struct macro_env *macros;       /* for replacement strings */
 	struct run *run;
+	/* What regex_set_pure() said of the scripts, by placement: 0 not
+	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
+	unsigned char pure[8];
 };
 
 /*
