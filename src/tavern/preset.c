@@ -183,6 +183,49 @@ copy_number(struct run *run, struct node *body, const struct node *root,
 		tree_put(&run->arena, body, to, tree_copy(&run->arena, v));
 }
 
+/* What Claude and Google requests take from the preset: no penalties
+ * (neither API has them as SillyTavern sends them), top_k when set. */
+static bool
+other_providers(struct run *run, struct preset *p)
+{
+	struct arena *a = &run->arena;
+	const struct node *k = field_number(p->root, "top_k");
+	struct node **bodies[] = { &p->body_claude, &p->body_google };
+	size_t i;
+	bool ok = true;
+
+	/* use_sysprompt, else the older per-source fields. */
+	if (tree_get(p->root, "use_sysprompt")) {
+		ok &= field_bool(run, p->root, "use_sysprompt", false,
+		    &p->sysprompt_claude);
+		p->sysprompt_google = p->sysprompt_claude;
+	} else {
+		ok &= field_bool(run, p->root, "claude_use_sysprompt", false,
+		    &p->sysprompt_claude);
+		ok &= field_bool(run, p->root, "use_makersuite_sysprompt",
+		    false, &p->sysprompt_google);
+	}
+	ok &= field_str(run, p->root, "assistant_prefill", "",
+	    &p->assistant_prefill);
+	ok &= field_str(run, p->root, "assistant_impersonation", "",
+	    &p->assistant_impersonation);
+	ok &= field_str(run, p->root, "human_sysprompt_message", "",
+	    &p->human_sysprompt_message);
+	for (i = 0; i < LEN(bodies); i++) {
+		struct node *b = *bodies[i] = tree_table(a);
+
+		copy_number(run, b, p->root, "temperature", "temperature");
+		tree_put(a, b, "max_tokens", tree_int(a, p->max_tokens));
+		if (i == 0)
+			tree_put(a, b, "stream", tree_bool(a, false));
+		copy_number(run, b, p->root, "top_p", "top_p");
+		if (k && ((k->kind == NODE_INT && k->u.i > 0) ||
+		    (k->kind == NODE_FLOAT && k->u.f > 0)))
+			tree_put(a, b, "top_k", tree_copy(a, k));
+	}
+	return ok;
+}
+
 bool
 preset_read(struct run *run, const char *path, struct preset **out)
 {
@@ -303,6 +346,5 @@ preset_read(struct run *run, const char *path, struct preset **out)
 		return false;
 	if (seed >= 0)
 		tree_put(a, p->body, "seed", tree_int(a, seed));
-	*out = p;
-	return true;
+	return other_providers(run, p) && (*out = p, true);
 }

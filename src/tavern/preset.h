@@ -66,6 +66,14 @@ struct preset {
 	enum preset_post post;
 	bool squash, continue_prefill;
 	struct node *body;              /* the sampler fields to send */
+	/* For Claude and Google (strata-tavern(7), OTHER PROVIDERS):
+	 * use_sysprompt (older presets: claude_use_sysprompt,
+	 * use_makersuite_sysprompt), the Claude-only texts, and the sampler
+	 * fields SillyTavern sends each. */
+	bool sysprompt_claude, sysprompt_google;
+	const char *assistant_prefill, *assistant_impersonation,
+	    *human_sysprompt_message;
+	struct node *body_claude, *body_google;
 };
 
 /* Read and check the preset at path.  Errors are reported. */

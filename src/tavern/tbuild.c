@@ -2209,6 +2209,87 @@ post_process(struct tb *t, struct tlist *l)
 	}
 }
 
+/*
+ * What SillyTavern's backend makes of the prompt for Claude and Google
+ * (its prompt converters), so that -f anthropic and -f gemini send what
+ * it would: names go into the text (the examples' as the user's and the
+ * character's); with use_sysprompt the leading system messages become
+ * one system prompt (Google keeps one message back), and every other
+ * system message is a user turn; Claude gets a user turn first when the
+ * system prompt is followed by none (human_sysprompt_message, else
+ * "[Start a new chat]") and its assistant prefill last; then runs of one
+ * role are joined with a blank line.
+ */
+static void
+provider_shape(struct tb *t, struct tlist *l, bool claude)
+{
+	struct arena *a = &t->run->arena;
+	bool sys = claude ? t->p->sysprompt_claude : t->p->sysprompt_google;
+	size_t i, lead = 0;
+
+	for (i = 0; i < l->n; i++) {
+		struct tmsg *m = &l->v[i];
+		const char *who = m->name;
+
+		if (!who)
+			continue;
+		if (strcmp(who, "example_assistant") == 0)
+			who = t->char_name;
+		else if (strcmp(who, "example_user") == 0)
+			who = t->user_name;
+		m->content = prefixed(a, who, m->content);
+		m->name = NULL;
+	}
+	while (sys && lead < l->n && strcmp(l->v[lead].role, "system") == 0)
+		lead++;
+	if (!claude && lead == l->n && lead > 0)
+		lead--;
+	for (i = lead; i < l->n; i++)
+		if (strcmp(l->v[i].role, "system") == 0)
+			l->v[i].role = "user";
+	if (lead) {
+		/* One system prompt, trimmed as JavaScript trims. */
+		merge_roles(t, l);
+		l->v[0].content = trim(a, l->v[0].content);
+	}
+	if (claude && sys && (l->n == (lead ? 1u : 0u) ||
+	    strcmp(l->v[lead ? 1 : 0].role, "user"))) {
+		const char *raw = *t->p->human_sysprompt_message ?
+		    t->p->human_sysprompt_message : "[Start a new chat]";
+		struct tmsg ph = { "user", NULL, sub(t, raw), NULL, NULL, 0, 0,
+		    0 };
+
+		holds(t, &ph, item_add(t, "humanSysPromptMessage", "preset",
+		    "user", -1, raw));
+		item_stage(t, ph.items[0], TAVERN_STAGE_MACROS, ph.content);
+		item_note(t, ph.items[0], "Claude: a user turn after the "
+		    "system prompt");
+		insert_at(t->run, l, lead ? 1 : 0, &ph);
+	}
+	if (claude && strcmp(t->type, "quiet") && !(strcmp(t->type,
+	    "continue") == 0 && t->p->continue_prefill)) {
+		bool imp = strcmp(t->type, "impersonate") == 0;
+		const char *raw = imp ? t->p->assistant_impersonation :
+		    t->p->assistant_prefill;
+		const char *s = sub(t, raw);
+		size_t n = strlen(s);
+		uint32_t it;
+
+		while (n && isspace((unsigned char)s[n - 1]))
+			n--;
+		if (n) {
+			it = item_add(t, imp ? "assistantImpersonation" :
+			    "assistantPrefill", "preset", "assistant", -1, raw);
+			item_stage(t, it, TAVERN_STAGE_MACROS,
+			    arena_strndup(a, s, n));
+			item_note(t, it, "Claude: the reply starts with it");
+			push_item(t, l, "assistant", NULL, arena_strndup(a, s,
+			    n), NULL, it);
+		}
+	}
+	merge_roles(t, l);
+}
+
 /* --- the driver --- */
 
 bool
@@ -2430,8 +2511,11 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	if (t.p->squash)
 		squash(&t, &all);
 	post_process(&t, &all);
+	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
+		provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
 
-	c->params = t.p->body;
+	c->params = c->format == FORMAT_ANTHROPIC ? t.p->body_claude :
+	    c->format == FORMAT_GEMINI ? t.p->body_google : t.p->body;
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
