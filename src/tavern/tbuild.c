@@ -95,6 +95,8 @@ struct tb {
 	 * it, and one they never reach is never regexed. */
 	const char **rx_text, **rx_out;
 	size_t nrx;
+	int rx_shift;           /* 1 on continue: the message continued
+	                         * has depth -1 */
 };
 
 static void
@@ -829,7 +831,7 @@ rx_at(struct tb *t, size_t j)
 	if (!t->rx_out[j])
 		t->rx_out[j] = t->seams->regex.apply(t->seams->regex.ctx,
 		    t->run, placement(&t->chat.msgs[j]), true,
-		    (int)(t->nrx - 1 - j), t->rx_text[j]);
+		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
 	return t->rx_out[j];
 }
 
@@ -848,19 +850,24 @@ world_info(struct tb *t)
 	struct run *run = t->run;
 	struct tavern_wi_scan in;
 	struct tavern_wi_msg *msgs;
-	size_t i;
+	size_t i, j;
 	size_t k;
 
 	memset(&in, 0, sizeof(in));
 	msgs = arena_array(&run->arena, t->chat.n + 1, sizeof(*msgs));
 	t->nrx = t->chat.n;
+	/* SillyTavern regexes its chat once, for world info and the
+	 * prompt: on continue both see the message continued at -1. */
+	t->rx_shift = strcmp(t->type, "continue") == 0 && t->chat.n ? 1 : 0;
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
-	/* Newest first, as SillyTavern regexes them; what may wait does. */
-	for (i = 0; i < t->nrx; i++) {
-		size_t j = t->nrx - 1 - i;
+	/* Oldest first, as SillyTavern regexes them (its macros may set
+	 * variables: the newest message's value is the one kept); what may
+	 * wait does.  msgs[] is newest first. */
+	for (j = 0; j < t->nrx; j++) {
 		const struct tchat_msg *m = &t->chat.msgs[j];
 
+		i = t->nrx - 1 - j;
 		msgs[i].name = m->name;
 		t->rx_text[j] = m->text;
 		if (!t->in->skip_unsent || !t->seams->regex.pure ||
@@ -1120,7 +1127,7 @@ history(struct tb *t, struct tlist *out)
 		    completion_name(a, m->name) : NULL;
 		bool greeting = !t->in->chat && i == 0 && !m->is_user;
 		/* world_info() made (or left for later) this same call. */
-		bool same = shift == 1 && n == t->nrx &&
+		bool same = n == t->nrx && shift - 1 == t->rx_shift &&
 		    t->rx_text[i] == m->text;
 		uint32_t it = item_add(t, arena_printf(a, "chat#%zu", i),
 		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
