@@ -256,6 +256,8 @@ enum diag_level {
 	X(MSG_PART_MEDIA_TYPE, "'%s' has media type '%s', which is not %s") \
 	X(MSG_SESSION_MEDIA_KIND, "a media entry's 'type' must be a string, not %s") \
 	X(MSG_SESSION_THREAD, "thread_id must be a string, not %s: a new thread id replaces it") \
+	X(MSG_SESSION_TURN, "turn must be a whole number from 0, not %s: counting starts again at 1") \
+	X(MSG_SESSION_FP, "profile_fingerprint must be a string, not %s: this build's replaces it") \
 	X(MSG_TAVERN_IMAGE, "--image cannot go with a SillyTavern build (%s): it does not send images") \
 	/* tavern: SillyTavern presets, settings, assembly */ \
 	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \

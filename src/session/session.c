@@ -341,7 +341,7 @@ session_turn(const struct chatfile *c)
 	const struct node *st = m ? tree_get(m, "strata") : NULL;
 	const struct node *t = st ? tree_get(st, "turn") : NULL;
 
-	return t && t->kind == NODE_INT ? t->u.i : 0;
+	return t && t->kind == NODE_INT && t->u.i >= 0 ? t->u.i : 0;
 }
 
 size_t
@@ -409,12 +409,35 @@ session_state_str(const struct chatfile *c, const char *key)
 	return n && n->kind == NODE_STRING ? n->u.str.s : NULL;
 }
 
+/* A warning at n (a stored value), or without a place when the header
+ * was not read from a file. */
+static void
+warn_at(struct run *run, const struct chatfile *c, const struct node *n,
+    enum diag_msg id, const char *arg)
+{
+	if (c->src && c->header_raw && n->span.len)
+		diag_warning(run, c->src, n->span, id, arg);
+	else
+		diag_plain(run, DIAG_WARNING, id, arg);
+}
+
 void
 session_check_profile(struct run *run, const struct chatfile *c,
     const char *path, const char *fp)
 {
 	const struct node *n = state_get(c, "profile_fingerprint");
+	const struct node *t = state_get(c, "turn");
+	char what[64];
 
+	if (t && (t->kind != NODE_INT || t->u.i < 0)) {
+		if (t->kind == NODE_INT)
+			snprintf(what, sizeof(what), "%lld",
+			    (long long)t->u.i);
+		warn_at(run, c, t, MSG_SESSION_TURN, t->kind == NODE_INT ?
+		    what : tree_kind_article(t->kind));
+	}
+	if (n && n->kind != NODE_STRING)
+		warn_at(run, c, n, MSG_SESSION_FP, tree_kind_article(n->kind));
 	if (!n || n->kind != NODE_STRING || strcmp(n->u.str.s, fp) == 0)
 		return;
 	if (c->src && c->header_raw)
