@@ -16,7 +16,7 @@
 #include "diag/run.h"
 #include "emit/emit.h"
 #include "diag/source.h"
-#include "tavern/stchat.h"
+#include "tavern/tchat.h"
 #include "tavern/wi.h"
 #include "tavern/world.h"
 #include "data/tree.h"
@@ -354,7 +354,7 @@ engine(struct run *run, const struct wi_opts *o, struct world *worlds,
 		books[i].source = o->books[i].source;
 	}
 	for (c = 0; c < nchats; c++) {
-		struct stchat chat = {0};
+		struct tchat chat = {0};
 		struct wi_message *msgs;
 		struct wi_input in;
 		struct wi_result r;
@@ -362,19 +362,15 @@ engine(struct run *run, const struct wi_opts *o, struct world *worlds,
 		const char *name = o->nchats ? o->chats[c] : "(no chat)";
 		size_t n = 0;
 
-		if (o->nchats) {
-			struct source *src = run_read(run, o->chats[c],
-			    NULL, span_make(0, 0));
-
-			if (!src || !stchat_read(run, src, &chat))
-				break;
-		}
+		/* As a build reads it: hidden messages left out, the
+		 * current swipe where mes is missing. */
+		if (o->nchats && !tchat_read(run, o->chats[c], &chat))
+			break;
 		msgs = arena_array(&run->arena, chat.n + 2, sizeof(*msgs));
 		for (i = 0; i < chat.n; i++) {
-			msgs[n].name = chat.messages[i].name;
-			msgs[n].text = chat.messages[i].mes;
-			msgs[n].is_user = chat.messages[i].is_user;
-			msgs[n++].is_system = chat.messages[i].is_system;
+			msgs[n].name = chat.msgs[i].name;
+			msgs[n].text = chat.msgs[i].text;
+			msgs[n++].is_user = chat.msgs[i].is_user;
 		}
 		if (o->user) {
 			msgs[n].name = chat.user_name &&
@@ -385,8 +381,8 @@ engine(struct run *run, const struct wi_opts *o, struct world *worlds,
 		}
 		if (have_carry)
 			timed = carry;
-		else if (chat.metadata)
-			wi_timed_from_node(run, tree_get(chat.metadata,
+		else if (chat.meta)
+			wi_timed_from_node(run, tree_get(chat.meta,
 			    "timedWorldInfo"), &timed);
 		memset(&in, 0, sizeof(in));
 		in.books = books;

@@ -351,7 +351,7 @@ enum diag_level {
 	X(MSG_REGEX_NOT_FLAGS, "%s: the letters after the last '/' are not a set of flags, so SillyTavern takes the whole string, slashes included, as the pattern") \
 	X(MSG_REGEX_LIMIT, "match limit exceeded in script '%s'") \
 	X(MSG_REGEX_MATCH_FAILED, "matching failed in script '%s'") \
-	/* world info (tavern/world.c, tavern/wi*.c, tavern/stchat.c, cmd/wi.c) */ \
+	/* world info (tavern/world.c, tavern/wi*.c, cmd/wi.c) */ \
 	X(MSG_WI_WRONG_TYPE, "'%s' must be %s, not %s (%s)") \
 	X(MSG_WI_NOT_WORLD, "a world file must be a JSON object with \"entries\", not %s") \
 	X(MSG_WI_NO_ENTRIES, "no \"entries\": neither a world file nor a character_book") \
@@ -361,8 +361,6 @@ enum diag_level {
 	X(MSG_WI_DUP_UID, "duplicate uid %lld: timed effects and debug views cannot tell the entries apart") \
 	X(MSG_WI_LONE_GROUP, "uid %lld: inclusion group '%s' has a single member") \
 	X(MSG_WI_REGEX_LIMIT, "%s uid %lld: regex key '%s' hit the match limit and counts as not matching") \
-	X(MSG_WI_CHAT_LINE, "line %zu is not JSON: %s") \
-	X(MSG_WI_CHAT_MESSAGE, "line %zu: a chat message must be a JSON object") \
 	X(MSG_WI_SETTINGS, "'%s' must be %s; the default is used") \
 	X(MSG_WI_NO_CHAT, "--seed, --settings and --json need --chat") \
 	/* agent: [agent] sections and the loop state */ \

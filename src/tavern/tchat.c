@@ -72,6 +72,12 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 		len -= 6;
 	c->id = arena_strndup(&run->arena, base, len);
 	c->meta = chatfile_metadata(&f);
+	if (f.header) {
+		const struct node *u = tree_get(f.header, "user_name");
+
+		if (u && u->kind == NODE_STRING)
+			c->user_name = u->u.str.s;
+	}
 	for (i = 0; i < f.msgs.n; i++) {
 		const struct node *o = f.msgs.v[i].obj, *extra, *type, *fa;
 		const char *name = chatfile_name(o);

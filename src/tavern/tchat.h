@@ -24,6 +24,7 @@ struct tchat_msg {
 struct tchat {
 	const char *id;                 /* file name without .jsonl */
 	const struct node *meta;        /* chat_metadata, or NULL */
+	const char *user_name;          /* the header's, or NULL */
 	struct tchat_msg *msgs;         /* oldest first */
 	size_t n, cap;
 };
