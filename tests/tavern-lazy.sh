@@ -10,14 +10,20 @@
 # tavern-budget-trims-history, with a 120-message chat the 120-token
 # budget cuts to a few, and compares the bodies byte for byte:
 #
-#   pure       a replacement with {{char}} and $1, on every message: the
-#              old messages are never regexed;
+#   pure       a replacement with {{char}} and $1, on every message (the
+#              old ones are never regexed: the limit case shows that the
+#              unsent are skipped);
 #   addvar     a replacement with {{addvar}}, counted by {{getvar}} in the
 #              main prompt: every message must be regexed, in order;
 #   random     a replacement with {{random}} under --seed: the draws of
 #              every message come before the main prompt's {{roll}};
 #   braces     an old message holding "{{addvar::n::1}}" that a $1
 #              carries into a macro;
+#   lastchat   a replacement with {{lastChatMessage}} on a continue,
+#              whose value is set only once the message continued is
+#              known;
+#   chain      a script writing "{{abc}}" and a later one whose $1 turns
+#              it into a {{random}};
 #   limit      a pattern that hits PCRE2's match limit on an old
 #              message only: the body build, which never regexes it,
 #              succeeds; the debug build reports the limit, exit 1.
@@ -56,6 +62,9 @@ for p in preset["prompts"]:
                         "{{getvar::seen}}, n {{getvar::n}}, roll "
                         "{{roll:d1000000}}.")
 json.dump(preset, open(os.path.join(tmp, "preset.json"), "w"))
+# Room for more messages than world info's two (which it regexes first).
+preset["openai_max_context"] = 700
+json.dump(preset, open(os.path.join(tmp, "preset-wide.json"), "w"))
 def script(name, find, replace, **kw):
     s = {"id": name, "scriptName": name, "findRegex": find,
          "replaceString": replace, "trimStrings": [], "placement": [1, 2],
@@ -69,13 +78,21 @@ script("addvar", r"/watch/", "watch{{addvar::seen::1}}")
 script("random", r"/watch/", "{{random::post,tower,shore}}")
 script("braces", r"/Noted (.*) here/", "Kept $1")
 script("limit", r"/(a+)+$/", "x")
+script("lastchat", r"/watch/g", "watch[{{lastChatMessage}}]")
+# Two scripts: the first writes a macro's start, the second's $1 copies
+# it into a {{random}}.
+script("chain-a", r"/watch/", "{{abc}}")
+script("chain-b", r"/(\{\{)abc\}\}/", "$1random::post::tower::shore}}")
+json.dump([json.load(open(os.path.join(tmp, n + ".json")))
+           for n in ("chain-a", "chain-b")],
+          open(os.path.join(tmp, "chain.json"), "w"))
 PY
 
 # case NAME CHAT SCRIPT [ARGS...]: the body must be the debug build's.
 case_() {
 	name=$1 chat=$2 rx=$3
 	shift 3
-	set -- --card "$src/card.json" --preset "$tmp/preset.json" \
+	set -- --card "$src/card.json" --preset "$tmp/${PRESET:-preset}.json" \
 	    --settings "$src/settings.json" --chat "$tmp/$chat" \
 	    --regex "$tmp/$rx.json" -u Hello -f openai \
 	    --set output.model=m --now 2026-07-12T06:00:00Z "$@"
@@ -114,6 +131,10 @@ case_ addvar chat.jsonl addvar
 case_ random chat.jsonl random --seed 7
 case_ braces chat-braces.jsonl braces
 case_ limit chat-limit.jsonl limit
+PRESET=preset-wide
+case_ lastchat chat.jsonl lastchat --type continue
+PRESET=preset
+case_ chain chat.jsonl chain --seed 7
 
 # The cases must mean something: the budget cuts the chat, addvar counted
 # every one of the 120 messages, and a draw was made.
@@ -125,6 +146,10 @@ grep -q "Seen 120" "$tmp/addvar.lazy" ||
     { echo "tavern-lazy: addvar did not count every message"; status=1; }
 grep -Eq "(post|tower|shore)" "$tmp/random.lazy" ||
     { echo "tavern-lazy: no draw"; status=1; }
+[ "$(grep -c "watch\[" "$tmp/lastchat.lazy")" -gt 5 ] ||
+    { echo "tavern-lazy: the lastChatMessage script did not run"; status=1; }
+grep -Eq "(post|tower|shore)" "$tmp/chain.lazy" ||
+    { echo "tavern-lazy: the chained scripts made no draw"; status=1; }
 grep -q "n 1," "$tmp/braces.lazy" ||
     { echo "tavern-lazy: the old message's {{addvar}} did not run"; status=1; }
 exit $status

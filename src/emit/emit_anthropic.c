@@ -318,7 +318,17 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
 	    c->max_tokens : DEFAULT_MAX_TOKENS));
 	system = emit_system_text(run, c, &syslen);
-	if (system) {
+	if (system && c->tavern) {
+		/* As SillyTavern: a block for each leading system message. */
+		sys = tree_put(a, body, "system", tree_array(a));
+		for (i = 0; i < first; i++) {
+			blk = tree_table(a);
+			tree_put(a, blk, "type", tree_str(a, "text"));
+			tree_put(a, blk, "text", tree_strref(a,
+			    c->msgs[i].content, c->msgs[i].len));
+			tree_push(a, sys, blk);
+		}
+	} else if (system) {
 		sys = tree_put(a, body, "system", tree_array(a));
 		blk = tree_table(a);
 		tree_put(a, blk, "type", tree_str(a, "text"));

@@ -154,7 +154,20 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		struct node *si = tree_put(a, body, "systemInstruction",
 		    tree_table(a));
 
-		tree_put(a, si, "parts", text_parts(a, system, syslen));
+		if (c->tavern) {
+			/* As SillyTavern: a part for each system message. */
+			struct node *parts = tree_put(a, si, "parts",
+			    tree_array(a)), *part;
+
+			for (i = 0; i < first; i++) {
+				part = tree_table(a);
+				tree_put(a, part, "text", tree_strref(a,
+				    c->msgs[i].content, c->msgs[i].len));
+				tree_push(a, parts, part);
+			}
+		} else
+			tree_put(a, si, "parts", text_parts(a, system,
+			    syslen));
 	}
 	hole = tree_put(a, body, "contents", tree_array(a));
 	if (c->tools.n) {

@@ -109,7 +109,7 @@ has_open(const char *s, const char *key)
 	while ((s = strstr(s, "{{")) != NULL) {
 		if (strncasecmp(s + 2, key, k) == 0)
 			return true;
-		s += 2;
+		s++;    /* "{{{user}}}": the second '{' opens one too */
 	}
 	return false;
 }
@@ -609,10 +609,11 @@ step_random(struct mctx *m, const char *s, size_t n, size_t off)
 	return NULL;
 }
 
+/* A value that holds a '{' may, next to other text, open a macro. */
 static bool
 has_braces(const char *s)
 {
-	return s && strstr(s, "{{") != NULL;
+	return s && strchr(s, '{') != NULL;
 }
 
 bool
@@ -623,6 +624,8 @@ macro_fixed(const struct macro_env *env, const char *s, size_t n)
 		"roll", "random", "outlet", "setvar", "addvar", "incvar",
 		"decvar", "getvar", "setglobalvar", "addglobalvar",
 		"incglobalvar", "decglobalvar", "getglobalvar",
+		"lastChatMessage",      /* set only once --type continue
+		                         * has picked its message */
 	};
 	const char *const values[] = {
 		env->user, env->char_name, env->group, env->description,

@@ -78,11 +78,12 @@ char *macro_expands(struct run *run, struct macro_env *env,
 /*
  * Is every macro of s[0..n) fixed in env: does expanding s neither change
  * state (a variable, the {{random}}/{{roll}} generator) nor read state
- * that changes during a build (a variable, a world-info outlet), so that
- * it gives the same text at any time?  Conservative: false as well when
- * a '{' does not open a "{{...}}" that closes with no '{' inside (macros
- * built from other macros' output), and when a value the text may
- * insert (a name, a card text, a message) itself holds "{{".
+ * that changes during a build (a variable, a world-info outlet, the
+ * message a continue picks for {{lastChatMessage}}), so that it gives
+ * the same text at any time?  Conservative: false as well when a '{'
+ * does not open a "{{...}}" that closes with no '{' inside (macros built
+ * from other macros' output), and when a value the text may insert (a
+ * name, a card text, a message) itself holds a '{'.
  */
 bool macro_fixed(const struct macro_env *env, const char *s, size_t n);
 

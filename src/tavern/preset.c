@@ -183,18 +183,20 @@ copy_number(struct run *run, struct node *body, const struct node *root,
 		tree_put(&run->arena, body, to, tree_copy(&run->arena, v));
 }
 
-/* What Claude and Google requests take from the preset: no penalties
- * (neither API has them as SillyTavern sends them), top_k when set. */
+/* What SillyTavern 1.15 sends Claude and Google from the preset: no
+ * penalties; Claude top_k always (0 when unset), Google a single
+ * candidate, top_k when not 0 and the seed when set. */
 static bool
-other_providers(struct run *run, struct preset *p)
+other_providers(struct run *run, struct preset *p, int64_t seed)
 {
 	struct arena *a = &run->arena;
 	const struct node *k = field_number(p->root, "top_k");
-	struct node **bodies[] = { &p->body_claude, &p->body_google };
-	size_t i;
+	bool k0 = !k || (k->kind == NODE_INT ? k->u.i == 0 : k->u.f == 0);
+	struct node *c, *g;
 	bool ok = true;
 
-	/* use_sysprompt, else the older per-source fields. */
+	/* use_sysprompt, else the older per-source fields (SillyTavern
+	 * moves a true one over when it loads the preset). */
 	if (tree_get(p->root, "use_sysprompt")) {
 		ok &= field_bool(run, p->root, "use_sysprompt", false,
 		    &p->sysprompt_claude);
@@ -209,20 +211,21 @@ other_providers(struct run *run, struct preset *p)
 	    &p->assistant_prefill);
 	ok &= field_str(run, p->root, "assistant_impersonation", "",
 	    &p->assistant_impersonation);
-	ok &= field_str(run, p->root, "human_sysprompt_message", "",
-	    &p->human_sysprompt_message);
-	for (i = 0; i < LEN(bodies); i++) {
-		struct node *b = *bodies[i] = tree_table(a);
-
-		copy_number(run, b, p->root, "temperature", "temperature");
-		tree_put(a, b, "max_tokens", tree_int(a, p->max_tokens));
-		if (i == 0)
-			tree_put(a, b, "stream", tree_bool(a, false));
-		copy_number(run, b, p->root, "top_p", "top_p");
-		if (k && ((k->kind == NODE_INT && k->u.i > 0) ||
-		    (k->kind == NODE_FLOAT && k->u.f > 0)))
-			tree_put(a, b, "top_k", tree_copy(a, k));
-	}
+	c = p->body_claude = tree_table(a);
+	tree_put(a, c, "max_tokens", tree_int(a, p->max_tokens));
+	copy_number(run, c, p->root, "temperature", "temperature");
+	copy_number(run, c, p->root, "top_p", "top_p");
+	tree_put(a, c, "top_k", k ? tree_copy(a, k) : tree_int(a, 0));
+	tree_put(a, c, "stream", tree_bool(a, false));
+	g = p->body_google = tree_table(a);
+	tree_put(a, g, "n", tree_int(a, 1));
+	tree_put(a, g, "max_tokens", tree_int(a, p->max_tokens));
+	copy_number(run, g, p->root, "temperature", "temperature");
+	copy_number(run, g, p->root, "top_p", "top_p");
+	if (!k0)
+		tree_put(a, g, "top_k", tree_copy(a, k));
+	if (seed >= 0)
+		tree_put(a, g, "seed", tree_int(a, seed));
 	return ok;
 }
 
@@ -346,5 +349,5 @@ preset_read(struct run *run, const char *path, struct preset **out)
 		return false;
 	if (seed >= 0)
 		tree_put(a, p->body, "seed", tree_int(a, seed));
-	return other_providers(run, p) && (*out = p, true);
+	return other_providers(run, p, seed) && (*out = p, true);
 }

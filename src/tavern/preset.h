@@ -68,11 +68,10 @@ struct preset {
 	struct node *body;              /* the sampler fields to send */
 	/* For Claude and Google (strata-tavern(7), OTHER PROVIDERS):
 	 * use_sysprompt (older presets: claude_use_sysprompt,
-	 * use_makersuite_sysprompt), the Claude-only texts, and the sampler
+	 * use_makersuite_sysprompt), Claude's prefills, and the sampler
 	 * fields SillyTavern sends each. */
 	bool sysprompt_claude, sysprompt_google;
-	const char *assistant_prefill, *assistant_impersonation,
-	    *human_sysprompt_message;
+	const char *assistant_prefill, *assistant_impersonation;
 	struct node *body_claude, *body_google;
 };
 

@@ -40,6 +40,7 @@ struct tmsg {
 	 * its index in the chat and its item. */
 	size_t chat;
 	uint32_t chat_item;
+	bool blocks;                    /* sent as a list of text blocks */
 };
 
 struct tlist {
@@ -113,6 +114,7 @@ push(struct run *run, struct tlist *l, const char *role, const char *name,
 	m.nitems = 0;
 	m.chat = 0;
 	m.chat_item = 0;
+	m.blocks = false;
 	if (l->n == l->cap)
 		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
 		    sizeof(*l->v));
@@ -272,6 +274,7 @@ push_m(struct run *run, struct tlist *l, const struct tmsg *m)
 	l->v[l->n - 1].nitems = m->nitems;
 	l->v[l->n - 1].chat = m->chat;
 	l->v[l->n - 1].chat_item = m->chat_item;
+	l->v[l->n - 1].blocks = m->blocks;
 }
 
 /* Count m's tokens, and give each of its items its own count. */
@@ -1217,7 +1220,7 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 				orders[k - 1] = prev;
 			}
 		for (j = 0; j < no; j++) {
-			struct tmsg group[3];
+			struct tmsg group[3] = {{0}};
 			size_t ng = 0, r, at;
 
 			for (r = 0; r < 3; r++) {
@@ -1586,8 +1589,8 @@ main_extensions(struct tb *t)
 	before = ext_collect(t, EXT_BEFORE_PROMPT, -1, -1, &bi, &nb);
 	after = ext_collect(t, EXT_IN_PROMPT, -1, -1, &ai, &na);
 	if (*before) {
-		struct tmsg x = { "system", NULL, before, "authorsNote", bi,
-			nb, 0, 0 };
+		struct tmsg x = { .role = "system", .content = before,
+			.id = "authorsNote", .items = bi, .nitems = nb };
 
 		insert_at(t->run, &m->msgs, 0, &x);
 	}
@@ -1625,9 +1628,9 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	if (hist->n && strcmp(hist->v[hist->n - 1].role,
 	    "assistant") == 0 && *t->p->send_if_empty &&
 	    strcmp(t->type, "continue")) {
-		struct tmsg e = { "user", NULL,
-		    sub(t, t->p->send_if_empty),
-		    "emptyUserMessageReplacement", NULL, 0, 0, 0 };
+		struct tmsg e = { .role = "user",
+		    .content = sub(t, t->p->send_if_empty),
+		    .id = "emptyUserMessageReplacement" };
 		uint32_t it = item_add(t, e.id, "preset", "user", 0,
 		    t->p->send_if_empty);
 
@@ -1683,9 +1686,9 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 	size_t i, j, ne = 0;
 	long left = *lp;
 	bool out = false;
-	struct tmsg sep = { "system", NULL,
-	    sub(t, t->p->new_example_chat_prompt), "newChat", NULL, 0,
-	    0, 0 };
+	struct tmsg sep = { .role = "system",
+	    .content = sub(t, t->p->new_example_chat_prompt),
+	    .id = "newChat" };
 
 	example_blocks(t, &blocks);
 	for (i = 0; i < blocks.n; i++) {
@@ -2099,7 +2102,9 @@ prefixed(struct arena *a, const char *who, const char *content)
 {
 	size_t n = strlen(who);
 
-	if (strncmp(content, who, n) == 0 && content[n] == ':')
+	/* SillyTavern's startsWith(`${name}: `), the space included. */
+	if (strncmp(content, who, n) == 0 && content[n] == ':' &&
+	    content[n + 1] == ' ')
 		return content;
 	return arena_printf(a, "%s: %s", who, content);
 }
@@ -2203,8 +2208,8 @@ post_process(struct tb *t, struct tlist *l)
 		size_t at = strcmp(l->v[0].role, "system") == 0 ? 1 : 0;
 
 		if (at >= l->n || strcmp(l->v[at].role, "user")) {
-			struct tmsg ph = { "user", NULL,
-			    t->s.strict_placeholder, NULL, NULL, 0, 0, 0 };
+			struct tmsg ph = { .role = "user",
+			    .content = t->s.strict_placeholder };
 
 			holds(t, &ph, item_add(t, "placeholder", "settings",
 			    "user", -1, t->s.strict_placeholder));
@@ -2217,15 +2222,19 @@ post_process(struct tb *t, struct tlist *l)
 }
 
 /*
- * What SillyTavern's backend makes of the prompt for Claude and Google
- * (its prompt converters), so that -f anthropic and -f gemini send what
- * it would: names go into the text (the examples' as the user's and the
- * character's); with use_sysprompt the leading system messages become
- * one system prompt (Google keeps one message back), and every other
- * system message is a user turn; Claude gets a user turn first when the
- * system prompt is followed by none (human_sysprompt_message, else
- * "[Start a new chat]") and its assistant prefill last; then runs of one
- * role are joined with a blank line.
+ * What SillyTavern 1.15's backend makes of the prompt for Claude and
+ * Google (src/prompt-converters.js), so that -f anthropic and -f gemini
+ * send what it would.  With use_sysprompt the leading system messages
+ * are the system prompt, one block (part) each -- for Google while
+ * another message follows -- and an example's gets its speaker's name
+ * unless it starts with it; every other system message is the user's.
+ * Claude: a named message gets "name: " in front (an example's as
+ * above), an empty text is U+200B, every message is a list of text
+ * blocks (the emitter keeps them apart when it joins a role's run), the
+ * user message "Let's get started." goes first when the messages do not
+ * start with the user's (SillyTavern: only when there are none), and the
+ * preset's assistant prefill comes last.  Google:
+ * names as for examples, and a role's run joined with a blank line.
  */
 static void
 provider_shape(struct tb *t, struct tlist *l, bool claude)
@@ -2234,44 +2243,45 @@ provider_shape(struct tb *t, struct tlist *l, bool claude)
 	bool sys = claude ? t->p->sysprompt_claude : t->p->sysprompt_google;
 	size_t i, lead = 0;
 
+	while (sys && lead < l->n && strcmp(l->v[lead].role, "system") == 0 &&
+	    (claude || lead + 1 < l->n))
+		lead++;
 	for (i = 0; i < l->n; i++) {
 		struct tmsg *m = &l->v[i];
 		const char *who = m->name;
+		bool example = who && (strcmp(who, "example_user") == 0 ||
+		    strcmp(who, "example_assistant") == 0);
 
-		if (!who)
-			continue;
-		if (strcmp(who, "example_assistant") == 0)
-			who = t->char_name;
-		else if (strcmp(who, "example_user") == 0)
-			who = t->user_name;
-		m->content = prefixed(a, who, m->content);
+		if (example)
+			who = strcmp(who, "example_user") == 0 ?
+			    t->user_name : t->char_name;
+		if (who && (example || !claude || strcmp(m->role, "system")))
+			m->content = claude && !example ? arena_printf(a,
+			    "%s: %s", who, m->content) : prefixed(a, who,
+			    m->content);
 		m->name = NULL;
+		if (i >= lead && strcmp(m->role, "system") == 0)
+			m->role = "user";
+		if (claude && i >= lead) {
+			if (!*m->content)
+				m->content = "\xe2\x80\x8b";
+			m->blocks = true;
+		}
 	}
-	while (sys && lead < l->n && strcmp(l->v[lead].role, "system") == 0)
-		lead++;
-	if (!claude && lead == l->n && lead > 0)
-		lead--;
-	for (i = lead; i < l->n; i++)
-		if (strcmp(l->v[i].role, "system") == 0)
-			l->v[i].role = "user";
-	if (lead) {
-		/* One system prompt, trimmed as JavaScript trims. */
-		merge_roles(t, l);
-		l->v[0].content = trim(a, l->v[0].content);
-	}
-	if (claude && sys && (l->n == (lead ? 1u : 0u) ||
-	    strcmp(l->v[lead ? 1 : 0].role, "user"))) {
-		const char *raw = *t->p->human_sysprompt_message ?
-		    t->p->human_sysprompt_message : "[Start a new chat]";
-		struct tmsg ph = { "user", NULL, sub(t, raw), NULL, NULL, 0, 0,
-		    0 };
+	if (claude && (lead == l->n || strcmp(l->v[lead].role, "user"))) {
+		/* SillyTavern adds it only after a system prompt that is
+		 * all there is; a first message of the character's it sends
+		 * as it is, and Claude refuses the request.  strata sends
+		 * what Claude takes. */
+		struct tmsg ph = { .role = "user",
+		    .content = "Let's get started.", .blocks = true };
 
-		holds(t, &ph, item_add(t, "humanSysPromptMessage", "preset",
-		    "user", -1, raw));
-		item_stage(t, ph.items[0], TAVERN_STAGE_MACROS, ph.content);
-		item_note(t, ph.items[0], "Claude: a user turn after the "
-		    "system prompt");
-		insert_at(t->run, l, lead ? 1 : 0, &ph);
+		holds(t, &ph, item_add(t, "promptPlaceholder", "preset", "user",
+		    -1, ph.content));
+		item_note(t, ph.items[0], lead == l->n ? "Claude: a user "
+		    "message after a system prompt that is all there is" :
+		    "Claude: the messages must start with the user's");
+		insert_at(t->run, l, lead, &ph);
 	}
 	if (claude && strcmp(t->type, "quiet") && !(strcmp(t->type,
 	    "continue") == 0 && t->p->continue_prefill)) {
@@ -2282,19 +2292,29 @@ provider_shape(struct tb *t, struct tlist *l, bool claude)
 		size_t n = strlen(s);
 		uint32_t it;
 
+		/* JavaScript's trimEnd(); only a non-empty prefill counts. */
 		while (n && isspace((unsigned char)s[n - 1]))
 			n--;
-		if (n) {
+		if (*s) {
 			it = item_add(t, imp ? "assistantImpersonation" :
 			    "assistantPrefill", "preset", "assistant", -1, raw);
-			item_stage(t, it, TAVERN_STAGE_MACROS,
-			    arena_strndup(a, s, n));
+			s = arena_strndup(a, s, n);
+			item_stage(t, it, TAVERN_STAGE_MACROS, s);
 			item_note(t, it, "Claude: the reply starts with it");
-			push_item(t, l, "assistant", NULL, arena_strndup(a, s,
-			    n), NULL, it);
+			push_item(t, l, "assistant", NULL, *s ? s :
+			    "\xe2\x80\x8b", NULL, it);
+			l->v[l->n - 1].blocks = true;
 		}
 	}
-	merge_roles(t, l);
+	if (!claude) {
+		/* Join each role's run after the system prompt. */
+		struct tlist rest = { l->v + lead, l->n - lead, l->n - lead };
+
+		merge_roles(t, &rest);
+		l->n = lead;
+		for (i = 0; i < rest.n; i++)
+			push_m(t->run, l, &rest.v[i]);
+	}
 }
 
 /* --- the driver --- */
@@ -2542,6 +2562,19 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		m->name = all.v[i].name;
 		m->content = all.v[i].content;
 		m->len = strlen(m->content);
+		if (all.v[i].blocks) {
+			struct message_extra *x = arena_alloc(&run->arena,
+			    sizeof(*x));
+			struct part *pt = arena_alloc(&run->arena,
+			    sizeof(*pt));
+
+			pt->kind = PART_TEXT;
+			pt->data = m->content;
+			pt->len = m->len;
+			x->parts = pt;
+			x->nparts = 1;
+			m->x = x;
+		}
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
 		    c->msgs[i - 1].origin[0] == 's') ? "system" : "history";
 		t.rep->msg_items[i] = all.v[i].items;

@@ -723,8 +723,8 @@ regex_set_pure(struct regex_set *set, enum regex_placement placement,
     unsigned call, const char *text, size_t len,
     bool (*fixed)(void *ctx, const char *s, size_t n), void *ctx)
 {
-	bool any = false;
-	size_t k;
+	bool any = false, brace = false;
+	size_t k, j;
 
 	for (k = 0; k < set->n; k++) {
 		struct regex_script *s = &set->v[k];
@@ -734,6 +734,18 @@ regex_set_pure(struct regex_set *set, enum regex_placement placement,
 			continue;
 		if (!script_fixed(s, fixed, ctx))
 			return false;
+		/* After a script that may write a '{', what a later one
+		 * copies from its text may open a macro. */
+		for (j = 0; j < s->npieces; j++) {
+			const struct regex_piece *p = &s->pieces[j];
+
+			if (p->kind != REGEX_PIECE_TEXT && brace)
+				return false;
+		}
+		for (j = 0; j < s->npieces; j++)
+			if (s->pieces[j].kind == REGEX_PIECE_TEXT &&
+			    memchr(s->pieces[j].s, '{', s->pieces[j].len))
+				brace = true;
 		any = true;
 	}
 	return !any || !memchr(text, '{', len);

@@ -179,9 +179,10 @@ bool regex_set_add(struct run *run, struct regex_set *set,
  * {{random}} draw, a {{getvar}} that reads what a later one sets), so it
  * can when the text has no '{' and, for every script that may apply:
  * each "{{" of the replacement opens a macro that closes inside the same
- * literal piece (so no $N can join or complete one), and fixed() accepts
+ * literal piece (so no $N can join or complete one), fixed() accepts
  * every literal piece, the find pattern when substituted, and every trim
- * string.  fixed(ctx, s, n) answers for one text whose macros are all
+ * string, and no $N follows (in a later script) a replacement that may
+ * write a '{'.  fixed(ctx, s, n) answers for one text whose macros are all
  * given (the tavern layer knows which macros change or read state); its
  * answer is kept per script.  A yes is safe; a no only costs time.
  */

@@ -42,6 +42,7 @@ main(void)
 	CHECK(!fixed("{{random::a,b}}"));
 	CHECK(!fixed("{{roll:d6}}"));
 	CHECK(!fixed("{{outlet::x}}"));
+	CHECK(!fixed("{{lastChatMessage}}"));
 	/* A macro that others could build: nested, unclosed, a lone '{'. */
 	CHECK(!fixed("{{ran{{noop}}dom::a,b}}"));
 	CHECK(!fixed("{{char"));
@@ -53,5 +54,12 @@ main(void)
 	CHECK(!fixed("<USER>"));
 	/* ...but a text without one is. */
 	CHECK(fixed("plain"));
+	/* A single '{' in a value is enough: next to other text it may
+	 * open one. */
+	env.description = "Mira keeps the lighthouse.";
+	env.user = "Sam{";
+	CHECK(!fixed("{{char}}"));
+	env.user = "Sam";
+	CHECK(fixed("{{char}}"));
 	return check_done("macro");
 }

@@ -814,7 +814,7 @@ test_pure(void)
 {
 	struct regex_set set;
 
-	/* Literal text and groups: pure, braces in the text or not... */
+	/* Literal text and groups: pure... */
 	CHECK(pure1("\"findRegex\": \"/a(b)/g\", \"replaceString\": "
 	    "\"[$1]\"", "abab"));
 	/* ...but a '{' in the text may become a macro through $1. */
@@ -854,6 +854,37 @@ test_pure(void)
 	CHECK(pure_raw("\"findRegex\": \"/a/g\", \"replaceString\": "
 	    "\"{{count}}\", \"placement\": [1], \"promptOnly\": true",
 	    "abc"));
+	/* Chained: after a replacement that writes a '{', a later $1 may
+	 * carry it into a macro; a later literal replacement may not. */
+	regex_set_init(&set);
+	CHECK(load(&set, REGEX_GLOBAL, "chain.json", "[{\"scriptName\": "
+	    "\"a\", \"placement\": [2], \"promptOnly\": true, "
+	    "\"findRegex\": \"/w/\", \"replaceString\": \"{{abc}}\"}, "
+	    "{\"scriptName\": \"b\", \"placement\": [2], \"promptOnly\": "
+	    "true, \"findRegex\": \"/(.)abc/\", \"replaceString\": "
+	    "\"$1\"}]"));
+	CHECK(!regex_set_pure(&set, AI, P, "w", 1, fixed, NULL));
+	regex_set_free(&set);
+	regex_set_init(&set);
+	CHECK(load(&set, REGEX_GLOBAL, "chain.json", "[{\"scriptName\": "
+	    "\"a\", \"placement\": [2], \"promptOnly\": true, "
+	    "\"findRegex\": \"/w/\", \"replaceString\": \"{{abc}}\"}, "
+	    "{\"scriptName\": \"b\", \"placement\": [2], \"promptOnly\": "
+	    "true, \"findRegex\": \"/abc/\", \"replaceString\": "
+	    "\"x\"}]"));
+	CHECK(regex_set_pure(&set, AI, P, "w", 1, fixed, NULL));
+	regex_set_free(&set);
+	/* The other order: the $1 comes first, so nothing it copies can
+	 * hold a '{'. */
+	regex_set_init(&set);
+	CHECK(load(&set, REGEX_GLOBAL, "chain.json", "[{\"scriptName\": "
+	    "\"b\", \"placement\": [2], \"promptOnly\": true, "
+	    "\"findRegex\": \"/(.)abc/\", \"replaceString\": \"$1\"}, "
+	    "{\"scriptName\": \"a\", \"placement\": [2], \"promptOnly\": "
+	    "true, \"findRegex\": \"/w/\", \"replaceString\": "
+	    "\"{{abc}}\"}]"));
+	CHECK(regex_set_pure(&set, AI, P, "w", 1, fixed, NULL));
+	regex_set_free(&set);
 	/* No script at all: anything is pure, braces too. */
 	regex_set_init(&set);
 	CHECK(regex_set_pure(&set, AI, P, "{{x}}", 5, fixed, NULL));
