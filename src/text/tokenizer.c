@@ -31,13 +31,6 @@
 #define UPPER "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}" \
 	UNI_Lu UNI_Lt UNI_Lm UNI_Lo UNI_M "]"
 #define LOWER "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}" UNI_Ll UNI_Lm UNI_Lo UNI_M "]"
-/* The same classes as they read ASCII: the patterns for ASCII text,
- * whose classes PCRE2's JIT tests in a few instructions instead of
- * going through the Unicode ranges at every character. */
-#define A_WS "\\t\\n\\x0b\\f\\r "
-#define A_SPACES "|[" A_WS "]*[\\r\\n]+|[" A_WS "]+(?![^" A_WS "])|[" \
-	A_WS "]+"
-#define A_LN "A-Za-z0-9"
 
 /* The patterns run past C's 4095-byte minimum; GCC and Clang take them. */
 #if defined(__GNUC__)
@@ -47,7 +40,6 @@
 static const struct encoding {
 	const char *name;
 	const char *pattern;
-	const char *ascii;      /* the pattern on ASCII text (no UTF) */
 	const struct tokenizer_table *table;
 	const char *special[6];
 } encodings[] = {
@@ -58,11 +50,6 @@ static const struct encoding {
 		"|" DIGITS "{1,3}"
 		"| ?[^" WS LN "]+[\\r\\n]*"
 		SPACES,
-		CONTRACTION
-		"|[^\\r\\n" A_LN "]?[A-Za-z]+"
-		"|[0-9]{1,3}"
-		"| ?[^" A_WS A_LN "]+[\\r\\n]*"
-		A_SPACES,
 		&tokenizer_table_cl100k,
 		{ "<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>",
 		  "<|fim_suffix|>", "<|endofprompt|>", NULL },
@@ -74,11 +61,6 @@ static const struct encoding {
 		"|" DIGITS "{1,3}"
 		"| ?[^" WS LN "]+[\\r\\n/]*"
 		SPACES,
-		"[^\\r\\n" A_LN "]?[A-Z]*[a-z]+" CONTRACTION "?"
-		"|[^\\r\\n" A_LN "]?[A-Z]+[a-z]*" CONTRACTION "?"
-		"|[0-9]{1,3}"
-		"| ?[^" A_WS A_LN "]+[\\r\\n/]*"
-		A_SPACES,
 		&tokenizer_table_o200k,
 		{ "<|endoftext|>", "<|endofprompt|>", NULL },
 	},
@@ -88,13 +70,12 @@ static const struct encoding {
 #endif
 
 /* The compiled split patterns: the module's one piece of mutable state,
- * filled on first use and emptied by tokenizer_release(). */
+ * filled when a text first has a non-ASCII character and emptied by
+ * tokenizer_release(). */
 static struct compiled {
 	pcre2_code *re;
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
-	pcre2_code *are;        /* the ASCII pattern */
-	pcre2_match_data *amd;
 	size_t nfull;           /* matches of re so far */
 	bool jitted;            /* re JIT-compiled */
 } cache[LEN(encodings)];
@@ -121,37 +102,6 @@ struct merge {
 	size_t cap, hlen, hcap;
 };
 
-static struct compiled *
-get_compiled(enum tokenizer_kind kind)
-{
-	struct compiled *c = &cache[kind];
-	PCRE2_UCHAR msg[256];
-	PCRE2_SIZE erroff;
-	int err;
-
-	if (c->are)
-		return c;
-	c->are = pcre2_compile((PCRE2_SPTR)encodings[kind].ascii,
-	    PCRE2_ZERO_TERMINATED, 0, &err, &erroff, NULL);
-	if (!c->are) {
-		pcre2_get_error_message(err, msg, sizeof(msg));
-		die("tokenizer: the %s ASCII pattern, at %zu: %s",
-		    encodings[kind].name, (size_t)erroff, (char *)msg);
-	}
-	/* Without JIT (not built in, or no executable memory) the
-	 * interpreter gives the same matches, only slower. */
-	(void)pcre2_jit_compile(c->are, PCRE2_JIT_COMPLETE);
-	c->amd = pcre2_match_data_create_from_pattern(c->are, NULL);
-	c->mc = pcre2_match_context_create(NULL);
-	if (!c->amd || !c->mc)
-		die("tokenizer: out of memory");
-	/* Each pattern is linear per match (at worst it backtracks over one
-	 * run of spaces), so these only stop a runaway. */
-	pcre2_set_match_limit(c->mc, 100000000);
-	pcre2_set_depth_limit(c->mc, 100000);
-	return c;
-}
-
 /* The full pattern, compiled when a text first has a non-ASCII
  * character (its Unicode classes make it the costlier compile); its
  * match data's ovector. */
@@ -164,6 +114,9 @@ get_full(struct compiled *c, enum tokenizer_kind kind)
 
 	if (c->re) {
 		if (!c->jitted && ++c->nfull >= FULL_JIT_AFTER) {
+			/* Without JIT (not built in, or no executable
+			 * memory) the interpreter gives the same matches,
+			 * only slower. */
 			(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
 			c->jitted = true;
 		}
@@ -178,8 +131,13 @@ get_full(struct compiled *c, enum tokenizer_kind kind)
 		    encodings[kind].name, (size_t)erroff, (char *)msg);
 	}
 	c->md = pcre2_match_data_create_from_pattern(c->re, NULL);
-	if (!c->md)
+	c->mc = pcre2_match_context_create(NULL);
+	if (!c->md || !c->mc)
 		die("tokenizer: out of memory");
+	/* Each pattern is linear per match (at worst it backtracks over one
+	 * run of spaces), so these only stop a runaway. */
+	pcre2_set_match_limit(c->mc, 100000000);
+	pcre2_set_depth_limit(c->mc, 100000);
 	return pcre2_get_ovector_pointer(c->md);
 }
 
@@ -192,13 +150,9 @@ tokenizer_release(void)
 		pcre2_match_data_free(cache[i].md);
 		pcre2_match_context_free(cache[i].mc);
 		pcre2_code_free(cache[i].re);
-		pcre2_match_data_free(cache[i].amd);
-		pcre2_code_free(cache[i].are);
 		cache[i].md = NULL;
 		cache[i].mc = NULL;
 		cache[i].re = NULL;
-		cache[i].amd = NULL;
-		cache[i].are = NULL;
 		cache[i].nfull = 0;
 		cache[i].jitted = false;
 	}
@@ -520,14 +474,151 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
 }
 
 /*
+ * The split patterns on ASCII text, by hand: each class cut to its ASCII
+ * members (JavaScript's \s is \t \n \v \f \r and space, \p{L} A-Z a-z,
+ * the o200k upper and lower classes A-Z and a-z, \p{N} 0-9), and each
+ * alternative tried in order as a backtracking engine would, the ways
+ * it could backtrack worked out below.
+ */
+static bool
+is_space(unsigned c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool
+is_crlf(unsigned c)
+{
+	return c == '\r' || c == '\n';
+}
+
+static bool
+is_lower(unsigned c)
+{
+	return c - 'a' < 26;
+}
+
+static bool
+is_upper(unsigned c)
+{
+	return c - 'A' < 26;
+}
+
+static bool
+is_letter(unsigned c)
+{
+	return (c | 0x20) - 'a' < 26;
+}
+
+static bool
+is_digit(unsigned c)
+{
+	return c - '0' < 10;
+}
+
+/* [^\s\p{L}\p{N}] */
+static bool
+is_other(unsigned c)
+{
+	return !is_space(c) && !is_letter(c) && !is_digit(c);
+}
+
+/* The length of the contraction at s[i..n) ('s, 'RE, 'lL...), or 0.
+ * c | 0x20 is c's lower case for a letter, and no other byte gives a
+ * lower-case letter. */
+static size_t
+contraction(const unsigned char *s, size_t i, size_t n)
+{
+	unsigned a, b;
+
+	if (i + 1 >= n || s[i] != '\'')
+		return 0;
+	a = s[i + 1] | 0x20;
+	if (a == 's' || a == 't' || a == 'm' || a == 'd')
+		return 2;
+	if (i + 2 >= n)
+		return 0;
+	b = s[i + 2] | 0x20;
+	return ((a == 'r' || a == 'v') && b == 'e') ||
+	    (a == 'l' && b == 'l') ? 3 : 0;
+}
+
+size_t
+tokenizer_ascii_piece(enum tokenizer_kind kind, const char *text,
+    size_t n, size_t pos)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	unsigned c = s[pos];
+	size_t i, j, crlf_end;
+
+	/* [^\r\n\p{L}\p{N}]? before the letters: taken when it can be, and
+	 * giving it back never helps, since the letters must then start on
+	 * it, and it is none. */
+	i = !is_crlf(c) && !is_letter(c) && !is_digit(c) ? pos + 1 : pos;
+	if (kind == TOKENIZER_CL100K) {
+		/* CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ */
+		if ((j = contraction(s, pos, n)) > 0)
+			return pos + j;
+		if (i < n && is_letter(s[i])) {
+			while (++i < n && is_letter(s[i]))
+				;
+			return i;
+		}
+	} else {
+		/* [^\r\n\p{L}\p{N}]?UPPER*LOWER+CONTRACTION?: giving back
+		 * upper-case letters leaves LOWER+ on one; and then
+		 * [^\r\n\p{L}\p{N}]?UPPER+LOWER*CONTRACTION?, whose LOWER*
+		 * is empty when the first failed. */
+		for (j = i; j < n && is_upper(s[j]); j++)
+			;
+		if (j < n && is_lower(s[j])) {
+			while (++j < n && is_lower(s[j]))
+				;
+			return j + contraction(s, j, n);
+		}
+		if (j > i)
+			return j + contraction(s, j, n);
+	}
+	/* \p{N}{1,3} */
+	if (is_digit(c)) {
+		for (j = pos + 1; j < n && j < pos + 3 && is_digit(s[j]); j++)
+			;
+		return j;
+	}
+	/* ' '?[^\s\p{L}\p{N}]+[\r\n]*, for o200k [\r\n/]*: the space
+	 * given back is not [^\s...] either. */
+	i = c == ' ' ? pos + 1 : pos;
+	if (i < n && is_other(s[i])) {
+		while (++i < n && is_other(s[i]))
+			;
+		while (i < n && (is_crlf(s[i]) ||
+		    (kind == TOKENIZER_O200K && s[i] == '/')))
+			i++;
+		return i;
+	}
+	/* Only white space is left: c is one.  \s*[\r\n]+ backtracks to
+	 * the run's last line break and ends after it; \s+(?!\S) ends at
+	 * the run's end if nothing follows, else gives back its last
+	 * character if that leaves one; \s+ takes the run. */
+	crlf_end = 0;
+	for (j = pos; j < n && is_space(s[j]); j++)
+		if (is_crlf(s[j]))
+			crlf_end = j + 1;
+	if (crlf_end > 0)
+		return crlf_end;
+	return j == n || j - pos == 1 ? j : j - 1;
+}
+
+/*
  * The first non-ASCII byte at or after s[from] (len if none), and in
  * *space whether it starts one of JavaScript's non-ASCII white spaces.
  *
- * Why the ASCII pattern may split s[pos..cut): it is the full pattern
- * with each class cut down to its ASCII members, so on the subject cut
- * short at cut it takes the paths the full pattern takes, but where a
- * path reaches cut: there the full one reads a non-ASCII character X.
- * A match is taken only if it ends before cut (or cut is the end of s).
+ * Why tokenizer_ascii_piece() may split s[pos..cut): it matches as the
+ * full pattern with each class cut down to its ASCII members, so on the
+ * subject cut short at cut it takes the paths the full pattern takes,
+ * but where a path reaches cut: there the full one reads a non-ASCII
+ * character X.  A match is taken only if it ends before cut (or cut is
+ * the end of s).
  * Every greedy run of the patterns (letters, digits, punctuation,
  * spaces) that reaches cut either succeeds there (its match ends at
  * cut: not taken) or fails one character before it (a match starting
@@ -535,7 +626,7 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
  * are ASCII, and fail on X as on the end.  The one path that can fail at
  * cut and give way to a shorter match is a white-space run followed by
  * a line break, (\s*[\r\n]+), when X is a white space: then the ASCII
- * pattern is not used before that X.
+ * matcher is not used before that X.
  */
 static size_t
 ascii_cut(const char *s, size_t from, size_t len, bool *space)
@@ -557,10 +648,9 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
     struct sink *out)
 {
 	const struct tokenizer_table *t = encodings[kind].table;
-	struct compiled *c = get_compiled(kind);
+	struct compiled *c = &cache[kind];
 	struct merge m = {0};
 	PCRE2_SIZE *ov;
-	PCRE2_SIZE *av = pcre2_get_ovector_pointer(c->amd);
 	size_t pos = 0, start, end, n, bad, cut;
 	bool space;
 	char *clean;
@@ -572,13 +662,12 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 	while (pos < len) {
 		if (cut < pos)
 			cut = ascii_cut(s, pos, len, &space);
-		if (cut > pos && !space && pcre2_match(c->are,
-		    (PCRE2_SPTR)s, cut, pos, 0, c->amd, c->mc) > 0 &&
-		    av[0] == pos && av[1] > pos && (av[1] < cut ||
+		if (cut > pos && !space &&
+		    ((end = tokenizer_ascii_piece(kind, s, cut, pos)) < cut ||
 		    cut == len)) {
 			encode_piece(&m, t, (const unsigned char *)s + pos,
-			    av[1] - pos, out);
-			pos = av[1];
+			    end - pos, out);
+			pos = end;
 			continue;
 		}
 		ov = get_full(c, kind);

@@ -4,8 +4,8 @@
  * for encode(text, [], []), that is, with special-token text such as
  * "<|endoftext|>" tokenized as ordinary text.  The rank tables are
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
- * once per encoding, on first use (the full one when a text first has a
- * non-ASCII character, see 5 below), and kept until tokenizer_release().
+ * once per encoding, when a text first has a non-ASCII character (ASCII
+ * text is split by hand, see 5 below), and kept until tokenizer_release().
  * That cache is this module's only mutable state; it is not thread-safe.
  * Callers own the strings they pass and every struct tokenizer_ids.
  *
@@ -53,12 +53,18 @@
  *      (leftmost-first backtracking); no alternative matches the empty
  *      string, and JavaScript's u flag matches by code point, as PCRE2's
  *      UTF mode does.
- *   5. Text up to the next non-ASCII character is split with the same
- *      pattern, its classes cut to their ASCII members (JIT-tested in a
- *      few instructions, where the full classes walk their Unicode
- *      ranges), and a match is taken only where the full pattern would
- *      give the same (tokenizer.c, ascii_cut()).  The full pattern is
- *      interpreted for its first 200 matches and JIT-compiled after
+ *   5. Text up to the next non-ASCII character is split without PCRE2,
+ *      by tokenizer_ascii_piece(): a hand-written matcher of the same
+ *      pattern, its classes cut to their ASCII members (\s is \t \n \v
+ *      \f \r and space, \p{L} A-Z a-z, \p{N} 0-9, the o200k upper and
+ *      lower classes A-Z and a-z), which tries the alternatives in order
+ *      and gives back what the backtracking engines give back (one space
+ *      before a non-space in \s+(?!\S), the spaces after the last line
+ *      break in \s*[\r\n]+).  Its match is taken only where the full
+ *      pattern would give the same (tokenizer.c, ascii_cut()); elsewhere
+ *      the full pattern splits.  The unit test compares it with PCRE2 on
+ *      the ASCII-cut pattern over random ASCII strings.  The full pattern
+ *      is interpreted for its first 200 matches and JIT-compiled after
  *      that (or at once should the interpreter report an error): text
  *      with a few non-ASCII characters does not pay for its JIT compile.
  *
@@ -149,6 +155,13 @@ const char *tokenizer_token(enum tokenizer_kind kind, uint32_t id,
  */
 size_t tokenizer_count_chat(const char *model,
     const struct tokenizer_message *msgs, size_t n);
+
+/* The end of the piece that the split pattern of kind, its classes cut to
+ * ASCII, matches at s[pos] in the ASCII text s[0..len), pos < len (see 5
+ * above): how tokenizer_count() splits ASCII text.  Exported for the unit
+ * test, which checks it against PCRE2; callers want tokenizer_count(). */
+size_t tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s,
+    size_t len, size_t pos);
 
 /* Free the compiled split patterns (for leak checkers at exit); the next
  * call compiles them again. */
