@@ -432,6 +432,23 @@ utf8_seq(const unsigned char *s, size_t n, size_t *bad)
 	return need + 1;
 }
 
+/* The first non-ASCII byte of s[i..len), or len: eight bytes at a time
+ * (text is mostly ASCII, and this runs over all of it twice). */
+static size_t
+skip_ascii(const unsigned char *s, size_t i, size_t len)
+{
+	uint64_t w;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & UINT64_C(0x8080808080808080))
+			break;
+	}
+	while (i < len && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 /* NULL when s[0..len) is valid UTF-8, else a copy with each invalid
  * subpart replaced by U+FFFD, its length in *outlen; the caller frees. */
 static char *
@@ -441,11 +458,7 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
 	size_t i = 0, n, bad, o;
 	char *out;
 
-	while (i < len) {
-		if (u[i] < 0x80) {
-			i++;
-			continue;
-		}
+	while ((i = skip_ascii(u, i, len)) < len) {
 		if ((n = utf8_seq(u + i, len - i, &bad)) == 0)
 			break;
 		i += n;
@@ -631,11 +644,9 @@ tokenizer_ascii_piece(enum tokenizer_kind kind, const char *text,
 static size_t
 ascii_cut(const char *s, size_t from, size_t len, bool *space)
 {
-	size_t i = from;
+	size_t i = skip_ascii((const unsigned char *)s, from, len);
 	uint32_t cp;
 
-	while (i < len && (unsigned char)s[i] < 0x80)
-		i++;
 	*space = i < len && utf8_decode(s + i, len - i, &cp) > 0 &&
 	    (cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
 	    cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f ||
