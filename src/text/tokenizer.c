@@ -80,6 +80,27 @@ static struct compiled {
 	bool jitted;            /* re JIT-compiled */
 } cache[LEN(encodings)];
 
+/*
+ * The ids of pieces that are not one token, kept by their bytes: real
+ * text repeats its words, and merging a piece by rank costs thousands of
+ * instructions where finding it here costs a hash and a compare.  One
+ * table per encoding, direct-mapped (a piece replaces whatever held its
+ * slot), so its memory is fixed: MEMO_SLOTS slots of MEMO_LEN bytes and
+ * MEMO_IDS ids each.  Longer pieces, and pieces of more tokens, are not
+ * kept.  Like cache[], it is mutable state, filled by use; unlike it,
+ * it owns no memory.
+ */
+#define MEMO_LEN	22
+#define MEMO_IDS	8
+#define MEMO_SLOTS	1024
+
+static struct memo {
+	unsigned char len;      /* 0: empty; a kept piece has 2 or more */
+	unsigned char nids;
+	unsigned char bytes[MEMO_LEN];
+	uint32_t ids[MEMO_IDS];
+} memos[LEN(encodings)][MEMO_SLOTS];
+
 /* The full pattern is JIT-compiled (which costs about as much as a
  * thousand interpreted matches) at this many matches, or at once when
  * the interpreter reports an error. */
@@ -221,17 +242,14 @@ tokenizer_model_known(const char *model)
 	return false;
 }
 
-/* The rank of the token whose bytes are p[0..n), or NONE. */
+/* The rank of the token whose bytes are p[0..n), 2 <= n <= t->maxlen,
+ * whose tokenizer_table_hash() is h, or NONE. */
 static uint32_t
-rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
+rank_hashed(const struct tokenizer_table *t, const unsigned char *p,
+    size_t n, uint32_t h)
 {
-	uint32_t h, tag, s, r, i;
+	uint32_t tag, s, r, i;
 
-	if (n > t->maxlen)
-		return NONE;
-	if (n == 1)
-		return t->byte_rank[p[0]];
-	h = tokenizer_table_hash(p, n);
 	tag = h >> TOKENIZER_RANK_BITS;
 	for (i = h & t->mask; (s = t->slot[i]) != TOKENIZER_SLOT_EMPTY;
 	    i = (i + 1) & t->mask) {
@@ -243,6 +261,17 @@ rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
 			return r;
 	}
 	return NONE;
+}
+
+/* The rank of the token whose bytes are p[0..n), or NONE. */
+static uint32_t
+rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
+{
+	if (n > t->maxlen)
+		return NONE;
+	if (n == 1)
+		return t->byte_rank[p[0]];
+	return rank_hashed(t, p, n, tokenizer_table_hash(p, n));
 }
 
 static void
@@ -323,10 +352,11 @@ queue_pair(struct merge *m, const struct tokenizer_table *t,
 }
 
 /* Merge p[0..n), n >= 2, lowest rank first and leftmost on ties, as
- * tiktoken does, but with a heap: O(n log n). */
+ * tiktoken does, but with a heap: O(n log n).  The tokens are then
+ * m->tok[i] for i = 0, m->next[0], ... while i < n. */
 static void
 merge_piece(struct merge *m, const struct tokenizer_table *t,
-    const unsigned char *p, uint32_t n, struct sink *out)
+    const unsigned char *p, uint32_t n)
 {
 	uint32_t i, j, k, r;
 	uint64_t key;
@@ -371,25 +401,52 @@ merge_piece(struct merge *m, const struct tokenizer_table *t,
 		if (i > 0)
 			queue_pair(m, t, p, m->prev[i], k);
 	}
-	for (i = 0; i < n; i = m->next[i])
-		emit(out, m->tok[i]);
 }
 
+/* The tokens of the piece p[0..n): one, or those merge_piece() gives,
+ * or those memo (the encoding's table) kept for these bytes. */
 static void
 encode_piece(struct merge *m, const struct tokenizer_table *t,
-    const unsigned char *p, size_t n, struct sink *out)
+    struct memo *memo, const unsigned char *p, size_t n, struct sink *out)
 {
-	uint32_t r;
+	struct memo *e = NULL;
+	uint32_t r, h, i, k;
 
 	if (n == 0)
 		return;
-	if ((r = rank_of(t, p, n)) != NONE) {
-		emit(out, r);
+	if (n == 1) {
+		emit(out, t->byte_rank[p[0]]);
 		return;
+	}
+	if (n <= t->maxlen || n <= MEMO_LEN) {
+		h = tokenizer_table_hash(p, n);
+		if (n <= t->maxlen &&
+		    (r = rank_hashed(t, p, n, h)) != NONE) {
+			emit(out, r);
+			return;
+		}
+		if (n <= MEMO_LEN) {
+			e = &memo[h & (MEMO_SLOTS - 1)];
+			if (e->len == n && memcmp(e->bytes, p, n) == 0) {
+				for (k = 0; k < e->nids; k++)
+					emit(out, e->ids[k]);
+				return;
+			}
+		}
 	}
 	if (n >= UINT32_MAX)
 		die("tokenizer: a piece of %zu bytes is too long", n);
-	merge_piece(m, t, p, (uint32_t)n, out);
+	merge_piece(m, t, p, (uint32_t)n);
+	for (i = 0, k = 0; i < n; i = m->next[i], k++) {
+		emit(out, m->tok[i]);
+		if (e && k < MEMO_IDS)
+			e->ids[k] = m->tok[i];
+	}
+	if (e && k <= MEMO_IDS) {
+		e->len = (unsigned char)n;
+		e->nids = (unsigned char)k;
+		memcpy(e->bytes, p, n);
+	}
 }
 
 /* The length of the valid UTF-8 sequence at s[0..n), n > 0, or 0 with
@@ -676,8 +733,8 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 		if (cut > pos && !space &&
 		    ((end = tokenizer_ascii_piece(kind, s, cut, pos)) < cut ||
 		    cut == len)) {
-			encode_piece(&m, t, (const unsigned char *)s + pos,
-			    end - pos, out);
+			encode_piece(&m, t, memos[kind],
+			    (const unsigned char *)s + pos, end - pos, out);
 			pos = end;
 			continue;
 		}
@@ -714,8 +771,8 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 			pos = end + (n ? n : 1);
 			continue;
 		}
-		encode_piece(&m, t, (const unsigned char *)s + start,
-		    end - start, out);
+		encode_piece(&m, t, memos[kind],
+		    (const unsigned char *)s + start, end - start, out);
 		pos = end;
 	}
 	free(m.next);

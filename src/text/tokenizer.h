@@ -6,7 +6,9 @@
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
  * once per encoding, when a text first has a non-ASCII character (ASCII
  * text is split by hand, see 5 below), and kept until tokenizer_release().
- * That cache is this module's only mutable state; it is not thread-safe.
+ * That cache, and a fixed-size table of the ids of recent pieces that are
+ * not one token (kept by their bytes, see below), are this module's only
+ * mutable state; neither is thread-safe.
  * Callers own the strings they pass and every struct tokenizer_ids.
  *
  * Input is bytes.  Invalid UTF-8 is first replaced the way a WHATWG
@@ -70,7 +72,10 @@
  *
  * Pieces are merged by rank with a heap over a linked list of parts, so a
  * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
- * is the same as tiktoken's (lowest rank first, leftmost on ties).  Should
+ * is the same as tiktoken's (lowest rank first, leftmost on ties).  The
+ * result for a short piece is kept (1,024 slots per encoding, each piece
+ * in the slot its hash picks, replacing what was there), so a repeated
+ * word is merged once.  Should
  * PCRE2 report an error on a match (a limit hit on a pathological input),
  * the match is retried without JIT, and failing that one code point is
  * taken as a piece: the count then stays close but is no longer exact.

@@ -705,6 +705,8 @@ main(void)
 	check_split_additive();
 	check_ascii_split();
 	check_mixed_split();
+	/* Again, with the table of merged pieces now full of others. */
+	check_expected();
 	tokenizer_release();
 	/* A second use after release compiles again. */
 	CHECK_INT(tokenizer_count(TOKENIZER_O200K, "hello world", 11), 2);
