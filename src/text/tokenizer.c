@@ -69,9 +69,8 @@ static const struct encoding {
 #pragma GCC diagnostic pop
 #endif
 
-/* The compiled split patterns: the module's one piece of mutable state,
- * filled when a text first has a non-ASCII character and emptied by
- * tokenizer_release(). */
+/* The compiled split patterns, filled when a text first has a non-ASCII
+ * character and emptied by tokenizer_release(). */
 static struct compiled {
 	pcre2_code *re;
 	pcre2_match_data *md;
@@ -627,7 +626,7 @@ tokenizer_ascii_piece(enum tokenizer_kind kind, const char *text,
 	i = !is_crlf(c) && !is_letter(c) && !is_digit(c) ? pos + 1 : pos;
 	if (kind == TOKENIZER_CL100K) {
 		/* CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ */
-		if ((j = contraction(s, pos, n)) > 0)
+		if (c == '\'' && (j = contraction(s, pos, n)) > 0)
 			return pos + j;
 		if (i < n && is_letter(s[i])) {
 			while (++i < n && is_letter(s[i]))

@@ -60,9 +60,9 @@
  *      pattern, its classes cut to their ASCII members (\s is \t \n \v
  *      \f \r and space, \p{L} A-Z a-z, \p{N} 0-9, the o200k upper and
  *      lower classes A-Z and a-z), which tries the alternatives in order
- *      and gives back what the backtracking engines give back (one space
- *      before a non-space in \s+(?!\S), the spaces after the last line
- *      break in \s*[\r\n]+).  Its match is taken only where the full
+ *      and gives back what the backtracking engines give back (the last
+ *      white space before a non-space in \s+(?!\S), those after the last
+ *      line break in \s*[\r\n]+).  Its match is taken only where the full
  *      pattern would give the same (tokenizer.c, ascii_cut()); elsewhere
  *      the full pattern splits.  The unit test compares it with PCRE2 on
  *      the ASCII-cut pattern over random ASCII strings.  The full pattern
