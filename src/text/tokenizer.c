@@ -592,15 +592,15 @@ is_other(unsigned c)
 	return !is_space(c) && !is_letter(c) && !is_digit(c);
 }
 
-/* The length of the contraction at s[i..n) ('s, 'RE, 'lL...), or 0.
- * c | 0x20 is c's lower case for a letter, and no other byte gives a
- * lower-case letter. */
+/* The length of the contraction at s[i..n), s[i] = '\'' ('s, 'RE,
+ * 'lL...), or 0.  c | 0x20 is c's lower case for a letter, and no other
+ * byte gives a lower-case letter. */
 static size_t
 contraction(const unsigned char *s, size_t i, size_t n)
 {
 	unsigned a, b;
 
-	if (i + 1 >= n || s[i] != '\'')
+	if (i + 1 >= n)
 		return 0;
 	a = s[i + 1] | 0x20;
 	if (a == 's' || a == 't' || a == 'm' || a == 'd')
@@ -612,56 +612,38 @@ contraction(const unsigned char *s, size_t i, size_t n)
 	    (a == 'l' && b == 'l') ? 3 : 0;
 }
 
-size_t
-tokenizer_ascii_piece(enum tokenizer_kind kind, const char *text,
-    size_t n, size_t pos)
+/* [^\r\n\p{L}\p{N}]? before the letters of both patterns: the position
+ * after it, taken when it can be, since giving it back never helps (the
+ * letters would then have to start on it, and it is none). */
+static size_t
+letters_start(const unsigned char *s, size_t pos)
 {
-	const unsigned char *s = (const unsigned char *)text;
 	unsigned c = s[pos];
-	size_t i, j, crlf_end;
 
-	/* [^\r\n\p{L}\p{N}]? before the letters: taken when it can be, and
-	 * giving it back never helps, since the letters must then start on
-	 * it, and it is none. */
-	i = !is_crlf(c) && !is_letter(c) && !is_digit(c) ? pos + 1 : pos;
-	if (kind == TOKENIZER_CL100K) {
-		/* CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ */
-		if (c == '\'' && (j = contraction(s, pos, n)) > 0)
-			return pos + j;
-		if (i < n && is_letter(s[i])) {
-			while (++i < n && is_letter(s[i]))
-				;
-			return i;
-		}
-	} else {
-		/* [^\r\n\p{L}\p{N}]?UPPER*LOWER+CONTRACTION?: giving back
-		 * upper-case letters leaves LOWER+ on one; and then
-		 * [^\r\n\p{L}\p{N}]?UPPER+LOWER*CONTRACTION?, whose LOWER*
-		 * is empty when the first failed. */
-		for (j = i; j < n && is_upper(s[j]); j++)
-			;
-		if (j < n && is_lower(s[j])) {
-			while (++j < n && is_lower(s[j]))
-				;
-			return j + contraction(s, j, n);
-		}
-		if (j > i)
-			return j + contraction(s, j, n);
-	}
-	/* \p{N}{1,3} */
+	return !is_crlf(c) && !is_letter(c) && !is_digit(c) ? pos + 1 : pos;
+}
+
+/* What both patterns have after their letters, at s[pos] of s[0..n):
+ * \p{N}{1,3} | ' '?[^\s\p{L}\p{N}]+[\r\n]* (with slash, [\r\n/]*)
+ * | \s*[\r\n]+ | \s+(?!\S) | \s+.  One of them matches: s[pos] is a
+ * digit, a space or another character. */
+static size_t
+ascii_rest(const unsigned char *s, size_t n, size_t pos, bool slash)
+{
+	unsigned c = s[pos];
+	size_t i, crlf_end;
+
 	if (is_digit(c)) {
-		for (j = pos + 1; j < n && j < pos + 3 && is_digit(s[j]); j++)
+		for (i = pos + 1; i < n && i < pos + 3 && is_digit(s[i]); i++)
 			;
-		return j;
+		return i;
 	}
-	/* ' '?[^\s\p{L}\p{N}]+[\r\n]*, for o200k [\r\n/]*: the space
-	 * given back is not [^\s...] either. */
+	/* The space given back is not [^\s...] either. */
 	i = c == ' ' ? pos + 1 : pos;
 	if (i < n && is_other(s[i])) {
 		while (++i < n && is_other(s[i]))
 			;
-		while (i < n && (is_crlf(s[i]) ||
-		    (kind == TOKENIZER_O200K && s[i] == '/')))
+		while (i < n && (is_crlf(s[i]) || (slash && s[i] == '/')))
 			i++;
 		return i;
 	}
@@ -670,12 +652,63 @@ tokenizer_ascii_piece(enum tokenizer_kind kind, const char *text,
 	 * the run's end if nothing follows, else gives back its last
 	 * character if that leaves one; \s+ takes the run. */
 	crlf_end = 0;
-	for (j = pos; j < n && is_space(s[j]); j++)
-		if (is_crlf(s[j]))
-			crlf_end = j + 1;
+	for (i = pos; i < n && is_space(s[i]); i++)
+		if (is_crlf(s[i]))
+			crlf_end = i + 1;
 	if (crlf_end > 0)
 		return crlf_end;
-	return j == n || j - pos == 1 ? j : j - 1;
+	return i == n || i - pos == 1 ? i : i - 1;
+}
+
+/* CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ | the rest */
+static size_t
+ascii_cl100k(const unsigned char *s, size_t n, size_t pos)
+{
+	size_t i;
+
+	if (s[pos] == '\'' && (i = contraction(s, pos, n)) > 0)
+		return pos + i;
+	i = letters_start(s, pos);
+	if (i < n && is_letter(s[i])) {
+		while (++i < n && is_letter(s[i]))
+			;
+		return i;
+	}
+	return ascii_rest(s, n, pos, false);
+}
+
+/*
+ * [^\r\n\p{L}\p{N}]?UPPER*LOWER+CONTRACTION?, where giving back upper-
+ * case letters would leave LOWER+ on one; then [^\r\n\p{L}\p{N}]?UPPER+
+ * LOWER*CONTRACTION?, whose LOWER* is empty when the first failed; then
+ * the rest.
+ */
+static size_t
+ascii_o200k(const unsigned char *s, size_t n, size_t pos)
+{
+	size_t i = letters_start(s, pos), j;
+
+	for (j = i; j < n && is_upper(s[j]); j++)
+		;
+	if (j < n && is_lower(s[j])) {
+		while (++j < n && is_lower(s[j]))
+			;
+	} else if (j == i) {
+		return ascii_rest(s, n, pos, true);
+	}
+	if (j < n && s[j] == '\'')
+		j += contraction(s, j, n);
+	return j;
+}
+
+size_t
+tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s, size_t len,
+    size_t pos)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	return kind == TOKENIZER_CL100K ? ascii_cl100k(u, len, pos) :
+	    ascii_o200k(u, len, pos);
 }
 
 /*
