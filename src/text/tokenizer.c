@@ -436,6 +436,8 @@ encode_piece(struct merge *m, const struct tokenizer_table *t,
 	if (n >= UINT32_MAX)
 		die("tokenizer: a piece of %zu bytes is too long", n);
 	merge_piece(m, t, p, (uint32_t)n);
+	if (e)
+		e->len = 0;	/* its ids are overwritten below */
 	for (i = 0, k = 0; i < n; i = m->next[i], k++) {
 		emit(out, m->tok[i]);
 		if (e && k < MEMO_IDS)

@@ -695,6 +695,29 @@ check_mixed_split(void)
 	buf_free(&b);
 }
 
+/*
+ * The table of merged pieces: a piece of more tokens than a slot keeps,
+ * hashed to the slot of one that was kept, leaves no part of its ids
+ * under the other's bytes.  " Invariant" (2 tokens) and the punctuation
+ * (10) share a slot of cl100k's 1,024.
+ */
+static void
+check_memo(void)
+{
+	static const char word[] = " Invariant", punct[] = "}-%?#{#_=[~(^;";
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ids.len = 0;
+		tokenizer_encode(TOKENIZER_CL100K, word, strlen(word), &ids);
+		CHECK(ids.len == 2 && ids.v[0] == 763 && ids.v[1] == 16349);
+		CHECK_INT(tokenizer_count(TOKENIZER_CL100K, punct,
+		    strlen(punct)), 10);
+	}
+	tokenizer_ids_free(&ids);
+}
+
 int
 main(void)
 {
@@ -705,6 +728,7 @@ main(void)
 	check_split_additive();
 	check_ascii_split();
 	check_mixed_split();
+	check_memo();
 	/* Again, with the table of merged pieces now full of others. */
 	check_expected();
 	tokenizer_release();
