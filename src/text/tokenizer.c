@@ -549,7 +549,10 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
  * members (JavaScript's \s is \t \n \v \f \r and space, \p{L} A-Z a-z,
  * the o200k upper and lower classes A-Z and a-z, \p{N} 0-9), and each
  * alternative tried in order as a backtracking engine would, the ways
- * it could backtrack worked out below.
+ * it could backtrack worked out below.  The text may also hold the
+ * punctuation of U+2010-2027 and U+2030-205E (dashes, curly quotes, the
+ * ellipsis, bullets...): in no class but [^\s\p{L}\p{N}] and its
+ * supersets, so each is one more character like '!' (punct_len()).
  */
 static bool
 is_space(unsigned c)
@@ -594,6 +597,35 @@ is_other(unsigned c)
 	return !is_space(c) && !is_letter(c) && !is_digit(c);
 }
 
+/* 3 if s[i..n) starts with a character of U+2010-2027 or U+2030-205E
+ * (E2 80 90-A7, E2 80 B0-BF, E2 81 80-9E), else 0.  All are in Unicode's
+ * P or Sm categories, none is a JavaScript white space (U+2028, 2029,
+ * 202F and 205F are left out), and so none is in \s, \p{L}, \p{N} or
+ * \p{M} for either engine. */
+static size_t
+punct_len(const unsigned char *s, size_t i, size_t n)
+{
+	unsigned b;
+
+	if (i + 2 >= n || s[i] != 0xe2)
+		return 0;
+	b = s[i + 2];
+	if (s[i + 1] == 0x80)
+		return (b >= 0x90 && b <= 0xa7) || (b >= 0xb0 && b <= 0xbf) ?
+		    3 : 0;
+	if (s[i + 1] == 0x81)
+		return b >= 0x80 && b <= 0x9e ? 3 : 0;
+	return 0;
+}
+
+/* The length of the [^\s\p{L}\p{N}] character at s[i] of s[0..n), or 0
+ * if there is none there. */
+static size_t
+other_len(const unsigned char *s, size_t i, size_t n)
+{
+	return s[i] < 0x80 ? is_other(s[i]) : punct_len(s, i, n);
+}
+
 /* The length of the contraction at s[i..n), s[i] = '\'' ('s, 'RE,
  * 'lL...), or 0.  c | 0x20 is c's lower case for a letter, and no other
  * byte gives a lower-case letter. */
@@ -618,22 +650,24 @@ contraction(const unsigned char *s, size_t i, size_t n)
  * after it, taken when it can be, since giving it back never helps (the
  * letters would then have to start on it, and it is none). */
 static size_t
-letters_start(const unsigned char *s, size_t pos)
+letters_start(const unsigned char *s, size_t n, size_t pos)
 {
 	unsigned c = s[pos];
 
+	if (c >= 0x80)
+		return pos + punct_len(s, pos, n);
 	return !is_crlf(c) && !is_letter(c) && !is_digit(c) ? pos + 1 : pos;
 }
 
 /* What both patterns have after their letters, at s[pos] of s[0..n):
  * \p{N}{1,3} | ' '?[^\s\p{L}\p{N}]+[\r\n]* (with slash, [\r\n/]*)
  * | \s*[\r\n]+ | \s+(?!\S) | \s+.  One of them matches: s[pos] is a
- * digit, a space or another character. */
+ * digit, a space or another character (else pos, no match, is given). */
 static size_t
 ascii_rest(const unsigned char *s, size_t n, size_t pos, bool slash)
 {
 	unsigned c = s[pos];
-	size_t i, crlf_end;
+	size_t i, k, crlf_end;
 
 	if (is_digit(c)) {
 		for (i = pos + 1; i < n && i < pos + 3 && is_digit(s[i]); i++)
@@ -642,8 +676,8 @@ ascii_rest(const unsigned char *s, size_t n, size_t pos, bool slash)
 	}
 	/* The space given back is not [^\s...] either. */
 	i = c == ' ' ? pos + 1 : pos;
-	if (i < n && is_other(s[i])) {
-		while (++i < n && is_other(s[i]))
+	if (i < n && (k = other_len(s, i, n)) > 0) {
+		for (i += k; i < n && (k = other_len(s, i, n)) > 0; i += k)
 			;
 		while (i < n && (is_crlf(s[i]) || (slash && s[i] == '/')))
 			i++;
@@ -659,7 +693,7 @@ ascii_rest(const unsigned char *s, size_t n, size_t pos, bool slash)
 			crlf_end = i + 1;
 	if (crlf_end > 0)
 		return crlf_end;
-	return i == n || i - pos == 1 ? i : i - 1;
+	return i == n || i - pos <= 1 ? i : i - 1;
 }
 
 /* CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ | the rest */
@@ -670,7 +704,7 @@ ascii_cl100k(const unsigned char *s, size_t n, size_t pos)
 
 	if (s[pos] == '\'' && (i = contraction(s, pos, n)) > 0)
 		return pos + i;
-	i = letters_start(s, pos);
+	i = letters_start(s, n, pos);
 	if (i < n && is_letter(s[i])) {
 		while (++i < n && is_letter(s[i]))
 			;
@@ -688,7 +722,7 @@ ascii_cl100k(const unsigned char *s, size_t n, size_t pos)
 static size_t
 ascii_o200k(const unsigned char *s, size_t n, size_t pos)
 {
-	size_t i = letters_start(s, pos), j;
+	size_t i = letters_start(s, n, pos), j;
 
 	for (j = i; j < n && is_upper(s[j]); j++)
 		;
@@ -714,14 +748,16 @@ tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s, size_t len,
 }
 
 /*
- * The first non-ASCII byte at or after s[from] (len if none), and in
- * *space whether it starts one of JavaScript's non-ASCII white spaces.
+ * The first non-ASCII character at or after s[from] that is not one of
+ * punct_len()'s (len if none), and in *space whether it is one of
+ * JavaScript's non-ASCII white spaces.
  *
  * Why tokenizer_ascii_piece() may split s[pos..cut): it matches as the
- * full pattern with each class cut down to its ASCII members, so on the
- * subject cut short at cut it takes the paths the full pattern takes,
- * but where a path reaches cut: there the full one reads a non-ASCII
- * character X.  A match is taken only if it ends before cut (or cut is
+ * full pattern with each class cut down to its ASCII members and
+ * punct_len()'s characters (which are in the same classes in both), so
+ * on the subject cut short at cut it takes the paths the full pattern
+ * takes, but where a path reaches cut: there the full one reads another
+ * non-ASCII character X.  A match is taken only if it ends before cut (or cut is
  * the end of s).
  * Every greedy run of the patterns (letters, digits, punctuation,
  * spaces) that reaches cut either succeeds there (its match ends at
@@ -735,9 +771,12 @@ tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s, size_t len,
 static size_t
 ascii_cut(const char *s, size_t from, size_t len, bool *space)
 {
-	size_t i = skip_ascii((const unsigned char *)s, from, len);
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = skip_ascii(u, from, len);
 	uint32_t cp;
 
+	while (i < len && punct_len(u, i, len) > 0)
+		i = skip_ascii(u, i + 3, len);
 	*space = i < len && utf8_decode(s + i, len - i, &cp) > 0 &&
 	    (cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
 	    cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f ||
@@ -765,8 +804,8 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 		if (cut < pos)
 			cut = ascii_cut(s, pos, len, &space);
 		if (cut > pos && !space &&
-		    ((end = tokenizer_ascii_piece(kind, s, cut, pos)) < cut ||
-		    cut == len)) {
+		    (end = tokenizer_ascii_piece(kind, s, cut, pos)) > pos &&
+		    (end < cut || cut == len)) {
 			encode_piece(&m, t, memos[kind],
 			    (const unsigned char *)s + pos, end - pos, out);
 			pos = end;

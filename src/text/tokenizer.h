@@ -62,10 +62,14 @@
  *      lower classes A-Z and a-z), which tries the alternatives in order
  *      and gives back what the backtracking engines give back (the last
  *      white space before a non-space in \s+(?!\S), those after the last
- *      line break in \s*[\r\n]+).  Its match is taken only where the full
- *      pattern would give the same (tokenizer.c, ascii_cut()); elsewhere
- *      the full pattern splits.  The unit test compares it with PCRE2 on
- *      the ASCII-cut pattern over random ASCII strings.  The full pattern
+ *      line break in \s*[\r\n]+).  The punctuation of U+2010-2027 and
+ *      U+2030-205E (dashes, curly quotes, the ellipsis), which is in
+ *      none of these classes but [^\s\p{L}\p{N}] (and its supersets),
+ *      counts as ASCII punctuation here.  A match is taken only where
+ *      the full pattern would give the same (tokenizer.c, ascii_cut());
+ *      elsewhere the full pattern splits.  The unit test compares the
+ *      matcher with PCRE2 on the ASCII-cut pattern over random strings
+ *      of ASCII and that punctuation.  The full pattern
  *      is interpreted for its first 200 matches and JIT-compiled after
  *      that (or at once should the interpreter report an error): text
  *      with a few non-ASCII characters does not pay for its JIT compile.
@@ -162,9 +166,11 @@ size_t tokenizer_count_chat(const char *model,
     const struct tokenizer_message *msgs, size_t n);
 
 /* The end of the piece that the split pattern of kind, its classes cut to
- * ASCII, matches at s[pos] in the ASCII text s[0..len), pos < len (see 5
- * above): how tokenizer_count() splits ASCII text.  Exported for the unit
- * test, which checks it against PCRE2; callers want tokenizer_count(). */
+ * ASCII, matches at s[pos] in s[0..len), pos < len, text of ASCII and the
+ * punctuation of U+2010-2027 and U+2030-205E (see 5 above); pos itself
+ * at any other character.  How tokenizer_count() splits such text.
+ * Exported for the unit test, which checks it against PCRE2; callers
+ * want tokenizer_count(). */
 size_t tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s,
     size_t len, size_t pos);
 

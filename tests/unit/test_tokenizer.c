@@ -540,13 +540,22 @@ show(const char *s, size_t len)
 	fputc('"', stderr);
 }
 
+/* What random_fragments() draws from. */
+enum draw {
+	DRAW_ASCII,     /* ASCII only */
+	DRAW_PUNCT,     /* and the punctuation the ASCII split takes */
+	DRAW_WIDE,      /* and other non-ASCII characters */
+};
+
 /* Text from fragments, random, up to max bytes: biased to what the split
  * patterns treat specially (contractions and their letters in both
- * cases, each white space, line breaks, digits, punctuation, '/'), and
- * with non-ASCII ones (JavaScript's non-ASCII spaces among them) when
- * wide. */
+ * cases, each white space, line breaks, digits, punctuation, '/'), with
+ * the non-ASCII punctuation the ASCII split takes (U+2010-2027,
+ * U+2030-205E, both ends of each) and, for DRAW_WIDE, other non-ASCII
+ * characters: JavaScript's non-ASCII spaces among them, and the
+ * neighbours of those ranges. */
 static void
-random_fragments(struct rng *r, struct buf *b, size_t max, bool wide)
+random_fragments(struct rng *r, struct buf *b, size_t max, enum draw d)
 {
 	static const char *const ascii[] = {
 		"'", "'", "'", "s", "t", "re", "ve", "m", "ll", "d", "S", "T",
@@ -556,30 +565,43 @@ random_fragments(struct rng *r, struct buf *b, size_t max, bool wide)
 		"(", ")", ":", "_", "@", "~", "/", "/", "//", "\x01", "\x7f",
 		"A", "Z", "He", "HTML", "a", "z", "word", "x",
 	};
+	static const char *const punct[] = {
+		"\xe2\x80\x90", "\xe2\x80\x94", "\xe2\x80\x99", "\xe2\x80\x9c",
+		"\xe2\x80\x9d", "\xe2\x80\xa6", "\xe2\x80\xa7", "\xe2\x80\xb0",
+		"\xe2\x80\xbf", "\xe2\x81\x80", "\xe2\x81\x9e",
+	};
 	static const char *const other[] = {
 		"\xc2\xa0", "\xe3\x80\x80", "\xef\xbb\xbf", "\xe2\x80\xa8",
 		"\xe2\x80\x83", "\xc2\x85", "\xc3\xa9", "\xc3\x89",
 		"\xcc\x81", "\xc5\xbf", "\xe4\xb8\xad", "\xd9\xa3",
-		"\xf0\x9f\x99\x82", "\xe2\x80\x94", "\xe2\x80\x99",
+		"\xf0\x9f\x99\x82", "\xe2\x80\x8f", "\xe2\x80\xaf",
+		"\xe2\x81\x9f", "\xe2\x81\xa0", "\xe2\x82\xac",
 	};
 	size_t target = rng_next(r) % (max + 1);
 	const char *f;
 
 	while (b->len < target) {
-		if (wide && rng_next(r) % 5 == 0)
+		if (d == DRAW_WIDE && rng_next(r) % 5 == 0)
 			f = other[rng_next(r) % LEN(other)];
+		else if (d != DRAW_ASCII && rng_next(r) % 8 == 0)
+			f = punct[rng_next(r) % LEN(punct)];
 		else
 			f = ascii[rng_next(r) % LEN(ascii)];
 		buf_puts(b, f);
 	}
-	if (!wide)
-		b->len = target;	/* the cut may fall anywhere */
+	if (d == DRAW_WIDE || b->len == target)
+		return;
+	/* The cut may fall anywhere, but between characters. */
+	b->len = target;
+	while (b->len > 0 && ((unsigned char)b->data[b->len] & 0xc0) == 0x80)
+		b->len--;
 }
 
 /*
- * tokenizer_ascii_piece() against PCRE2 with the ASCII-cut patterns, at
- * every position of 100,000 random ASCII strings of 0 to 40 bytes, for
- * both encodings.
+ * tokenizer_ascii_piece() against PCRE2 with the ASCII-cut patterns (in
+ * UTF mode, so that they read U+2014 as one character), at every
+ * character of 100,000 random ASCII strings of 0 to 40 bytes, then of
+ * 50,000 with non-ASCII punctuation, for both encodings.
  */
 static void
 check_ascii_split(void)
@@ -592,14 +614,18 @@ check_ascii_split(void)
 	int k, bad = 0;
 
 	for (k = 0; k < 2; k++)
-		re[k] = compile(ascii_pattern[k], 0);
+		re[k] = compile(ascii_pattern[k], PCRE2_UTF);
 	md = pcre2_match_data_create_from_pattern(re[0], NULL);
 	rng_seed(&r, 20261124);
-	for (i = 0; i < 100000; i++) {
+	for (i = 0; i < 150000; i++) {
 		buf_reset(&b);
-		random_fragments(&r, &b, 40, false);
+		random_fragments(&r, &b, 40, i < 100000 ? DRAW_ASCII :
+		    DRAW_PUNCT);
 		for (k = 0; k < 2; k++)
 			for (pos = 0; pos < b.len; pos++) {
+				if (((unsigned char)b.data[pos] & 0xc0) ==
+				    0x80)
+					continue;
 				want = pcre2_end(re[k], md, b.data, b.len,
 				    pos);
 				got = tokenizer_ascii_piece(
@@ -661,7 +687,7 @@ check_mixed_split(void)
 		if (i < LEN(fixed))
 			buf_puts(&b, fixed[i]);
 		else
-			random_fragments(&r, &b, 60, true);
+			random_fragments(&r, &b, 60, DRAW_WIDE);
 		for (k = 0; k < 2; k++) {
 			enum tokenizer_kind kind = (enum tokenizer_kind)k;
 
