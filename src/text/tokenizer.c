@@ -70,7 +70,8 @@ static const struct encoding {
 #endif
 
 /* The compiled split patterns, filled when a text first has a non-ASCII
- * character and emptied by tokenizer_release(). */
+ * character the hand matcher does not take (ascii_cut()) and emptied by
+ * tokenizer_release(). */
 static struct compiled {
 	pcre2_code *re;
 	pcre2_match_data *md;
@@ -122,9 +123,8 @@ struct merge {
 	size_t cap, hlen, hcap;
 };
 
-/* The full pattern, compiled when a text first has a non-ASCII
- * character (its Unicode classes make it the costlier compile); its
- * match data's ovector. */
+/* The full pattern, compiled when first needed (its Unicode classes make
+ * it a costly compile); its match data's ovector. */
 static PCRE2_SIZE *
 get_full(struct compiled *c, enum tokenizer_kind kind)
 {

@@ -4,8 +4,9 @@
  * for encode(text, [], []), that is, with special-token text such as
  * "<|endoftext|>" tokenized as ordinary text.  The rank tables are
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
- * once per encoding, when a text first has a non-ASCII character (ASCII
- * text is split by hand, see 5 below), and kept until tokenizer_release().
+ * once per encoding, when a text first has a non-ASCII character other
+ * than some punctuation (ASCII text is split by hand, see 5 below), and
+ * kept until tokenizer_release().
  * That cache, and a fixed-size table of the ids of recent pieces that are
  * not one token (kept by their bytes, see below), are this module's only
  * mutable state; neither is thread-safe.
@@ -63,16 +64,17 @@
  *      and gives back what the backtracking engines give back (the last
  *      white space before a non-space in \s+(?!\S), those after the last
  *      line break in \s*[\r\n]+).  The punctuation of U+2010-2027 and
- *      U+2030-205E (dashes, curly quotes, the ellipsis), which is in
- *      none of these classes but [^\s\p{L}\p{N}] (and its supersets),
- *      counts as ASCII punctuation here.  A match is taken only where
- *      the full pattern would give the same (tokenizer.c, ascii_cut());
- *      elsewhere the full pattern splits.  The unit test compares the
- *      matcher with PCRE2 on the ASCII-cut pattern over random strings
- *      of ASCII and that punctuation.  The full pattern
- *      is interpreted for its first 200 matches and JIT-compiled after
- *      that (or at once should the interpreter report an error): text
- *      with a few non-ASCII characters does not pay for its JIT compile.
+ *      U+2030-205E (dashes, curly quotes, the ellipsis) is in none of
+ *      these classes but [^\s\p{L}\p{N}] and its supersets, so the
+ *      matcher takes it too, as it takes '!', and it does not end that
+ *      text.  A match is taken only where the full pattern would give
+ *      the same (tokenizer.c, ascii_cut()); elsewhere the full pattern
+ *      splits.  The unit test compares the matcher with PCRE2 on the
+ *      ASCII-cut pattern over random strings of ASCII and that
+ *      punctuation.  The full pattern is interpreted for its first 200
+ *      matches and JIT-compiled after that (or at once should the
+ *      interpreter report an error): text with a few non-ASCII
+ *      characters does not pay for its JIT compile.
  *
  * Pieces are merged by rank with a heap over a linked list of parts, so a
  * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
