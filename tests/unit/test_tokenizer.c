@@ -438,9 +438,9 @@ check_split_additive(void)
 
 /*
  * The split patterns as PCRE2 patterns, the same text as tokenizer.c
- * compiled before it split ASCII by hand: the ASCII-cut ones (no UTF),
- * against which tokenizer_ascii_piece() is checked, and the full ones
- * (UTF, UCP), against which whole texts are.  Kept here, not taken from
+ * compiled before it split ASCII by hand: the ASCII-cut ones, against
+ * which tokenizer_ascii_piece() is checked, and the full ones (UTF,
+ * UCP), against which whole texts are.  Kept here, not taken from
  * tokenizer.c, so the test compares with PCRE2 and not with itself.
  */
 #define T_CONTRACTION "(?:'s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE" \
