@@ -31,13 +31,6 @@
 #define UPPER "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}" \
 	UNI_Lu UNI_Lt UNI_Lm UNI_Lo UNI_M "]"
 #define LOWER "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}" UNI_Ll UNI_Lm UNI_Lo UNI_M "]"
-/* The same classes as they read ASCII: the patterns for ASCII text,
- * whose classes PCRE2's JIT tests in a few instructions instead of
- * going through the Unicode ranges at every character. */
-#define A_WS "\\t\\n\\x0b\\f\\r "
-#define A_SPACES "|[" A_WS "]*[\\r\\n]+|[" A_WS "]+(?![^" A_WS "])|[" \
-	A_WS "]+"
-#define A_LN "A-Za-z0-9"
 
 /* The patterns run past C's 4095-byte minimum; GCC and Clang take them. */
 #if defined(__GNUC__)
@@ -47,7 +40,6 @@
 static const struct encoding {
 	const char *name;
 	const char *pattern;
-	const char *ascii;      /* the pattern on ASCII text (no UTF) */
 	const struct tokenizer_table *table;
 	const char *special[6];
 } encodings[] = {
@@ -58,11 +50,6 @@ static const struct encoding {
 		"|" DIGITS "{1,3}"
 		"| ?[^" WS LN "]+[\\r\\n]*"
 		SPACES,
-		CONTRACTION
-		"|[^\\r\\n" A_LN "]?[A-Za-z]+"
-		"|[0-9]{1,3}"
-		"| ?[^" A_WS A_LN "]+[\\r\\n]*"
-		A_SPACES,
 		&tokenizer_table_cl100k,
 		{ "<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>",
 		  "<|fim_suffix|>", "<|endofprompt|>", NULL },
@@ -74,11 +61,6 @@ static const struct encoding {
 		"|" DIGITS "{1,3}"
 		"| ?[^" WS LN "]+[\\r\\n/]*"
 		SPACES,
-		"[^\\r\\n" A_LN "]?[A-Z]*[a-z]+" CONTRACTION "?"
-		"|[^\\r\\n" A_LN "]?[A-Z]+[a-z]*" CONTRACTION "?"
-		"|[0-9]{1,3}"
-		"| ?[^" A_WS A_LN "]+[\\r\\n/]*"
-		A_SPACES,
 		&tokenizer_table_o200k,
 		{ "<|endoftext|>", "<|endofprompt|>", NULL },
 	},
@@ -87,17 +69,37 @@ static const struct encoding {
 #pragma GCC diagnostic pop
 #endif
 
-/* The compiled split patterns: the module's one piece of mutable state,
- * filled on first use and emptied by tokenizer_release(). */
+/* The compiled split patterns, filled when a text first has a non-ASCII
+ * character the hand matcher does not take (ascii_cut()) and emptied by
+ * tokenizer_release(). */
 static struct compiled {
 	pcre2_code *re;
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
-	pcre2_code *are;        /* the ASCII pattern */
-	pcre2_match_data *amd;
 	size_t nfull;           /* matches of re so far */
 	bool jitted;            /* re JIT-compiled */
 } cache[LEN(encodings)];
+
+/*
+ * The ids of pieces that are not one token, kept by their bytes: real
+ * text repeats its words, and merging a piece by rank costs thousands of
+ * instructions where finding it here costs a hash and a compare.  One
+ * table per encoding, direct-mapped (a piece replaces whatever held its
+ * slot), so its memory is fixed: MEMO_SLOTS slots of MEMO_LEN bytes and
+ * MEMO_IDS ids each.  Longer pieces, and pieces of more tokens, are not
+ * kept.  Like cache[], it is mutable state, filled by use; unlike it,
+ * it owns no memory.
+ */
+#define MEMO_LEN	22
+#define MEMO_IDS	8
+#define MEMO_SLOTS	1024
+
+static struct memo {
+	unsigned char len;      /* 0: empty; a kept piece has 2 or more */
+	unsigned char nids;
+	unsigned char bytes[MEMO_LEN];
+	uint32_t ids[MEMO_IDS];
+} memos[LEN(encodings)][MEMO_SLOTS];
 
 /* The full pattern is JIT-compiled (which costs about as much as a
  * thousand interpreted matches) at this many matches, or at once when
@@ -121,40 +123,8 @@ struct merge {
 	size_t cap, hlen, hcap;
 };
 
-static struct compiled *
-get_compiled(enum tokenizer_kind kind)
-{
-	struct compiled *c = &cache[kind];
-	PCRE2_UCHAR msg[256];
-	PCRE2_SIZE erroff;
-	int err;
-
-	if (c->are)
-		return c;
-	c->are = pcre2_compile((PCRE2_SPTR)encodings[kind].ascii,
-	    PCRE2_ZERO_TERMINATED, 0, &err, &erroff, NULL);
-	if (!c->are) {
-		pcre2_get_error_message(err, msg, sizeof(msg));
-		die("tokenizer: the %s ASCII pattern, at %zu: %s",
-		    encodings[kind].name, (size_t)erroff, (char *)msg);
-	}
-	/* Without JIT (not built in, or no executable memory) the
-	 * interpreter gives the same matches, only slower. */
-	(void)pcre2_jit_compile(c->are, PCRE2_JIT_COMPLETE);
-	c->amd = pcre2_match_data_create_from_pattern(c->are, NULL);
-	c->mc = pcre2_match_context_create(NULL);
-	if (!c->amd || !c->mc)
-		die("tokenizer: out of memory");
-	/* Each pattern is linear per match (at worst it backtracks over one
-	 * run of spaces), so these only stop a runaway. */
-	pcre2_set_match_limit(c->mc, 100000000);
-	pcre2_set_depth_limit(c->mc, 100000);
-	return c;
-}
-
-/* The full pattern, compiled when a text first has a non-ASCII
- * character (its Unicode classes make it the costlier compile); its
- * match data's ovector. */
+/* The full pattern, compiled when first needed (its Unicode classes make
+ * it a costly compile); its match data's ovector. */
 static PCRE2_SIZE *
 get_full(struct compiled *c, enum tokenizer_kind kind)
 {
@@ -164,6 +134,9 @@ get_full(struct compiled *c, enum tokenizer_kind kind)
 
 	if (c->re) {
 		if (!c->jitted && ++c->nfull >= FULL_JIT_AFTER) {
+			/* Without JIT (not built in, or no executable
+			 * memory) the interpreter gives the same matches,
+			 * only slower. */
 			(void)pcre2_jit_compile(c->re, PCRE2_JIT_COMPLETE);
 			c->jitted = true;
 		}
@@ -178,8 +151,13 @@ get_full(struct compiled *c, enum tokenizer_kind kind)
 		    encodings[kind].name, (size_t)erroff, (char *)msg);
 	}
 	c->md = pcre2_match_data_create_from_pattern(c->re, NULL);
-	if (!c->md)
+	c->mc = pcre2_match_context_create(NULL);
+	if (!c->md || !c->mc)
 		die("tokenizer: out of memory");
+	/* Each pattern is linear per match (at worst it backtracks over one
+	 * run of spaces), so these only stop a runaway. */
+	pcre2_set_match_limit(c->mc, 100000000);
+	pcre2_set_depth_limit(c->mc, 100000);
 	return pcre2_get_ovector_pointer(c->md);
 }
 
@@ -192,13 +170,9 @@ tokenizer_release(void)
 		pcre2_match_data_free(cache[i].md);
 		pcre2_match_context_free(cache[i].mc);
 		pcre2_code_free(cache[i].re);
-		pcre2_match_data_free(cache[i].amd);
-		pcre2_code_free(cache[i].are);
 		cache[i].md = NULL;
 		cache[i].mc = NULL;
 		cache[i].re = NULL;
-		cache[i].amd = NULL;
-		cache[i].are = NULL;
 		cache[i].nfull = 0;
 		cache[i].jitted = false;
 	}
@@ -267,17 +241,14 @@ tokenizer_model_known(const char *model)
 	return false;
 }
 
-/* The rank of the token whose bytes are p[0..n), or NONE. */
+/* The rank of the token whose bytes are p[0..n), 2 <= n <= t->maxlen,
+ * whose tokenizer_table_hash() is h, or NONE. */
 static uint32_t
-rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
+rank_hashed(const struct tokenizer_table *t, const unsigned char *p,
+    size_t n, uint32_t h)
 {
-	uint32_t h, tag, s, r, i;
+	uint32_t tag, s, r, i;
 
-	if (n > t->maxlen)
-		return NONE;
-	if (n == 1)
-		return t->byte_rank[p[0]];
-	h = tokenizer_table_hash(p, n);
 	tag = h >> TOKENIZER_RANK_BITS;
 	for (i = h & t->mask; (s = t->slot[i]) != TOKENIZER_SLOT_EMPTY;
 	    i = (i + 1) & t->mask) {
@@ -289,6 +260,17 @@ rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
 			return r;
 	}
 	return NONE;
+}
+
+/* The rank of the token whose bytes are p[0..n), or NONE. */
+static uint32_t
+rank_of(const struct tokenizer_table *t, const unsigned char *p, size_t n)
+{
+	if (n > t->maxlen)
+		return NONE;
+	if (n == 1)
+		return t->byte_rank[p[0]];
+	return rank_hashed(t, p, n, tokenizer_table_hash(p, n));
 }
 
 static void
@@ -369,10 +351,11 @@ queue_pair(struct merge *m, const struct tokenizer_table *t,
 }
 
 /* Merge p[0..n), n >= 2, lowest rank first and leftmost on ties, as
- * tiktoken does, but with a heap: O(n log n). */
+ * tiktoken does, but with a heap: O(n log n).  The tokens are then
+ * m->tok[i] for i = 0, m->next[0], ... while i < n. */
 static void
 merge_piece(struct merge *m, const struct tokenizer_table *t,
-    const unsigned char *p, uint32_t n, struct sink *out)
+    const unsigned char *p, uint32_t n)
 {
 	uint32_t i, j, k, r;
 	uint64_t key;
@@ -417,25 +400,54 @@ merge_piece(struct merge *m, const struct tokenizer_table *t,
 		if (i > 0)
 			queue_pair(m, t, p, m->prev[i], k);
 	}
-	for (i = 0; i < n; i = m->next[i])
-		emit(out, m->tok[i]);
 }
 
+/* The tokens of the piece p[0..n): one, or those merge_piece() gives,
+ * or those memo (the encoding's table) kept for these bytes. */
 static void
 encode_piece(struct merge *m, const struct tokenizer_table *t,
-    const unsigned char *p, size_t n, struct sink *out)
+    struct memo *memo, const unsigned char *p, size_t n, struct sink *out)
 {
-	uint32_t r;
+	struct memo *e = NULL;
+	uint32_t r, h, i, k;
 
 	if (n == 0)
 		return;
-	if ((r = rank_of(t, p, n)) != NONE) {
-		emit(out, r);
+	if (n == 1) {
+		emit(out, t->byte_rank[p[0]]);
 		return;
+	}
+	if (n <= t->maxlen || n <= MEMO_LEN) {
+		h = tokenizer_table_hash(p, n);
+		if (n <= t->maxlen &&
+		    (r = rank_hashed(t, p, n, h)) != NONE) {
+			emit(out, r);
+			return;
+		}
+		if (n <= MEMO_LEN) {
+			e = &memo[h & (MEMO_SLOTS - 1)];
+			if (e->len == n && memcmp(e->bytes, p, n) == 0) {
+				for (k = 0; k < e->nids; k++)
+					emit(out, e->ids[k]);
+				return;
+			}
+		}
 	}
 	if (n >= UINT32_MAX)
 		die("tokenizer: a piece of %zu bytes is too long", n);
-	merge_piece(m, t, p, (uint32_t)n, out);
+	merge_piece(m, t, p, (uint32_t)n);
+	if (e)
+		e->len = 0;	/* its ids are overwritten below */
+	for (i = 0, k = 0; i < n; i = m->next[i], k++) {
+		emit(out, m->tok[i]);
+		if (e && k < MEMO_IDS)
+			e->ids[k] = m->tok[i];
+	}
+	if (e && k <= MEMO_IDS) {
+		e->len = (unsigned char)n;
+		e->nids = (unsigned char)k;
+		memcpy(e->bytes, p, n);
+	}
 }
 
 /* The length of the valid UTF-8 sequence at s[0..n), n > 0, or 0 with
@@ -478,6 +490,23 @@ utf8_seq(const unsigned char *s, size_t n, size_t *bad)
 	return need + 1;
 }
 
+/* The first non-ASCII byte of s[i..len), or len: eight bytes at a time
+ * (text is mostly ASCII, and this runs over all of it twice). */
+static size_t
+skip_ascii(const unsigned char *s, size_t i, size_t len)
+{
+	uint64_t w;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & UINT64_C(0x8080808080808080))
+			break;
+	}
+	while (i < len && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 /* NULL when s[0..len) is valid UTF-8, else a copy with each invalid
  * subpart replaced by U+FFFD, its length in *outlen; the caller frees. */
 static char *
@@ -487,11 +516,7 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
 	size_t i = 0, n, bad, o;
 	char *out;
 
-	while (i < len) {
-		if (u[i] < 0x80) {
-			i++;
-			continue;
-		}
+	while ((i = skip_ascii(u, i, len)) < len) {
 		if ((n = utf8_seq(u + i, len - i, &bad)) == 0)
 			break;
 		i += n;
@@ -520,14 +545,220 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
 }
 
 /*
- * The first non-ASCII byte at or after s[from] (len if none), and in
- * *space whether it starts one of JavaScript's non-ASCII white spaces.
+ * The split patterns on ASCII text, by hand: each class cut to its ASCII
+ * members (JavaScript's \s is \t \n \v \f \r and space, \p{L} A-Z a-z,
+ * the o200k upper and lower classes A-Z and a-z, \p{N} 0-9), and each
+ * alternative tried in order as a backtracking engine would, the ways
+ * it could backtrack worked out below.  The text may also hold the
+ * punctuation of U+2010-2027 and U+2030-205E (dashes, curly quotes, the
+ * ellipsis, bullets...): in no class but [^\s\p{L}\p{N}] and its
+ * supersets, so each is one more character like '!' (punct_len()).
+ */
+static bool
+is_space(unsigned c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool
+is_crlf(unsigned c)
+{
+	return c == '\r' || c == '\n';
+}
+
+static bool
+is_lower(unsigned c)
+{
+	return c - 'a' < 26;
+}
+
+static bool
+is_upper(unsigned c)
+{
+	return c - 'A' < 26;
+}
+
+static bool
+is_letter(unsigned c)
+{
+	return (c | 0x20) - 'a' < 26;
+}
+
+static bool
+is_digit(unsigned c)
+{
+	return c - '0' < 10;
+}
+
+/* [^\s\p{L}\p{N}] */
+static bool
+is_other(unsigned c)
+{
+	return !is_space(c) && !is_letter(c) && !is_digit(c);
+}
+
+/* 3 if s[i..n) starts with a character of U+2010-2027 or U+2030-205E
+ * (E2 80 90-A7, E2 80 B0-BF, E2 81 80-9E), else 0.  All are in Unicode's
+ * P or Sm categories, none is a JavaScript white space (U+2028, 2029,
+ * 202F and 205F are left out), and so none is in \s, \p{L}, \p{N} or
+ * \p{M} for either engine. */
+static size_t
+punct_len(const unsigned char *s, size_t i, size_t n)
+{
+	unsigned b;
+
+	if (i + 2 >= n || s[i] != 0xe2)
+		return 0;
+	b = s[i + 2];
+	if (s[i + 1] == 0x80)
+		return (b >= 0x90 && b <= 0xa7) || (b >= 0xb0 && b <= 0xbf) ?
+		    3 : 0;
+	if (s[i + 1] == 0x81)
+		return b >= 0x80 && b <= 0x9e ? 3 : 0;
+	return 0;
+}
+
+/* The length of the [^\s\p{L}\p{N}] character at s[i] of s[0..n), or 0
+ * if there is none there. */
+static size_t
+other_len(const unsigned char *s, size_t i, size_t n)
+{
+	return s[i] < 0x80 ? is_other(s[i]) : punct_len(s, i, n);
+}
+
+/* The length of the contraction at s[i..n), s[i] = '\'' ('s, 'RE,
+ * 'lL...), or 0.  c | 0x20 is c's lower case for a letter, and no other
+ * byte gives a lower-case letter. */
+static size_t
+contraction(const unsigned char *s, size_t i, size_t n)
+{
+	unsigned a, b;
+
+	if (i + 1 >= n)
+		return 0;
+	a = s[i + 1] | 0x20;
+	if (a == 's' || a == 't' || a == 'm' || a == 'd')
+		return 2;
+	if (i + 2 >= n)
+		return 0;
+	b = s[i + 2] | 0x20;
+	return ((a == 'r' || a == 'v') && b == 'e') ||
+	    (a == 'l' && b == 'l') ? 3 : 0;
+}
+
+/* [^\r\n\p{L}\p{N}]? before the letters of both patterns: the position
+ * after it, taken when it can be, since giving it back never helps (the
+ * letters would then have to start on it, and it is none). */
+static size_t
+letters_start(const unsigned char *s, size_t n, size_t pos)
+{
+	unsigned c = s[pos];
+
+	if (c >= 0x80)
+		return pos + punct_len(s, pos, n);
+	return !is_crlf(c) && !is_letter(c) && !is_digit(c) ? pos + 1 : pos;
+}
+
+/* What both patterns have after their letters, at s[pos] of s[0..n):
+ * \p{N}{1,3} | ' '?[^\s\p{L}\p{N}]+[\r\n]* (with slash, [\r\n/]*)
+ * | \s*[\r\n]+ | \s+(?!\S) | \s+.  One of them matches: s[pos] is a
+ * digit, a space or another character (else pos, no match, is given). */
+static size_t
+ascii_rest(const unsigned char *s, size_t n, size_t pos, bool slash)
+{
+	unsigned c = s[pos];
+	size_t i, k, crlf_end;
+
+	if (is_digit(c)) {
+		for (i = pos + 1; i < n && i < pos + 3 && is_digit(s[i]); i++)
+			;
+		return i;
+	}
+	/* The space given back is not [^\s...] either. */
+	i = c == ' ' ? pos + 1 : pos;
+	if (i < n && (k = other_len(s, i, n)) > 0) {
+		for (i += k; i < n && (k = other_len(s, i, n)) > 0; i += k)
+			;
+		while (i < n && (is_crlf(s[i]) || (slash && s[i] == '/')))
+			i++;
+		return i;
+	}
+	/* Only white space is left: c is one.  \s*[\r\n]+ backtracks to
+	 * the run's last line break and ends after it; \s+(?!\S) ends at
+	 * the run's end if nothing follows, else gives back its last
+	 * character if that leaves one; \s+ takes the run. */
+	crlf_end = 0;
+	for (i = pos; i < n && is_space(s[i]); i++)
+		if (is_crlf(s[i]))
+			crlf_end = i + 1;
+	if (crlf_end > 0)
+		return crlf_end;
+	return i == n || i - pos <= 1 ? i : i - 1;
+}
+
+/* CONTRACTION | [^\r\n\p{L}\p{N}]?\p{L}+ | the rest */
+static size_t
+ascii_cl100k(const unsigned char *s, size_t n, size_t pos)
+{
+	size_t i;
+
+	if (s[pos] == '\'' && (i = contraction(s, pos, n)) > 0)
+		return pos + i;
+	i = letters_start(s, n, pos);
+	if (i < n && is_letter(s[i])) {
+		while (++i < n && is_letter(s[i]))
+			;
+		return i;
+	}
+	return ascii_rest(s, n, pos, false);
+}
+
+/*
+ * [^\r\n\p{L}\p{N}]?UPPER*LOWER+CONTRACTION?, where giving back upper-
+ * case letters would leave LOWER+ on one; then [^\r\n\p{L}\p{N}]?UPPER+
+ * LOWER*CONTRACTION?, whose LOWER* is empty when the first failed; then
+ * the rest.
+ */
+static size_t
+ascii_o200k(const unsigned char *s, size_t n, size_t pos)
+{
+	size_t i = letters_start(s, n, pos), j;
+
+	for (j = i; j < n && is_upper(s[j]); j++)
+		;
+	if (j < n && is_lower(s[j])) {
+		while (++j < n && is_lower(s[j]))
+			;
+	} else if (j == i) {
+		return ascii_rest(s, n, pos, true);
+	}
+	if (j < n && s[j] == '\'')
+		j += contraction(s, j, n);
+	return j;
+}
+
+size_t
+tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s, size_t len,
+    size_t pos)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	return kind == TOKENIZER_CL100K ? ascii_cl100k(u, len, pos) :
+	    ascii_o200k(u, len, pos);
+}
+
+/*
+ * The first non-ASCII character at or after s[from] that is not one of
+ * punct_len()'s (len if none), and in *space whether it is one of
+ * JavaScript's non-ASCII white spaces.
  *
- * Why the ASCII pattern may split s[pos..cut): it is the full pattern
- * with each class cut down to its ASCII members, so on the subject cut
- * short at cut it takes the paths the full pattern takes, but where a
- * path reaches cut: there the full one reads a non-ASCII character X.
- * A match is taken only if it ends before cut (or cut is the end of s).
+ * Why tokenizer_ascii_piece() may split s[pos..cut): it matches as the
+ * full pattern with each class cut down to its ASCII members and
+ * punct_len()'s characters (which are in the same classes in both), so
+ * on the subject cut short at cut it takes the paths the full pattern
+ * takes, but where a path reaches cut: there the full one reads another
+ * non-ASCII character X.  A match is taken only if it ends before cut (or cut is
+ * the end of s).
  * Every greedy run of the patterns (letters, digits, punctuation,
  * spaces) that reaches cut either succeeds there (its match ends at
  * cut: not taken) or fails one character before it (a match starting
@@ -535,16 +766,17 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
  * are ASCII, and fail on X as on the end.  The one path that can fail at
  * cut and give way to a shorter match is a white-space run followed by
  * a line break, (\s*[\r\n]+), when X is a white space: then the ASCII
- * pattern is not used before that X.
+ * matcher is not used before that X.
  */
 static size_t
 ascii_cut(const char *s, size_t from, size_t len, bool *space)
 {
-	size_t i = from;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = skip_ascii(u, from, len);
 	uint32_t cp;
 
-	while (i < len && (unsigned char)s[i] < 0x80)
-		i++;
+	while (i < len && punct_len(u, i, len) > 0)
+		i = skip_ascii(u, i + 3, len);
 	*space = i < len && utf8_decode(s + i, len - i, &cp) > 0 &&
 	    (cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
 	    cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f ||
@@ -557,10 +789,9 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
     struct sink *out)
 {
 	const struct tokenizer_table *t = encodings[kind].table;
-	struct compiled *c = get_compiled(kind);
+	struct compiled *c = &cache[kind];
 	struct merge m = {0};
 	PCRE2_SIZE *ov;
-	PCRE2_SIZE *av = pcre2_get_ovector_pointer(c->amd);
 	size_t pos = 0, start, end, n, bad, cut;
 	bool space;
 	char *clean;
@@ -572,13 +803,12 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 	while (pos < len) {
 		if (cut < pos)
 			cut = ascii_cut(s, pos, len, &space);
-		if (cut > pos && !space && pcre2_match(c->are,
-		    (PCRE2_SPTR)s, cut, pos, 0, c->amd, c->mc) > 0 &&
-		    av[0] == pos && av[1] > pos && (av[1] < cut ||
-		    cut == len)) {
-			encode_piece(&m, t, (const unsigned char *)s + pos,
-			    av[1] - pos, out);
-			pos = av[1];
+		if (cut > pos && !space &&
+		    (end = tokenizer_ascii_piece(kind, s, cut, pos)) > pos &&
+		    (end < cut || cut == len)) {
+			encode_piece(&m, t, memos[kind],
+			    (const unsigned char *)s + pos, end - pos, out);
+			pos = end;
 			continue;
 		}
 		ov = get_full(c, kind);
@@ -614,8 +844,8 @@ tokenize(enum tokenizer_kind kind, const char *s, size_t len,
 			pos = end + (n ? n : 1);
 			continue;
 		}
-		encode_piece(&m, t, (const unsigned char *)s + start,
-		    end - start, out);
+		encode_piece(&m, t, memos[kind],
+		    (const unsigned char *)s + start, end - start, out);
 		pos = end;
 	}
 	free(m.next);

@@ -4,9 +4,12 @@
  * for encode(text, [], []), that is, with special-token text such as
  * "<|endoftext|>" tokenized as ordinary text.  The rank tables are
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
- * once per encoding, on first use (the full one when a text first has a
- * non-ASCII character, see 5 below), and kept until tokenizer_release().
- * That cache is this module's only mutable state; it is not thread-safe.
+ * once per encoding, when a text first has a non-ASCII character other
+ * than some punctuation (ASCII text is split by hand, see 5 below), and
+ * kept until tokenizer_release().
+ * That cache, and a fixed-size table of the ids of recent pieces that are
+ * not one token (kept by their bytes, see below), are this module's only
+ * mutable state; neither is thread-safe.
  * Callers own the strings they pass and every struct tokenizer_ids.
  *
  * Input is bytes.  Invalid UTF-8 is first replaced the way a WHATWG
@@ -53,18 +56,32 @@
  *      (leftmost-first backtracking); no alternative matches the empty
  *      string, and JavaScript's u flag matches by code point, as PCRE2's
  *      UTF mode does.
- *   5. Text up to the next non-ASCII character is split with the same
- *      pattern, its classes cut to their ASCII members (JIT-tested in a
- *      few instructions, where the full classes walk their Unicode
- *      ranges), and a match is taken only where the full pattern would
- *      give the same (tokenizer.c, ascii_cut()).  The full pattern is
- *      interpreted for its first 200 matches and JIT-compiled after
- *      that (or at once should the interpreter report an error): text
- *      with a few non-ASCII characters does not pay for its JIT compile.
+ *   5. Text up to the next non-ASCII character is split without PCRE2,
+ *      by tokenizer_ascii_piece(): a hand-written matcher of the same
+ *      pattern, its classes cut to their ASCII members (\s is \t \n \v
+ *      \f \r and space, \p{L} A-Z a-z, \p{N} 0-9, the o200k upper and
+ *      lower classes A-Z and a-z), which tries the alternatives in order
+ *      and gives back what the backtracking engines give back (the last
+ *      white space before a non-space in \s+(?!\S), those after the last
+ *      line break in \s*[\r\n]+).  The punctuation of U+2010-2027 and
+ *      U+2030-205E (dashes, curly quotes, the ellipsis) is in none of
+ *      these classes but [^\s\p{L}\p{N}] and its supersets, so the
+ *      matcher takes it too, as it takes '!', and it does not end that
+ *      text.  A match is taken only where the full pattern would give
+ *      the same (tokenizer.c, ascii_cut()); elsewhere the full pattern
+ *      splits.  The unit test compares the matcher with PCRE2 on the
+ *      ASCII-cut pattern over random strings of ASCII and that
+ *      punctuation.  The full pattern is interpreted for its first 200
+ *      matches and JIT-compiled after that (or at once should the
+ *      interpreter report an error): text with a few non-ASCII
+ *      characters does not pay for its JIT compile.
  *
  * Pieces are merged by rank with a heap over a linked list of parts, so a
  * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
- * is the same as tiktoken's (lowest rank first, leftmost on ties).  Should
+ * is the same as tiktoken's (lowest rank first, leftmost on ties).  The
+ * result for a short piece is kept (1,024 slots per encoding, each piece
+ * in the slot its hash picks, replacing what was there), so a repeated
+ * word is merged once.  Should
  * PCRE2 report an error on a match (a limit hit on a pathological input),
  * the match is retried without JIT, and failing that one code point is
  * taken as a piece: the count then stays close but is no longer exact.
@@ -149,6 +166,15 @@ const char *tokenizer_token(enum tokenizer_kind kind, uint32_t id,
  */
 size_t tokenizer_count_chat(const char *model,
     const struct tokenizer_message *msgs, size_t n);
+
+/* The end of the piece that the split pattern of kind, its classes cut to
+ * ASCII, matches at s[pos] in s[0..len), pos < len, text of ASCII and the
+ * punctuation of U+2010-2027 and U+2030-205E (see 5 above); pos itself
+ * at any other character.  How tokenizer_count() splits such text.
+ * Exported for the unit test, which checks it against PCRE2; callers
+ * want tokenizer_count(). */
+size_t tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s,
+    size_t len, size_t pos);
 
 /* Free the compiled split patterns (for leak checkers at exit); the next
  * call compiles them again. */
