@@ -26,13 +26,13 @@
 # the test suite: timings belong to a benchmark.
 #
 # Figures on the shared 2-core development machine (release builds;
-# CPU time, which the other jobs inflate less than wall time), before
-# the performance work (cb81a94) and after it: 99 M instructions
-# (callgrind), 1,120 page faults, 15-22 ms CPU before; 37 M
-# instructions, 785 page faults, 8-12 ms CPU after, about half the CPU
-# time of the old build in interleaved runs.  Median wall time (perf
-# stat): 10-12 ms at a load average of 6 (22-26 ms before); 9.8 ms at a
-# load of 2 with 43 M instructions, before the last JSON change.
+# CPU time, which the other jobs inflate less than wall time): 99 M
+# instructions (callgrind), 1,120 page faults and 15-22 ms CPU at
+# cb81a94; 43 M instructions and a median of 8.4-10.5 ms wall at
+# 00554a7; 16.8 M instructions, 730 page faults and a median of 6.5-8.1
+# ms wall (p90 7.9-8.8 ms) once macro passes were skipped, the chat was
+# regexed only as far as the body reaches and the tokenizer split ASCII
+# by hand.  The process alone (strata --version) takes 1.1-1.3 ms.
 set -eu
 bin=${1:-build/strata}
 shared=${2:-../shared}
