@@ -757,8 +757,8 @@ tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s, size_t len,
  * punct_len()'s characters (which are in the same classes in both), so
  * on the subject cut short at cut it takes the paths the full pattern
  * takes, but where a path reaches cut: there the full one reads another
- * non-ASCII character X.  A match is taken only if it ends before cut (or cut is
- * the end of s).
+ * non-ASCII character X.  A match is taken only if it ends before cut (or
+ * cut is the end of s).
  * Every greedy run of the patterns (letters, digits, punctuation,
  * spaces) that reaches cut either succeeds there (its match ends at
  * cut: not taken) or fails one character before it (a match starting

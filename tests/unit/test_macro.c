@@ -31,7 +31,8 @@ main(void)
 	CHECK(fixed("plain text"));
 	CHECK(fixed("{{char}}: hello {{user}}"));
 	CHECK(fixed("<USER> and <BOT>"));
-	CHECK(fixed("{{time}} {{date}} {{pick::a,b}} {{// note}} {{whatever}}"));
+	CHECK(fixed("{{time}} {{date}} {{pick::a,b}} {{// note}} "
+	    "{{whatever}}"));
 	CHECK(fixed("{{lastMessage}} {{newline}} {{trim}}"));
 	/* What changes state or reads it: any case, blanks after "{{". */
 	CHECK(!fixed("{{setvar::a::1}}"));
