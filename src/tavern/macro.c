@@ -616,10 +616,11 @@ has_braces(const char *s)
 	return s && strchr(s, '{') != NULL;
 }
 
-bool
-macro_fixed(const struct macro_env *env, const char *s, size_t n)
+/* mlex_closed()'s each: a macro that changes state or reads what
+ * changes during a build says no. */
+static bool
+not_moving(void *ctx, const char *in, size_t n)
 {
-	/* The macros that change state or read what changes. */
 	static const char *const moving[] = {
 		"roll", "random", "outlet", "setvar", "addvar", "incvar",
 		"decvar", "getvar", "setglobalvar", "addglobalvar",
@@ -627,6 +628,23 @@ macro_fixed(const struct macro_env *env, const char *s, size_t n)
 		"lastChatMessage",      /* set only once --type continue
 		                         * has picked its message */
 	};
+	size_t k;
+
+	(void)ctx;
+	while (n && (*in == ' ' || *in == '\t' || *in == '\n' ||
+	    *in == '\r')) {
+		in++;
+		n--;
+	}
+	for (k = 0; k < LEN(moving); k++)
+		if (iprefix(in, n, moving[k]))
+			return false;
+	return true;
+}
+
+bool
+macro_fixed(const struct macro_env *env, const char *s, size_t n)
+{
 	const char *const values[] = {
 		env->user, env->char_name, env->group, env->description,
 		env->personality, env->scenario, env->persona,
@@ -636,33 +654,14 @@ macro_fixed(const struct macro_env *env, const char *s, size_t n)
 		env->last_message, env->last_user_message,
 		env->last_char_message, env->input, env->last_chat_message,
 	};
-	size_t i, j, k;
+	size_t k;
 
 	if (!memchr(s, '{', n) && !memchr(s, '<', n))
 		return true;
 	for (k = 0; k < LEN(values); k++)
 		if (has_braces(values[k]))
 			return false;
-	for (i = 0; i < n; i++) {
-		if (s[i] != '{')
-			continue;
-		if (i + 1 >= n || s[i + 1] != '{')
-			return false;
-		for (j = i + 2; j + 1 < n && !(s[j] == '}' && s[j + 1] == '}');
-		    j++)
-			if (s[j] == '{')
-				return false;
-		if (j + 1 >= n)
-			return false;
-		for (i += 2; i < j && (s[i] == ' ' || s[i] == '\t' ||
-		    s[i] == '\n' || s[i] == '\r'); i++)
-			;
-		for (k = 0; k < LEN(moving); k++)
-			if (iprefix(s + i, j - i, moving[k]))
-				return false;
-		i = j + 1;
-	}
-	return true;
+	return mlex_closed(s, n, not_moving, NULL);
 }
 
 char *

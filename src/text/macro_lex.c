@@ -207,6 +207,28 @@ mlex_match(struct mlex *l, size_t i)
 	return lo < l->nopens && l->opens[lo] == i ? l->closes[lo] : 0;
 }
 
+bool
+mlex_closed(const char *s, size_t n,
+    bool (*each)(void *ctx, const char *in, size_t len), void *ctx)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] != '{')
+			continue;
+		if (i + 1 >= n || s[i + 1] != '{')
+			return false;
+		for (j = i + 2; j + 1 < n && !(s[j] == '}' && s[j + 1] == '}');
+		    j++)
+			if (s[j] == '{')
+				return false;
+		if (j + 1 >= n || (each && !each(ctx, s + i + 2, j - i - 2)))
+			return false;
+		i = j + 1;
+	}
+	return true;
+}
+
 size_t
 mlex_escape(const char *s, size_t len, size_t i)
 {

@@ -88,6 +88,13 @@ bool mlex_next(struct mlex *l, size_t from, struct mlex_tok *t);
  * when unclosed. */
 size_t mlex_match(struct mlex *l, size_t i);
 
+/* Does every '{' of s[0..n) open a "{{...}}" that closes with no '{'
+ * inside (so that nothing joined to s can open or finish a macro in
+ * it)?  each, when not NULL, is given every inside in turn and may say
+ * no for the whole. */
+bool mlex_closed(const char *s, size_t n,
+    bool (*each)(void *ctx, const char *in, size_t len), void *ctx);
+
 /* An escape at s[i] ("\{\{" or "\}\}"): its length (4), else 0. */
 size_t mlex_escape(const char *s, size_t len, size_t i);
 

@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "text/macro_lex.h"
 
 void
 regex_set_init(struct regex_set *set)
@@ -670,29 +671,6 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 	return ok;
 }
 
-/* Every '{' of s[0..n) opens "{{" that closes, with no '{' inside, in
- * s itself. */
-static bool
-macros_closed(const char *s, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] != '{')
-			continue;
-		if (i + 1 >= n || s[i + 1] != '{')
-			return false;
-		for (j = i + 2; j + 1 < n && !(s[j] == '}' && s[j + 1] == '}');
-		    j++)
-			if (s[j] == '{')
-				return false;
-		if (j + 1 >= n)
-			return false;
-		i = j + 1;
-	}
-	return true;
-}
-
 static bool
 script_fixed(struct regex_script *s,
     bool (*fixed)(void *ctx, const char *s, size_t n), void *ctx)
@@ -710,8 +688,8 @@ script_fixed(struct regex_script *s,
 	for (k = 0; k < s->npieces; k++) {
 		const struct regex_piece *p = &s->pieces[k];
 
-		if (p->kind == REGEX_PIECE_TEXT && (!macros_closed(p->s,
-		    p->len) || !fixed(ctx, p->s, p->len)))
+		if (p->kind == REGEX_PIECE_TEXT && (!mlex_closed(p->s,
+		    p->len, NULL, NULL) || !fixed(ctx, p->s, p->len)))
 			return false;
 	}
 	s->fixed = 1;

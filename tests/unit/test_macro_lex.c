@@ -247,6 +247,40 @@ linear(const char *what, const char *unit, size_t reps, const char *tail)
 	buf_free(&b);
 }
 
+static bool
+no_x(void *ctx, const char *in, size_t n)
+{
+	(*(int *)ctx)++;
+	return !(n && in[0] == 'x');
+}
+
+static bool
+closed(const char *s)
+{
+	return mlex_closed(s, strlen(s), NULL, NULL);
+}
+
+/* mlex_closed(): every '{' opens a macro that closes without a '{'. */
+static void
+closedness(void)
+{
+	int calls = 0;
+
+	CHECK(closed(""));
+	CHECK(closed("no braces } at all"));
+	CHECK(closed("{{a}} and {{b::c}}"));
+	CHECK(closed("{{// a } b}}"));
+	CHECK(!closed("{a}"));
+	CHECK(!closed("{{a"));
+	CHECK(!closed("{{a}"));
+	CHECK(!closed("{{a{{b}}}}"));
+	CHECK(!closed("x{"));
+	CHECK(mlex_closed("{{a}} {{b}}", 11, no_x, &calls) && calls == 2);
+	calls = 0;
+	CHECK(!mlex_closed("{{a}} {{x}} {{b}}", 17, no_x, &calls) &&
+	    calls == 2);
+}
+
 int
 main(void)
 {
@@ -254,6 +288,7 @@ main(void)
 	forms();
 	arguments();
 	braces();
+	closedness();
 	random_texts();
 	linear("unclosed", "{{", 200000, "");
 	linear("one close", "{{a", 100000, "}}");
