@@ -152,4 +152,74 @@ grep -Eq "(post|tower|shore)" "$tmp/chain.lazy" ||
     { echo "tavern-lazy: the chained scripts made no draw"; status=1; }
 grep -q "n 1," "$tmp/braces.lazy" ||
     { echo "tavern-lazy: the old message's {{addvar}} did not run"; status=1; }
+
+# Random cases (a fixed seed, so every run is the same 150): one to three
+# scripts drawn from replacements with and without macros, braces and
+# groups, over chats whose messages sometimes hold braces, on a normal
+# generation or a continue; the main prompt shows a variable and a
+# {{roll}}, so a change of state or of draws shows in the body.
+python3 - "$strata" "$src" "$tmp" <<'PY' || status=1
+import json, os, random, subprocess, sys
+strata, src, tmp = sys.argv[1:4]
+rnd = random.Random(20261123)
+FINDS = [r"/(\w+)/", r"/watch/g", r"/(a)/gi", r"/\{/g", r"/(\{\{)/",
+         r"/said (\w+)/", r"/(.)$/", r"/(\w+) of/g", r"/Line/"]
+REPLS = ["$1", "[$1]", "{{char}}: $1", "{{user}}", "{{setvar::v::$1}}",
+         "{{getvar::v}}", "{{random::a,b,c}}", "{{roll:d20}}", "{{abc}}",
+         "{", "}}", "{{", "$0{", "<USER>", "{{lastChatMessage}}",
+         "{{pick::x,y}}", "{{time}}", "{{noop}}", "x{{trim}}y",
+         "{{reverse:ab}}", "{{outlet::x}}", "{{addvar::n::1}}$1", "$1}}",
+         "{{$1}}", "{{ran$1dom::p,q}}"]
+WORDS = ["watch", "lamp", "a", "said", "Sam", "Mira", "{", "{{", "}}",
+         "{{char}}", "of", "random::u,w}}", "Line"]
+preset = json.load(open(os.path.join(tmp, "preset-wide.json")))
+for p in preset["prompts"]:
+    if p["identifier"] == "main":
+        p["content"] = "v={{getvar::v}} n={{getvar::n}} {{roll:d1000000}}"
+json.dump(preset, open(os.path.join(tmp, "rp.json"), "w"))
+bad = built = 0
+for case in range(150):
+    with open(os.path.join(tmp, "rc.jsonl"), "w") as f:
+        f.write(json.dumps({"chat_metadata": {}, "user_name": "unused",
+                            "character_name": "unused"}) + "\n")
+        for n in range(rnd.randint(3, 60)):
+            user = n % 2 == 1
+            mes = " ".join(rnd.choice(WORDS) if rnd.random() < 0.15 else
+                           "Line %d of the watch, said %s" %
+                           (n, "Sam" if user else "Mira")
+                           for _ in range(rnd.randint(1, 3)))
+            f.write(json.dumps({"name": "Sam" if user else "Mira",
+                "is_user": user, "is_system": False, "mes": mes,
+                "extra": {}}) + "\n")
+    scripts = [{"scriptName": "r%d" % k, "findRegex": rnd.choice(FINDS),
+                "replaceString": rnd.choice(REPLS), "placement": [1, 2],
+                "promptOnly": True,
+                "trimStrings": ["{{char}}"] if rnd.random() < 0.1 else [],
+                "substituteRegex": 1 if rnd.random() < 0.1 else 0}
+               for k in range(rnd.randint(1, 3))]
+    json.dump(scripts, open(os.path.join(tmp, "rs.json"), "w"))
+    args = ["--card", os.path.join(src, "card.json"), "--preset",
+            os.path.join(tmp, "rp.json"), "--settings",
+            os.path.join(src, "settings.json"), "--chat",
+            os.path.join(tmp, "rc.jsonl"), "--regex",
+            os.path.join(tmp, "rs.json"), "-f", "openai", "--set",
+            "output.model=m", "--now", "2026-07-12T06:00:00Z",
+            "--seed", str(case)]
+    if rnd.random() < 0.3:
+        args += ["--type", "continue"]
+    else:
+        args += ["-u", rnd.choice(["Hello", "a {{", "said Sam"])]
+    lazy = subprocess.run([strata, "build"] + args, capture_output=True)
+    full = subprocess.run([strata, "build", "--log-level", "debug"] + args,
+                          capture_output=True)
+    built += lazy.returncode == 0
+    if lazy.returncode != full.returncode or (lazy.returncode == 0 and
+            lazy.stdout != full.stdout):
+        bad += 1
+        print("tavern-lazy: random case %d differs (exit %d and %d); "
+              "scripts %s" % (case, lazy.returncode, full.returncode,
+                              json.dumps(scripts)))
+print("tavern-lazy: 150 random cases, %d built, %d differ" % (built, bad))
+sys.exit(1 if bad else 0)
+PY
 exit $status
