@@ -136,6 +136,16 @@ insert_at(struct run *run, struct tlist *l, size_t at, const struct tmsg *m)
 
 static void resolve(struct tb *t, struct tmsg *m);
 
+/* Room in l for n messages in all, allocated once (lists the size of
+ * the chat would otherwise grow by copies left in the arena). */
+static void
+reserve(struct run *run, struct tlist *l, size_t n)
+{
+	if (n > l->cap)
+		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, n,
+		    sizeof(*l->v));
+}
+
 static size_t
 tokens(struct tb *t, struct tmsg *m)
 {
@@ -1122,6 +1132,7 @@ history(struct tb *t, struct tlist *out)
 	/* On continue the message continued has depth -1. */
 	int shift = t->continued ? 2 : 1;
 
+	reserve(t->run, out, out->n + n);
 	for (i = 0; i < n; i++) {
 		const struct tchat_msg *m = &t->chat.msgs[i];
 		const char *role = m->narrator ? "system" : m->is_user ?
@@ -1169,6 +1180,8 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 	int64_t *depths;
 	size_t nd = 0, i, j, total = 0;
 
+	/* Each depth gets at most one message per role. */
+	reserve(t->run, &rev, hist->n + 3 * (npm + t->next) + 1);
 	depths = arena_array(&t->run->arena, npm + t->next + 1,
 	    sizeof(*depths));
 	for (i = 0; i < npm + t->next; i++) {
@@ -1267,6 +1280,7 @@ inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 		}
 	}
 	hist->n = 0;
+	reserve(t->run, hist, rev.n);
 	for (i = rev.n; i > 0; i--)
 		push_m(t->run, hist, &rev.v[i - 1]);
 }
@@ -2494,6 +2508,9 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	card_fields(&t);
 	if (!regex_scope(&t) || !chat_messages(&t) || !authors_note(&t))
 		return false;
+	/* An item for each chat message and prompt, and room for more. */
+	t.rep->items = avec_grow(&run->arena, t.rep->items, &t.rep->cap,
+	    t.rep->n, t.chat.n + t.p->nprompts + 64, sizeof(*t.rep->items));
 	depth_prompts(&t);
 	if (!world_info(&t))
 		return false;
