@@ -184,29 +184,29 @@ copy_number(struct run *run, struct node *body, const struct node *root,
 }
 
 /* What SillyTavern 1.15 sends Claude and Google from the preset: no
- * penalties; Claude top_k always (0 when unset), Google a single
- * candidate, top_k when not 0 and the seed when set. */
+ * penalties; Claude top_k always (0 when unset); Google a single
+ * candidate, top_k when not 0, the seed when set and its five safety
+ * categories off. */
 static bool
 other_providers(struct run *run, struct preset *p, int64_t seed)
 {
 	struct arena *a = &run->arena;
 	const struct node *k = field_number(p->root, "top_k");
 	bool k0 = !k || (k->kind == NODE_INT ? k->u.i == 0 : k->u.f == 0);
-	struct node *c, *g;
-	bool ok = true;
+	struct node *c, *g, *safety, *cat;
+	bool ok = true, sp = false, old = false;
+	static const char *const harms[] = { "HARASSMENT", "HATE_SPEECH",
+		"SEXUALLY_EXPLICIT", "DANGEROUS_CONTENT", "CIVIC_INTEGRITY" };
+	size_t i;
 
-	/* use_sysprompt, else the older per-source fields (SillyTavern
-	 * moves a true one over when it loads the preset). */
-	if (tree_get(p->root, "use_sysprompt")) {
-		ok &= field_bool(run, p->root, "use_sysprompt", false,
-		    &p->sysprompt_claude);
-		p->sysprompt_google = p->sysprompt_claude;
-	} else {
-		ok &= field_bool(run, p->root, "claude_use_sysprompt", false,
-		    &p->sysprompt_claude);
-		ok &= field_bool(run, p->root, "use_makersuite_sysprompt",
-		    false, &p->sysprompt_google);
-	}
+	/* use_sysprompt; a true older per-source field sets it too, for
+	 * both, as SillyTavern's settings migration does on loading. */
+	ok &= field_bool(run, p->root, "use_sysprompt", false, &sp);
+	ok &= field_bool(run, p->root, "claude_use_sysprompt", false, &old);
+	sp = sp || old;
+	ok &= field_bool(run, p->root, "use_makersuite_sysprompt", false,
+	    &old);
+	p->sysprompt = sp || old;
 	ok &= field_str(run, p->root, "assistant_prefill", "",
 	    &p->assistant_prefill);
 	ok &= field_str(run, p->root, "assistant_impersonation", "",
@@ -226,6 +226,17 @@ other_providers(struct run *run, struct preset *p, int64_t seed)
 		tree_put(a, g, "top_k", tree_copy(a, k));
 	if (seed >= 0)
 		tree_put(a, g, "seed", tree_int(a, seed));
+	/* Every request turns Google's blocking off (a key strata does not
+	 * translate: under the provider's own table). */
+	safety = tree_put(a, tree_put(a, g, "gemini", tree_table(a)),
+	    "safetySettings", tree_array(a));
+	for (i = 0; i < LEN(harms); i++) {
+		cat = tree_table(a);
+		tree_put(a, cat, "category", tree_str(a, arena_printf(a,
+		    "HARM_CATEGORY_%s", harms[i])));
+		tree_put(a, cat, "threshold", tree_str(a, "OFF"));
+		tree_push(a, safety, cat);
+	}
 	return ok;
 }
 

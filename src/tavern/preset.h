@@ -70,7 +70,7 @@ struct preset {
 	 * use_sysprompt (older presets: claude_use_sysprompt,
 	 * use_makersuite_sysprompt), Claude's prefills, and the sampler
 	 * fields SillyTavern sends each. */
-	bool sysprompt_claude, sysprompt_google;
+	bool sysprompt;
 	const char *assistant_prefill, *assistant_impersonation;
 	struct node *body_claude, *body_google;
 };

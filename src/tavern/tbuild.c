@@ -86,6 +86,8 @@ struct tb {
 	const struct tchat_msg *continued;      /* --type continue */
 	long budget, used;
 	struct tavern_report *rep;
+	enum out_format format;         /* the body's: anthropic, gemini
+	                                 * reshape it */
 	/* Chat message i at the stages before regex-post. */
 	const char **craw, **cpre, **cmac;
 	/* The chat as world_info() regexed it, by message: its text and
@@ -1796,11 +1798,22 @@ continued(struct tb *t, struct tlist *hist)
 	t->env.last_chat_message = text;
 	s = slot_add(t, "continue");
 	if (t->p->continue_prefill) {
-		push_item(t, &s->msgs, "assistant", NULL,
-		    arena_printf(&t->run->arena, "%s%s", strip_cr(
-		    &t->run->arena, text), t->p->continue_postfix),
-		    "continuePrefill", item_add(t, "continuePrefill", "chat",
-		    "assistant", -1, text));
+		/* It keeps its speaker's role (and name, for completion
+		 * names); for Claude an assistant message takes the preset's
+		 * prefill in front, as SillyTavern's frontend puts it. */
+		const char *role = m->is_user ? "user" : "assistant";
+		const char *body = arena_printf(&t->run->arena, "%s%s",
+		    strip_cr(&t->run->arena, text), t->p->continue_postfix);
+		const char *pre = !m->is_user && t->format == FORMAT_ANTHROPIC ?
+		    sub(t, t->p->assistant_prefill) : "";
+
+		if (*pre)
+			body = arena_printf(&t->run->arena, "%s\n\n%s", pre,
+			    body);
+		push_item(t, &s->msgs, role, t->p->names ==
+		    PRESET_NAMES_COMPLETION ? completion_name(&t->run->arena,
+		    m->name) : NULL, body, "continuePrefill", item_add(t,
+		    "continuePrefill", "chat", role, -1, text));
 		return;
 	}
 	push_item(t, &s->msgs, m->is_user ? "user" : "assistant", NULL,
@@ -2245,16 +2258,19 @@ post_process(struct tb *t, struct tlist *l)
  * Claude: a named message gets "name: " in front (an example's as
  * above), an empty text is U+200B, every message is a list of text
  * blocks (the emitter keeps them apart when it joins a role's run), the
- * user message "Let's get started." goes first when the messages do not
+ * user message "[Start a new chat]" goes first when the messages do not
  * start with the user's (SillyTavern: only when there are none), and the
- * preset's assistant prefill comes last.  Google:
+ * preset's assistant prefill comes last.  Google (no system prompt for a
+ * Gemma model):
  * names as for examples, and a role's run joined with a blank line.
  */
 static void
 provider_shape(struct tb *t, struct tlist *l, bool claude)
 {
 	struct arena *a = &t->run->arena;
-	bool sys = claude ? t->p->sysprompt_claude : t->p->sysprompt_google;
+	/* Google's Gemma models take no system instruction. */
+	bool sys = t->p->sysprompt && (claude || !t->env.model ||
+	    !strstr(t->env.model, "gemma"));
 	size_t i, lead = 0;
 
 	while (sys && lead < l->n && strcmp(l->v[lead].role, "system") == 0 &&
@@ -2269,7 +2285,10 @@ provider_shape(struct tb *t, struct tlist *l, bool claude)
 		if (example)
 			who = strcmp(who, "example_user") == 0 ?
 			    t->user_name : t->char_name;
-		if (who && (example || !claude || strcmp(m->role, "system")))
+		/* Claude drops a system message's own name; Google keeps
+		 * it out of the system prompt only. */
+		if (who && *who && (example || (claude ? strcmp(m->role,
+		    "system") != 0 : i >= lead)))
 			m->content = claude && !example ? arena_printf(a,
 			    "%s: %s", who, m->content) : prefixed(a, who,
 			    m->content);
@@ -2286,12 +2305,13 @@ provider_shape(struct tb *t, struct tlist *l, bool claude)
 		/* SillyTavern adds it only after a system prompt that is
 		 * all there is; a first message of the character's it sends
 		 * as it is, and Claude refuses the request.  strata sends
-		 * what Claude takes. */
+		 * what Claude takes.  The text is SillyTavern's
+		 * promptPlaceholder, as for strict post-processing. */
 		struct tmsg ph = { .role = "user",
-		    .content = "Let's get started.", .blocks = true };
+		    .content = t->s.strict_placeholder, .blocks = true };
 
-		holds(t, &ph, item_add(t, "promptPlaceholder", "preset", "user",
-		    -1, ph.content));
+		holds(t, &ph, item_add(t, "promptPlaceholder", "settings",
+		    "user", -1, ph.content));
 		item_note(t, ph.items[0], lead == l->n ? "Claude: a user "
 		    "message after a system prompt that is all there is" :
 		    "Claude: the messages must start with the user's");
@@ -2329,6 +2349,36 @@ provider_shape(struct tb *t, struct tlist *l, bool claude)
 		for (i = 0; i < rest.n; i++)
 			push_m(t->run, l, &rest.v[i]);
 	}
+}
+
+/* The preset's Claude samplers; the Claude models SillyTavern limits
+ * (Opus 4.1 and 4.5, Sonnet 4.5, Haiku 4.5) take temperature or top_p,
+ * not both: top_p when it is below 1, else temperature. */
+static const struct node *
+claude_params(struct tb *t)
+{
+	static const char *const limited[] = { "claude-opus-4-1",
+		"claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5" };
+	struct arena *a = &t->run->arena;
+	const struct node *b = t->p->body_claude, *tp;
+	const char *drop;
+	struct node *out;
+	size_t i;
+
+	for (i = 0; i < LEN(limited) && !(t->env.model && strncmp(
+	    t->env.model, limited[i], strlen(limited[i])) == 0); i++)
+		;
+	if (i == LEN(limited))
+		return b;
+	tp = tree_get(b, "top_p");
+	drop = tp && (tp->kind == NODE_INT ? tp->u.i < 1 : tp->kind ==
+	    NODE_FLOAT && tp->u.f < 1) ? "temperature" : "top_p";
+	out = tree_table(a);
+	for (i = 0; i < b->u.table.n; i++)
+		if (strcmp(b->u.table.items[i].key, drop))
+			tree_put(a, out, b->u.table.items[i].key,
+			    b->u.table.items[i].value);
+	return out;
 }
 
 /* --- the driver --- */
@@ -2481,6 +2531,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	memset(&t, 0, sizeof(t));
 	t.run = run;
 	t.in = in;
+	t.format = c->format;
 	t.rep = arena_array(&run->arena, 1, sizeof(*t.rep));
 	/* Seams left unset get their defaults. */
 	tavern_seams_default(&seams);
@@ -2558,7 +2609,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
 		provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
 
-	c->params = c->format == FORMAT_ANTHROPIC ? t.p->body_claude :
+	c->params = c->format == FORMAT_ANTHROPIC ? claude_params(&t) :
 	    c->format == FORMAT_GEMINI ? t.p->body_google : t.p->body;
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
