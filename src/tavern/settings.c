@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "base/arena.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
 #include "tavern/field.h"
@@ -40,6 +42,48 @@ persona(struct run *run, const struct node *root, const struct node *pu,
 		    &s->persona_role);
 	}
 	return ok;
+}
+
+/* getCustomStoppingStrings(): a string that is not a JSON array reads
+ * as none (SillyTavern logs it; strata warns at the field). */
+static bool
+stops(struct run *run, const struct node *pu, struct settings *s)
+{
+	const char *text;
+	const struct node *v;
+	struct node *arr = NULL;
+	struct source *src;
+	struct run quiet;
+	size_t i;
+
+	if (!field_str(run, pu, "custom_stopping_strings", "", &text))
+		return false;
+	if (!*text)
+		return true;
+	v = tree_get(pu, "custom_stopping_strings");
+	/* Parsed on a run of its own whose messages are counted, not
+	 * shown: SillyTavern sends none then, and strata warns once. */
+	run_init(&quiet);
+	quiet.diag.capped = true;
+	src = run_source_mem(&quiet, "custom_stopping_strings", text,
+	    strlen(text));
+	if (!json_parse(&quiet, src, &arr) || arr->kind != NODE_ARRAY) {
+		run_free(&quiet);
+		diag_warning(run, run_source(run, v->src), v->span,
+		    MSG_TAVERN_STOPS);
+		return true;
+	}
+	s->stops = arena_array(&run->arena, arr->u.array.n + 1,
+	    sizeof(*s->stops));
+	for (i = 0; i < arr->u.array.n; i++) {
+		const struct node *x = arr->u.array.items[i];
+
+		if (x->kind == NODE_STRING && x->u.str.len)
+			s->stops[s->nstops++] = arena_strndup(&run->arena,
+			    x->u.str.s, x->u.str.len);
+	}
+	run_free(&quiet);
+	return true;
 }
 
 bool
@@ -83,5 +127,8 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	/* SillyTavern's default config.yaml; its code falls back to
 	 * "Let's get started." */
 	s->strict_placeholder = "[Start a new chat]";
+	ok &= field_bool(run, pu, "custom_stopping_strings_macro", true,
+	    &s->stops_macros);
+	ok &= stops(run, pu, s);
 	return ok;
 }

@@ -11,6 +11,7 @@
 #define SETTINGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct node;
@@ -46,6 +47,12 @@ struct settings {
 	const struct node *regex;       /* extension_settings.regex */
 	const struct node *extensions;  /* extension_settings */
 	const char *strict_placeholder; /* "[Start a new chat]" */
+	/* power_user.custom_stopping_strings, a JSON array in a string:
+	 * its non-empty strings (anything else reads as none, as in
+	 * SillyTavern), and whether macros run on them. */
+	const char **stops;
+	size_t nstops;
+	bool stops_macros;
 };
 
 /* Read path (NULL: the defaults).  Errors are reported. */

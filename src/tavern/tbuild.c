@@ -2381,6 +2381,42 @@ claude_params(struct tb *t)
 	return out;
 }
 
+/* The samplers b with the settings' custom stopping strings as "stop"
+ * (strata's name; each emitter writes its provider's), as SillyTavern
+ * sends them: macros run on them unless custom_stopping_strings_macro is
+ * off; the first 4 for an OpenAI-compatible source, all for Claude, and
+ * for Google those of the first 5 that are 1 to 16 UTF-16 units long. */
+static const struct node *
+with_stops(struct tb *t, const struct node *b)
+{
+	struct arena *a = &t->run->arena;
+	size_t max = t->format == FORMAT_ANTHROPIC ? SIZE_MAX :
+	    t->format == FORMAT_GEMINI ? 5 : 4, i, u;
+	struct node *out, *list;
+
+	if (!t->s.nstops || !(t->format == FORMAT_OPENAI || t->format ==
+	    FORMAT_OLLAMA || t->format == FORMAT_ANTHROPIC || t->format ==
+	    FORMAT_GEMINI))
+		return b;
+	out = tree_table(a);
+	for (i = 0; i < b->u.table.n; i++)
+		tree_put(a, out, b->u.table.items[i].key,
+		    b->u.table.items[i].value);
+	list = tree_array(a);
+	for (i = 0; i < t->s.nstops && i < max; i++) {
+		const char *x = t->s.stops_macros ? sub(t, t->s.stops[i]) :
+		    t->s.stops[i];
+
+		u = utf16_length(x, strlen(x));
+		if (t->format == FORMAT_GEMINI && (u < 1 || u > 16))
+			continue;
+		tree_push(a, list, tree_str(a, x));
+	}
+	if (list->u.array.n)
+		tree_put(a, out, "stop", list);
+	return out;
+}
+
 /* --- the driver --- */
 
 bool
@@ -2609,8 +2645,9 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
 		provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
 
-	c->params = c->format == FORMAT_ANTHROPIC ? claude_params(&t) :
-	    c->format == FORMAT_GEMINI ? t.p->body_google : t.p->body;
+	c->params = with_stops(&t, c->format == FORMAT_ANTHROPIC ?
+	    claude_params(&t) : c->format == FORMAT_GEMINI ?
+	    t.p->body_google : t.p->body);
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
