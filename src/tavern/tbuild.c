@@ -2351,6 +2351,29 @@ provider_shape(struct tb *t, struct tlist *l, bool claude)
 	}
 }
 
+/* For a format whose messages carry no name (the Responses API,
+ * Ollama): each name into its text as SillyTavern's converters put it
+ * for such providers, an example's as the user's or the character's,
+ * unless the text starts with it. */
+static void
+names_in_text(struct tb *t, struct tlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct tmsg *m = &l->v[i];
+		const char *who = m->name;
+
+		if (who && strcmp(who, "example_user") == 0)
+			who = t->user_name;
+		else if (who && strcmp(who, "example_assistant") == 0)
+			who = t->char_name;
+		if (who && *who)
+			m->content = prefixed(&t->run->arena, who, m->content);
+		m->name = NULL;
+	}
+}
+
 /* The preset's Claude samplers; the Claude models SillyTavern limits
  * (Opus 4.1 and 4.5, Sonnet 4.5, Haiku 4.5) take temperature or top_p,
  * not both: top_p when it is below 1, else temperature. */
@@ -2381,6 +2404,26 @@ claude_params(struct tb *t)
 	return out;
 }
 
+/* The OpenAI body's samplers the Responses API has (SillyTavern has no
+ * such source): temperature, max_tokens, stream and top_p; no
+ * penalties, seed or stop strings. */
+static const struct node *
+responses_params(struct tb *t)
+{
+	static const char *const keep[] = { "temperature", "max_tokens",
+		"stream", "top_p" };
+	const struct node *b = t->p->body;
+	struct node *out = tree_table(&t->run->arena);
+	size_t i, k;
+
+	for (i = 0; i < b->u.table.n; i++)
+		for (k = 0; k < LEN(keep); k++)
+			if (strcmp(b->u.table.items[i].key, keep[k]) == 0)
+				tree_put(&t->run->arena, out, keep[k],
+				    b->u.table.items[i].value);
+	return out;
+}
+
 /* The samplers b with the settings' custom stopping strings as "stop"
  * (strata's name; each emitter writes its provider's), as SillyTavern
  * sends them: macros run on them unless custom_stopping_strings_macro is
@@ -2394,9 +2437,9 @@ with_stops(struct tb *t, const struct node *b)
 	    t->format == FORMAT_GEMINI ? 5 : 4, i, u;
 	struct node *out, *list;
 
-	if (!t->s.nstops || !(t->format == FORMAT_OPENAI || t->format ==
-	    FORMAT_OLLAMA || t->format == FORMAT_ANTHROPIC || t->format ==
-	    FORMAT_GEMINI))
+	/* The Responses API has no stop strings; the views show them as
+	 * the OpenAI-compatible body has them. */
+	if (!t->s.nstops || t->format == FORMAT_RESPONSES)
 		return b;
 	out = tree_table(a);
 	for (i = 0; i < b->u.table.n; i++)
@@ -2644,10 +2687,13 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	post_process(&t, &all);
 	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
 		provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
+	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
+		names_in_text(&t, &all);
 
 	c->params = with_stops(&t, c->format == FORMAT_ANTHROPIC ?
 	    claude_params(&t) : c->format == FORMAT_GEMINI ?
-	    t.p->body_google : t.p->body);
+	    t.p->body_google : c->format == FORMAT_RESPONSES ?
+	    responses_params(&t) : t.p->body);
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
