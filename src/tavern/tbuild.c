@@ -2097,6 +2097,16 @@ squashable(const struct tmsg *m)
 	    0 || strcmp(m->id, "groupNudge") == 0));
 }
 
+/* m joins o: its text after sep, its items after o's. */
+static void
+absorb(struct tb *t, struct tmsg *o, const struct tmsg *m, const char *sep)
+{
+	o->content = arena_printf(&t->run->arena, "%s%s%s", o->content, sep,
+	    m->content);
+	o->items = items_cat(t, o->items, o->nitems, m->items, m->nitems);
+	o->nitems += m->nitems;
+}
+
 static void
 squash(struct tb *t, struct tlist *l)
 {
@@ -2109,13 +2119,7 @@ squash(struct tb *t, struct tlist *l)
 		if (strcmp(m->role, "system") == 0 && !*m->content)
 			continue;
 		if (out.n && squashable(m) && squashable(&out.v[out.n - 1])) {
-			struct tmsg *o = &out.v[out.n - 1];
-
-			o->content = arena_printf(&t->run->arena,
-			    "%s\n%s", o->content, m->content);
-			o->items = items_cat(t, o->items, o->nitems, m->items,
-			    m->nitems);
-			o->nitems += m->nitems;
+			absorb(t, &out.v[out.n - 1], m, "\n");
 			continue;
 		}
 		push_m(t->run, &out, m);
@@ -2147,13 +2151,7 @@ merge_roles(struct tb *t, struct tlist *l)
 		const struct tmsg *m = &l->v[i];
 
 		if (out.n && strcmp(out.v[out.n - 1].role, m->role) == 0) {
-			struct tmsg *o = &out.v[out.n - 1];
-
-			o->content = arena_printf(&t->run->arena,
-			    "%s\n\n%s", o->content, m->content);
-			o->items = items_cat(t, o->items, o->nitems, m->items,
-			    m->nitems);
-			o->nitems += m->nitems;
+			absorb(t, &out.v[out.n - 1], m, "\n\n");
 			continue;
 		}
 		push_m(t->run, &out, m);
@@ -2396,11 +2394,8 @@ claude_params(struct tb *t)
 	tp = tree_get(b, "top_p");
 	drop = tp && (tp->kind == NODE_INT ? tp->u.i < 1 : tp->kind ==
 	    NODE_FLOAT && tp->u.f < 1) ? "temperature" : "top_p";
-	out = tree_table(a);
-	for (i = 0; i < b->u.table.n; i++)
-		if (strcmp(b->u.table.items[i].key, drop))
-			tree_put(a, out, b->u.table.items[i].key,
-			    b->u.table.items[i].value);
+	out = tree_copy(a, b);
+	tree_remove(a, out, drop, strlen(drop));
 	return out;
 }
 
@@ -2410,17 +2405,13 @@ claude_params(struct tb *t)
 static const struct node *
 responses_params(struct tb *t)
 {
-	static const char *const keep[] = { "temperature", "max_tokens",
-		"stream", "top_p" };
-	const struct node *b = t->p->body;
-	struct node *out = tree_table(&t->run->arena);
-	size_t i, k;
+	static const char *const drop[] = { "presence_penalty",
+		"frequency_penalty", "seed" };
+	struct node *out = tree_copy(&t->run->arena, t->p->body);
+	size_t k;
 
-	for (i = 0; i < b->u.table.n; i++)
-		for (k = 0; k < LEN(keep); k++)
-			if (strcmp(b->u.table.items[i].key, keep[k]) == 0)
-				tree_put(&t->run->arena, out, keep[k],
-				    b->u.table.items[i].value);
+	for (k = 0; k < LEN(drop); k++)
+		tree_remove(&t->run->arena, out, drop[k], strlen(drop[k]));
 	return out;
 }
 
@@ -2441,10 +2432,7 @@ with_stops(struct tb *t, const struct node *b)
 	 * the OpenAI-compatible body has them. */
 	if (!t->s.nstops || t->format == FORMAT_RESPONSES)
 		return b;
-	out = tree_table(a);
-	for (i = 0; i < b->u.table.n; i++)
-		tree_put(a, out, b->u.table.items[i].key,
-		    b->u.table.items[i].value);
+	out = tree_copy(a, b);
 	list = tree_array(a);
 	for (i = 0; i < t->s.nstops && i < max; i++) {
 		const char *x = t->s.stops_macros ? sub(t, t->s.stops[i]) :
