@@ -140,6 +140,87 @@ emit_data_url(struct arena *a, const struct part *p)
 	    (int)p->len, p->data));
 }
 
+const char *
+emit_url_type(const char *url, size_t len)
+{
+	static const char *const ext[][2] = {
+		{ "jpg", "image/jpeg" }, { "jpeg", "image/jpeg" },
+		{ "png", "image/png" }, { "webp", "image/webp" },
+		{ "gif", "image/gif" }, { "pdf", "application/pdf" },
+	};
+	size_t end = 0, dot, k, j;
+
+	while (end < len && url[end] != '?' && url[end] != '#')
+		end++;
+	for (dot = end; dot > 0 && url[dot - 1] != '.' &&
+	    url[dot - 1] != '/'; dot--)
+		;
+	if (dot == 0 || url[dot - 1] != '.')
+		return NULL;
+	for (k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
+		if (strlen(ext[k][0]) != end - dot)
+			continue;
+		for (j = 0; j < end - dot; j++)
+			if ((url[dot + j] | 0x20) != ext[k][0][j])
+				break;
+		if (j == end - dot)
+			return ext[k][1];
+	}
+	return NULL;
+}
+
+const struct node *
+emit_replay(const struct message *m, const char *provider)
+{
+	const struct node *n;
+
+	if (!m->x || !m->x->replay)
+		return NULL;
+	n = tree_get(m->x->replay, provider);
+	return n && n->kind == NODE_ARRAY && n->u.array.n ? n : NULL;
+}
+
+const char *
+emit_reasoning_fate(const struct chat *c, const struct message *m)
+{
+	const struct message_extra *x = m->x;
+	bool text = x && x->reasoning;
+
+	if (!x || (!x->reasoning && !x->replay))
+		return NULL;
+	switch (c->format) {
+	case FORMAT_ANTHROPIC:
+		if (emit_replay(m, "anthropic") && x->ncalls)
+			return "sent back: its signed thinking blocks, before "
+			    "the tool calls";
+		if (emit_replay(m, "anthropic"))
+			return "left out: Anthropic needs the signed thinking "
+			    "blocks only of a turn that made tool calls";
+		return "left out: Anthropic takes back only signed thinking "
+		    "blocks";
+	case FORMAT_RESPONSES:
+		if (emit_replay(m, "responses"))
+			return "sent back: its reasoning items, in order";
+		return "left out: the Responses API takes back only its own "
+		    "reasoning items";
+	case FORMAT_GEMINI:
+		if (emit_replay(m, "gemini"))
+			return "sent back: its parts with their thought "
+			    "signatures";
+		return "left out: Gemini takes back only parts with their "
+		    "thought signatures";
+	case FORMAT_OLLAMA:
+		if (text)
+			return "sent back as the message's thinking";
+		return "left out: Ollama takes reasoning only as text";
+	case FORMAT_OPENAI:
+		return "left out: Chat Completions never takes "
+		    "reasoning_content back";
+	default:
+		return "left out: this format has no place for it";
+	}
+}
+
 struct node *
 emit_args_text(struct arena *a, const struct node *args)
 {
