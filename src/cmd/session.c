@@ -407,10 +407,17 @@ reply_message(struct run *run, const struct reply_args *ra, const char *name)
 	if (r->reasoning)
 		tree_put(ar, extra, "reasoning", tree_strref(ar, r->reasoning,
 		    r->reasoning_len));
-	if (r->ncalls == 0)
+	if (r->ncalls == 0 && !r->replay && !r->cut)
 		return m;
 	st = tree_put(ar, extra, "strata", tree_table(ar));
-	tree_put(ar, st, "tool_calls", response_calls(ar, r));
+	if (r->ncalls)
+		tree_put(ar, st, "tool_calls", response_calls(ar, r));
+	/* What the provider signed, sent back to it by the next build. */
+	if (r->replay)
+		tree_put(ar, st, "replay", r->replay);
+	/* The provider cut the reply short: session show says so. */
+	if (r->cut)
+		tree_put(ar, st, "cut", tree_str(ar, r->cut));
 	return m;
 }
 

@@ -300,12 +300,18 @@ enum diag_level {
 	X(MSG_SCORE_NOT_INT, "score %s is not a whole number") \
 	/* reply: provider response bodies */ \
 	X(MSG_RESPONSE_API_ERROR, "the API answered with an error: %s") \
-	X(MSG_RESPONSE_NO_REPLY, "no reply in this %s response body") \
+	X(MSG_RESPONSE_NO_REPLY, "no reply in this response (%s): %s") \
 	X(MSG_RESPONSE_CUT, "the reply was cut short (%s)") \
 	X(MSG_RESPONSE_REFUSED, "the model refused: its refusal is the reply's text") \
 	X(MSG_RESPONSE_BAD_ARGS, "the arguments of tool call '%s' are not a JSON object") \
 	X(MSG_RESPONSE_NOT_BODY, "not a %s response body: expected a JSON object") \
 	X(MSG_RESPONSE_BLOCKED, "the provider blocked the reply (%s)") \
+	X(MSG_RESPONSE_EMPTY, "empty input: no reply to read (did the request fail?)") \
+	X(MSG_RESPONSE_HTML, "an HTML page, not a reply (an error page from a server or proxy?)") \
+	X(MSG_RESPONSE_UNKNOWN, "%s that is no provider's response body or stream (--from text takes it as the reply's text)") \
+	X(MSG_RESPONSE_MISMATCH, "this is %s, not %s (--from %s)") \
+	X(MSG_RESPONSE_BAD_JSON, "%s is not whole JSON: %s (cut short?)") \
+	X(MSG_RESPONSE_STREAM_CUT, "the %s stream ended before its end (%s): the reply is incomplete") \
 	/* png */ \
 	X(MSG_PNG_SIGNATURE, "not a PNG file (the 8-byte PNG signature is missing)") \
 	X(MSG_PNG_TRUNCATED, "file ends inside chunk '%s' (%lu bytes missing)") \
