@@ -178,7 +178,7 @@ enum diag_level {
 	/* assemble */ \
 	X(MSG_HISTORY_NOT_ARRAY, "the history must be a JSON array of messages, not %s") \
 	X(MSG_HISTORY_ITEM, "a history message must be an object with role and content, not %s") \
-	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name, tool_calls, tool_call_id, is_error, parts)") \
+	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name, tool_calls, tool_call_id, is_error, parts, reasoning, reasoning_content, strata)") \
 	X(MSG_HISTORY_MISSING, "history message has no '%s'") \
 	X(MSG_HISTORY_ROLE, "unknown role '%s' (expected system, developer, user, assistant or tool)") \
 	X(MSG_HISTORY_CONTENT, "a message's content must be a string, not %s") \
@@ -188,6 +188,8 @@ enum diag_level {
 	X(MSG_HISTORY_PART_BAD, "this %s part needs %s") \
 	X(MSG_HISTORY_PART_ROLE, "a part of type '%s' cannot be in a%s %s message") \
 	X(MSG_HISTORY_ONLY_FOR, "'%s' is only for %s messages") \
+	X(MSG_HISTORY_REPLAY_KEY, "unknown provider '%s' in 'strata' (expected anthropic, responses or gemini)") \
+	X(MSG_HISTORY_REASONING_ALONE, "reasoning with no assistant message right after it: left out") \
 	X(MSG_HISTORY_CALL_BAD, "a tool call needs %s") \
 	X(MSG_HISTORY_CALL_ARGS, "a tool call's arguments must be a JSON object, not %s") \
 	X(MSG_HISTORY_CALL_ARGS_TEXT, "a tool call's arguments string must hold a JSON object") \
