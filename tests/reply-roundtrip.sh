@@ -132,6 +132,31 @@ print("reply-roundtrip: %s: reasoning and tool calls sent back as it requires" %
 PY
 	cd ..
 done
+# A reply cut at max tokens: a warning, and the session says so.
+for f in openai-length anthropic-max-tokens gemini-max-tokens ollama-length \
+    responses-incomplete; do
+	rm -f cut.jsonl
+	"$bin" session cut.jsonl new $now || fail "cut: session new"
+	"$bin" build openai/p.toml --session cut.jsonl -u "Tell a story" \
+	    $now >/dev/null || fail "cut: build"
+	"$bin" reply --session cut.jsonl $now <"$golden/reply-body-$f/stdin" \
+	    2>err || fail "$f: reply --session refused a cut reply"
+	grep -q 'warning: the reply was cut short' err ||
+	    fail "$f: no warning: $(cat err)"
+	"$bin" session cut.jsonl show >show.txt || fail "$f: show"
+	grep -q '^\[2\] Assistant (assistant, cut short: ' show.txt ||
+	    fail "$f: session show does not say the reply was cut: $(cat show.txt)"
+done
+echo "reply-roundtrip: cut replies stored with a warning, and session show says so"
+# What is not a reply leaves the session as it was.
+cp cut.jsonl before.jsonl
+for d in "$golden"/reply-err-*/; do
+	[ -f "$d/stdin" ] || continue
+	"$bin" reply --session cut.jsonl $(sed 's/^reply//' "$d/args") $now \
+	    <"$d/stdin" 2>/dev/null && fail "$d: reply --session accepted it"
+	cmp -s cut.jsonl before.jsonl || fail "$d: the session changed"
+done
+echo "reply-roundtrip: no error input changed the session"
 if [ -n "$validator" ]; then
 	echo "reply-roundtrip: $checked bodies valid against the schemas"
 else
