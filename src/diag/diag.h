@@ -211,6 +211,7 @@ enum diag_level {
 	X(MSG_NO_MESSAGE, "the %s format needs at least one message: the profile composes no system prompt, so give -u TEXT or -H FILE") \
 	X(MSG_NO_USER_MESSAGE, "the %s format needs at least one user or assistant message: give -u TEXT or -H FILE") \
 	X(MSG_FIRST_NOT_USER, "the %s format needs the conversation to start with a user message, but the history starts with an assistant message") \
+	X(MSG_MODEL_OTHER_PROVIDER, "model '%s' is %s model, but the %s format sends to %s: set output.model in the profile or pass --set output.model=NAME") \
 	X(MSG_NO_MODEL, "the %s format needs a model: set output.model in the profile or pass --set output.model=NAME") \
 	X(MSG_PARAM_RESERVED, "output.params.%s is set by strata itself and cannot be overridden") \
 	/* in-chat entries, -i, --remove, --scope, params (issue 7, part 2) */ \

@@ -53,6 +53,62 @@ emit_for(enum out_format f)
 	return emit_json;
 }
 
+/* The provider a model name belongs to, by its family's prefix, or
+ * NULL.  Open models that Ollama serves (gpt-oss, gemma) are no
+ * provider's own. */
+static const char *
+family(const char *m)
+{
+	static const char *const openai[] = { "gpt-3.5", "gpt-4", "gpt-5",
+		"chatgpt-", "o1", "o3", "o4", NULL };
+	size_t i;
+
+	for (i = 0; openai[i]; i++)
+		if (strncmp(m, openai[i], strlen(openai[i])) == 0 &&
+		    (openai[i][0] != 'o' || m[2] == '\0' || m[2] == '-'))
+			return "OpenAI";
+	if (strncmp(m, "claude-", 7) == 0)
+		return "Anthropic";
+	if (strncmp(m, "gemini-", 7) == 0)
+		return "Google";
+	return NULL;
+}
+
+/*
+ * A model of another provider than the format's is a warning: the
+ * request would fail.  Chat Completions and Responses are spoken by
+ * many providers' compatible endpoints, so only the native formats
+ * are checked.
+ */
+static void
+other_provider(struct run *run, const struct chat *c, const char *format)
+{
+	const struct node *n = c->profile ? c->profile->model.node : NULL;
+	struct source *s = n ? run_source(run, n->src) : NULL;
+	const char *fam = family(c->model), *to;
+
+	if (strcmp(format, "anthropic") == 0)
+		to = "Anthropic";
+	else if (strcmp(format, "gemini") == 0)
+		to = "Google";
+	else if (strcmp(format, "ollama") == 0)
+		to = "Ollama";
+	else
+		return;
+	if (!fam || strcmp(fam, to) == 0)
+		return;
+	if (s)
+		diag_warning(run, s, n->span, MSG_MODEL_OTHER_PROVIDER,
+		    c->model, strcmp(fam, "OpenAI") == 0 ? "an OpenAI" :
+		    strcmp(fam, "Anthropic") == 0 ? "an Anthropic" : "a Google",
+		    format, to);
+	else
+		diag_plain(run, DIAG_WARNING, MSG_MODEL_OTHER_PROVIDER,
+		    c->model, strcmp(fam, "OpenAI") == 0 ?
+		    "an OpenAI" : strcmp(fam, "Anthropic") == 0 ?
+		    "an Anthropic" : "a Google", format, to);
+}
+
 bool
 emit_model(struct run *run, const struct chat *c, const char *format,
     const char **model)
@@ -61,8 +117,10 @@ emit_model(struct run *run, const struct chat *c, const char *format,
 	const struct member *key = tree_member(c->profile->root, "output", 6);
 
 	*model = c->model;
-	if (c->model && *c->model)
+	if (c->model && *c->model) {
+		other_provider(run, c, format);
 		return true;
+	}
 	/* Point at [output] when there is one; else there is no place.  A
 	 * key written before its table's span (YAML's "output:", whose
 	 * mapping starts at its first key) is the better place. */

@@ -157,9 +157,13 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 	struct arena *a = &run->arena;
 	struct node *body = tree_table(a), *hole, *tools, *decls, *g;
 	size_t syslen;
-	const char *system = emit_system_text(run, c, &syslen);
+	const char *system = emit_system_text(run, c, &syslen), *model;
 	size_t i, first = emit_first_turn(c);
 
+	/* The model is the URL's; a model of another provider is still
+	 * worth a warning. */
+	if (c->model && *c->model && !emit_model(run, c, "gemini", &model))
+		return false;
 	if (first == c->n) {
 		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "gemini");
 		return false;
