@@ -39,7 +39,7 @@ static const struct command {
 	  "read a planner's answer: the decision as JSON", cmd_decide_help },
 	{ "score", cmd_score, "[FILE|-] [options]",
 	  "read an importance answer: the score", cmd_score_help },
-	{ "reply", cmd_reply, "[FILE|-] [options]",
+	{ "reply", cmd_reply, "[options] [TEXT|-]",
 	  "read a provider's response: the assistant message",
 	  cmd_reply_help },
 	{ "session", cmd_session, "FILE ACTION [opts]",

@@ -307,7 +307,6 @@ enum diag_level {
 	X(MSG_RESPONSE_CUT, "the reply was cut short (%s)") \
 	X(MSG_RESPONSE_REFUSED, "the model refused: its refusal is the reply's text") \
 	X(MSG_RESPONSE_BAD_ARGS, "the arguments of tool call '%s' are not a JSON object") \
-	X(MSG_RESPONSE_NOT_BODY, "not a %s response body: expected a JSON object") \
 	X(MSG_RESPONSE_BLOCKED, "the provider blocked the reply (%s)") \
 	X(MSG_RESPONSE_EMPTY, "empty input: no reply to read (did the request fail?)") \
 	X(MSG_RESPONSE_HTML, "an HTML page, not a reply (an error page from a server or proxy?)") \

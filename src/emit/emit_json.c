@@ -179,8 +179,9 @@ entry(struct run *run, const struct emit_counter *count,
 	tree_put(a, o, "bytes", tree_int(a, (int64_t)e->len));
 	tree_put(a, o, "tokens", tree_int(a, (int64_t)(e->content ?
 	    emit_count(count, e->content, e->len) : 0)));
+	/* Messages are numbered from 1 in every view (strata(1)). */
 	tree_put(a, o, "message", e->message >= 0 ?
-	    tree_int(a, e->message) : null(a));
+	    tree_int(a, e->message + 1) : null(a));
 	tree_put(a, o, "content", e->content ?
 	    tree_strref(a, e->content, e->len) : null(a));
 	return o;

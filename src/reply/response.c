@@ -480,7 +480,8 @@ sse(const char *s, size_t n)
 }
 
 /* One JSON value from off to the end of src (white space after it
- * allowed), reported at the place when it is not whole. */
+ * allowed), or NULL; reported at the place (when report) if the input
+ * ends inside it. */
 static struct node *
 whole_json(struct run *run, const struct source *src, size_t off,
     const char *name, bool report)
@@ -490,20 +491,17 @@ whole_json(struct run *run, const struct source *src, size_t off,
 	size_t stop;
 
 	if (!jsonish_parse(run, src, off, src->len, &v, &stop, &err)) {
-		if (report)
+		/* Only a value the input ends inside is a body cut short;
+		 * other text with a brace in front of it is text. */
+		if (report && err.truncated)
 			diag_error(run, src, span_make(err.off, 1),
 			    MSG_RESPONSE_BAD_JSON, name, err.why);
 		return NULL;
 	}
 	while (stop < src->len && isspace((unsigned char)src->text[stop]))
 		stop++;
-	if (stop != src->len) {
-		if (report)
-			diag_error(run, src, span_make(stop, 1),
-			    MSG_RESPONSE_BAD_JSON, name,
-			    "more after the value");
+	if (stop != src->len)
 		return NULL;
-	}
 	return v;
 }
 
@@ -562,50 +560,62 @@ response_read(struct run *run, const struct source *src,
 		struct node *v = whole_json(run, src, i, s[i] == '{' ?
 		    "the response body" : "the array of chunks", true);
 
-		if (v && v->kind == NODE_ARRAY) {
+		if (!v && run->diag.errors)
+			return false;   /* a body cut short */
+		if (!v)
+			goto text;
+		if (v->kind == NODE_ARRAY) {
+			const struct node *c0 = v->u.array.n ?
+			    v->u.array.items[0] : NULL;
+
+			/* Gemini's array of chunks; another array is text
+			 * a model wrote. */
+			if (format == RESPONSE_GUESS && !(c0 && c0->kind ==
+			    NODE_TABLE && (response_shape(c0) ==
+			    RESPONSE_GEMINI || tree_get(c0, "error"))))
+				goto text;
 			out->stream = true;
 			body = response_fold(run, src, STREAM_ARRAY, v, &f);
-		} else if (v) {
+		} else if (v->kind == NODE_TABLE) {
 			if (response_api_error(run, src, v))
 				return false;
 			seen = response_shape(v);
-			if (seen == RESPONSE_GUESS) {
-				if (format == RESPONSE_GUESS)
-					diag_error(run, src, v->span,
-					    MSG_RESPONSE_UNKNOWN,
-					    "a JSON object");
-				else
-					diag_error(run, src, v->span,
-					    MSG_RESPONSE_MISMATCH,
-					    "a JSON object of no provider's "
-					    "shape", what(run, format, false),
-					    response_format_name(format));
-				return false;
-			}
-			if (format != RESPONSE_GUESS && seen != format) {
+			if (seen == RESPONSE_GUESS && format == RESPONSE_GUESS)
+				goto text;      /* JSON a model wrote */
+			if (seen == RESPONSE_GUESS || (format !=
+			    RESPONSE_GUESS && seen != format)) {
 				diag_error(run, src, v->span,
-				    MSG_RESPONSE_MISMATCH, what(run, seen,
-				    false), what(run, format, false),
+				    MSG_RESPONSE_MISMATCH, seen ==
+				    RESPONSE_GUESS ? "a JSON object of no "
+				    "provider's shape" : what(run, seen, false),
+				    what(run, format, false),
 				    response_format_name(format));
 				return false;
 			}
 			f = seen;
 			body = v;
+		} else {
+			goto text;
 		}
-	} else if (format != RESPONSE_GUESS) {
-		diag_error(run, src, span_make(i, 1), MSG_RESPONSE_MISMATCH,
-		    "plain text", what(run, format, false),
-		    response_format_name(format));
-		return false;
 	} else {
-		buf_put(&rd.text, s + i, n - i);
-		f = RESPONSE_TEXT;
-		ok = true;
-		goto done;
+		goto text;
 	}
 	if (!body)
 		goto done;
 	ok = read_body(&rd, f, body);
+	goto checked;
+text:
+	if (format != RESPONSE_GUESS) {
+		diag_error(run, src, span_make(i, 1), MSG_RESPONSE_MISMATCH,
+		    "plain text", what(run, format, false),
+		    response_format_name(format));
+		return false;
+	}
+	buf_put(&rd.text, s + i, n - i);
+	f = RESPONSE_TEXT;
+	ok = true;
+	goto done;
+checked:
 	if (ok && rd.text.len == 0 && rd.calls.n == 0) {
 		diag_error(run, src, body->span, MSG_RESPONSE_NO_REPLY,
 		    response_format_name(f), rd.empty ? rd.empty :
