@@ -258,7 +258,8 @@ emit_reasoning_fate(const struct chat *c, const struct message *m)
 		    "blocks";
 	case FORMAT_RESPONSES:
 		if (emit_replay(m, "responses"))
-			return "sent back: its reasoning items, in order";
+			return "sent back: its reasoning items, in order (with "
+			    "the reply's own items, as they came)";
 		return "left out: the Responses API takes back only its own "
 		    "reasoning items";
 	case FORMAT_GEMINI:

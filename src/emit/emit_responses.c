@@ -9,6 +9,8 @@
  */
 #include "emit/emit.h"
 
+#include <string.h>
+
 #include "base/arena.h"
 #include "base/buf.h"
 #include "data/json.h"
@@ -110,10 +112,18 @@ items(struct run *run, const struct chat *c, size_t i, struct node *input,
 		return false;
 	}
 	/* Reasoning items, as the API returned them, before the turn's
-	 * message and calls. */
+	 * message and calls; a reply's own items all as they came, since
+	 * the API pairs the reasoning with the items after it by id. */
 	rs = emit_replay(m, "responses");
 	for (k = 0; rs && k < rs->u.array.n; k++)
 		tree_push(a, input, (struct node *)rs->u.array.items[k]);
+	for (k = 0; rs && k < rs->u.array.n; k++) {
+		const struct node *t = tree_get(rs->u.array.items[k], "type");
+
+		if (t && t->kind == NODE_STRING && strcmp(t->u.str.s,
+		    "reasoning") != 0)
+			return true;
+	}
 	if (m->len || has_media(m) || !x || !x->ncalls) {
 		o = tree_table(a);
 		tree_put(a, o, "type", tree_str(a, "message"));

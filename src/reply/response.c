@@ -251,7 +251,7 @@ read_responses(struct reader *rd, const struct node *body)
 	const struct node *out = get(body, "output", NODE_ARRAY);
 	const char *status = str(body, "status");
 	size_t i, k;
-	bool ok = true;
+	bool ok = true, reasoning = false;
 
 	if (!out || out->u.array.n == 0) {
 		rd->empty = "'output' is empty";
@@ -264,6 +264,12 @@ read_responses(struct reader *rd, const struct node *body)
 
 		if (!type)
 			continue;
+		/* With reasoning, the items go back as they came: the API
+		 * pairs a reasoning item with the items after it by their
+		 * ids (msg_, fc_). */
+		if (strcmp(type, "message") == 0 ||
+		    strcmp(type, "function_call") == 0)
+			keep_signed(rd, "responses", it);
 		if (strcmp(type, "message") == 0) {
 			add_text(&rd->text, tree_get(it, "content"));
 		} else if (strcmp(type, "function_call") == 0) {
@@ -279,8 +285,13 @@ read_responses(struct reader *rd, const struct node *body)
 					add_text(&rd->reasoning, tree_get(
 					    parts->u.array.items[k], "text"));
 			keep_signed(rd, "responses", it);
+			reasoning = true;
 		}
 	}
+	if (rd->r->replay && !reasoning)
+		tree_remove(&rd->run->arena, rd->r->replay, "responses", 9);
+	if (rd->r->replay && rd->r->replay->u.table.n == 0)
+		rd->r->replay = NULL;
 	rd->r->stop = status;
 	if (status && strcmp(status, "incomplete") == 0) {
 		const struct node *d = get(body, "incomplete_details",
