@@ -90,7 +90,7 @@ null(struct arena *a)
 	return tree_new(a, NODE_NULL, 0, span_make(0, 0));
 }
 
-/* Parts, tool calls and the call a result answers. */
+/* Parts, tool calls, the call a result answers, reasoning. */
 static void
 extra(struct arena *a, struct node *o, const struct message_extra *x)
 {
@@ -143,6 +143,13 @@ extra(struct arena *a, struct node *o, const struct message_extra *x)
 		tree_put(a, o, "tool_name", tree_str(a, x->call_name));
 		tree_put(a, o, "is_error", tree_bool(a, x->is_error));
 	}
+	/* The reasoning before an assistant message, and what its
+	 * provider signed (history "reasoning" and "strata"). */
+	if (x->reasoning)
+		tree_put(a, o, "reasoning", tree_strref(a, x->reasoning,
+		    x->reasoning_len));
+	if (x->replay)
+		tree_put(a, o, "strata", (struct node *)x->replay);
 }
 
 static const char *
