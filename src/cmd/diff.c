@@ -163,7 +163,8 @@ cmd_diff(int argc, char **argv)
 	memset(&opt, 0, sizeof(opt));
 	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
 	    NULL)) != -1) {
-		building = building || strchr("uHcvsi", ch);
+		/* ch > 255 is a long option of its own: never a build option. */
+		building = building || (ch < 256 && strchr("uHcvsi", ch));
 		switch (ch) {
 		case 's' + 256:
 		case 'j' + 256:
