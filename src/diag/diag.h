@@ -22,6 +22,8 @@
 
 #include "diag/source.h"
 
+struct buf;
+
 struct arena;
 
 /* Exit statuses, documented in strata(1). */
@@ -394,7 +396,7 @@ enum diag_level {
 	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
 	/* diff, test */ \
 	X(MSG_REVIEW_NOT_BUILD, "not a build result (save one with strata build -f json)") \
-	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
+	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, now, seed, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
 	X(MSG_TEST_TYPE, "'%s' must be %s, not %s") \
 	X(MSG_TEST_NO_PROFILE, "a test case needs 'profile'") \
 	/* tavern: the profile's own entries among the preset's prompts */ \
@@ -415,6 +417,9 @@ struct diag {
 	bool system_error;      /* an I/O or system failure: exit 3 */
 	bool color;             /* colour the level words */
 	bool capped;            /* DIAG_MAX_SHOWN reached */
+	/* When set, messages are appended here instead of going to
+	 * stderr (strata test puts them in its report); borrowed. */
+	struct buf *to;
 };
 
 /* Messages printed per run; later ones are only counted. */
