@@ -24,6 +24,7 @@ diag_init(struct diag *d)
 	d->system_error = false;
 	d->color = false;
 	d->capped = false;
+	d->to = NULL;
 }
 
 const char *

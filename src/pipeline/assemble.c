@@ -358,9 +358,9 @@ tavern_own(struct run *run, const struct options *opt,
 
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
-static bool
-tavern(struct run *run, const struct options *opt, const struct profile *p,
-    struct inputs *in, struct chat *c)
+bool
+assemble_tavern(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c)
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
@@ -403,7 +403,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		ok = false;
 	} else if (ok && tavern_wanted(&opt->tavern,
 	    profile_tavern(as.profile)))
-		ok = tavern(run, opt, as.profile, &in, c);
+		ok = assemble_tavern(run, opt, as.profile, &in, c);
 	else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);
 	inputs_free(&in);
