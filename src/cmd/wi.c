@@ -86,8 +86,10 @@ cmp_uid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* whole_words: the settings' world_info_match_whole_words, what an
+ * entry that leaves matchWholeWords unset uses. */
 static void
-lint(struct run *run, const struct world *w)
+lint(struct run *run, const struct world *w, bool whole_words)
 {
 	size_t i, j, k;
 
@@ -144,8 +146,9 @@ lint(struct run *run, const struct world *w)
 				while (n > 0 && (t[n - 1] == ' ' ||
 				    t[n - 1] == '\t' || t[n - 1] == '\n'))
 					n--;
-				if (is_re || e->match_whole_words == 0 ||
-				    memchr(t, ' ', n))
+				if (is_re || !(e->match_whole_words ==
+				    WORLD_UNSET ? whole_words :
+				    e->match_whole_words) || memchr(t, ' ', n))
 					continue;
 				if ((!wi_is_word_byte((unsigned char)t[0]) &&
 				    (unsigned char)t[0] < 0x80) ||
@@ -468,6 +471,7 @@ cmd_wi(int argc, char **argv)
 	struct run run;
 	struct world *worlds;
 	struct buf b = BUF_INIT;
+	struct wi_settings ws;
 	char *end;
 	int ch, status = EXIT_OK, k;
 	size_t i;
@@ -568,7 +572,7 @@ cmd_wi(int argc, char **argv)
 		goto usage;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
-	if (!o.run && (o.json || o.settings || o.seed)) {
+	if (!o.run && (o.json || o.seed)) {
 		diag_plain(&run, DIAG_ERROR, MSG_WI_NO_CHAT);
 		run_free(&run);
 		free(o.books);
@@ -576,6 +580,16 @@ cmd_wi(int argc, char **argv)
 		free(o.tags);
 		free(o.inject);
 		return EXIT_USAGE;
+	}
+	/* The settings say whether whole-word matching is on for the
+	 * entries that do not say (SillyTavern's default: off). */
+	wi_settings_default(&ws);
+	if (o.settings) {
+		struct node *n;
+		int64_t ctx;
+
+		ok = read_node(&run, o.settings, &n) &&
+		    wi_settings_from_node(&run, n, &ws, &ctx);
 	}
 	worlds = arena_array(&run.arena, o.nbooks + 1, sizeof(*worlds));
 	for (i = 0; i < o.nbooks; i++) {
@@ -587,7 +601,7 @@ cmd_wi(int argc, char **argv)
 			continue;
 		}
 		if (!o.to_book && !o.from_book)
-			lint(&run, &worlds[i]);
+			lint(&run, &worlds[i], ws.match_whole_words);
 	}
 	if (ok && o.to_book) {
 		json_write(&b, world_to_book(&run.arena, &worlds[0]), 2);

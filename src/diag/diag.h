@@ -365,7 +365,7 @@ enum diag_level {
 	X(MSG_WI_LONE_GROUP, "uid %lld: inclusion group '%s' has a single member") \
 	X(MSG_WI_REGEX_LIMIT, "%s uid %lld: regex key '%s' hit the match limit and counts as not matching") \
 	X(MSG_WI_SETTINGS, "'%s' must be %s; the default is used") \
-	X(MSG_WI_NO_CHAT, "--seed, --settings and --json need --chat") \
+	X(MSG_WI_NO_CHAT, "--seed and --json need --chat") \
 	/* agent: [agent] sections and the loop state */ \
 	X(MSG_STATE_NOT_OBJECT, "the state must be a JSON object, not %s") \
 	X(MSG_STATE_MEMORIES, "'memories' must be a string or an array of strings, not %s") \
