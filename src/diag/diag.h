@@ -58,6 +58,7 @@ enum diag_level {
 	X(MSG_FIRST_HERE, "first defined here") \
 	/* toml */ \
 	X(MSG_TOML_EXPECTED_KEY, "expected a key, found %s") \
+	X(MSG_TOML_NONASCII_KEY, "'%.*s' cannot be a bare key: TOML 1.0 bare keys are ASCII letters, digits, '_' and '-'; quote it: \"%.*s\"") \
 	X(MSG_TOML_EXPECTED_EQUALS, "expected '=' after key, found %s") \
 	X(MSG_TOML_EXPECTED_VALUE, "expected a value, found %s") \
 	X(MSG_TOML_EXPECTED_EOL_VALUE, "expected end of line after value, found %s") \
