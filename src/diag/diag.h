@@ -384,6 +384,7 @@ enum diag_level {
 	X(MSG_PROFILE_FORMAT, "cannot tell the format of profile '%s': name it .toml, .yaml or .yml, or give --profile-format toml|yaml") \
 	X(MSG_CONTEXT_EMPTY, "context '%s' is required, and %s is empty: empty content is no content") \
 	X(MSG_NOT_EXPANDED, "'%s' holds a placeholder, but it is not expanded: it is sent as written") \
+	X(MSG_SOUL_UNSENT, "'soul' is sent by the agent prompt only, and this build has none: set [prompt] agent = true (or give --input FILE.json), or read it in a prompt file with {{soul_body}}") \
 	X(MSG_ANCHOR_UNUSED, "anchor places an entry among a SillyTavern preset's prompts; without a SillyTavern build (a [tavern] table, --card) it is ignored") \
 	X(MSG_OUTLINE_PRIORITY, "outline skill '%s' has a priority, which outline skills ignore (the outline is at priority 75)") \
 	X(MSG_SKILL_EMPTY, "skill '%s' is empty: it adds nothing to the prompt") \

@@ -135,6 +135,21 @@ assemble_load(struct run *run, const struct options *opt,
 	return as->profile != NULL;
 }
 
+/* [prompt] soul names a file only the agent prompt sends (or a
+ * template that reads {{soul_body}}): say so when nothing did. */
+static void
+soul_unsent(struct run *run, const struct profile *p, const struct inputs *in)
+{
+	const struct tvar *body = template_var_get(&in->vars, "soul_body", 9);
+	const struct tvar *meta = template_var_get(&in->vars, "soul", 4);
+
+	if (!p->soul.s || in->agent || (body && body->used) ||
+	    (meta && meta->used))
+		return;
+	diag_warning(run, run_source(run, p->soul.node->src),
+	    p->soul.node->span, MSG_SOUL_UNSENT);
+}
+
 bool
 assemble_entries(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct entry_vec *entries,
@@ -180,7 +195,10 @@ assemble_entries(struct run *run, const struct options *opt,
 		c->user = u->text;
 		c->user_len = u->len;
 	}
-	return rewrite_messages(&cx, &plan, c);
+	if (!rewrite_messages(&cx, &plan, c))
+		return false;
+	soul_unsent(run, p, in);
+	return true;
 }
 
 bool
