@@ -67,8 +67,15 @@ list(struct run *run, const char *dir)
 static void
 show(struct run *run, const char *dir, const char *name)
 {
-	struct source *src = templates_open(run, dir, name, NULL,
-	    span_make(0, 0));
+	struct source *src;
+	size_t i, len = strlen(name);
+
+	/* "soul" is soul.md, as list prints it. */
+	for (i = 0; templates_names[i]; i++)
+		if (strncmp(templates_names[i], name, len) == 0 &&
+		    strcmp(templates_names[i] + len, ".md") == 0)
+			name = templates_names[i];
+	src = templates_open(run, dir, name, NULL, span_make(0, 0));
 
 	if (src)
 		fwrite(src->text, 1, src->len, stdout);
