@@ -50,8 +50,10 @@ const char cmd_batch_help[] =
     "      --split-bytes SIZE     at most SIZE bytes per file (with -o; K, M,\n"
     "                             G: powers of 1024, KB, MB, GB: of 1000)\n"
     "      --strict               stop at the first bad line\n"
-    "      --no-progress          no progress line (there is one on stderr\n"
-    "                             only when stderr is a terminal)\n"
+    "      --progress, --no-progress\n"
+    "                             a progress line on stderr (lines, rate,\n"
+    "                             errors), or none; by default there is one\n"
+    "                             when stderr is a terminal\n"
     "  -h, --help                 show this help\n";
 
 /* The providers' documented limits on one batch: OpenAI Batch API input
@@ -692,24 +694,27 @@ limits(struct batch *b, uint64_t requests, uint64_t bytes)
 	return true;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option batch_longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "set", required_argument, NULL, 's' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "progress", no_argument, NULL, 'P' },
+	{ "no-progress", no_argument, NULL, 'N' },
+	{ "id-prefix", required_argument, NULL, 'I' },
+	{ "shard", required_argument, NULL, 'K' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "split-requests", required_argument, NULL, 'R' },
+	{ "split-bytes", required_argument, NULL, 'B' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_batch_opts = { "f:s:v:o:h", batch_longopts };
+
 int
 cmd_batch(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "set", required_argument, NULL, 's' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "no-progress", no_argument, NULL, 'N' },
-		{ "id-prefix", required_argument, NULL, 'I' },
-		{ "shard", required_argument, NULL, 'K' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "split-requests", required_argument, NULL, 'R' },
-		{ "split-bytes", required_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct options opt;
 	struct batch b;
 	size_t cap[2] = { 0 };
@@ -724,7 +729,8 @@ cmd_batch(int argc, char **argv)
 	arena_init(&b.idarena);
 	/* The progress line goes to a terminal only, never into a log. */
 	b.progress = isatty(STDERR_FILENO);
-	while ((ch = getopt_long(argc, argv, "f:s:v:o:h", longopts,
+	while ((ch = getopt_long(argc, argv, cmd_batch_opts.shortopts,
+	    cmd_batch_opts.longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'f':

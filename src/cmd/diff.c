@@ -33,7 +33,8 @@ const char cmd_diff_help[] =
     "      --stat                 one line per changed entry, tool, param\n"
     "      --json                 the changes as JSON\n"
     "      --profiles             OLD and NEW are profiles to build\n"
-    "  -u, -H, -c, -v, -s, -i     build options, as for strata build\n"
+    "  -u, -H, -c, -v, -s, -i     build options, as for strata build: --user,\n"
+    "                             --history, --context, --var, --set, --inject\n"
     "  -f, --format FORMAT        the provider whose cache order counts\n"
     "  -h, --help                 show this help\n";
 
@@ -137,23 +138,26 @@ stdin_used(const struct options *opt)
 	return false;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option diff_longopts[] = {
+	{ "stat", no_argument, NULL, 's' + 256 },
+	{ "json", no_argument, NULL, 'j' + 256 },
+	{ "profiles", no_argument, NULL, 'p' + 256 },
+	{ "user", required_argument, NULL, 'u' },
+	{ "history", required_argument, NULL, 'H' },
+	{ "context", required_argument, NULL, 'c' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "set", required_argument, NULL, 's' },
+	{ "inject", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_diff_opts = { "u:H:c:v:s:i:f:h", diff_longopts };
+
 int
 cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "stat", no_argument, NULL, 's' + 256 },
-		{ "json", no_argument, NULL, 'j' + 256 },
-		{ "profiles", no_argument, NULL, 'p' + 256 },
-		{ "user", required_argument, NULL, 'u' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "set", required_argument, NULL, 's' },
-		{ "inject", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct options opt;
 	size_t cap[4] = { 0 };
 	enum out_format f;
@@ -161,7 +165,8 @@ cmd_diff(int argc, char **argv)
 	int ch, mode = 't', status = DIFF_TROUBLE;
 
 	memset(&opt, 0, sizeof(opt));
-	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
+	while ((ch = getopt_long(argc, argv, cmd_diff_opts.shortopts,
+	    cmd_diff_opts.longopts,
 	    NULL)) != -1) {
 		/* ch > 255 is a long option of its own: never a build option. */
 		building = building || (ch < 256 && strchr("uHcvsi", ch));

@@ -190,50 +190,53 @@ once(const char *verb, const char *name)
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option pipeline_longopts[] = {
+	{ "user", required_argument, NULL, 'u' },
+	{ "history", required_argument, NULL, 'H' },
+	{ "context", required_argument, NULL, 'c' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "set", required_argument, NULL, 's' },
+	{ "inject", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "set-json", required_argument, NULL, OPT_SET_JSON },
+	{ "remove", required_argument, NULL, OPT_REMOVE },
+	{ "scope", required_argument, NULL, OPT_SCOPE },
+	{ "session", required_argument, NULL, 'S' },
+	{ "dry-run", no_argument, NULL, 'D' },
+	{ "turn", required_argument, NULL, 'R' },
+	{ "input", required_argument, NULL, 'I' },
+	{ "scene", required_argument, NULL, 'E' },
+	{ "log-level", required_argument, NULL, 'L' },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "prestart", required_argument, NULL, OPT_PRESTART },
+	{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
+	{ "color", required_argument, NULL, 'C' },
+	{ "profile-format", required_argument, NULL, 'P' },
+	{ "image", required_argument, NULL, OPT_IMAGE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "card", required_argument, NULL, OPT_CARD },
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "chat", required_argument, NULL, OPT_CHAT },
+	{ "settings", required_argument, NULL, OPT_SETTINGS },
+	{ "world", required_argument, NULL, OPT_WORLD },
+	{ "regex", required_argument, NULL, OPT_REGEX },
+	{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
+	{ "persona", required_argument, NULL, OPT_PERSONA },
+	{ "greeting", required_argument, NULL, OPT_GREETING },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:h", pipeline_longopts };
+
 static int
 parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
 {
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "set", required_argument, NULL, 's' },
-		{ "inject", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "set-json", required_argument, NULL, OPT_SET_JSON },
-		{ "remove", required_argument, NULL, OPT_REMOVE },
-		{ "scope", required_argument, NULL, OPT_SCOPE },
-		{ "session", required_argument, NULL, 'S' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "turn", required_argument, NULL, 'R' },
-		{ "input", required_argument, NULL, 'I' },
-		{ "scene", required_argument, NULL, 'E' },
-		{ "log-level", required_argument, NULL, 'L' },
-		{ "state", required_argument, NULL, OPT_STATE },
-		{ "prestart", required_argument, NULL, OPT_PRESTART },
-		{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
-		{ "color", required_argument, NULL, 'C' },
-		{ "profile-format", required_argument, NULL, 'P' },
-		{ "image", required_argument, NULL, OPT_IMAGE },
-		{ "help", no_argument, NULL, 'h' },
-		{ "card", required_argument, NULL, OPT_CARD },
-		{ "preset", required_argument, NULL, OPT_PRESET },
-		{ "chat", required_argument, NULL, OPT_CHAT },
-		{ "settings", required_argument, NULL, OPT_SETTINGS },
-		{ "world", required_argument, NULL, OPT_WORLD },
-		{ "regex", required_argument, NULL, OPT_REGEX },
-		{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
-		{ "persona", required_argument, NULL, OPT_PERSONA },
-		{ "greeting", required_argument, NULL, OPT_GREETING },
-		{ "type", required_argument, NULL, OPT_TYPE },
-		{ "now", required_argument, NULL, OPT_NOW },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "stage", required_argument, NULL, OPT_STAGE },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tavern_input *tv = &opt->tavern;
 	size_t cap[8] = { 0 };  /* contexts, vars, sets, injects, removes,
 	                         * prestarts, tool results, images */
@@ -244,7 +247,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	memset(opt, 0, sizeof(*opt));
 	if (getenv("STRATA_LOG"))
 		log_level(getenv("STRATA_LOG"), &opt->log_debug);
-	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
+	while ((ch = getopt_long(argc, argv, cmd_pipeline_opts.shortopts,
+	    cmd_pipeline_opts.longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':

@@ -826,18 +826,21 @@ default_dir(void)
 	return "tests/prompts";
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option test_longopts[] = {
+	{ "update", no_argument, NULL, 'U' },
+	{ "filter", required_argument, NULL, 'F' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "junit", required_argument, NULL, 'J' },
+	{ "tap", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_test_opts = { "j:h", test_longopts };
+
 int
 cmd_test(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "update", no_argument, NULL, 'U' },
-		{ "filter", required_argument, NULL, 'F' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "junit", required_argument, NULL, 'J' },
-		{ "tap", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct suite s;
 	struct result *res = NULL;
 	const char *filter = NULL, *junit_path = NULL, *dir;
@@ -848,7 +851,8 @@ cmd_test(int argc, char **argv)
 	char *end;
 
 	memset(&s, 0, sizeof(s));
-	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_test_opts.shortopts,
+	    cmd_test_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'U':
 			s.update = true;

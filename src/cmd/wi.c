@@ -434,38 +434,42 @@ add_book(struct wi_opts *o, const char *path, enum wi_source source)
 	o->books[o->nbooks++].source = source;
 }
 
+enum {
+	O_TO_BOOK = 256, O_FROM_BOOK, O_CHAT, O_SETTINGS, O_SEED,
+	O_CONTEXT, O_TRIGGER, O_CHAR_BOOK, O_CHAT_BOOK,
+	O_PERSONA_BOOK, O_CHAR_FILENAME, O_JSON, O_CHAR_TAG,
+	O_CARD_TEXT, O_SCAN_TEXT,
+};
+
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option wi_longopts[] = {
+	{ "to-book", no_argument, NULL, O_TO_BOOK },
+	{ "from-book", no_argument, NULL, O_FROM_BOOK },
+	{ "chat", required_argument, NULL, O_CHAT },
+	{ "user", required_argument, NULL, 'u' },
+	{ "settings", required_argument, NULL, O_SETTINGS },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "context", required_argument, NULL, O_CONTEXT },
+	{ "trigger", required_argument, NULL, O_TRIGGER },
+	{ "char-book", required_argument, NULL, O_CHAR_BOOK },
+	{ "chat-book", required_argument, NULL, O_CHAT_BOOK },
+	{ "persona-book", required_argument, NULL, O_PERSONA_BOOK },
+	{ "char-filename", required_argument, NULL, O_CHAR_FILENAME },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "char-tag", required_argument, NULL, O_CHAR_TAG },
+	{ "card-text", required_argument, NULL, O_CARD_TEXT },
+	{ "scan-text", required_argument, NULL, O_SCAN_TEXT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_wi_opts = { "u:h", wi_longopts };
+
 int
 cmd_wi(int argc, char **argv)
 {
-	enum {
-		O_TO_BOOK = 256, O_FROM_BOOK, O_CHAT, O_SETTINGS, O_SEED,
-		O_CONTEXT, O_TRIGGER, O_CHAR_BOOK, O_CHAT_BOOK,
-		O_PERSONA_BOOK, O_CHAR_FILENAME, O_JSON, O_CHAR_TAG,
-		O_CARD_TEXT, O_SCAN_TEXT,
-	};
 	static const char *const kinds[WORLD_MATCH__COUNT] = {
 		"persona", "description", "personality", "depth_prompt",
 		"scenario", "creator_notes",
-	};
-	static const struct option longopts[] = {
-		{ "to-book", no_argument, NULL, O_TO_BOOK },
-		{ "from-book", no_argument, NULL, O_FROM_BOOK },
-		{ "chat", required_argument, NULL, O_CHAT },
-		{ "user", required_argument, NULL, 'u' },
-		{ "settings", required_argument, NULL, O_SETTINGS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "context", required_argument, NULL, O_CONTEXT },
-		{ "trigger", required_argument, NULL, O_TRIGGER },
-		{ "char-book", required_argument, NULL, O_CHAR_BOOK },
-		{ "chat-book", required_argument, NULL, O_CHAT_BOOK },
-		{ "persona-book", required_argument, NULL, O_PERSONA_BOOK },
-		{ "char-filename", required_argument, NULL, O_CHAR_FILENAME },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "char-tag", required_argument, NULL, O_CHAR_TAG },
-		{ "card-text", required_argument, NULL, O_CARD_TEXT },
-		{ "scan-text", required_argument, NULL, O_SCAN_TEXT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
 	struct wi_opts o;
 	struct run run;
@@ -479,7 +483,8 @@ cmd_wi(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.context = -1;
-	while ((ch = getopt_long(argc, argv, "u:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_wi_opts.shortopts,
+	    cmd_wi_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TO_BOOK:
 			o.to_book = true;
