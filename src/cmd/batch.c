@@ -809,7 +809,7 @@ cmd_batch(int argc, char **argv)
 		goto out;
 	if (optind >= argc || argc - optind > 2)
 		goto usage;
-	opt.profile = argv[optind];
+	opt.profile = cmd_find_profile(argv[optind]);
 	b.opt = &opt;
 	status = batch(&b, optind + 1 < argc ? argv[optind + 1] : NULL);
 	goto out;

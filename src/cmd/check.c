@@ -101,7 +101,7 @@ cmd_check(int argc, char **argv)
 		if (i == argc && argc > optind)
 			break;
 		memset(&opt, 0, sizeof(opt));
-		opt.profile = i < argc ? argv[i] : NULL;
+		opt.profile = i < argc ? cmd_find_profile(argv[i]) : NULL;
 		opt.sets = sets;
 		opt.format = format;
 		opt.profile_format = pformat;

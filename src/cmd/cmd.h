@@ -101,6 +101,16 @@ int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
     const char *arg);
+/*
+ * The profile a command line names: name itself when it is a file here
+ * (or a path: it starts with '/' or '.'); else the first of NAME,
+ * NAME.toml, NAME.yaml, NAME.yml in $STRATA_PATH's directories, then
+ * $XDG_DATA_HOME/strata/profiles (~/.local/share/strata/profiles), then
+ * BINDIR/../share/strata/profiles, then DATADIR/strata/profiles where
+ * meson installed the examples; else name (whose loading then says it
+ * cannot be read).  A found path is in a static buffer.
+ */
+const char *cmd_find_profile(const char *name);
 /* Is arg a --profile-format (toml, yaml)?  Else says so. */
 bool cmd_profile_format(const char *arg);
 /* Is arg a --color word (auto, always, never)?  Else says so. */

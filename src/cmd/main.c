@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "version.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "base/util.h"
@@ -194,7 +195,13 @@ main(int argc, char **argv)
 			overview(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s %s\n", progname, STRATA_VERSION);
+			/* The meson.build version; in a git checkout, the
+			 * commit it was built from. */
+			if (*STRATA_COMMIT)
+				printf("%s %s (commit %s)\n", progname,
+				    STRATA_VERSION, STRATA_COMMIT);
+			else
+				printf("%s %s\n", progname, STRATA_VERSION);
 			return EXIT_OK;
 		default:
 			overview(stderr);

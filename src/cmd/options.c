@@ -4,10 +4,14 @@
  * succeeded.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "config.h"
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -143,6 +147,79 @@ push_path(const char *const **arr, size_t *n, const char *path)
 	*arr = v;
 }
 
+static bool
+try_profile(char *buf, size_t size, const char *dir, size_t dirlen,
+    const char *name)
+{
+	static const char *const exts[] = { "", ".toml", ".yaml", ".yml" };
+	struct stat st;
+	size_t i;
+
+	if (dirlen == 0)
+		return false;
+	for (i = 0; i < LEN(exts); i++) {
+		int n = snprintf(buf, size, "%.*s/%s%s", (int)dirlen, dir,
+		    name, exts[i]);
+
+		if (n > 0 && (size_t)n < size && stat(buf, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
+const char *
+cmd_find_profile(const char *name)
+{
+	static char found[PATH_MAX];
+	char dir[PATH_MAX];
+	const char *env, *p;
+	struct stat st;
+	ssize_t n;
+
+	if (!name || !*name || name[0] == '/' || name[0] == '.' ||
+	    name[0] == '-' || stat(name, &st) == 0)
+		return name;
+	/* 1. $STRATA_PATH, directories separated by ':' */
+	for (env = getenv("STRATA_PATH"); env && *env; env = *p ? p + 1 : p) {
+		p = env + strcspn(env, ":");
+		if (try_profile(found, sizeof(found), env, (size_t)(p - env),
+		    name))
+			return found;
+	}
+	/* 2. the user's: $XDG_DATA_HOME/strata/profiles, else
+	 * ~/.local/share/strata/profiles */
+	if ((env = getenv("XDG_DATA_HOME")) && *env)
+		snprintf(dir, sizeof(dir), "%s/strata/profiles", env);
+	else if ((env = getenv("HOME")) && *env)
+		snprintf(dir, sizeof(dir), "%s/.local/share/strata/profiles",
+		    env);
+	else
+		dir[0] = '\0';
+	if (try_profile(found, sizeof(found), dir, strlen(dir), name))
+		return found;
+	/* 3. beside the binary: BINDIR/../share/strata/profiles, so an
+	 * installed tree works wherever it is copied (DESTDIR, a tarball) */
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n > 0) {
+		char *slash;
+
+		dir[n] = '\0';
+		if ((slash = strrchr(dir, '/')) &&
+		    (size_t)(slash - dir) + 32 < sizeof(dir)) {
+			strcpy(slash, "/../share/strata/profiles");
+			if (try_profile(found, sizeof(found), dir,
+			    strlen(dir), name))
+				return found;
+		}
+	}
+	/* 4. where meson installed them: DATADIR/strata/profiles */
+	if (try_profile(found, sizeof(found), STRATA_DATADIR "/profiles",
+	    strlen(STRATA_DATADIR "/profiles"), name))
+		return found;
+	return name;
+}
+
 /* After the options: the profile, and stdin claimed once at most. */
 static bool
 operands(int argc, char **argv, const char *verb, struct options *opt)
@@ -154,7 +231,7 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 		return false;
 	}
 	if (optind < argc)
-		opt->profile = argv[optind];
+		opt->profile = cmd_find_profile(argv[optind]);
 	clash = assemble_stdin_clash(opt);
 	if (clash) {
 		fprintf(stderr, "%s: %s -: standard input is already used by "
