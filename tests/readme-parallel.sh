@@ -1,7 +1,7 @@
 #!/bin/sh
 # readme-parallel.sh BIN ROOT: the GNU parallel examples of README.md's
 # "Batch builds" section, run as written (strata on PATH, a profile.toml
-# and a requests.jsonl of 2,000 lines with ids), give what one run
+# and a requests.jsonl of 500 lines with ids), give what one run
 # gives.  Skips (77) without GNU parallel (Debian's package: parallel).
 set -u
 bin=$1
@@ -23,12 +23,12 @@ mkdir "$tmp/bin" && ln -s "$bin" "$tmp/bin/strata"
 cp -r "$root/profiles" "$root/prompts" "$tmp/"
 printf 'extends = "profiles/companion.toml"\n' >"$tmp/profile.toml"
 python3 -c '
-for i in range(1, 2001):
+for i in range(1, 501):
     print("{\"id\": \"r%d\", \"user\": \"Hello %d\"}" % (i, i))' >"$tmp/requests.jsonl" ||
 	fail "cannot write requests.jsonl"
 cd "$tmp" || exit 1
 PATH=$tmp/bin:$PATH strata batch profile.toml requests.jsonl >one.jsonl || fail "one run failed"
-[ "$(wc -l <one.jsonl)" -eq 2000 ] || fail "one run: $(wc -l <one.jsonl) lines"
+[ "$(wc -l <one.jsonl)" -eq 500 ] || fail "one run: $(wc -l <one.jsonl) lines"
 
 # Each example writes batch.jsonl (or sorted.jsonl): run the script one
 # command at a time, checking after each that writes one.
@@ -47,4 +47,4 @@ while IFS= read -r line; do
 	fi
 done <"$tmp/example.sh"
 [ "$(wc -l <"$tmp/ran")" -eq 3 ] || fail "expected 3 examples compared, did $(wc -l <"$tmp/ran")"
-echo "readme-parallel: ok (3 examples, 2000 lines)"
+echo "readme-parallel: ok (3 examples, 500 lines)"
