@@ -218,8 +218,12 @@ cmd_diff(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (argc - optind != 2 || (building && !profiles) ||
-	    (html && mode != 't'))
+	if (html && mode != 't') {
+		fprintf(stderr, "%s: diff: -f html is a page of its own; it "
+		    "goes with neither --stat nor --json\n", progname);
+		goto usage;
+	}
+	if (argc - optind != 2 || (building && !profiles))
 		goto usage;
 	if (html)
 		mode = 'h';

@@ -32,7 +32,7 @@ static const char *const style[] = {
 "--mut:#9d9fa8;--line:#33353b;--card:#1d1e22;--acc:#8fb0ff;--del:#5a2220;"
 "--delfg:#ffc2bb;--ins:#1d4626;--insfg:#b8f0c2;--warn:#f2b25c;"
 "--warnbg:#3a2a12;--s:35%;--l:24%;--sw:62%}}\n",
-"*{box-sizing:border-box}\n",
+"*{box-sizing:border-box}[hidden]{display:none!important}\n",
 "body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.55 "
 "system-ui,-apple-system,\"Segoe UI\",\"Noto Sans\",\"Noto Sans CJK SC\","
 "\"PingFang SC\",\"Microsoft YaHei\",\"WenQuanYi Micro Hei\",sans-serif,\"Apple Color Emoji\","
@@ -67,7 +67,9 @@ static const char *const style[] = {
 "margin-left:auto}\n",
 "ol.msgs{list-style:none;margin:0;padding:0}\n",
 "li.msg{margin:.45rem 0;background:var(--card);border:1px solid "
-"var(--line);border-left:4px solid var(--rc);border-radius:7px}\n",
+"var(--line);border-left:4px solid var(--rc);border-radius:7px;"
+"content-visibility:auto;contain-intrinsic-size:auto 2.6rem}\n",
+"main>section{content-visibility:auto;contain-intrinsic-size:auto 30rem}\n",
 "li.msg>details>summary{cursor:pointer;padding:.4rem .75rem;display:flex;"
 "flex-wrap:wrap;gap:.25rem .8rem;align-items:baseline}\n",
 "li.msg>details>div{padding:0 .75rem .6rem}\n",
@@ -124,7 +126,7 @@ static const char *const style[] = {
 "background:var(--card)}\n",
 "th,td{border-bottom:1px solid var(--line);padding:.25rem .45rem;"
 "text-align:left;vertical-align:top}\n",
-"th{font-weight:600;background:var(--bg);position:sticky;top:2.6rem}\n",
+"th{font-weight:600;background:var(--bg)}\n",
 "td.num,th.num{text-align:right}\n",
 "tr.off td{color:var(--mut)}.yes{color:var(--insfg);font-weight:600}\n",
 ".tw{overflow-x:auto;border:1px solid var(--line);border-radius:7px}\n",
@@ -163,7 +165,12 @@ static const char *const script[] = {
 "pick((k+ps.length)%ps.length,true);});\n",
 "bs.push(b);l.appendChild(b);});var k=ps.length-1;"
 "while(k>0&&!ps[k].classList.contains(\"changed\"))k--;pick(k);}\n",
-"d.querySelectorAll(\".stages\").forEach(tabs);\n",
+"function later(x){var s=x.querySelectorAll(\".stages\");"
+"for(var i=0;i<s.length;i++)if(!s[i].dataset.on){s[i].dataset.on=1;"
+"tabs(s[i]);}}\n",
+"d.querySelectorAll(\"details[open]\").forEach(later);\n",
+"d.addEventListener(\"toggle\",function(e){if(e.target.open)"
+"later(e.target);},true);\n",
 "var f=d.getElementById(\"filters\");if(!f)return;f.hidden=false;\n",
 "var role=d.getElementById(\"f-role\"),layer=d.getElementById(\"f-layer\"),"
 "q=d.getElementById(\"f-q\"),ch=d.getElementById(\"f-changed\"),"
@@ -189,7 +196,7 @@ static const char *const script[] = {
 "all(false);});\n",
 "d.addEventListener(\"keydown\",function(e){if(e.key===\"/\"&&"
 "d.activeElement.tagName!==\"INPUT\"){e.preventDefault();q.focus();}});\n",
-"apply();})();\n",
+"out.value=total+\" of \"+total+\" \"+out.dataset.what;})();\n",
 NULL,
 };
 

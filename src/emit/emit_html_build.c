@@ -125,6 +125,13 @@ put_where(struct page *p, const char *where)
 	if (!where)
 		return;
 	colon = strrchr(where, ':');
+	/* --inject, --user: no file to point at */
+	if (*where == '-') {
+		buf_puts(p->out, "<span class=\"src mono\">");
+		esc(p, where);
+		buf_puts(p->out, "</span>");
+		return;
+	}
 	buf_puts(p->out, "<a class=\"src mono\" href=\"");
 	emit_html_esc(p->out, where, colon ? (size_t)(colon - where) :
 	    strlen(where));
@@ -332,7 +339,15 @@ put_out_item(struct page *p, size_t i)
 	esc(p, emit_html_slug(p->a, item_source(it)));
 	buf_puts(p->out, "\"><ul class=\"pieces\"><li>");
 	put_item_line(p, it, true);
-	buf_puts(p->out, "</li></ul></li>\n");
+	buf_puts(p->out, "</li></ul>");
+	/* the text that stayed out, as it would have been sent */
+	if (*it->text[TAVERN_STAGE_REGEX_POST]) {
+		buf_puts(p->out, "<details><summary>text</summary><pre "
+		    "class=\"text\">");
+		esc(p, it->text[TAVERN_STAGE_REGEX_POST]);
+		buf_puts(p->out, "</pre></details>");
+	}
+	buf_puts(p->out, "</li>\n");
 }
 
 static void
@@ -725,7 +740,9 @@ put_messages(struct page *p)
 		if (p->cut && i == p->cut)
 			put_cut(p);
 		put_message(p, i);
-		put_slot(p, 2 * i + 1);
+		/* a profile build lists these inside the message */
+		if (p->c->tavern)
+			put_slot(p, 2 * i + 1);
 	}
 	put_slot(p, 2 * p->c->n);
 	buf_puts(p->out, "</ol>\n</section>\n");
