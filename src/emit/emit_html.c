@@ -118,8 +118,9 @@ static const char *const style[] = {
 ".bar>span{display:block;height:100%;min-width:1px;"
 "background:hsl(var(--h) var(--c,55%) var(--sw))}\n",
 ".bar>span+span{border-left:1px solid var(--card)}\n",
-".bar .mark{position:absolute;top:-.2rem;bottom:-.2rem;width:0;"
-"border-left:2px dashed var(--fg);background:none;border-radius:0}\n",
+".bar .mark{position:absolute;top:0;bottom:0;width:0;min-width:0;"
+"border-left:3px solid var(--fg);box-shadow:0 0 0 1px var(--card);"
+"background:none;border-radius:0}\n",
 "ul.legend{list-style:none;padding:0;margin:.4rem 0;display:flex;"
 "flex-wrap:wrap;gap:.2rem 1.2rem;font-size:.86rem}\n",
 "table{border-collapse:collapse;width:100%;font-size:.85rem;"

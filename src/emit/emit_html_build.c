@@ -855,7 +855,7 @@ put_tokens(struct page *p)
 		    (double)before / (double)all);
 	buf_puts(p->out, "</div>\n");
 	if (p->cut)
-		buf_printf(p->out, "<p class=\"num\">The dashed line: the "
+		buf_printf(p->out, "<p class=\"num\">The line across the bar: the "
 		    "cached prefix, messages 1–%zu (%s%zu of %s%zu tokens), "
 		    "ends there; <a href=\"#cache\">cache prefix</a>.</p>\n",
 		    p->cut, p->approx, before, p->approx, all);

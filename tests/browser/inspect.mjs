@@ -90,6 +90,10 @@ for (const spec of pages) {
           check(page, best < spec.maxMs, `rendered in ${Math.round(best)} ms (best of 3), under ${spec.maxMs}`);
       }
     }
+    // The page as it opens, for a person to look at.
+    const png = scheme === "light" ? spec.png : spec.png.replace(/\.png$/, "-dark.png");
+    await p.screenshot({ path: png, fullPage: !spec.maxBytes });
+    console.log(`     screenshot: ${png}`);
     const nmsg = await p.$$eval("li.msg", (v) => v.length);
     check(page, nmsg === spec.messages, `${nmsg} messages, expected ${spec.messages}`);
     for (const [sel, want] of spec.items || []) {
@@ -165,11 +169,9 @@ for (const spec of pages) {
     // Keyboard: "/" focuses the search box.
     await p.locator("body").press("/");
     check(page, await p.evaluate(() => document.activeElement.id === "f-q"), "/ focuses the search box");
+    await p.fill("#f-q", "");
     check(page, problems.length === 0, `no console errors (${problems.join("; ") || "none"})`);
     check(page, requests.length === 0, `no network requests (${requests.join(", ") || "none"})`);
-    const png = scheme === "light" ? spec.png : spec.png.replace(/\.png$/, "-dark.png");
-    await p.screenshot({ path: png, fullPage: !spec.maxBytes });
-    console.log(`     screenshot: ${png}`);
     await ctx.close();
   }
 }
