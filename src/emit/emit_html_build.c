@@ -227,32 +227,35 @@ static void
 tavern_slots(struct page *p)
 {
 	const struct tavern_report *r = p->c->tavern;
-	size_t i, j, end = 2 * p->c->n, *slot = xcalloc(r->n ? r->n : 1,
-	    sizeof(*slot));
+	size_t i, end = 2 * p->c->n, n = r->n ? r->n : 1;
+	size_t *slot = xcalloc(n, sizeof(*slot));
+	size_t *before = xcalloc(n, sizeof(*before));
+	size_t after = end;
 
+	/* before[i]: the slot before the message of the next in-request
+	 * item after i; after: the slot after the last one before i */
+	before[n - 1] = end;
+	for (i = r->n; i-- > 0;) {
+		if (i + 1 < r->n)
+			before[i] = r->items[i + 1].message >= 0 ?
+			    2 * (size_t)r->items[i + 1].message :
+			    before[i + 1];
+	}
 	for (i = 0; i < r->n; i++) {
 		const struct tavern_item *it = &r->items[i];
-		size_t before = end, after = end;
 
 		slot[i] = SIZE_MAX;
-		if (it->message >= 0)
+		if (it->message >= 0) {
+			after = 2 * (size_t)it->message + 1;
 			continue;
-		for (j = i + 1; j < r->n; j++)
-			if (r->items[j].message >= 0) {
-				before = 2 * (size_t)r->items[j].message;
-				break;
-			}
-		for (j = i; j-- > 0;)
-			if (r->items[j].message >= 0) {
-				after = 2 * (size_t)r->items[j].message + 1;
-				break;
-			}
+		}
 		if (it->depth >= 0)
-			slot[i] = before != end ? before : after;
+			slot[i] = before[i] != end ? before[i] : after;
 		else
-			slot[i] = after != end ? after : before;
+			slot[i] = after != end ? after : before[i];
 	}
 	slots(p, slot, r->n);
+	free(before);
 	free(slot);
 }
 
