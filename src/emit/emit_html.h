@@ -40,6 +40,11 @@ void emit_html_foot(struct buf *out);
 void emit_html_esc(struct buf *out, const char *s, size_t len);
 void emit_html_escs(struct buf *out, const char *s);
 
+/* A file path as a relative URL in an attribute: percent-encoded where
+ * a URL or an attribute would read it otherwise, and starting with ./
+ * unless absolute, so no path can become a javascript: link. */
+void emit_html_url(struct buf *out, const char *path, size_t len);
+
 /* An inline word-level diff of a into b: the text with <del> for what
  * went and <ins> for what came (both), or one side of it (old: the text
  * of a with <del>; new: b with <ins>).  A deletion that holds a {{macro}}

@@ -133,7 +133,7 @@ put_where(struct page *p, const char *where)
 		return;
 	}
 	buf_puts(p->out, "<a class=\"src mono\" href=\"");
-	emit_html_esc(p->out, where, colon ? (size_t)(colon - where) :
+	emit_html_url(p->out, where, colon ? (size_t)(colon - where) :
 	    strlen(where));
 	buf_puts(p->out, "\">");
 	esc(p, where);
