@@ -518,15 +518,15 @@ emit_html_hue(const char *name)
 		/* profile layers */
 		{ "persona", "L0" }, { "prompt", "L10" }, { "format", "L1" },
 		{ "skill", "L2" }, { "tools", "L3" }, { "context", "L4" },
-		{ "inject", "L5" }, { "agent", "L6" }, { "template", "L7" },
-		{ "session", "L8" }, { "history", "Ln" }, { "turn", "L9" },
+		{ "inject", "L5" }, { "agent", "L6" }, { "cli", "L7" },
+		{ "template", "L8" }, { "session", "L11" },
+		{ "history", "Ln" }, { "turn", "L9" },
 		/* SillyTavern sources */
 		{ "preset", "L10" }, { "card", "L0" }, { "world info", "L2" },
 		{ "chat", "Ln" }, { "settings", "L4" }, { "strata", "L6" },
 		{ "profile", "L5" }, { "author's note", "L1" },
 	};
-	static const char *const spread[] = { "L3", "L7", "L8", "L9", "L11",
-		"L6" };
+	static const char *const spread[] = { "L3", "L6", "L8", "L11" };
 	size_t i;
 
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
