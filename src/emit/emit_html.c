@@ -44,7 +44,8 @@ static const char *const style[] = {
 "*{box-sizing:border-box}[hidden]{display:none!important}\n",
 "body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.55 "
 "system-ui,-apple-system,\"Segoe UI\",\"Noto Sans\",\"Noto Sans CJK SC\","
-"\"PingFang SC\",\"Microsoft YaHei\",\"WenQuanYi Micro Hei\",sans-serif,\"Apple Color Emoji\","
+"\"PingFang SC\",\"Microsoft YaHei\",\"WenQuanYi Micro Hei\",sans-serif,"
+"\"Apple Color Emoji\","
 "\"Segoe UI Emoji\",\"Noto Color Emoji\"}\n",
 "header.top{padding:1.2rem 1.5rem .6rem;border-bottom:1px solid var(--line);"
 "background:var(--card)}\n",
@@ -65,10 +66,10 @@ static const char *const style[] = {
 "border-bottom:1px dotted}a.src:hover{color:var(--acc)}\n",
 ":focus-visible{outline:2px solid var(--acc);outline-offset:2px}\n",
 ".filters{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;"
-"gap:.5rem 1rem;align-items:center;padding:.55rem 1.5rem;"
+"gap:.5rem .8rem;align-items:center;padding:.55rem 1.5rem;"
 "background:var(--card);border-bottom:1px solid var(--line);"
 "font-size:.88rem}\n",
-".filters input[type=search]{width:14rem}\n",
+".filters input[type=search]{width:11rem}\n",
 ".filters select,.filters input,.filters button{font:inherit;color:inherit;"
 "background:var(--bg);border:1px solid var(--line);border-radius:5px;"
 "padding:.15rem .4rem}\n",

@@ -216,7 +216,8 @@ slots(struct page *p, const size_t *slot, size_t n)
 		p->slot_start[i + 1] += p->slot_start[i];
 	for (i = 0; i < n; i++)
 		if (slot[i] < nslots)
-			p->slot_of[p->slot_start[slot[i]] + fill[slot[i]]++] = i;
+			p->slot_of[p->slot_start[slot[i]] +
+			    fill[slot[i]]++] = i;
 	free(fill);
 }
 
@@ -304,8 +305,8 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 {
 	const char *src = item_source(it);
 
-	buf_printf(p->out, "<span><span class=\"sw %s\"></span><b class=\"key\">",
-	    emit_html_hue(src));
+	buf_printf(p->out, "<span><span class=\"sw %s\"></span>"
+	    "<b class=\"key\">", emit_html_hue(src));
 	esc(p, it->id);
 	buf_puts(p->out, "</b></span><span>");
 	esc(p, src);
@@ -858,9 +859,10 @@ put_tokens(struct page *p)
 		    (double)before / (double)all);
 	buf_puts(p->out, "</div>\n");
 	if (p->cut)
-		buf_printf(p->out, "<p class=\"num\">The line across the bar: the "
-		    "cached prefix, messages 1–%zu (%s%zu of %s%zu tokens), "
-		    "ends there; <a href=\"#cache\">cache prefix</a>.</p>\n",
+		buf_printf(p->out, "<p class=\"num\">The line across the bar: "
+		    "the cached prefix, messages 1–%zu (%s%zu of %s%zu "
+		    "tokens), ends there; <a href=\"#cache\">cache prefix</a>."
+		    "</p>\n",
 		    p->cut, p->approx, before, p->approx, all);
 	buf_puts(p->out, "</section>\n");
 	sums_free(&s);
@@ -1134,8 +1136,8 @@ put_header(struct page *p, const struct emit_html_names *roles,
 	buf_printf(p->out, "%s build · format %s · model ", c->tavern ?
 	    "SillyTavern" : "profile", names_format(c->format));
 	esc(p, c->model ? c->model : "-");
-	buf_printf(p->out, " · style %s · %zu messages</p>\n<p class=\"meta\">",
-	    names_style(c->profile->style), c->n);
+	buf_printf(p->out, " · style %s · %zu messages</p>\n"
+	    "<p class=\"meta\">", names_style(c->profile->style), c->n);
 	if (p->count.exact)
 		buf_printf(p->out, "Tokens: %s, exact, of each text alone (no "
 		    "per-message overhead).", emit_counter_name(&p->count));
