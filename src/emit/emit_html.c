@@ -114,6 +114,7 @@ static const char *const style[] = {
 "padding-top:.3rem}\n",
 ".stage h4 small,.same{color:var(--mut);font-weight:normal}\n",
 ".same{font-size:.82rem;margin:.3rem 0}\n",
+".by{font-size:.82rem;margin:.3rem 0 0}\n",
 "del.ws,ins.ws{padding:0 .15rem}\n",
 ".tablist{display:flex;gap:.2rem;flex-wrap:wrap;margin:.3rem 0}\n",
 ".tablist button{font:inherit;font-size:.82rem;color:inherit;cursor:"

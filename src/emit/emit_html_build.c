@@ -438,6 +438,73 @@ stage_open(struct page *p, size_t i, size_t k, const char *label,
 	buf_puts(p->out, "</small></h4>\n");
 }
 
+/* "what: names", or that the build did not name them. */
+static void
+put_by(struct page *p, const char *what, const char *names)
+{
+	buf_printf(p->out, "<p class=\"by\">%s: ", what);
+	if (names)
+		esc(p, names);
+	else
+		buf_puts(p->out, "<span class=\"same\">not named by the "
+		    "build</span>");
+	buf_puts(p->out, "</p>\n");
+}
+
+/* The macros a macro stage replaced: the distinct {{...}} of the text
+ * before it that the text after it no longer has. */
+static void
+put_macros(struct page *p, const char *s, const char *after)
+{
+	struct buf b = BUF_INIT;
+	const char *m, *e;
+
+	for (m = strstr(s, "{{"); m; m = strstr(e, "{{")) {
+		e = strstr(m + 2, "}}");
+		if (!e)
+			break;
+		e += 2;
+		buf_putc(&b, '\0');
+		b.len--;
+		if (!find(b.data, b.len, m, (size_t)(e - m)) &&
+		    !strstr(after, arena_strndup(p->a, m, (size_t)(e - m)))) {
+			if (b.len)
+				buf_puts(&b, ", ");
+			buf_put(&b, m, (size_t)(e - m));
+		}
+	}
+	buf_putc(&b, '\0');
+	put_by(p, "Macros", b.len > 1 ? b.data : NULL);
+	buf_free(&b);
+}
+
+/* The regex scripts that changed message i at stage k (its items'),
+ * or NULL when the build did not say. */
+static const char *
+stage_by(struct page *p, size_t i, enum tavern_stage k)
+{
+	const struct tavern_report *r = p->c->tavern;
+	struct buf b = BUF_INIT;
+	const char *s = NULL;
+	uint32_t j;
+
+	for (j = 0; j < r->msg_nitems[i]; j++) {
+		const char *by = r->items[r->msg_items[i][j]].by[k];
+
+		if (!by || (b.len && strstr(b.data, by)))
+			continue;
+		if (b.len)
+			buf_puts(&b, ", ");
+		buf_puts(&b, by);
+		buf_putc(&b, '\0');
+		b.len--;
+	}
+	if (b.len)
+		s = arena_strndup(p->a, b.data, b.len);
+	buf_free(&b);
+	return s;
+}
+
 static void
 tavern_stages(struct page *p, size_t i)
 {
@@ -461,6 +528,11 @@ tavern_stages(struct page *p, size_t i)
 
 		stage_open(p, i, k, tavern_stage_name((enum tavern_stage)k),
 		    stage_words[k], changed);
+		if (changed && k == TAVERN_STAGE_MACROS)
+			put_macros(p, t[k - 1], t[k]);
+		else if (changed)
+			put_by(p, "Regex scripts", stage_by(p, i,
+			    (enum tavern_stage)k));
 		if (k == 0) {
 			buf_puts(p->out, "<pre class=\"text\">");
 			esc(p, t[0]);
@@ -538,6 +610,10 @@ profile_stages(struct page *p, const struct message *m, size_t i)
 				    "</p>\n");
 				continue;
 			}
+			if (k && p->pass[k - 1] == rewrite_placeholders.name)
+				put_macros(p, arena_strndup(p->a, was->s,
+				    was->len), arena_strndup(p->a, now->s,
+				    now->len));
 			buf_puts(p->out, "<pre class=\"text\">");
 			if (k == 0)
 				emit_html_esc(p->out, now->s, now->len);
