@@ -139,7 +139,7 @@ static const char *const style[] = {
 "th,td{border-bottom:1px solid var(--line);padding:.25rem .45rem;"
 "text-align:left;vertical-align:top}\n",
 "th{font-weight:600;background:var(--bg)}\n",
-"td.num,th.num{text-align:right}\n",
+"td.num,th.num{text-align:right;white-space:nowrap}\n",
 "tr.off td{color:var(--mut)}.yes{color:var(--insfg);font-weight:600}\n",
 ".tw{overflow-x:auto;border:1px solid var(--line);border-radius:7px}\n",
 ".sides{display:grid;grid-template-columns:1fr 1fr;gap:.6rem}\n",

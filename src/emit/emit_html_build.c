@@ -1138,15 +1138,18 @@ put_wi(struct page *p)
 			else if (w->where == WI_IN_RECURSION)
 				buf_printf(p->out, " from pass %zu",
 				    w->where_index);
+			else if (w->where == WI_IN_MESSAGE && !w->where_index)
+				buf_puts(p->out, ": the newest");
 			else if (w->where == WI_IN_MESSAGE)
-				buf_printf(p->out, " %zu <span class=\"num\">"
-				    "(0: the newest)</span>", w->where_index);
+				buf_printf(p->out, ": %zu before the newest",
+				    w->where_index);
 			else
 				buf_printf(p->out, " %zu", w->where_index);
 		}
 		buf_printf(p->out, "</td><td class=\"num\">%d", w->pass);
 		if (w->level)
-			buf_printf(p->out, " (level %d)", w->level);
+			buf_printf(p->out, " <span class=\"num\">level %d"
+			    "</span>", w->level);
 		buf_puts(p->out, "</td><td>");
 		if (w->group) {
 			esc(p, w->group);
