@@ -35,7 +35,8 @@ const char cmd_diff_help[] =
     "      --profiles             OLD and NEW are profiles to build\n"
     "  -u, -H, -c, -v, -s, -i     build options, as for strata build: --user,\n"
     "                             --history, --context, --var, --set, --inject\n"
-    "  -f, --format FORMAT        the provider whose cache order counts\n"
+    "  -f, --format FORMAT        the provider whose cache order counts;\n"
+    "                             html: the changes as an inspector page\n"
     "  -h, --help                 show this help\n";
 
 enum { DIFF_TROUBLE = 2 };
@@ -104,6 +105,8 @@ compare(struct options *opt, bool profiles, const char *a, const char *b,
 	if (old && new && review_compare(&run, old, new, &r)) {
 		if (mode == 'j')
 			review_json(&run, &r, &out);
+		else if (mode == 'h')
+			review_html(&run, &r, old, new, a, b, &out);
 		else if (mode == 's')
 			review_stat(&run, &r, emit_color(STDOUT_FILENO, NULL),
 			    &out);
@@ -111,7 +114,7 @@ compare(struct options *opt, bool profiles, const char *a, const char *b,
 			review_text(&run, &r, emit_color(STDOUT_FILENO, NULL),
 			    &out);
 		status = review_differ(&r) ? 1 : 0;
-		if ((mode == 'j' || status) && out.len &&
+		if ((mode == 'j' || mode == 'h' || status) && out.len &&
 		    fwrite(out.data, 1, out.len, stdout) != out.len)
 			status = DIFF_TROUBLE;
 	}
@@ -161,7 +164,7 @@ cmd_diff(int argc, char **argv)
 	struct options opt;
 	size_t cap[4] = { 0 };
 	enum out_format f;
-	bool profiles = false, building = false;
+	bool profiles = false, building = false, html = false;
 	int ch, mode = 't', status = DIFF_TROUBLE;
 
 	memset(&opt, 0, sizeof(opt));
@@ -201,6 +204,11 @@ cmd_diff(int argc, char **argv)
 			    "--inject", optarg);
 			break;
 		case 'f':
+			/* the inspector page, not a provider */
+			if (strcmp(optarg, "html") == 0) {
+				html = true;
+				break;
+			}
 			if (!names_format_parse(optarg, &f)) {
 				fprintf(stderr, "%s: unknown format '%s'\n",
 				    progname, optarg);
@@ -216,8 +224,15 @@ cmd_diff(int argc, char **argv)
 			goto usage;
 		}
 	}
+	if (html && mode != 't') {
+		fprintf(stderr, "%s: diff: -f html is a page of its own; it "
+		    "goes with neither --stat nor --json\n", progname);
+		goto usage;
+	}
 	if (argc - optind != 2 || (building && !profiles))
 		goto usage;
+	if (html)
+		mode = 'h';
 	if (!profiles && strcmp(argv[optind], "-") == 0 &&
 	    strcmp(argv[optind + 1], "-") == 0) {
 		fprintf(stderr, "%s: diff: only one of OLD and NEW can be -\n",

@@ -23,6 +23,7 @@
 #include "diag/diag.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "emit/emit_html.h"
 #include "pipeline/assemble.h"
 #include "session/session.h"
 #include "tavern/titem.h"
@@ -378,6 +379,18 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			    &cap[6], "--tool-result", optarg);
 			break;
 		case 'f':
+			/* html is a view of the build, not a request body:
+			 * the build keeps the profile's format. */
+			if (strcmp(optarg, "html") == 0 && debug) {
+				opt->html = true;
+				break;
+			}
+			if (strcmp(optarg, "html") == 0) {
+				fprintf(stderr, "%s %s: -f html is the stage "
+				    "inspector of a build: strata debug -f "
+				    "html\n", progname, verb);
+				return EXIT_USAGE;
+			}
 			if (!names_format_parse(optarg, &f)) {
 				cmd_bad_format(optarg);
 				return EXIT_USAGE;
@@ -487,6 +500,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		fprintf(stderr, "%s %s: --image cannot go with a SillyTavern "
 		    "build (--card, --preset, --chat, --settings, --world or "
 		    "--regex): it does not send images\n", progname, verb);
+		goto usage;
+	}
+	if (opt->html && (opt->json || opt->stage)) {
+		fprintf(stderr, "%s %s: -f html shows every stage of every "
+		    "message; it goes with neither --json nor --stage\n",
+		    progname, verb);
 		goto usage;
 	}
 	if (opt->stage && opt->json) {
@@ -774,7 +793,8 @@ run_pipeline(const struct options *opt, bool debug)
 			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    opt->stage);
 		if (debug)
-			fn = opt->json ? emit_json : emit_debug;
+			fn = opt->html ? emit_html : opt->json ?
+			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)

@@ -47,6 +47,7 @@ struct options {
 	size_t nimages;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	bool html;              /* debug -f html: the stage inspector */
 	struct tavern_input tavern;     /* --card, --preset, ... (the
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
