@@ -131,6 +131,7 @@ enum {
 	OPT_NOW,
 	OPT_SEED,
 	OPT_STAGE,
+	OPT_BUDGET,
 };
 
 static void
@@ -187,6 +188,9 @@ once(const char *verb, const char *name)
 	return EXIT_USAGE;
 }
 
+/* --budget N as the --set it stands for. */
+static char budget_set[48];
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -232,6 +236,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "now", required_argument, NULL, OPT_NOW },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
@@ -244,7 +250,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	memset(opt, 0, sizeof(*opt));
 	if (getenv("STRATA_LOG"))
 		log_level(getenv("STRATA_LOG"), &opt->log_debug);
-	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
+	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:hq", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
@@ -339,6 +345,26 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_BUDGET: {
+			/* --set budget.max_tokens=N, checked here. */
+			size_t k = strspn(optarg, "0123456789");
+
+			if (!k || optarg[k] || optarg[0] == '0' || k > 12) {
+				fprintf(stderr, "%s %s: --budget takes a "
+				    "positive number of tokens, not '%s'\n",
+				    progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			/* The last --budget wins, as the last --set does. */
+			snprintf(budget_set, sizeof(budget_set),
+			    "budget.max_tokens=%s", optarg);
+			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--budget",
+			    budget_set);
+			break;
+		}
+		case 'q':
+			opt->quiet = true;
+			break;
 		case OPT_STAGE:
 			if (!debug) {
 				fprintf(stderr, "%s %s: unrecognized option "

@@ -13,6 +13,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
+#include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -170,6 +171,8 @@ assemble_entries(struct run *run, const struct options *opt,
 	}
 	c->cleanups = in->cleanups;
 	c->ncleanups = in->ncleanups;
+	if (!budget_fit(run, opt, p, in, c))
+		return false;
 	arrange(run, c, in);
 	c->first_turn = in->first_turn;
 	c->soul = in->soul;
