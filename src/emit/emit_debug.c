@@ -198,10 +198,14 @@ put_budget(struct view *v, const struct chat *c)
 		const struct budget_cut *k = &r->cuts[i];
 
 		if (!k->key) {
-			buf_printf(v->out, "  %11d  history messages %zu-%zu "
-			    "(%zu turn%s)  %sdropped, oldest first", k->priority,
-			    k->first, k->last, k->turns, k->turns == 1 ? "" :
-			    "s", v->st.warn);
+			buf_printf(v->out, "  %11d  history message%s %zu",
+			    k->priority, k->first < k->last ? "s" : "",
+			    k->first);
+			if (k->first < k->last)
+				buf_printf(v->out, "-%zu", k->last);
+			buf_printf(v->out, " (%zu turn%s)  %sdropped, oldest "
+			    "first", k->turns, k->turns == 1 ? "" : "s",
+			    v->st.warn);
 			if (k->counted)
 				buf_printf(v->out, ": %s%zu tokens", approx,
 				    k->was);

@@ -632,6 +632,31 @@ protected_list(struct arena *a, struct budget_item *v, size_t n,
 	return s;
 }
 
+/* The cuts in the order they were weighed: by priority, the entries
+ * before the history at a tie, then as the stack offered them (the
+ * sort is stable by the original index). */
+static int
+by_weighed(const void *a, const void *b)
+{
+	const struct budget_cut *x = a, *y = b;
+
+	if (x->priority != y->priority)
+		return x->priority < y->priority ? -1 : 1;
+	if (!x->key != !y->key)
+		return x->key ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void
+sort_cuts(struct budget_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncuts; i++)
+		r->cuts[i].seq = i;
+	qsort(r->cuts, r->ncuts, sizeof(*r->cuts), by_weighed);
+}
+
 struct turn_ctx {
 	const struct counter *k;
 	const struct inputs *in;
@@ -821,8 +846,10 @@ budget_fit(struct run *run, const struct options *opt,
 	if (fixed_tools)
 		add_layer(a, r, &lcap, "tools", fixed_tools);
 	add_layer(a, r, &lcap, "overhead", fixed_over);
-	if (r->ncuts)
+	if (r->ncuts) {
 		r->shown = true;
+		sort_cuts(r);
+	}
 	free(v);
 	free(turns);
 	if (r->ncuts && opt && !opt->quiet)

@@ -109,6 +109,7 @@ struct budget_cut {
 	bool has_src;
 	uint32_t src;
 	struct span span;
+	size_t seq;                     /* the order cuts were made in */
 };
 
 struct budget_layer {
