@@ -168,6 +168,33 @@ table(void)
 	CHECK(budget_model(NULL) == NULL);
 }
 
+/* strata-profile(5) prints the table: every row, as it is here. */
+static void
+manual(void)
+{
+	FILE *f = fopen("../man/strata-profile.5", "rb");
+	static char text[1 << 18];
+	char line[256];
+	size_t n, i, len;
+	const struct budget_model *m = budget_models(&n);
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	len = fread(text, 1, sizeof(text) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "\n.It %s Ta %lld Ta %lld Ta %s\n",
+		    m[i].prefix, (long long)m[i].context,
+		    (long long)m[i].reply, m[i].tokenizer ? m[i].tokenizer :
+		    "estimate");
+		if (!strstr(text, line))
+			fprintf(stderr, "strata-profile.5 lacks: %s", line + 1);
+		CHECK(strstr(text, line) != NULL);
+	}
+}
+
 int
 main(void)
 {
@@ -178,5 +205,6 @@ main(void)
 	for (i = 0; i < ROUNDS; i++)
 		property(&r);
 	table();
+	manual();
 	return check_done("budget");
 }
