@@ -153,7 +153,7 @@ struct eitem {
 	size_t pre, post;               /* bytes kept at either end */
 	size_t bodytok;                 /* tokens of the body */
 	const char *fallback;
-	size_t fallbacklen;
+	size_t fallbacklen, fallbacktok;
 };
 
 /* A history turn: messages [first, end) of in->hist. */
@@ -392,20 +392,23 @@ entry_item(struct stage *s, struct entry *e, struct eitem *ei,
 	if (pc && pc->fallback.s) {
 		ei->fallback = pc->fallback.s;
 		ei->fallbacklen = pc->fallback.len;
-		it->fallback = wrap + count(&s->k, ei->fallback,
+		ei->fallbacktok = count(&s->k, ei->fallback,
 		    ei->fallbacklen);
+		it->fallback = wrap + ei->fallbacktok;
 	}
 	it->extra = wrap + count(&s->k, p->budget.marker.s,
 	    p->budget.marker.len) + 1;
 }
 
 /* The byte where text s[0..len) is cut so that keep tokens of it stay:
- * at its start (tail: the beginning stays) or its end (head). */
+ * at its start (tail: the beginning stays) or its end (head).  *kept:
+ * the whole tokens that stay.  The one text a build truncates is
+ * encoded here, a second time. */
 static size_t
 cut_at(const struct counter *k, const char *s, size_t len, size_t keep,
-    enum cut_how how)
+    enum cut_how how, size_t *kept)
 {
-	size_t at = 0, i, n;
+	size_t at = 0, i, n, back;
 
 	if (k->exact) {
 		struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
@@ -414,11 +417,14 @@ cut_at(const struct counter *k, const char *s, size_t len, size_t keep,
 		tokenizer_encode(k->kind, s, len, &ids);
 		if (keep > ids.len)
 			keep = ids.len;
+		back = at;
 		if (how == CUT_TAIL) {
 			for (i = 0; i < keep; i++)
 				if (tokenizer_token(k->kind, ids.v[i], &tl))
 					at += tl;
-			/* A token may end inside a character. */
+			/* A token may end inside a character: the partial
+			 * token goes. */
+			back = at;
 			while (at > 0 && at < len &&
 			    ((unsigned char)s[at] & 0xc0) == 0x80)
 				at--;
@@ -428,10 +434,12 @@ cut_at(const struct counter *k, const char *s, size_t len, size_t keep,
 				if (tokenizer_token(k->kind,
 				    ids.v[ids.len - 1 - i], &tl))
 					at -= tl;
+			back = at;
 			while (at < len &&
 			    ((unsigned char)s[at] & 0xc0) == 0x80)
 				at++;
 		}
+		*kept = keep - (keep && back != at);
 		tokenizer_ids_free(&ids);
 		return at;
 	}
@@ -449,9 +457,12 @@ cut_at(const struct counter *k, const char *s, size_t len, size_t keep,
 					c = 0xfffd;
 				}
 				*(tokenizer_wide(c) ? &wide : &other) += 1;
-				if (wide + (other + 3) / 4 > keep)
+				if (wide + (other + 3) / 4 > keep) {
+					*(tokenizer_wide(c) ? &wide : &other) -= 1;
 					break;
+				}
 			}
+			*kept = wide + (other + 3) / 4;
 			return i > len ? len : i;
 		}
 		at = len;
@@ -466,10 +477,13 @@ cut_at(const struct counter *k, const char *s, size_t len, size_t keep,
 				c = 0xfffd;
 			}
 			*(tokenizer_wide(c) ? &wide : &other) += 1;
-			if (wide + (other + 3) / 4 > keep)
+			if (wide + (other + 3) / 4 > keep) {
+				*(tokenizer_wide(c) ? &wide : &other) -= 1;
 				break;
+			}
 			at = j;
 		}
+		*kept = wide + (other + 3) / 4;
 		return at;
 	}
 }
@@ -503,22 +517,20 @@ apply_entry(struct stage *s, struct budget_item *it, struct budget_report *r,
 	buf_put(&b, e->content, ei->pre);
 	if (it->fate == BUDGET_FALLBACK) {
 		buf_put(&b, ei->fallback, ei->fallbacklen);
-		cut->now = count(&s->k, ei->fallback, ei->fallbacklen);
+		cut->now = ei->fallbacktok;
 	} else {
 		keep = it->kept - it->extra;
 		cut->how = it->cut == CUT_HEAD ? "head" : "tail";
-		at = cut_at(&s->k, e->content + ei->pre, body, keep, it->cut);
+		at = cut_at(&s->k, e->content + ei->pre, body, keep, it->cut,
+		    &cut->now);
 		if (it->cut == CUT_TAIL) {
 			buf_put(&b, e->content + ei->pre, at);
 			buf_putc(&b, '\n');
 			buf_put(&b, pb->marker.s, pb->marker.len);
-			cut->now = count(&s->k, e->content + ei->pre, at);
 		} else {
 			buf_put(&b, pb->marker.s, pb->marker.len);
 			buf_putc(&b, '\n');
 			buf_put(&b, e->content + ei->pre + at, body - at);
-			cut->now = count(&s->k, e->content + ei->pre + at,
-			    body - at);
 		}
 	}
 	buf_put(&b, e->content + e->len - ei->post, ei->post);
