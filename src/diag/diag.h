@@ -405,6 +405,7 @@ enum diag_level {
 	X(MSG_BUDGET_PROTECTED, "what the budget may not cut needs %zu tokens, more than the %lld the budget allows (%s): %s") \
 	X(MSG_BUDGET_NO_ROOM, "the reply's %lld tokens leave no room in a context window of %lld tokens") \
 	X(MSG_BUDGET_CUT, "budget: %s; strata debug lists each cut") \
+	X(MSG_BUDGET_TAVERN, "a SillyTavern build keeps SillyTavern's token budget (openai_max_context): %s is not used") \
 	/* end */
 
 #define X(name, text) name,

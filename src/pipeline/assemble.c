@@ -379,6 +379,14 @@ tavern(struct run *run, const struct options *opt, const struct profile *p,
 		tin.chat = opt->session;
 	if (!tavern_own(run, opt, p, in, c, &tin))
 		return false;
+	/* Never silently: the profile's budget has no say here. */
+	if (p->budget.node)
+		diag_warning(run, run_source(run, p->budget.node->src),
+		    p->budget.node->span, MSG_BUDGET_TAVERN, "[budget]");
+	else if (p->context_node)
+		diag_warning(run, run_source(run, p->context_node->src),
+		    p->context_node->span, MSG_BUDGET_TAVERN,
+		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
