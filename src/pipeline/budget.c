@@ -719,7 +719,8 @@ budget_fit(struct run *run, const struct options *opt,
 	r->exact = s.k.exact;
 	r->counter = s.k.exact ? tokenizer_name(s.k.kind) : "estimate";
 	r->margin = s.k.exact ? 0 : p->budget.margin;
-	r->room = r->budget - r->budget * r->margin / 100;
+	r->room = r->budget - r->budget / 100 * r->margin -
+	    r->budget % 100 * r->margin / 100;
 	s.sep = count(&s.k, "\n\n", 2);
 	s.sectsep = count(&s.k, "\n\n---\n\n", 7);
 	index_cuts(&s);
