@@ -276,7 +276,7 @@ inject_place(struct run *run, const struct node *e, struct pinject *in)
 		break;
 	case ENTRY_PLACE_DEPTH:
 		at = depth;
-		/* FALLTHROUGH */
+		FALLTHROUGH;
 	case ENTRY_PLACE_ROLE:
 		diag_error(run, run_source(run, at->src), at->span,
 		    MSG_INJECT_POSITION, at == depth ? "depth" : "role",
