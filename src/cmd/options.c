@@ -136,6 +136,7 @@ enum {
 	OPT_NOW,
 	OPT_SEED,
 	OPT_STAGE,
+	OPT_BUDGET,
 };
 
 static void
@@ -265,9 +266,9 @@ once(const char *verb, const char *name)
 	return EXIT_USAGE;
 }
 
-/* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
- * else the exit status to return (after --help, or a usage error already
- * printed). */
+/* --budget N as the --set it stands for. */
+static char budget_set[48];
+
 /* The options (cmd.h: completions and docs are made from them). */
 static const struct option pipeline_longopts[] = {
 	{ "user", required_argument, NULL, 'u' },
@@ -307,10 +308,16 @@ static const struct option pipeline_longopts[] = {
 	{ "now", required_argument, NULL, OPT_NOW },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
-const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:h", pipeline_longopts };
+const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
+	pipeline_longopts };
 
+/* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
+ * else the exit status to return (after --help, or a usage error already
+ * printed). */
 static int
 parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
@@ -433,6 +440,26 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_BUDGET: {
+			/* --set budget.max_tokens=N, checked here. */
+			size_t k = strspn(optarg, "0123456789");
+
+			if (!k || optarg[k] || optarg[0] == '0' || k > 12) {
+				fprintf(stderr, "%s %s: --budget takes a "
+				    "positive number of tokens, not '%s'\n",
+				    progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			/* The last --budget wins, as the last --set does. */
+			snprintf(budget_set, sizeof(budget_set),
+			    "budget.max_tokens=%s", optarg);
+			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--budget",
+			    budget_set);
+			break;
+		}
+		case 'q':
+			opt->quiet = true;
+			break;
 		case OPT_STAGE:
 			if (!debug) {
 				fprintf(stderr, "%s %s: unrecognized option "

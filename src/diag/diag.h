@@ -410,6 +410,11 @@ enum diag_level {
 	X(MSG_BAD_ANCHOR, "'%s' must be \"before:IDENTIFIER\" or \"after:IDENTIFIER\" (a prompt of the preset's prompt_order), not '%s'") \
 	X(MSG_ANCHOR_PLACE, "'anchor' places an injection among a SillyTavern preset's prompts, so it does not go with %s") \
 	X(MSG_TAVERN_ANCHOR_UNKNOWN, "anchor '%s' names no prompt of the preset's prompt_order%s") \
+	/* budget */ \
+	X(MSG_BUDGET_PROTECTED, "what the budget may not cut needs %zu tokens, more than the %lld the budget allows (%s): %s") \
+	X(MSG_BUDGET_NO_ROOM, "the reply's %lld tokens leave no room in a context window of %lld tokens") \
+	X(MSG_BUDGET_CUT, "budget: %s; strata debug lists each cut") \
+	X(MSG_BUDGET_TAVERN, "a SillyTavern build keeps SillyTavern's token budget (openai_max_context): %s is not used") \
 	/* end */
 
 #define X(name, text) name,

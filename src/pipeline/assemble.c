@@ -13,6 +13,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
+#include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -185,6 +186,8 @@ assemble_entries(struct run *run, const struct options *opt,
 	}
 	c->cleanups = in->cleanups;
 	c->ncleanups = in->ncleanups;
+	if (!budget_fit(run, opt, p, in, c))
+		return false;
 	arrange(run, c, in);
 	c->first_turn = in->first_turn;
 	c->soul = in->soul;
@@ -394,6 +397,14 @@ assemble_tavern(struct run *run, const struct options *opt,
 		tin.chat = opt->session;
 	if (!tavern_own(run, opt, p, in, c, &tin))
 		return false;
+	/* Never silently: the profile's budget has no say here. */
+	if (p->budget.node)
+		diag_warning(run, run_source(run, p->budget.node->src),
+		    p->budget.node->span, MSG_BUDGET_TAVERN, "[budget]");
+	else if (p->context_node)
+		diag_warning(run, run_source(run, p->context_node->src),
+		    p->context_node->span, MSG_BUDGET_TAVERN,
+		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);

@@ -63,6 +63,7 @@ struct options {
 	const char *stage;      /* debug --stage: a tavern stage, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
+	bool quiet;             /* -q: no note of what the budget cut */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.
