@@ -40,6 +40,8 @@ struct gt_exec {
 	const char *at_text;
 	struct span at_span;
 	const char *callname;
+	struct span callspan;   /* the command of the call, for errors */
+	const char *calltext;
 	bool failed;
 	enum ctl ctl;
 };
@@ -48,6 +50,12 @@ struct arena *
 gt_arena(struct gt_exec *x)
 {
 	return &x->run->arena;
+}
+
+const char *
+gt_callname(struct gt_exec *x)
+{
+	return x->callname;
 }
 
 struct gotmpl *
@@ -63,23 +71,11 @@ at(struct gt_exec *x, struct span sp, const char *text)
 	x->at_text = text;
 }
 
-/* Go's ErrorContext: the node's text, cut at 20 runes. */
+/* Go's ErrorContext: the node's text. */
 static const char *
 context_text(struct gt_exec *x)
 {
-	const char *s = x->at_text ? x->at_text : "";
-	size_t i = 0, n = strlen(s), runes = 0;
-
-	while (i < n && runes < 20) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, n - i, &cp);
-
-		i += k ? k : 1;
-		runes++;
-	}
-	if (i < n)
-		return arena_printf(&x->run->arena, "%.*s...", (int)i, s);
-	return s;
+	return x->at_text ? x->at_text : "";
 }
 
 static bool
@@ -114,6 +110,7 @@ gt_fail(struct gt_exec *x, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	at(x, x->callspan, x->calltext);
 	r = xerror(x, "error calling %s: %s", x->callname, b.data);
 	buf_free(&b);
 	return r;
@@ -425,14 +422,14 @@ call(struct gt_exec *x, const struct gv *dot, const struct gt_cmd *c,
 		    &argv[i]))
 			return false;
 	}
-	at(x, c->span, c->text);
 	saved = x->callname;
 	x->callname = f->name;
+	x->callspan = c->span;
+	x->calltext = c->text;
 	*out = gv_invalid();
 	if (!f->fn(x, argv, numin, out))
 		return false;
 	x->callname = saved;
-	at(x, c->span, c->text);
 	return true;
 }
 
@@ -644,8 +641,7 @@ walk_template(struct gt_exec *x, const struct gv *dot,
 			return (x->failed = true, false);
 	}
 	if (!t)
-		return xerror(x, "template: no template \"%s\" associated with template \"%s\"",
-		    n->name, x->tree->name);
+		return xerror(x, "template \"%s\" not defined", n->name);
 	if (n->pipe && !eval_pipe(x, dot, n->pipe, &newdot))
 		return false;
 	if (x->depth >= MAX_DEPTH)

@@ -461,6 +461,16 @@ bkind(const struct gv *v)
 	}
 }
 
+/* Go's %s of a value, for comparison errors. */
+static const char *
+show_s(struct gt_exec *x, const struct gv *v)
+{
+	struct buf b = BUF_INIT;
+
+	gv_sprintf(&b, "%s", 2, v, 1);
+	return bstr(x, &b).u.s.s;
+}
+
 static bool
 f_eq(A)
 {
@@ -468,8 +478,6 @@ f_eq(A)
 	enum bkind k1 = bkind(&a1);
 	size_t i;
 
-	if (a1.kind == GV_LIST || a1.kind == GV_MAP)
-		return gt_fail(x, "invalid type for comparison");
 	if (n < 2)
 		return gt_fail(x, "missing argument for comparison");
 	for (i = 1; i < n; i++) {
@@ -492,11 +500,16 @@ f_eq(A)
 				break;
 			case K_INVALID: truth = true; break;
 			default:
+				if (strcmp(gv_type(&a1), gv_type(&b)) != 0)
+					return gt_fail(x,
+					    "non-comparable types %s: %s, %s: %s",
+					    show_s(x, &a1), gv_type(&a1),
+					    gv_type(&b), show_s(x, &b));
 				if (b.kind == GV_LIST || b.kind == GV_MAP)
 					return gt_fail(x,
 					    "non-comparable type %s: %s",
-					    "value", gv_type(&b));
-				truth = gv_deep_equal(&a1, &b);
+					    show_s(x, &b), gv_type(&b));
+				truth = a1.u.ver == b.u.ver;
 			}
 		}
 		if (truth) {
@@ -1067,13 +1080,13 @@ f_substr(A)
 		    (size_t)len : (size_t)end);
 	if (end < 0 || end > len) {
 		if (start > len)
-			return gt_fail(x, "slice bounds out of range [%lld:%lld]",
+			return gt_fail(x, "runtime error: slice bounds out of range [%lld:%lld]",
 			    (long long)start, (long long)len);
 		return ret_str(x, out, a[2].u.s.s + start, (size_t)(len -
 		    start));
 	}
 	if (start > end)
-		return gt_fail(x, "slice bounds out of range [%lld:%lld]",
+		return gt_fail(x, "runtime error: slice bounds out of range [%lld:%lld]",
 		    (long long)start, (long long)end);
 	return ret_str(x, out, a[2].u.s.s + start, (size_t)(end - start));
 }
@@ -1092,21 +1105,63 @@ f_trunc(A)
 	return true;
 }
 
+/* goutils.AbbreviateFull on bytes; NULL: its error. */
+static bool
+abbreviate(struct gt_exec *x, const struct gv *s, int64_t off, int64_t w,
+    struct gv *out)
+{
+	int64_t len = (int64_t)s->u.s.n;
+	struct buf b = BUF_INIT;
+
+	if (!len || w < 4 || len <= w) {
+		*out = w < 4 && len ? gv_cstr("") : *s;
+		return true;
+	}
+	if (off > len)
+		off = len;
+	if (len - off < w - 3)
+		off = len - (w - 3);
+	if (off <= 4) {
+		buf_put(&b, s->u.s.s, (size_t)(w - 3));
+		buf_puts(&b, "...");
+	} else if (w < 7) {
+		*out = gv_cstr("");
+		return true;
+	} else if (off + w - 3 < len) {
+		struct gv rest = gv_str(s->u.s.s + off, (size_t)(len - off)),
+		    r;
+
+		abbreviate(x, &rest, 0, w - 3, &r);
+		buf_puts(&b, "...");
+		buf_put(&b, r.u.s.s, r.u.s.n);
+	} else {
+		buf_puts(&b, "...");
+		buf_put(&b, s->u.s.s + len - (w - 3), (size_t)(w - 3));
+	}
+	*out = bstr(x, &b);
+	return true;
+}
+
 static bool
 f_abbrev(A)
 {
-	int64_t w = a[0].u.i;
-	struct buf b = BUF_INIT;
-
 	ARGS_UNUSED;
-	if (w < 4 || (int64_t)a[1].u.s.n <= w) {
+	if (a[0].u.i < 4) {
 		*out = a[1];
 		return true;
 	}
-	buf_put(&b, a[1].u.s.s, (size_t)(w - 3));
-	buf_puts(&b, "...");
-	*out = bstr(x, &b);
-	return true;
+	return abbreviate(x, &a[1], 0, a[0].u.i, out);
+}
+
+static bool
+f_abbrevboth(A)
+{
+	ARGS_UNUSED;
+	if (a[1].u.i < 4 || (a[0].u.i > 0 && a[1].u.i < 7)) {
+		*out = a[2];
+		return true;
+	}
+	return abbreviate(x, &a[2], a[0].u.i, a[1].u.i, out);
 }
 
 static bool
@@ -1313,7 +1368,7 @@ f_rest(A)
 	if (!need_list(x, &a[0], "find rest"))
 		return false;
 	if (!a[0].u.l->n) {
-		*out = gv_nil();
+		*out = list_of(x, 0, NULL);
 		return true;
 	}
 	return sub_list(x, &a[0], 1, a[0].u.l->n, out);
@@ -1326,7 +1381,7 @@ f_initial(A)
 	if (!need_list(x, &a[0], "find initial"))
 		return false;
 	if (!a[0].u.l->n) {
-		*out = gv_nil();
+		*out = list_of(x, 0, NULL);
 		return true;
 	}
 	return sub_list(x, &a[0], 0, a[0].u.l->n - 1, out);
@@ -1517,8 +1572,9 @@ f_slice(A)
 	return sub_list(x, &a[0], (size_t)start, (size_t)end, out);
 }
 
+/* Sprig's untilStep. */
 static bool
-f_until_step(struct gt_exec *x, int64_t start, int64_t stop, int64_t step,
+until_step(struct gt_exec *x, int64_t start, int64_t stop, int64_t step,
     struct gv *out)
 {
 	size_t k = 0, cap = 0;
@@ -1526,10 +1582,9 @@ f_until_step(struct gt_exec *x, int64_t start, int64_t stop, int64_t step,
 	struct gv *v = NULL;
 
 	*out = list_of(x, 0, "[]int");
-	if (step == 0 || (step > 0 && start >= stop) || (step < 0 &&
-	    start <= stop))
+	if ((stop < start && step >= 0) || (stop >= start && step <= 0))
 		return true;
-	for (i = start; step > 0 ? i < stop : i > stop; i += step) {
+	for (i = start; stop < start ? i > stop : i < stop; i += step) {
 		if (k == cap) {
 			v = arena_grow(AR, v, cap, cap ? cap * 2 : 16,
 			    sizeof(*v));
@@ -1548,50 +1603,83 @@ static bool
 f_until(A)
 {
 	ARGS_UNUSED;
-	return f_until_step(x, 0, a[0].u.i, a[0].u.i >= 0 ? 1 : -1, out);
+	return until_step(x, 0, a[0].u.i, a[0].u.i < 0 ? -1 : 1, out);
 }
 
 static bool
 f_untilstep(A)
 {
 	ARGS_UNUSED;
-	return f_until_step(x, a[0].u.i, a[1].u.i, a[2].u.i, out);
+	return until_step(x, a[0].u.i, a[1].u.i, a[2].u.i, out);
 }
 
 static bool
 f_seq(A)
 {
 	struct buf b = BUF_INIT;
-	int64_t start = 1, stop = 0, step = 1, i;
+	int64_t start, end, step, inc = 1;
+	struct gv l;
+	size_t i;
 
-	if (n == 1) {
-		stop = to_int64(&a[0]);
-	} else if (n == 2) {
-		start = to_int64(&a[0]);
-		stop = to_int64(&a[1]);
-	} else if (n == 3) {
-		start = to_int64(&a[0]);
-		step = to_int64(&a[1]);
-		stop = to_int64(&a[2]);
-	} else {
+	switch (n) {
+	case 1:
+		start = 1;
+		end = a[0].u.i;
+		if (end < start)
+			inc = -1;
+		step = inc;
+		break;
+	case 2:
+		start = a[0].u.i;
+		end = a[1].u.i;
+		step = inc = end < start ? -1 : 1;
+		break;
+	case 3:
+		start = a[0].u.i;
+		end = a[2].u.i;
+		step = a[1].u.i;
+		if (end < start) {
+			inc = -1;
+			if (step > 0) {
+				*out = gv_cstr("");
+				return true;
+			}
+		}
+		break;
+	default:
 		*out = gv_cstr("");
 		return true;
 	}
-	if (n < 3 && start > stop)
-		step = -1;
-	if (step == 0 || (step > 0 && start > stop) || (step < 0 &&
-	    start < stop)) {
-		*out = gv_cstr("");
-		return true;
-	}
-	for (i = start; step > 0 ? i <= stop : i >= stop; i += step) {
-		if (b.len)
-			buf_putc(&b, ' ');
-		buf_printf(&b, "%lld", (long long)i);
-		if (b.len > ((size_t)16 << 20))
-			break;
-	}
+	if (!until_step(x, start, end + inc, step, &l))
+		return false;
+	for (i = 0; i < l.u.l->n; i++)
+		buf_printf(&b, "%s%lld", i ? " " : "",
+		    (long long)l.u.l->v[i].u.i);
 	*out = bstr(x, &b);
+	return true;
+}
+
+static bool
+f_chunk(A)
+{
+	size_t len, cs, i, j, size;
+
+	ARGS_UNUSED;
+	if (!is_list(&a[1]))
+		return gt_fail(x, "Cannot chunk type %s", gv_kindname(&a[1]));
+	if (a[0].u.i <= 0)
+		return gt_fail(x, "runtime error: integer divide by zero");
+	size = (size_t)a[0].u.i;
+	len = a[1].u.l->n;
+	cs = len ? (len - 1) / size + 1 : 0;
+	*out = list_of(x, cs, "[][]interface {}");
+	for (i = 0; i < cs; i++) {
+		size_t clen = i == cs - 1 && len % size ? len % size : size;
+
+		out->u.l->v[i] = list_of(x, clen, NULL);
+		for (j = 0; j < clen; j++)
+			out->u.l->v[i].u.l->v[j] = a[1].u.l->v[i * size + j];
+	}
 	return true;
 }
 
@@ -1959,8 +2047,130 @@ f_min(A)
 	return true;
 }
 
-/* Sprig's float math goes through shopspring/decimal; plain doubles
- * round the same for the values prompts use. */
+/*
+ * Sprig's float math goes through shopspring/decimal: each operand is
+ * the shortest decimal that reads back as its float, the arithmetic is
+ * exact (division: 16 digits after the point), and the result is read
+ * back as a float.  Exact 128-bit decimals do that for the values
+ * prompts use; past their range, doubles.
+ */
+__extension__ typedef __int128 i128;
+
+struct dec {
+	i128 m;                 /* value = m * 10^e */
+	int e;
+	bool ok;
+};
+
+static struct dec
+dec_of(double f)
+{
+	struct dec d = { 0, 0, true };
+	char tmp[64], *p;
+	int nd = 0;
+
+	if (isnan(f) || isinf(f)) {
+		d.ok = false;
+		return d;
+	}
+	for (int prec = 0; prec < 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*e", prec, f);
+		if (strtod(tmp, NULL) == f)
+			break;
+	}
+	for (p = tmp; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9') {
+			d.m = d.m * 10 + (*p - '0');
+			nd++;
+		}
+	d.e = atoi(strchr(tmp, 'e') + 1) - (nd - 1);
+	if (tmp[0] == '-')
+		d.m = -d.m;
+	return d;
+}
+
+static bool
+dec_scale(i128 *m, int by)
+{
+	const i128 lim = (i128)1 << 120;
+
+	while (by-- > 0) {
+		if (*m > lim / 10 || *m < -lim / 10)
+			return false;
+		*m *= 10;
+	}
+	return true;
+}
+
+static double
+dec_float(struct dec d)
+{
+	char tmp[80], *p = tmp + sizeof(tmp) - 1;
+	i128 m = d.m < 0 ? -d.m : d.m;
+	char out[100];
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + (int)(m % 10));
+		m /= 10;
+	} while (m);
+	snprintf(out, sizeof(out), "%s%se%d", d.m < 0 ? "-" : "", p, d.e);
+	return strtod(out, NULL);
+}
+
+/* op: '+', '-', '*', '/'. */
+static double
+dec_op(double a, double b, char op)
+{
+	struct dec x = dec_of(a), y = dec_of(b), r = { 0, 0, true };
+
+	if (!x.ok || !y.ok)
+		goto plain;
+	switch (op) {
+	case '+':
+	case '-':
+		if (x.e > y.e) {
+			if (!dec_scale(&x.m, x.e - y.e))
+				goto plain;
+			x.e = y.e;
+		} else if (y.e > x.e) {
+			if (!dec_scale(&y.m, y.e - x.e))
+				goto plain;
+			y.e = x.e;
+		}
+		r.m = op == '+' ? x.m + y.m : x.m - y.m;
+		r.e = x.e;
+		return dec_float(r);
+	case '*': {
+		const i128 lim = (i128)1 << 62;
+
+		if (x.m > lim || x.m < -lim || y.m > lim || y.m < -lim)
+			goto plain;
+		r.m = x.m * y.m;
+		r.e = x.e + y.e;
+		return dec_float(r);
+	}
+	default: {
+		/* x / y rounded half away from zero at 10^-16 */
+		int shift = x.e - y.e + 17;
+		i128 q, num = x.m;
+
+		if (y.m == 0)
+			goto plain;
+		if (shift < 0 || !dec_scale(&num, shift))
+			goto plain;
+		q = num / y.m;
+		q = (q + (q < 0 ? -5 : 5)) / 10;
+		r.m = q;
+		r.e = -16;
+		return dec_float(r);
+	}
+	}
+plain:
+	return op == '+' ? a + b : op == '-' ? a - b : op == '*' ? a * b :
+	    a / b;
+}
+
 static bool
 f_addf(A)
 {
@@ -1968,8 +2178,16 @@ f_addf(A)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		s += to_float(&a[i]);
+		s = dec_op(s, to_float(&a[i]), '+');
 	*out = gv_float(s);
+	return true;
+}
+
+static bool
+f_add1f(A)
+{
+	ARGS_UNUSED;
+	*out = gv_float(dec_op(to_float(&a[0]), 1, '+'));
 	return true;
 }
 
@@ -1980,7 +2198,7 @@ f_subf(A)
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		s -= to_float(&a[i]);
+		s = dec_op(s, to_float(&a[i]), '-');
 	*out = gv_float(s);
 	return true;
 }
@@ -1992,7 +2210,7 @@ f_mulf(A)
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		s *= to_float(&a[i]);
+		s = dec_op(s, to_float(&a[i]), '*');
 	*out = gv_float(s);
 	return true;
 }
@@ -2006,9 +2224,128 @@ f_divf(A)
 	for (i = 1; i < n; i++) {
 		if (to_float(&a[i]) == 0)
 			return gt_fail(x, "decimal division by 0");
-		s /= to_float(&a[i]);
+		s = dec_op(s, to_float(&a[i]), '/');
 	}
 	*out = gv_float(s);
+	return true;
+}
+
+/* Go's path package: pure functions of the text. */
+static void
+path_clean(struct buf *b, const char *p, size_t n)
+{
+	bool rooted = n && p[0] == '/';
+	size_t r = rooted, dotdot = rooted;
+
+	buf_reset(b);
+	if (!n) {
+		buf_putc(b, '.');
+		return;
+	}
+	if (rooted)
+		buf_putc(b, '/');
+	while (r < n) {
+		if (p[r] == '/') {
+			r++;
+		} else if (p[r] == '.' && (r + 1 == n || p[r + 1] == '/')) {
+			r++;
+		} else if (p[r] == '.' && p[r + 1] == '.' && (r + 2 == n ||
+		    p[r + 2] == '/')) {
+			r += 2;
+			if (b->len > dotdot) {
+				b->len--;
+				while (b->len > dotdot && b->data[b->len] != '/')
+					b->len--;
+			} else if (!rooted) {
+				if (b->len > 0)
+					buf_putc(b, '/');
+				buf_puts(b, "..");
+				dotdot = b->len;
+			}
+		} else {
+			if ((rooted && b->len != 1) || (!rooted && b->len))
+				buf_putc(b, '/');
+			for (; r < n && p[r] != '/'; r++)
+				buf_putc(b, p[r]);
+		}
+	}
+	if (!b->len)
+		buf_putc(b, '.');
+	b->data[b->len] = '\0';
+}
+
+static bool
+f_clean(A)
+{
+	struct buf b = BUF_INIT;
+
+	ARGS_UNUSED;
+	path_clean(&b, a[0].u.s.s, a[0].u.s.n);
+	*out = bstr(x, &b);
+	return true;
+}
+
+static bool
+f_base(A)
+{
+	const char *p = a[0].u.s.s;
+	size_t len = a[0].u.s.n, i;
+
+	ARGS_UNUSED;
+	if (!len)
+		return ret_str(x, out, ".", 1);
+	while (len && p[len - 1] == '/')
+		len--;
+	if (!len)
+		return ret_str(x, out, "/", 1);
+	for (i = len; i > 0 && p[i - 1] != '/'; i--)
+		;
+	return ret_str(x, out, p + i, len - i);
+}
+
+static bool
+f_dir(A)
+{
+	struct buf b = BUF_INIT;
+	size_t i = a[0].u.s.n;
+
+	ARGS_UNUSED;
+	while (i > 0 && a[0].u.s.s[i - 1] != '/')
+		i--;
+	path_clean(&b, a[0].u.s.s, i);
+	*out = bstr(x, &b);
+	return true;
+}
+
+static bool
+f_ext(A)
+{
+	size_t i = a[0].u.s.n;
+
+	ARGS_UNUSED;
+	while (i > 0 && a[0].u.s.s[i - 1] != '/') {
+		if (a[0].u.s.s[i - 1] == '.')
+			return ret_str(x, out, a[0].u.s.s + i - 1,
+			    a[0].u.s.n - i + 1);
+		i--;
+	}
+	*out = gv_cstr("");
+	return true;
+}
+
+static bool
+f_isabs(A)
+{
+	ARGS_UNUSED;
+	*out = gv_bool(a[0].u.s.n && a[0].u.s.s[0] == '/');
+	return true;
+}
+
+static bool
+f_hello(A)
+{
+	ARGS_UNUSED;
+	*out = gv_cstr("Hello!");
 	return true;
 }
 
@@ -2309,12 +2646,12 @@ static bool
 f_typeislike(A)
 {
 	const char *t = a[1].kind == GV_NIL ? "<nil>" : gv_type(&a[1]);
-	struct gv like = gv_cstr(arena_printf(AR, "*%s", t));
+	const char *like = arena_printf(AR, "*%.*s", (int)a[0].u.s.n,
+	    a[0].u.s.s);
 
 	ARGS_UNUSED;
 	*out = gv_bool((strlen(t) == a[0].u.s.n && memcmp(t, a[0].u.s.s,
-	    a[0].u.s.n) == 0) || (like.u.s.n == a[0].u.s.n &&
-	    memcmp(like.u.s.s, a[0].u.s.s, a[0].u.s.n) == 0));
+	    a[0].u.s.n) == 0) || strcmp(like, t) == 0);
 	return true;
 }
 
@@ -2534,6 +2871,40 @@ jp_ws(struct jp *p)
 
 static bool jp_value(struct jp *p, struct gv *out);
 
+/* encoding/json's quoteChar. */
+static const char *
+jp_char(struct jp *p)
+{
+	unsigned char c = p->i < p->n ? (unsigned char)p->s[p->i] : 0;
+	struct buf b = BUF_INIT;
+	const char *r;
+
+	if (p->i >= p->n)
+		return NULL;
+	if (c == '\'')
+		return "'\\''";
+	if (c == '"')
+		return "'\"'";
+	gv_quote(&b, (const char *)&c, 1);
+	r = arena_printf(&gt_set(p->x)->run->arena, "'%.*s'",
+	    (int)b.len - 2, b.data + 1);
+	buf_free(&b);
+	return r;
+}
+
+/* "invalid character 'x' what", or the end of input. */
+static bool
+jp_err(struct jp *p, const char *what)
+{
+	const char *c = jp_char(p);
+
+	if (!p->err)
+		p->err = c ? arena_printf(&gt_set(p->x)->run->arena,
+		    "invalid character %s %s", c, what) :
+		    "unexpected end of JSON input";
+	return false;
+}
+
 static bool
 jp_string(struct jp *p, struct gv *out)
 {
@@ -2609,8 +2980,7 @@ jp_string(struct jp *p, struct gv *out)
 	return true;
 bad:
 	buf_free(&b);
-	p->err = "invalid character in string literal";
-	return false;
+	return jp_err(p, "in string literal");
 }
 
 static bool
@@ -2640,17 +3010,14 @@ jp_value(struct jp *p, struct gv *out)
 			struct gv k, v;
 
 			jp_ws(p);
-			if (p->i >= p->n || p->s[p->i] != '"' ||
-			    !jp_string(p, &k)) {
-				p->err = p->err ? p->err :
-				    "invalid character looking for beginning of object key string";
+			if (p->i >= p->n || p->s[p->i] != '"')
+				return jp_err(p,
+				    "looking for beginning of object key string");
+			if (!jp_string(p, &k))
 				return false;
-			}
 			jp_ws(p);
-			if (p->i >= p->n || p->s[p->i] != ':') {
-				p->err = "invalid character after object key";
-				return false;
-			}
+			if (p->i >= p->n || p->s[p->i] != ':')
+				return jp_err(p, "after object key");
 			p->i++;
 			if (!jp_value(p, &v))
 				return false;
@@ -2664,8 +3031,7 @@ jp_value(struct jp *p, struct gv *out)
 				p->i++;
 				break;
 			}
-			p->err = "invalid character after object key:value pair";
-			return false;
+			return jp_err(p, "after object key:value pair");
 		}
 		break;
 	case '[': {
@@ -2696,8 +3062,7 @@ jp_value(struct jp *p, struct gv *out)
 				p->i++;
 				break;
 			}
-			p->err = "invalid character after array element";
-			return false;
+			return jp_err(p, "after array element");
 		}
 		out->u.l->v = v;
 		out->u.l->n = k;
@@ -2735,8 +3100,7 @@ jp_value(struct jp *p, struct gv *out)
 			tmp[p->i - st] = '\0';
 			*out = gv_float(strtod(tmp, NULL));
 		} else {
-			p->err = "invalid character looking for beginning of value";
-			return false;
+			return jp_err(p, "looking for beginning of value");
 		}
 	}
 	p->depth--;
@@ -2752,7 +3116,7 @@ from_json(struct gt_exec *x, const struct gv *s, bool must, struct gv *out)
 		jp_ws(&p);
 		if (p.i == p.n)
 			return true;
-		p.err = "invalid character after top-level value";
+		jp_err(&p, "after top-level value");
 	}
 	if (must)
 		return gt_fail(x, "%s", p.err);
@@ -3024,11 +3388,15 @@ regex(struct gt_exec *x, const struct gv *pat)
 	    0, &err, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
+		bool must = strncmp(gt_callname(x), "must", 4) == 0;
 
+		if (strcmp(gt_callname(x), "regexMatch") == 0)
+			return NULL;    /* Sprig's regexMatch: false */
 		pcre2_get_error_message(err, msg, sizeof(msg));
-		gt_fail(x, "error parsing regexp: %s at offset %zu in `%.*s`",
-		    (const char *)msg, (size_t)off, (int)pat->u.s.n,
-		    pat->u.s.s);
+		gt_fail(x, "%s%.*s%serror parsing regexp: %s at offset %zu",
+		    must ? "" : "regexp: Compile(`", must ? 0 :
+		    (int)pat->u.s.n, pat->u.s.s, must ? "" : "`): ",
+		    (const char *)msg, (size_t)off);
 		return NULL;
 	}
 	map_put(&set->regex, arena_strndup(AR, pat->u.s.s, pat->u.s.n),
@@ -3149,8 +3517,10 @@ f_regexmatch(A)
 	int rc;
 
 	ARGS_UNUSED;
-	if (!re_open(x, &a[0], &re, &m))
-		return false;
+	if (!re_open(x, &a[0], &re, &m)) {
+		*out = gv_bool(false);
+		return strcmp(gt_callname(x), "regexMatch") == 0;
+	}
 	rc = re_exec(x, re, &a[1], 0, &m);
 	re_close(&m);
 	if (rc < 0)
@@ -3645,10 +4015,10 @@ f_semvercompare(A)
 
 static const struct gt_func funcs[] = {
 	{ "abbrev", "is", f_abbrev, NULL, false },
-	{ "abbrevboth", "iis", NULL, NULL, false },
+	{ "abbrevboth", "iis", f_abbrevboth, NULL, false },
 	{ "add", "a*", f_add, NULL, false },
 	{ "add1", "a", f_add1, NULL, false },
-	{ "add1f", "a", NULL, NULL, false },
+	{ "add1f", "a", f_add1f, NULL, false },
 	{ "addf", "a*", f_addf, NULL, false },
 	{ "adler32sum", "s", f_adler32sum, NULL, false },
 	{ "ago", "a", NULL, CLOCK, false },
@@ -3661,6 +4031,7 @@ static const struct gt_func funcs[] = {
 	{ "b32enc", "s", f_b32enc, NULL, false },
 	{ "b64dec", "s", f_b64dec, NULL, false },
 	{ "b64enc", "s", f_b64enc, NULL, false },
+	{ "base", "s", f_base, NULL, false },
 	{ "bcrypt", "s", NULL, RAND, false },
 	{ "biggest", "aa*", f_max, NULL, false },
 	{ "buildCustomCert", "ss", NULL, RAND, false },
@@ -3668,7 +4039,8 @@ static const struct gt_func funcs[] = {
 	{ "camelcase", "s", f_camelcase, NULL, false },
 	{ "cat", "a*", f_cat, NULL, false },
 	{ "ceil", "a", f_ceil, NULL, false },
-	{ "chunk", "ia", NULL, NULL, false },
+	{ "chunk", "ia", f_chunk, NULL, false },
+	{ "clean", "s", f_clean, NULL, false },
 	{ "coalesce", "a*", f_coalesce, NULL, false },
 	{ "compact", "a", f_compact, NULL, false },
 	{ "concat", "a*", f_concat, NULL, false },
@@ -3685,6 +4057,7 @@ static const struct gt_func funcs[] = {
 	{ "derivePassword", "issss", NULL, RAND, false },
 	{ "dict", "a*", f_dict, NULL, false },
 	{ "dig", "a*", f_dig, NULL, false },
+	{ "dir", "s", f_dir, NULL, false },
 	{ "div", "aa", f_div, NULL, false },
 	{ "divf", "aa*", f_divf, NULL, false },
 	{ "duration", "a", NULL, CLOCK, false },
@@ -3694,7 +4067,7 @@ static const struct gt_func funcs[] = {
 	{ "env", "s", NULL, ENV, false },
 	{ "eq", "vv*", f_eq, NULL, false },
 	{ "expandenv", "s", NULL, ENV, false },
-	{ "ext", "s", NULL, NULL, false },
+	{ "ext", "s", f_ext, NULL, false },
 	{ "fail", "s", f_fail, NULL, false },
 	{ "first", "a", f_first, NULL, false },
 	{ "float64", "a", f_float64, NULL, false },
@@ -3715,6 +4088,7 @@ static const struct gt_func funcs[] = {
 	{ "hasKey", "ms", f_haskey, NULL, false },
 	{ "hasPrefix", "ss", f_hasprefix, NULL, false },
 	{ "hasSuffix", "ss", f_hassuffix, NULL, false },
+	{ "hello", "", f_hello, NULL, false },
 	{ "html", "a*", f_html, NULL, false },
 	{ "htmlDate", "a", NULL, CLOCK, false },
 	{ "htmlDateInZone", "as", NULL, CLOCK, false },
@@ -3725,6 +4099,7 @@ static const struct gt_func funcs[] = {
 	{ "initials", "s", f_initials, NULL, false },
 	{ "int", "a", f_int, NULL, false },
 	{ "int64", "a", f_int64, NULL, false },
+	{ "isAbs", "s", f_isabs, NULL, false },
 	{ "join", "sa", f_join, NULL, false },
 	{ "js", "a*", f_js, NULL, false },
 	{ "kebabcase", "s", f_kebabcase, NULL, false },
@@ -3747,6 +4122,7 @@ static const struct gt_func funcs[] = {
 	{ "mul", "aa*", f_mul, NULL, false },
 	{ "mulf", "aa*", f_mulf, NULL, false },
 	{ "mustAppend", "aa", f_append, NULL, false },
+	{ "mustChunk", "ia", f_chunk, NULL, false },
 	{ "mustCompact", "a", f_compact, NULL, false },
 	{ "mustDateModify", "sa", NULL, CLOCK, false },
 	{ "mustDeepCopy", "a", f_deepcopy, NULL, false },
@@ -3775,6 +4151,7 @@ static const struct gt_func funcs[] = {
 	{ "mustToRawJson", "a", f_musttorawjson, NULL, false },
 	{ "mustUniq", "a", f_uniq, NULL, false },
 	{ "mustWithout", "aa*", f_without, NULL, false },
+	{ "must_date_modify", "sa", NULL, CLOCK, false },
 	{ "ne", "vv", f_ne, NULL, false },
 	{ "nindent", "is", f_nindent, NULL, false },
 	{ "nospace", "s", f_nospace, NULL, false },
@@ -3782,6 +4159,11 @@ static const struct gt_func funcs[] = {
 	{ "now", "", NULL, CLOCK, false },
 	{ "omit", "ms*", f_omit, NULL, false },
 	{ "or", "vv*", f_and, NULL, true },
+	{ "osBase", "s", f_base, NULL, false },
+	{ "osClean", "s", f_clean, NULL, false },
+	{ "osDir", "s", f_dir, NULL, false },
+	{ "osExt", "s", f_ext, NULL, false },
+	{ "osIsAbs", "s", f_isabs, NULL, false },
 	{ "pick", "ms*", f_pick, NULL, false },
 	{ "pluck", "sm*", f_pluck, NULL, false },
 	{ "plural", "ssi", f_plural, NULL, false },
@@ -3812,7 +4194,7 @@ static const struct gt_func funcs[] = {
 	{ "round", "aif*", f_round, NULL, false },
 	{ "semver", "s", f_semver, NULL, false },
 	{ "semverCompare", "ss", f_semvercompare, NULL, false },
-	{ "seq", "a*", f_seq, NULL, false },
+	{ "seq", "i*", f_seq, NULL, false },
 	{ "set", "msa", f_set, NULL, false },
 	{ "sha1sum", "s", f_sha1sum, NULL, false },
 	{ "sha256sum", "s", f_sha256sum, NULL, false },

@@ -190,6 +190,8 @@ const struct gt_func *gt_func_find(const char *name, size_t len);
 bool gt_fail(struct gt_exec *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct arena *gt_arena(struct gt_exec *x);
+/* The name of the function being called. */
+const char *gt_callname(struct gt_exec *x);
 struct gotmpl *gt_set(struct gt_exec *x);
 
 /* Values. */

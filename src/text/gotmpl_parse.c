@@ -51,6 +51,7 @@ enum tok {
 	T_RANGE,
 	T_TEMPLATE,
 	T_WITH,
+	T_ERROR,                /* a lexer error: msg */
 };
 
 static const char *const keywords[] = {
@@ -61,6 +62,7 @@ static const char *const keywords[] = {
 struct token {
 	enum tok t;
 	uint32_t off, len;
+	const char *msg;        /* T_ERROR */
 };
 
 struct parser {
@@ -74,6 +76,7 @@ struct parser {
 	const char **vars;
 	size_t nvars, capvars;
 	int rangedepth;
+	uint32_t action;        /* offset of the open action's {{ */
 	const char *name;       /* the tree being parsed */
 	bool failed;
 };
@@ -102,7 +105,30 @@ perror_at(struct parser *p, uint32_t off, const char *fmt, ...)
 	buf_free(&b);
 }
 
-/* Lexer. */
+/* Lexer.  Its errors become a T_ERROR token, which the parser reports
+ * when it reaches it (Go's lexer runs ahead of its parser the same
+ * way). */
+
+static void emit(struct parser *p, enum tok t, size_t off, size_t len);
+
+static void
+lex_error(struct parser *p, uint32_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+lex_error(struct parser *p, uint32_t off, const char *fmt, ...)
+{
+	va_list ap;
+	struct buf b = BUF_INIT;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	emit(p, T_ERROR, off, 0);
+	p->tok[p->ntok - 1].msg = arena_strndup(&p->run->arena, b.data,
+	    b.len);
+	buf_free(&b);
+}
 
 static bool
 is_space(int c)
@@ -223,10 +249,14 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 		bool trim;
 
 		if (i >= p->n) {
-			perror_at(p, (uint32_t)i, "unclosed action");
+			lex_error(p, (uint32_t)i, "unclosed action");
 			return 0;
 		}
-		if (at_right(p, i, &trim) && parens == 0) {
+		if (at_right(p, i, &trim) && parens > 0) {
+			lex_error(p, (uint32_t)i, "unclosed left paren");
+			return 0;
+		}
+		if (at_right(p, i, &trim)) {
 			emit(p, T_RIGHT, i + (trim ? 2 : 0), 2);
 			*rtrim = trim;
 			return i + (trim ? 4 : 2);
@@ -251,7 +281,7 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 			continue;
 		case ':':
 			if (i + 1 >= p->n || p->s[i + 1] != '=') {
-				perror_at(p, (uint32_t)i, "expected :=");
+				lex_error(p, (uint32_t)i, "expected :=");
 				return 0;
 			}
 			emit(p, T_DECLARE, i, 2);
@@ -271,13 +301,13 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 			i++;
 			continue;
 		case ')':
+			emit(p, T_RPAREN, i, 1);
 			if (--parens < 0) {
-				perror_at(p, (uint32_t)i,
+				lex_error(p, (uint32_t)i,
 				    "unexpected right paren %s",
 				    char_u(p, i));
 				return 0;
 			}
-			emit(p, T_RPAREN, i, 1);
 			i++;
 			continue;
 		case '"':
@@ -289,7 +319,7 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 					break;
 			}
 			if (i >= p->n || p->s[i] != '"') {
-				perror_at(p, (uint32_t)st,
+				lex_error(p, (uint32_t)st,
 				    "unterminated quoted string");
 				return 0;
 			}
@@ -300,7 +330,7 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 			for (i++; i < p->n && p->s[i] != '`'; i++)
 				;
 			if (i >= p->n) {
-				perror_at(p, (uint32_t)st,
+				lex_error(p, (uint32_t)st,
 				    "unterminated raw quoted string");
 				return 0;
 			}
@@ -315,7 +345,7 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 					break;
 			}
 			if (i >= p->n || p->s[i] != '\'') {
-				perror_at(p, (uint32_t)st,
+				lex_error(p, (uint32_t)st,
 				    "unterminated character constant");
 				return 0;
 			}
@@ -346,7 +376,7 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 		    p->s[i] == '-') && i + 1 < p->n && (is_digit(p->s[i + 1]) ||
 		    p->s[i + 1] == '.'))) {
 			if (!scan_number(p, &i)) {
-				perror_at(p, (uint32_t)st,
+				lex_error(p, (uint32_t)st,
 				    "bad number syntax: \"%.*s\"",
 				    (int)(i - st), p->s + st);
 				return 0;
@@ -374,14 +404,14 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 			    !strchr(".,|:)(", p->s[i]) &&
 			    !(p->s[i] == '}' && i + 1 < p->n &&
 			    p->s[i + 1] == '}')) {
-				perror_at(p, (uint32_t)i, "bad character %s",
+				lex_error(p, (uint32_t)i, "bad character %s",
 				    char_u(p, i));
 				return 0;
 			}
 			emit(p, t, st, len);
 			continue;
 		}
-		perror_at(p, (uint32_t)i, "unrecognized character in action: %s",
+		lex_error(p, (uint32_t)i, "unrecognized character in action: %s",
 		    char_u(p, i));
 		return 0;
 	}
@@ -419,14 +449,14 @@ lex(struct parser *p)
 			    2);
 
 			if (!c) {
-				perror_at(p, (uint32_t)i, "unclosed comment");
-				return false;
+				lex_error(p, (uint32_t)i, "unclosed comment");
+				return true;
 			}
 			i = (size_t)(c - p->s) + 2;
 			if (!at_right(p, i, &trim)) {
-				perror_at(p, (uint32_t)i,
+				lex_error(p, (uint32_t)i,
 				    "comment ends before closing delimiter");
-				return false;
+				return true;
 			}
 			p->ntok--;      /* comments leave no token */
 			i += trim ? 4 : 2;
@@ -434,7 +464,7 @@ lex(struct parser *p)
 			continue;
 		}
 		if (!(i = lex_action(p, i, &rtrim)))
-			return false;
+			return true;
 	}
 	return true;
 }
@@ -513,6 +543,19 @@ tokstr(struct parser *p, const struct token *t)
 static void
 unexpected(struct parser *p, const struct token *t, const char *context)
 {
+	if (t->t == T_ERROR) {
+		unsigned l1 = source_lineno(p->src, p->action),
+		    l2 = source_lineno(p->src, t->off);
+		const char *extra = "";
+
+		if (p->action != UINT32_MAX && l1 != l2)
+			extra = arena_printf(&p->run->arena,
+			    "%s started at %s:%u",
+			    str_has_suffix(t->msg, " action") ? "" :
+			    " in action", p->name, l1);
+		perror_at(p, t->off, "%s%s", t->msg, extra);
+		return;
+	}
 	perror_at(p, t->off, "unexpected %s in %s", tokstr(p, t), context);
 }
 
@@ -1247,8 +1290,14 @@ text_or_action(struct parser *p)
 		n->text = p->s + t->off;
 		n->len = t->len;
 		return n;
-	case T_LEFT:
-		return action(p);
+	case T_LEFT: {
+		uint32_t saved = p->action;
+
+		p->action = t->off;
+		n = action(p);
+		p->action = saved;
+		return n;
+	}
 	default:
 		unexpected(p, t, "input");
 		return NULL;
@@ -1385,6 +1434,7 @@ gotmpl_parse(struct gotmpl *set, const char *name, const struct source *src)
 	p.s = src->text;
 	p.n = src->len;
 	p.name = arena_strdup(&set->run->arena, name);
+	p.action = UINT32_MAX;
 	if (!lex(&p))
 		return false;
 	emit(&p, T_EOF, p.n, 0);
