@@ -16,6 +16,7 @@
 
 /* Go's maxExecDepth is 100000; a C stack holds far fewer frames. */
 #define MAX_DEPTH 1000
+#define MAX_NEST 10000
 #define MAX_OUTPUT ((size_t)64 << 20)
 
 struct gt_var {
@@ -36,7 +37,8 @@ struct gt_exec {
 	struct buf *out;
 	struct gt_var *vars;
 	size_t nvars, cap;
-	int depth;
+	int depth;              /* nested lists */
+	int tdepth;             /* {{template}} calls */
 	const char *at_text;
 	struct span at_span;
 	const char *callname;
@@ -348,6 +350,8 @@ eval_arg(struct gt_exec *x, const struct gv *dot, char k,
 		if (a->kind != GA_NUMBER || a->isfloat)
 			return xerror(x, "expected integer; found %s",
 			    a->text);
+		if (a->value.kind == GV_INVALID)
+			return xerror(x, "%s overflows int", a->text);
 		break;
 	case 's':
 		if (a->kind != GA_STRING)
@@ -360,6 +364,8 @@ eval_arg(struct gt_exec *x, const struct gv *dot, char k,
 		break;
 	}
 	*out = a->value;
+	if (a->kind == GA_NUMBER && out->kind == GV_INVALID)
+		return xerror(x, "%s overflows int", a->text);
 	return true;
 }
 
@@ -489,6 +495,11 @@ eval_cmd(struct gt_exec *x, const struct gv *dot, const struct gt_cmd *c,
 		return true;
 	case GA_NIL:
 		return xerror(x, "nil is not a command");
+	case GA_NUMBER:
+		if (a->value.kind == GV_INVALID)
+			return xerror(x, "%s overflows int", a->text);
+		*out = a->value;
+		return true;
 	default:
 		*out = a->value;
 		return true;
@@ -606,7 +617,6 @@ walk_range(struct gt_exec *x, const struct gv *dot, const struct gt_node *n)
 		struct buf b = BUF_INIT;
 
 		gv_print(&b, &v);
-		at(x, n->span, n->pipe->text);
 		xerror(x, "range can't iterate over %s", b.data);
 		buf_free(&b);
 		return false;
@@ -642,11 +652,11 @@ walk_template(struct gt_exec *x, const struct gv *dot,
 	}
 	if (!t)
 		return xerror(x, "template \"%s\" not defined", n->name);
-	if (n->pipe && !eval_pipe(x, dot, n->pipe, &newdot))
-		return false;
-	if (x->depth >= MAX_DEPTH)
+	if (x->tdepth >= MAX_DEPTH)
 		return xerror(x, "exceeded maximum template depth (%d)",
 		    MAX_DEPTH);
+	if (n->pipe && !eval_pipe(x, dot, n->pipe, &newdot))
+		return false;
 	saved = x->tree;
 	vars = x->vars;
 	nvars = x->nvars;
@@ -655,9 +665,9 @@ walk_template(struct gt_exec *x, const struct gv *dot,
 	x->nvars = x->cap = 0;
 	push(x, "$", newdot);
 	x->tree = t;
-	x->depth++;
+	x->tdepth++;
 	ok = walk_list(x, &newdot, t->root);
-	x->depth--;
+	x->tdepth--;
 	x->tree = saved;
 	x->vars = vars;
 	x->nvars = nvars;
@@ -712,7 +722,7 @@ walk_list(struct gt_exec *x, const struct gv *dot, const struct gt_list *l)
 {
 	size_t i;
 
-	if (++x->depth > MAX_DEPTH) {
+	if (++x->depth > MAX_NEST) {
 		x->depth--;
 		return xerror(x, "exceeded maximum template depth (%d)",
 		    MAX_DEPTH);

@@ -894,10 +894,89 @@ fmt_string(struct buf *b, const struct spec *sp, const char *s, size_t n)
 	buf_free(&t);
 }
 
+/* %#v: Go syntax. */
+static void
+go_syntax(struct buf *b, const struct gv *v, bool top)
+{
+	size_t i;
+
+	switch (v->kind) {
+	case GV_INVALID:
+	case GV_NIL:
+		buf_puts(b, top ? "<nil>" : "interface {}(nil)");
+		return;
+	case GV_STRING:
+		gv_quote(b, v->u.s.s, v->u.s.n);
+		return;
+	case GV_FLOAT:
+		gv_float_str(b, v->u.f, 'g', -1);
+		if (v->u.f == floor(v->u.f) && !isinf(v->u.f) &&
+		    fabs(v->u.f) < 1e21)
+			buf_puts(b, ".0");
+		return;
+	case GV_LIST:
+		buf_printf(b, "%s{", gv_type(v));
+		for (i = 0; i < v->u.l->n; i++) {
+			if (i)
+				buf_puts(b, ", ");
+			go_syntax(b, &v->u.l->v[i], false);
+		}
+		buf_putc(b, '}');
+		return;
+	case GV_MAP:
+		buf_printf(b, "%s{", gv_type(v));
+		for (i = 0; i < v->u.m->n; i++) {
+			if (i)
+				buf_puts(b, ", ");
+			gv_quote(b, v->u.m->items[i].k, v->u.m->items[i].kn);
+			buf_putc(b, ':');
+			go_syntax(b, &v->u.m->items[i].v, false);
+		}
+		buf_putc(b, '}');
+		return;
+	default:
+		print_v(b, v, false);
+	}
+}
+
 static void
 fmt_arg(struct buf *b, const struct spec *sp, const struct gv *v, bool top)
 {
 	size_t i;
+
+	if (sp->verb == 'v' && sp->sharp) {
+		struct buf t = BUF_INIT;
+
+		go_syntax(&t, v, true);
+		pad(b, sp, t.data, t.len);
+		buf_free(&t);
+		return;
+	}
+	if (sp->verb == 'v' && sp->plus) {
+		struct spec s2 = *sp;
+
+		s2.plus = false;        /* %+v: field names, not signs */
+		fmt_arg(b, &s2, v, top);
+		return;
+	}
+	if (v->kind == GV_FLOAT && (sp->verb == 'x' || sp->verb == 'X')) {
+		char tmp[64], *e;
+		struct buf t = BUF_INIT;
+
+		snprintf(tmp, sizeof(tmp), sp->verb == 'x' ? "%a" : "%A",
+		    v->u.f);
+		e = strpbrk(tmp, "pP");
+		if (e && e[1] && e[2] && !e[3]) {
+			buf_put(&t, tmp, (size_t)(e - tmp) + 2);
+			buf_putc(&t, '0');
+			buf_puts(&t, e + 2);
+		} else {
+			buf_puts(&t, tmp);
+		}
+		pad(b, sp, t.data, t.len);
+		buf_free(&t);
+		return;
+	}
 
 	if (sp->verb == 'T') {
 		const char *t = v->kind == GV_NIL || v->kind == GV_INVALID ?
@@ -991,6 +1070,7 @@ gv_sprintf(struct buf *b, const char *f, size_t fn, const struct gv *v,
     size_t n)
 {
 	size_t i = 0, arg = 0;
+	bool reordered = false;
 
 	while (i < fn) {
 		struct spec sp = { false, false, false, false, false, -1, -1,
@@ -1016,6 +1096,22 @@ gv_sprintf(struct buf *b, const char *f, size_t fn, const struct gv *v,
 			else
 				break;
 		}
+		if (i + 2 < fn && f[i] == '[') {
+			size_t k = i + 1, idx = 0;
+
+			while (k < fn && f[k] >= '0' && f[k] <= '9' && idx < 1000)
+				idx = idx * 10 + (size_t)(f[k++] - '0');
+			if (k < fn && f[k] == ']' && idx >= 1 && idx <= n) {
+				arg = idx - 1;
+				i = k + 1;
+				reordered = true;
+			} else if (k < fn && f[k] == ']') {
+				buf_printf(b, "%%!%c(BADINDEX)", k + 1 < fn ?
+				    f[k + 1] : ' ');
+				i = k + 2;
+				continue;
+			}
+		}
 		if (i < fn && f[i] == '*') {
 			i++;
 			if (arg < n && v[arg].kind == GV_INT) {
@@ -1040,6 +1136,19 @@ gv_sprintf(struct buf *b, const char *f, size_t fn, const struct gv *v,
 		if (i < fn && f[i] == '.') {
 			i++;
 			sp.prec = 0;
+			if (i + 2 < fn && f[i] == '[') {
+				size_t k = i + 1, idx = 0;
+
+				while (k < fn && f[k] >= '0' && f[k] <= '9' &&
+				    idx < 1000)
+					idx = idx * 10 + (size_t)(f[k++] - '0');
+				if (k < fn && f[k] == ']' && idx >= 1 &&
+				    idx <= n) {
+					arg = idx - 1;
+					i = k + 1;
+					reordered = true;
+				}
+			}
 			if (i < fn && f[i] == '*') {
 				i++;
 				if (arg < n && v[arg].kind == GV_INT &&
@@ -1055,6 +1164,17 @@ gv_sprintf(struct buf *b, const char *f, size_t fn, const struct gv *v,
 						sp.prec = 1000000;
 					i++;
 				}
+			}
+		}
+		if (i + 2 < fn && f[i] == '[') {
+			size_t k = i + 1, idx = 0;
+
+			while (k < fn && f[k] >= '0' && f[k] <= '9' && idx < 1000)
+				idx = idx * 10 + (size_t)(f[k++] - '0');
+			if (k < fn && f[k] == ']' && idx >= 1 && idx <= n) {
+				arg = idx - 1;
+				i = k + 1;
+				reordered = true;
 			}
 		}
 		if (i >= fn) {
@@ -1096,7 +1216,7 @@ gv_sprintf(struct buf *b, const char *f, size_t fn, const struct gv *v,
 		}
 		fmt_arg(b, &sp, &v[arg++], true);
 	}
-	if (arg < n) {
+	if (arg < n && !reordered) {
 		buf_puts(b, "%!(EXTRA ");
 		for (; arg < n; arg++) {
 			struct spec s = { false, false, false, false, false,

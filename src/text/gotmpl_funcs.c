@@ -222,7 +222,7 @@ f_and(A)
 static bool
 f_len(A)
 {
-	struct gv v = gv_unwrap(a[0]);
+	struct gv v = a[0];
 
 	ARGS_UNUSED;
 	switch (v.kind) {
@@ -236,6 +236,8 @@ f_len(A)
 		*out = gv_int((int64_t)v.u.m->n);
 		return true;
 	case GV_INVALID:
+		return gt_fail(x,
+		    "reflect: call of reflect.Value.Type on zero Value");
 	case GV_NIL:
 		return gt_fail(x, "len of nil pointer");
 	default:
@@ -347,9 +349,13 @@ static struct gv
 eval_args(struct gt_exec *x, struct gv *a, size_t n)
 {
 	struct buf b = BUF_INIT;
+	size_t i;
 
 	if (n == 1 && a[0].kind == GV_STRING)
 		return a[0];
+	for (i = 0; i < n; i++)
+		if (a[i].kind == GV_NIL || a[i].kind == GV_INVALID)
+			a[i] = gv_cstr("<no value>");
 	gv_sprint(&b, a, n);
 	return bstr(x, &b);
 }

@@ -76,10 +76,14 @@ struct parser {
 	const char **vars;
 	size_t nvars, capvars;
 	int rangedepth;
+	int depth;              /* nested lists and parentheses */
 	uint32_t action;        /* offset of the open action's {{ */
 	const char *name;       /* the tree being parsed */
 	bool failed;
 };
+
+/* Nesting the parser follows (each level is a C stack frame or two). */
+#define MAX_NEST 1000
 
 #define FAIL(p, off, ...) do { perror_at((p), (off), __VA_ARGS__); \
 	return NULL; } while (0)
@@ -724,14 +728,16 @@ number(struct parser *p, const struct token *t, struct gt_arg *a)
 		{
 			unsigned long long u = strtoull(d, &end, base);
 
-			if (*end || errno || u > (unsigned long long)INT64_MAX +
-			    neg) {
-				perror_at(p, t->off, "%s",
-				    *end ? arena_printf(&p->run->arena,
-				    "illegal number syntax: \"%s\"", s) :
-				    arena_printf(&p->run->arena,
-				    "number too large: %s", s));
+			if (*end) {
+				perror_at(p, t->off,
+				    "illegal number syntax: \"%s\"", s);
 				return false;
+			}
+			if (errno || u > (unsigned long long)INT64_MAX +
+			    neg) {
+				/* Go parses it; using it as an int fails */
+				a->value = gv_invalid();
+				return true;
 			}
 			a->value = gv_int(neg ? (int64_t)(0 - u) :
 			    (int64_t)u);
@@ -830,9 +836,16 @@ term(struct parser *p)
 		return number(p, t, a) ? a : NULL;
 	case T_LPAREN:
 		a->kind = GA_PIPE;
+		if (++p->depth > MAX_NEST) {
+			p->failed = true;
+			diag_error(p->run, p->src, a->span, MSG_TOO_DEEP,
+			    MAX_NEST);
+			return NULL;
+		}
 		if (!(a->pipe = pipeline(p, "parenthesized pipeline",
 		    T_RPAREN)))
 			return NULL;
+		p->depth--;
 		a->span = a->pipe->span;
 		a->text = arena_printf(&p->run->arena, "(%s)", a->pipe->text);
 		return a;
@@ -1309,6 +1322,14 @@ item_list(struct parser *p, struct gt_node **end)
 {
 	struct gt_list *l = arena_alloc(&p->run->arena, sizeof(*l));
 
+	if (++p->depth > MAX_NEST) {
+		if (!p->failed) {
+			p->failed = true;
+			diag_error(p->run, p->src, span_make(peek(p)->off, 0),
+			    MSG_TOO_DEEP, MAX_NEST);
+		}
+		return NULL;
+	}
 	while (peek_nonspace(p)->t != T_EOF) {
 		struct gt_node *n = text_or_action(p);
 
@@ -1316,6 +1337,7 @@ item_list(struct parser *p, struct gt_node **end)
 			return NULL;
 		if (n == &end_mark || n == &else_mark) {
 			*end = n;
+			p->depth--;
 			return l;
 		}
 		list_add(p, l, n);
