@@ -34,8 +34,9 @@ const char cmd_templates_help[] =
     "name in the profile's prompt directory replaces one.  list shows each,\n"
     "where it would come from and its language (.tmpl: Go text/template\n"
     "with Sprig; others: strata's {{...}}), show prints the text a build\n"
-    "would use, export writes the built-in ones into DIR (made if missing;\n"
-    "an existing file is never overwritten), render expands one with the\n"
+    "would use, export writes the built-in Go ones into DIR (made if\n"
+    "missing; an existing file is never overwritten), render expands one\n"
+    "with the\n"
     "JSON object of --data as its variables (Go: the dot).\n"
     "\n"
     "  -p, --prompt-dir DIR  where render looks first (default: the\n"
@@ -180,6 +181,10 @@ export(struct run *run, const char *dir)
 		return;
 	}
 	for (i = 0; templates_names[i]; i++) {
+		/* The agent prompt uses Alice's Go templates unless a .md
+		 * file replaces one: export those, not dead twins. */
+		if (strcmp(templates_language(templates_names[i]), "go") != 0)
+			continue;
 		path = arena_printf(&run->arena, "%s/%s", dir,
 		    templates_names[i]);
 		text = templates_builtin(templates_names[i], &len);

@@ -173,6 +173,7 @@ assemble_entries(struct run *run, const struct options *opt,
 	arrange(run, c, in);
 	c->first_turn = in->first_turn;
 	c->soul = in->soul;
+	c->templates = in->templates;
 	c->turn = in->turn;
 	if (in->user) {
 		const struct source *u = in->rawuser ? in->rawuser : in->user;

@@ -102,6 +102,18 @@ struct cleanup_note {
 	struct span span;
 };
 
+/* An agent template a build used, and where it came from: the file
+ * read, or "(built-in)" (the debug trace names them). */
+struct chat_template {
+	const char *name;
+	const char *where;
+};
+
+struct chat_templates {
+	struct chat_template *v;
+	size_t n, cap;
+};
+
 struct chat {
 	const struct profile *profile;
 	enum out_format format;
@@ -136,6 +148,8 @@ struct chat {
 	 * message, with their stages (tavern/titem.h); else NULL. */
 	const struct tavern_report *tavern;
 	const char *stage;              /* debug --stage NAME, or NULL */
+	/* The agent templates used, in order, or NULL. */
+	const struct chat_templates *templates;
 };
 
 #endif

@@ -213,9 +213,36 @@ preload(struct run *run, struct gotmpl *t, const char *dir, const char *rel,
 	return ok;
 }
 
+static bool render_go(struct run *run, const char *dir, const char *name,
+    const char *entry, const struct node *data, struct buf *out,
+    bool *from_disk);
+
 bool
 templates_render_go(struct run *run, const char *dir, const char *name,
     const struct node *data, struct buf *out, bool *from_disk)
+{
+	return render_go(run, dir, name, NULL, data, out, from_disk);
+}
+
+bool
+templates_render_go_entry(struct run *run, const char *dir,
+    const char *name, const char *entry, const struct node *data,
+    struct buf *out)
+{
+	return render_go(run, dir, name, entry, data, out, NULL);
+}
+
+const char *
+templates_agent_pick(struct run *run, const char *dir, const char *md,
+    const char *tmpl)
+{
+	return templates_where(run, dir, md) ? md : tmpl;
+}
+
+static bool
+render_go(struct run *run, const char *dir, const char *name,
+    const char *entry, const struct node *data, struct buf *out,
+    bool *from_disk)
 {
 	struct gotmpl *t = gotmpl_new(run);
 	struct loadctx l = { run, dir };
@@ -232,8 +259,12 @@ templates_render_go(struct run *run, const char *dir, const char *name,
 	ok = gotmpl_parse(t, name, src);
 	if (ok && dir)
 		ok = preload(run, t, dir, "", name, 0, &budget);
+	if (ok && entry && !gotmpl_defined(t, entry)) {
+		gotmpl_free(t);
+		return true;
+	}
 	if (ok)
-		ok = gotmpl_execute(t, name, data, &b);
+		ok = gotmpl_execute(t, entry ? entry : name, data, &b);
 	gotmpl_free(t);
 	if (ok)
 		buf_put(out, b.data ? b.data : "", b.len);

@@ -54,5 +54,18 @@ const char *templates_language(const char *name);
  */
 bool templates_render_go(struct run *run, const char *dir, const char *name,
     const struct node *data, struct buf *out, bool *from_disk);
+/* The same, executing the template entry that name's file defines
+ * ({{define "entry"}}); nothing when the file does not define it. */
+bool templates_render_go_entry(struct run *run, const char *dir,
+    const char *name, const char *entry, const struct node *data,
+    struct buf *out);
+/*
+ * Which file a piece of the agent prompt comes from: strata's own md
+ * (an .md template) when the prompt directory has that file -- a
+ * profile's override in strata's language keeps working -- else
+ * Alice's Go template tmpl, from the prompt directory or built in.
+ */
+const char *templates_agent_pick(struct run *run, const char *dir,
+    const char *md, const char *tmpl);
 
 #endif
