@@ -73,7 +73,7 @@ cmd_bad_format(const char *arg)
 
 /* Long options with no short form. */
 enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE, OPT_STATE, OPT_PRESTART,
-	OPT_TOOL_RESULT, OPT_IMAGE };
+	OPT_TOOL_RESULT, OPT_IMAGE, OPT_LLM_PROFILE };
 
 /* --scope global,session: the bit set of the scopes named. */
 static bool
@@ -211,6 +211,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "turn", required_argument, NULL, 'R' },
 		{ "input", required_argument, NULL, 'I' },
 		{ "scene", required_argument, NULL, 'E' },
+		{ "llm-profile", required_argument, NULL, OPT_LLM_PROFILE },
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "prestart", required_argument, NULL, OPT_PRESTART },
@@ -370,6 +371,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			break;
 		case 'I':
 			opt->input = optarg;
+			break;
+		case OPT_LLM_PROFILE:
+			if (opt->llm_profile)
+				return once(verb, "--llm-profile");
+			opt->llm_profile = optarg;
 			break;
 		case 'E':
 			if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
