@@ -78,6 +78,7 @@ struct parser {
 	int rangedepth;
 	int depth;              /* nested lists and parentheses */
 	uint32_t action;        /* offset of the open action's {{ */
+	uint32_t markoff;       /* the last {{end}} or {{else}} */
 	const char *name;       /* the tree being parsed */
 	bool failed;
 };
@@ -1254,10 +1255,12 @@ action(struct parser *p)
 		    off);
 	}
 	case T_ELSE:
+		p->markoff = off;
 		if (peek_nonspace(p)->t == T_IF)
 			return &else_mark;
 		return expect_right(p, "else", NULL) ? &else_mark : NULL;
 	case T_END:
+		p->markoff = off;
 		return expect_right(p, "end", NULL) ? &end_mark : NULL;
 	case T_IF:
 		return control(p, GT_IF, "if", true);
@@ -1435,7 +1438,7 @@ parse(struct parser *p)
 		if (!(n = text_or_action(p)))
 			return false;
 		if (n == &end_mark || n == &else_mark) {
-			perror_at(p, p->tok[p->i - 1].off, "unexpected {{%s}}",
+			perror_at(p, p->markoff, "unexpected {{%s}}",
 			    n == &end_mark ? "end" : "else");
 			return false;
 		}
