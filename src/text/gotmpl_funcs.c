@@ -800,13 +800,6 @@ to_lower(uint32_t c)
 }
 
 static bool
-is_letter(uint32_t c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= 0xc0 && c != 0xd7 && c != 0xf7);
-}
-
-static bool
 is_space_cp(uint32_t c)
 {
 	return c == ' ' || (c >= 9 && c <= 13) || c == 0x85 || c == 0xa0 ||
@@ -836,10 +829,11 @@ map_case(struct gt_exec *x, const struct gv *s, int mode, struct gv *out)
 		case 'u': r = to_upper(cp); break;
 		case 'l': r = to_lower(cp); break;
 		case 't':
-			/* a letter after a separator (not a letter, digit,
-			 * underscore or mark) */
-			r = !(is_letter(prev) || (prev >= '0' &&
-			    prev <= '9') || prev == '_' || prev == '\'') ?
+			/* strings.Title: after a separator -- ASCII other
+			 * than letters, digits and '_', or a space */
+			r = (prev < 0x80 ? !((prev >= 'a' && prev <= 'z') ||
+			    (prev >= 'A' && prev <= 'Z') || (prev >= '0' &&
+			    prev <= '9') || prev == '_') : is_space_cp(prev)) ?
 			    to_upper(cp) : cp;
 			break;
 		case 'n':
@@ -3153,8 +3147,9 @@ f_b64dec(A)
 	size_t where;
 
 	ARGS_UNUSED;
-	if (base64_decode(&b, a[0].u.s.s, a[0].u.s.n, &where) !=
-	    BASE64_OK) {
+	where = a[0].u.s.n - a[0].u.s.n % 4;
+	if (a[0].u.s.n % 4 || base64_decode(&b, a[0].u.s.s, a[0].u.s.n,
+	    &where) != BASE64_OK) {
 		buf_free(&b);
 		*out = gv_cstr(arena_printf(AR,
 		    "illegal base64 data at input byte %zu", where));
@@ -3980,8 +3975,33 @@ f_semvercompare(A)
 	while (c < end) {
 		const char *alt = memmem(c, (size_t)(end - c), "||", 2);
 		const char *ae = alt ? alt : end, *t = c;
+		const char *hy = memmem(c, (size_t)(ae - c), " - ", 3);
 		bool all = true;
 
+		if (hy) {
+			/* a hyphen range, A - B: >= A, <= B */
+			const char *a0 = c, *b0 = hy + 3, *b1 = ae;
+			const char *lo, *hi;
+			int r1, r2;
+
+			while (a0 < hy && *a0 == ' ')
+				a0++;
+			while (b0 < b1 && *b0 == ' ')
+				b0++;
+			while (b1 > b0 && b1[-1] == ' ')
+				b1--;
+			lo = arena_printf(AR, ">=%.*s", (int)(hy - a0), a0);
+			hi = arena_printf(AR, "<=%.*s", (int)(b1 - b0), b0);
+			r1 = check_term(x, lo, strlen(lo), v);
+			r2 = check_term(x, hi, strlen(hi), v);
+			if (r1 < 0 || r2 < 0)
+				return gt_fail(x, "improper constraint: %.*s",
+				    (int)a[0].u.s.n, a[0].u.s.s);
+			if (r1 && r2)
+				any = true;
+			c = alt ? alt + 2 : end;
+			continue;
+		}
 		while (t < ae) {
 			const char *te;
 			int r;

@@ -30,6 +30,7 @@ enum tok {
 	T_LPAREN,
 	T_RPAREN,
 	T_COMMA,
+	T_PUNCT,                /* another printable ASCII character */
 	T_STRING,
 	T_RAWSTRING,
 	T_CHAR,
@@ -377,9 +378,8 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 		default:
 			break;
 		}
-		if (is_digit(p->s[i]) || p->s[i] == '.' || ((p->s[i] == '+' ||
-		    p->s[i] == '-') && i + 1 < p->n && (is_digit(p->s[i + 1]) ||
-		    p->s[i + 1] == '.'))) {
+		if (is_digit(p->s[i]) || p->s[i] == '.' || p->s[i] == '+' ||
+		    p->s[i] == '-') {
 			if (!scan_number(p, &i)) {
 				lex_error(p, (uint32_t)st,
 				    "bad number syntax: \"%.*s\"",
@@ -414,6 +414,11 @@ lex_action(struct parser *p, size_t i, bool *rtrim)
 				return 0;
 			}
 			emit(p, t, st, len);
+			continue;
+		}
+		if ((unsigned char)p->s[i] > ' ' && (unsigned char)p->s[i] < 0x7f) {
+			emit(p, T_PUNCT, i, 1);
+			i++;
 			continue;
 		}
 		lex_error(p, (uint32_t)i, "unrecognized character in action: %s",
@@ -710,6 +715,10 @@ number(struct parser *p, const struct token *t, struct gt_arg *a)
 		errno = 0;
 		a->value = gv_float(strtod(clean, &end));
 		a->isfloat = true;
+		if (*end || end == clean) {
+			perror_at(p, t->off, "illegal number syntax: \"%s\"", s);
+			return false;
+		}
 	} else {
 		const char *d = clean;
 		bool neg = false;
@@ -729,7 +738,7 @@ number(struct parser *p, const struct token *t, struct gt_arg *a)
 		{
 			unsigned long long u = strtoull(d, &end, base);
 
-			if (*end) {
+			if (*end || end == d) {
 				perror_at(p, t->off,
 				    "illegal number syntax: \"%s\"", s);
 				return false;
