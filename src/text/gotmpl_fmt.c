@@ -618,7 +618,9 @@ gv_sprintln(struct buf *b, const struct gv *v, size_t n)
 static bool
 is_print(uint32_t cp)
 {
-	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0xad)
+	if (cp < 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp == 0xad ||
+	    cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200f) || cp == 0x202f ||
+	    cp == 0x205f || cp == 0x3000)
 		return false;
 	if ((cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 &&
 	    cp <= 0x206f) || cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb))

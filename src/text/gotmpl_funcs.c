@@ -408,8 +408,16 @@ f_js(A)
 		case '&': buf_puts(&b, "\\u0026"); break;
 		case '=': buf_puts(&b, "\\u003D"); break;
 		default:
-			if (cp < ' ' || (cp >= 0x7f && cp < 0xa0) ||
-			    cp == 0x2028 || cp == 0x2029 || cp == 0xad)
+			/* Go's JSEscape: controls, and runes that are not
+			 * printable (unicode.IsPrint) */
+			if (cp < ' ' || (cp >= 0x80 && (cp <= 0xa0 ||
+			    cp == 0xad || cp == 0x1680 || (cp >= 0x2000 &&
+			    cp <= 0x200a) || cp == 0x202f || cp == 0x205f ||
+			    cp == 0x3000 || cp == 0x2028 || cp == 0x2029 ||
+			    (cp >= 0x200b && cp <= 0x200f) ||
+			    (cp >= 0x202a && cp <= 0x202e) ||
+			    (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff ||
+			    (cp >= 0xe000 && cp <= 0xf8ff))))
 				buf_printf(&b, "\\u%04X", cp);
 			else
 				buf_put(&b, s.u.s.s + i, k);
