@@ -11,6 +11,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/util.h"
 #include "diag/run.h"
 #include "profile/embedded.h"
 #include "text/gotmpl.h"
@@ -154,31 +155,14 @@ templates_language(const char *name)
 struct loadctx {
 	struct run *run;
 	const char *dir;
+	bool all;               /* every file of dir parsed already */
 };
-
-/* dir/name or the built-in name, parsed into t; silent when neither. */
-static bool
-load(void *ctx, struct gotmpl *t, const char *name)
-{
-	struct loadctx *l = ctx;
-	struct source *src;
-	bool out = false;
-	size_t len;
-
-	if (!templates_safe_name(name))
-		return false;
-	if (!(l->dir && on_disk(l->run, l->dir, name, &out)) &&
-	    !templates_builtin(name, &len))
-		return false;
-	src = templates_open(l->run, l->dir, name, NULL, span_make(0, 0));
-	return src && gotmpl_parse(t, name, src);
-}
 
 /* Every .tmpl file under dir/rel, parsed (at most a few levels and
  * files: a prompt directory is small). */
 static bool
 preload(struct run *run, struct gotmpl *t, const char *dir, const char *rel,
-    const char *skip, int depth, int *budget)
+    const char *skip, bool all, int depth, int *budget)
 {
 	const char *path = *rel ? arena_printf(&run->arena, "%s/%s", dir,
 	    rel) : dir;
@@ -199,9 +183,10 @@ preload(struct run *run, struct gotmpl *t, const char *dir, const char *rel,
 		    &st) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < 4)
-			ok = preload(run, t, dir, name, skip, depth + 1,
+			ok = preload(run, t, dir, name, skip, all, depth + 1,
 			    budget) && ok;
-		else if (S_ISREG(st.st_mode) && gotmpl_is_name(name) &&
+		else if (S_ISREG(st.st_mode) && (gotmpl_is_name(name) ||
+		    (all && !str_has_suffix(name, ".md"))) &&
 		    !gotmpl_defined(t, name)) {
 			struct source *src = templates_open(run, dir, name,
 			    NULL, span_make(0, 0));
@@ -239,13 +224,41 @@ templates_agent_pick(struct run *run, const char *dir, const char *md,
 	return templates_where(run, dir, md) ? md : tmpl;
 }
 
+/* dir/name or the built-in name, parsed into t; else every other
+ * file of dir.  Silent when none defines name. */
+static bool
+load(void *ctx, struct gotmpl *t, const char *name)
+{
+	struct loadctx *l = ctx;
+	struct source *src;
+	bool out = false;
+	size_t len;
+
+	if (!templates_safe_name(name))
+		return false;
+	if (!(l->dir && on_disk(l->run, l->dir, name, &out)) &&
+	    !templates_builtin(name, &len)) {
+		/* Go parses every file of the directory: a define may sit
+		 * in a file of another name or language suffix. */
+		int budget = 1000;
+
+		if (!l->dir || l->all)
+			return false;
+		l->all = true;
+		return preload(l->run, t, l->dir, "", "", true, 0, &budget) &&
+		    gotmpl_defined(t, name);
+	}
+	src = templates_open(l->run, l->dir, name, NULL, span_make(0, 0));
+	return src && gotmpl_parse(t, name, src);
+}
+
 static bool
 render_go(struct run *run, const char *dir, const char *name,
     const char *entry, const struct node *data, struct buf *out,
     bool *from_disk)
 {
 	struct gotmpl *t = gotmpl_new(run);
-	struct loadctx l = { run, dir };
+	struct loadctx l = { run, dir, false };
 	struct source *src;
 	struct buf b = BUF_INIT;
 	int budget = 1000;
@@ -258,7 +271,7 @@ render_go(struct run *run, const char *dir, const char *name,
 	gotmpl_set_loader(t, load, &l);
 	ok = gotmpl_parse(t, name, src);
 	if (ok && dir)
-		ok = preload(run, t, dir, "", name, 0, &budget);
+		ok = preload(run, t, dir, "", name, false, 0, &budget);
 	if (ok && entry && !gotmpl_defined(t, entry)) {
 		gotmpl_free(t);
 		return true;
