@@ -24,6 +24,7 @@ struct profile;          /* opaque here: the emitters read it */
 struct wi_result;        /* opaque here (tavern/wi.h): the emitters
                           * read it */
 struct tavern_report;    /* tavern/titem.h: a SillyTavern build's items */
+struct budget_report;    /* pipeline/budget.h: what the budget cut */
 
 /*
  * What a message carries beyond its text (NULL on a plain message, which
@@ -150,6 +151,9 @@ struct chat {
 	const char *stage;              /* debug --stage NAME, or NULL */
 	/* The agent templates used, in order, or NULL. */
 	const struct chat_templates *templates;
+	/* A profile build's token budget and its cuts, or NULL (a
+	 * SillyTavern build keeps SillyTavern's). */
+	const struct budget_report *budget;
 };
 
 #endif
