@@ -447,6 +447,10 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 		    false },
 		{ "notChar", e->user, false },
 		{ "model", e->model, false },
+		{ "authorsNote", e->authors_note, false },
+		{ "charAuthorsNote", e->char_authors_note, false },
+		{ "defaultAuthorsNote", e->default_authors_note, false },
+		{ "lastGenerationType", e->gen_type, false },
 		{ "isMobile", "false", false },
 	};
 	size_t i;
@@ -465,6 +469,9 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 	if (strcmp(m->key, "lastChatMessage") == 0)
 		return e->last_chat_message && ieq(s, n, m->key) ?
 		    e->last_chat_message : NULL;
+	/* {{summary}} is SillyTavern's only while its extension is on. */
+	if (strcmp(m->key, "summary") == 0)
+		return e->summary;
 	for (i = 0; i < LEN(t); i++)
 		if (strcmp(m->key, t[i].name) == 0)
 			return ieq(s, n, t[i].name) && (!t[i].card ||
@@ -489,6 +496,14 @@ step_chat(struct mctx *m, const char *s, size_t n, size_t off)
 		return or_empty(e->last_user_message);
 	if (ieq(s, n, "lastCharMessage"))
 		return or_empty(e->last_char_message);
+	if (ieq(s, n, "firstIncludedMessageId"))
+		return or_empty(e->first_included_id);
+	if (ieq(s, n, "firstDisplayedMessageId"))
+		return or_empty(e->first_displayed_id);
+	if (ieq(s, n, "lastSwipeId"))
+		return or_empty(e->last_swipe_id);
+	if (ieq(s, n, "currentSwipeId"))
+		return or_empty(e->current_swipe_id);
 	return NULL;
 }
 
@@ -653,6 +668,8 @@ macro_fixed(const struct macro_env *env, const char *s, size_t n)
 		env->creator_notes, env->char_version, env->model,
 		env->last_message, env->last_user_message,
 		env->last_char_message, env->input, env->last_chat_message,
+		env->authors_note, env->char_authors_note,
+		env->default_authors_note, env->summary,
 	};
 	size_t k;
 
@@ -721,7 +738,8 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 			STEP_IF(m.key, step_env);
 		}
 	}
-	if (has_open(s, "maxPrompt") || has_open(s, "last"))
+	if (has_open(s, "maxPrompt") || has_open(s, "last") ||
+	    has_open(s, "first") || has_open(s, "currentSwipeId"))
 		s = apply(&m, s, step_chat);
 	STEP_IF("reverse:", step_reverse);
 	if (has_open(s, "//"))
