@@ -337,6 +337,7 @@ enum diag_level {
 	X(MSG_JSREGEX_BAD_NAMED_REF, "%s: invalid named reference") \
 	X(MSG_JSREGEX_BAD_BACKREF, "%s: reference to a group that does not exist") \
 	X(MSG_JSREGEX_TOO_DEEP, "%s: groups nested too deeply") \
+	X(MSG_JSREGEX_BEHIND_REF, "%s: this look-behind is not of a fixed length and refers to a group outside it; strata cannot run it") \
 	X(MSG_JSREGEX_DUP_NAME, "%s: duplicate capture group name") \
 	X(MSG_JSREGEX_BAD_GROUP, "%s: invalid group") \
 	X(MSG_JSREGEX_UNMATCHED, "%s: unmatched ')'") \
