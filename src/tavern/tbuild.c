@@ -2035,14 +2035,22 @@ continued(struct tb *t, struct tlist *hist, bool prefill)
 		    m.content) : *pre ? pre : m.content;
 		it = item_add(t, "continuePrefill", "chat", m.role, -1,
 		    m.content);
-		push_item(t, &s->msgs, m.role, m.name ? completion_name(a,
-		    cm->name) : NULL, text, "continuePrefill", it);
+		if (*text)
+			push_item(t, &s->msgs, m.role, m.name ?
+			    completion_name(a, cm->name) : NULL, text,
+			    "continuePrefill", it);
+		else
+			item_empty(t, it);
 		return;
 	}
 	it = item_add(t, "continue", "chat", m.role, -1, m.content);
 	text = sub(t, m.content);
 	item_stage(t, it, TAVERN_STAGE_MACROS, text);
-	push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
+	/* An empty message is not sent; its nudge still is. */
+	if (*text)
+		push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
+	else
+		item_empty(t, it);
 	last = rx_at(t, t->chat.n - 1);
 	if (!*last || last[strlen(last) - 1] != ' ')
 		last = arena_printf(a, "%s%s", last, t->p->continue_postfix);
