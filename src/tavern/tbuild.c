@@ -752,6 +752,16 @@ chat_macros(struct tb *t)
 		    (size_t)t->s.chat_truncation ? t->nloaded -
 		    (size_t)t->s.chat_truncation : 0);
 	t->env.gen_type = t->type;
+	{
+		const struct node *v = c->meta ? tree_get(c->meta,
+		    "lastInContextMessageId") : NULL;
+
+		if (v && v->kind == NODE_INT)
+			t->env.first_included_id = arena_printf(a, "%lld",
+			    (long long)v->u.i);
+		else if (v && v->kind == NODE_STRING)
+			t->env.first_included_id = v->u.str.s;
+	}
 }
 
 /* A new chat starts with the greeting; then the message typed. */
