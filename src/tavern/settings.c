@@ -118,6 +118,21 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	    &s->collapse_newlines);
 	ok &= field_str(run, pu, "user_prompt_bias", "", &s->user_prompt_bias);
 	ok &= field_int(run, pu, "chat_truncation", 100, &s->chat_truncation);
+	{
+		const struct node *r = NULL;
+
+		ok &= field_table(run, pu, "reasoning", &r);
+		ok &= field_bool(run, r, "add_to_prompts", false,
+		    &s->reasoning_add);
+		ok &= field_int(run, r, "max_additions", 1,
+		    &s->reasoning_max);
+		ok &= field_str(run, r, "prefix", "<think>\n",
+		    &s->reasoning_prefix);
+		ok &= field_str(run, r, "suffix", "\n</think>",
+		    &s->reasoning_suffix);
+		ok &= field_str(run, r, "separator", "\n\n",
+		    &s->reasoning_sep);
+	}
 	ok &= field_str(run, note, "default", "", &s->note_default);
 	ok &= field_int(run, note, "defaultPosition", 1, &s->note_position);
 	ok &= field_int(run, note, "defaultInterval", 1, &s->note_interval);

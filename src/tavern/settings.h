@@ -36,6 +36,12 @@ struct settings {
 	bool strip_examples, pin_examples, collapse_newlines;
 	const char *user_prompt_bias;
 	int64_t chat_truncation;        /* messages shown (100; 0: all) */
+	/* power_user.reasoning: earlier replies' extra.reasoning in the
+	 * prompt, as prefix reasoning suffix separator, for the newest
+	 * max_additions of them. */
+	bool reasoning_add;
+	int64_t reasoning_max;
+	const char *reasoning_prefix, *reasoning_suffix, *reasoning_sep;
 	/* Author's Note defaults for a chat that sets none. */
 	const char *note_default;
 	int64_t note_position, note_interval, note_depth, note_role;

@@ -105,6 +105,10 @@ struct tb {
 	 * whose regex is pure waits until world info or the budget needs
 	 * it, and one they never reach is never regexed. */
 	const char **rx_text, **rx_out;
+	const char **reason;    /* by message: its reasoning as the prompt
+	                         * puts it in front, or NULL */
+	const char **reason_bare;       /* the same for an empty message
+	                                 * continued: no suffix */
 	size_t nrx;
 	int rx_shift;           /* 1 on continue: the message continued
 	                         * has depth -1 */
@@ -1021,15 +1025,68 @@ placement(const struct tchat_msg *m)
 	return m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT;
 }
 
-/* Chat message j after the prompt-time regex at its depth. */
+/* Chat message j after the prompt-time regex at its depth, with its
+ * reasoning in front when the prompt takes it. */
 static const char *
 rx_at(struct tb *t, size_t j)
 {
-	if (!t->rx_out[j])
+	if (!t->rx_out[j]) {
 		t->rx_out[j] = t->seams->regex.apply(t->seams->regex.ctx,
 		    t->run, placement(&t->chat.msgs[j]), true,
 		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
+		if (t->reason && t->reason[j])
+			t->rx_out[j] = *t->rx_out[j] || !t->reason_bare[j] ?
+			    arena_printf(&t->run->arena, "%s%s",
+			    t->reason[j], t->rx_out[j]) : t->reason_bare[j];
+	}
 	return t->rx_out[j];
+}
+
+/*
+ * PromptReasoning: from the newest message back, each one's
+ * extra.reasoning (through the reasoning regex scripts at its depth)
+ * goes in front of its text as prefix, reasoning, suffix, separator --
+ * only prefix and reasoning when its text is empty -- while
+ * reasoning.add_to_prompts allows and fewer than max_additions were
+ * added.  The message a continue continues gets its reasoning whatever
+ * the setting (and counts).
+ */
+static void
+reasoning(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const struct settings *st = &t->s;
+	size_t i, n = t->chat.n;
+	int64_t count = 0;
+	bool cont = t->rx_shift != 0;
+
+	t->reason = arena_array(a, n + 1, sizeof(*t->reason));
+	t->reason_bare = arena_array(a, n + 1, sizeof(*t->reason_bare));
+	for (i = n; i > 0; i--) {
+		const struct tchat_msg *m = &t->chat.msgs[i - 1];
+		bool prefix = cont && i == n;
+		const char *r, *pre, *suf, *sep;
+		int depth = (int)(n - i) - (cont ? 1 : 0);
+
+		if ((prefix || (st->reasoning_add &&
+		    count < st->reasoning_max)) && m->reasoning) {
+			r = t->seams->regex.apply(t->seams->regex.ctx, t->run,
+			    TAVERN_RE_REASONING, true, depth, m->reasoning);
+			if (*r && strcmp(r, "\xe2\x80\x8b")) {
+				count++;
+				pre = sub(t, st->reasoning_prefix);
+				sep = sub(t, st->reasoning_sep);
+				suf = sub(t, st->reasoning_suffix);
+				t->reason[i - 1] = arena_printf(a, "%s%s%s%s",
+				    pre, r, suf, sep);
+				if (prefix)
+					t->reason_bare[i - 1] = arena_printf(a,
+					    "%s%s", pre, r);
+			}
+		}
+		if (!st->reasoning_add || count >= st->reasoning_max)
+			break;
+	}
 }
 
 /* tavern_wi_scan's text(): message i counted from the newest. */
@@ -1058,6 +1115,7 @@ world_info(struct tb *t)
 	t->rx_shift = strcmp(t->type, "continue") == 0 && t->chat.n ? 1 : 0;
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	reasoning(t);
 	/* Oldest first, as SillyTavern regexes them (its macros may set
 	 * variables: the newest message's value is the one kept); what may
 	 * wait does.  msgs[] is newest first. */

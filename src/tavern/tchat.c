@@ -129,6 +129,10 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 		    tree_get(extra, "memory") : NULL;
 		m.memory = x && x->kind == NODE_STRING && x->u.str.len ?
 		    x->u.str.s : NULL;
+		x = extra && extra->kind == NODE_TABLE ?
+		    tree_get(extra, "reasoning") : NULL;
+		m.reasoning = x && x->kind == NODE_STRING && x->u.str.len ?
+		    x->u.str.s : NULL;
 		add(run, c, &m);
 	}
 	return true;

@@ -24,6 +24,7 @@ struct tchat_msg {
 	int64_t swipe_id;               /* -1: none (not a number) */
 	int64_t nswipes;                /* -1: no swipes array */
 	const char *memory;             /* extra.memory, or NULL */
+	const char *reasoning;          /* extra.reasoning, or NULL */
 };
 
 struct tchat {
