@@ -1,5 +1,6 @@
 #include "tavern/settings.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -121,16 +122,20 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	{
 		const struct node *r = NULL;
 
+		/* SillyTavern's defaults stand only for a settings.json
+		 * without the table: one it has replaces them whole (a
+		 * missing text is "", a missing max_additions no
+		 * limit). */
 		ok &= field_table(run, pu, "reasoning", &r);
 		ok &= field_bool(run, r, "add_to_prompts", false,
 		    &s->reasoning_add);
-		ok &= field_int(run, r, "max_additions", 1,
+		ok &= field_int(run, r, "max_additions", r ? INT64_MAX : 1,
 		    &s->reasoning_max);
-		ok &= field_str(run, r, "prefix", "<think>\n",
+		ok &= field_str(run, r, "prefix", r ? "" : "<think>\n",
 		    &s->reasoning_prefix);
-		ok &= field_str(run, r, "suffix", "\n</think>",
+		ok &= field_str(run, r, "suffix", r ? "" : "\n</think>",
 		    &s->reasoning_suffix);
-		ok &= field_str(run, r, "separator", "\n\n",
+		ok &= field_str(run, r, "separator", r ? "" : "\n\n",
 		    &s->reasoning_sep);
 	}
 	ok &= field_str(run, note, "default", "", &s->note_default);

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/tree.h"
+#include "data/yamltree.h"
 #include "diag/run.h"
 #include "text/macros.h"
 #include "prompt/chat.h"
@@ -2752,6 +2753,102 @@ with_stops(struct tb *t, const struct node *b)
 	return out;
 }
 
+/* The connection field key: the preset's when it has it (SillyTavern
+ * 1.15 binds a preset's connection fields when it is picked), else
+ * settings.json's oai_settings. */
+static const char *
+connection_str(struct tb *t, const char *key)
+{
+	const struct node *v = tree_get(t->p->root, key), *oai;
+
+	if (!v && t->s.root && (oai = tree_get(t->s.root, "oai_settings")))
+		v = tree_get(oai, key);
+	return v && v->kind == NODE_STRING ? v->u.str.s : "";
+}
+
+/* YAML text s parsed into the run's arena; NULL (and a warning) when it
+ * is not YAML. */
+static struct node *
+yaml_value(struct tb *t, const char *what, const char *s)
+{
+	struct run quiet;
+	struct node *n = NULL, *r = NULL;
+
+	run_init(&quiet);
+	quiet.diag.capped = true;
+	if (yamltree_parse(&quiet, run_source_mem(&quiet, what, s,
+	    strlen(s)), &n))
+		r = tree_copy(&t->run->arena, n);
+	run_free(&quiet);
+	if (!r)
+		diag_plain(t->run, DIAG_WARNING, MSG_TAVERN_YAML_BODY, what);
+	return r;
+}
+
+/* A body field the YAML may set or remove: not messages and model, which
+ * strata's emitters own. */
+static bool
+body_key(const char *k)
+{
+	return strcmp(k, "messages") && strcmp(k, "model");
+}
+
+/*
+ * A custom OpenAI-compatible source's custom_include_body (YAML: a
+ * mapping, or a list of mappings, whose keys are set on the body, a key
+ * already there keeping its place) and custom_exclude_body (YAML: a list
+ * of keys, a mapping whose keys, or one key, are removed), as
+ * SillyTavern's server applies them.
+ */
+static const struct node *
+custom_body(struct tb *t, const struct node *b)
+{
+	struct arena *a = &t->run->arena;
+	const char *inc = connection_str(t, "custom_include_body");
+	const char *exc = connection_str(t, "custom_exclude_body");
+	struct node *out, *y;
+	size_t i, j;
+
+	if (t->format != FORMAT_OPENAI || (!*inc && !*exc))
+		return b;
+	out = b ? tree_copy(a, b) : tree_table(a);
+	if (*inc && (y = yaml_value(t, "custom_include_body", inc))) {
+		for (i = 0; i < (y->kind == NODE_ARRAY ? y->u.array.n : 1);
+		    i++) {
+			const struct node *m = y->kind == NODE_ARRAY ?
+			    y->u.array.items[i] : y;
+
+			for (j = 0; m->kind == NODE_TABLE && j < m->u.table.n;
+			    j++) {
+				const struct member *mb = &m->u.table.items[j];
+
+				if (body_key(mb->key))
+					tree_set(a, out, mb->key, mb->keylen,
+					    0, span_make(0, 0), mb->value);
+			}
+		}
+	}
+	if (*exc && (y = yaml_value(t, "custom_exclude_body", exc))) {
+		if (y->kind == NODE_ARRAY) {
+			for (i = 0; i < y->u.array.n; i++)
+				if (y->u.array.items[i]->kind == NODE_STRING &&
+				    body_key(y->u.array.items[i]->u.str.s))
+					tree_remove(a, out,
+					    y->u.array.items[i]->u.str.s,
+					    y->u.array.items[i]->u.str.len);
+		} else if (y->kind == NODE_TABLE) {
+			for (i = 0; i < y->u.table.n; i++)
+				if (body_key(y->u.table.items[i].key))
+					tree_remove(a, out,
+					    y->u.table.items[i].key,
+					    y->u.table.items[i].keylen);
+		} else if (y->kind == NODE_STRING && body_key(y->u.str.s)) {
+			tree_remove(a, out, y->u.str.s, y->u.str.len);
+		}
+	}
+	return out;
+}
+
 /* --- the driver --- */
 
 bool
@@ -2990,10 +3087,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
 		names_in_text(&t, &all);
 
-	c->params = with_stops(&t, c->format == FORMAT_ANTHROPIC ?
-	    claude_params(&t) : c->format == FORMAT_GEMINI ?
-	    t.p->body_google : c->format == FORMAT_RESPONSES ?
-	    responses_params(&t) : t.p->body);
+	c->params = custom_body(&t, with_stops(&t, c->format ==
+	    FORMAT_ANTHROPIC ? claude_params(&t) : c->format ==
+	    FORMAT_GEMINI ? t.p->body_google : c->format ==
+	    FORMAT_RESPONSES ? responses_params(&t) : t.p->body));
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));
