@@ -2785,12 +2785,42 @@ yaml_value(struct tb *t, const char *what, const char *s)
 	return r;
 }
 
-/* A body field the YAML may set or remove: not messages and model, which
- * strata's emitters own. */
+/* A body field the YAML may set or remove: not messages, model and
+ * tools, which strata's emitters own. */
 static bool
 body_key(const char *k)
 {
-	return strcmp(k, "messages") && strcmp(k, "model");
+	return strcmp(k, "messages") && strcmp(k, "model") &&
+	    strcmp(k, "tools");
+}
+
+/* Set mb on the body: in place when the body has it, else among the
+ * fields sent as written (params' own "openai" table). */
+static void
+body_set(struct arena *a, struct node *out, const struct member *mb)
+{
+	struct node *own;
+
+	if (tree_get(out, mb->key) && strcmp(mb->key, "openai")) {
+		tree_set(a, out, mb->key, mb->keylen, 0, span_make(0, 0),
+		    mb->value);
+		return;
+	}
+	own = (struct node *)tree_get(out, "openai");
+	if (!own || own->kind != NODE_TABLE)
+		own = tree_put(a, out, "openai", tree_table(a));
+	tree_set(a, own, mb->key, mb->keylen, 0, span_make(0, 0), mb->value);
+}
+
+/* Remove key from the body and from the fields sent as written. */
+static void
+body_remove(struct arena *a, struct node *out, const char *key, size_t len)
+{
+	struct node *own = (struct node *)tree_get(out, "openai");
+
+	tree_remove(a, out, key, len);
+	if (own && own->kind == NODE_TABLE)
+		tree_remove(a, own, key, len);
 }
 
 /*
@@ -2823,8 +2853,7 @@ custom_body(struct tb *t, const struct node *b)
 				const struct member *mb = &m->u.table.items[j];
 
 				if (body_key(mb->key))
-					tree_set(a, out, mb->key, mb->keylen,
-					    0, span_make(0, 0), mb->value);
+					body_set(a, out, mb);
 			}
 		}
 	}
@@ -2833,17 +2862,17 @@ custom_body(struct tb *t, const struct node *b)
 			for (i = 0; i < y->u.array.n; i++)
 				if (y->u.array.items[i]->kind == NODE_STRING &&
 				    body_key(y->u.array.items[i]->u.str.s))
-					tree_remove(a, out,
+					body_remove(a, out,
 					    y->u.array.items[i]->u.str.s,
 					    y->u.array.items[i]->u.str.len);
 		} else if (y->kind == NODE_TABLE) {
 			for (i = 0; i < y->u.table.n; i++)
 				if (body_key(y->u.table.items[i].key))
-					tree_remove(a, out,
+					body_remove(a, out,
 					    y->u.table.items[i].key,
 					    y->u.table.items[i].keylen);
 		} else if (y->kind == NODE_STRING && body_key(y->u.str.s)) {
-			tree_remove(a, out, y->u.str.s, y->u.str.len);
+			body_remove(a, out, y->u.str.s, y->u.str.len);
 		}
 	}
 	return out;
