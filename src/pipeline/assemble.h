@@ -47,6 +47,7 @@ struct options {
 	size_t nimages;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	bool html;              /* debug -f html: the stage inspector */
 	struct tavern_input tavern;     /* --card, --preset, ... (the
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
@@ -62,6 +63,7 @@ struct options {
 	const char *stage;      /* debug --stage: a tavern stage, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
+	bool quiet;             /* -q: no note of what the budget cut */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.
