@@ -347,6 +347,21 @@ test_limit(void)
 	CHECK_INT(jsregex_match(&re, md, "aa", 2, 0, ov), JSREGEX_MATCH);
 	jsregex_match_data_free(md);
 	jsregex_free(&re);
+
+	/* An emulated look-behind's body runs under the same limits: a
+	 * catastrophic one stops with the limit, not a hang. */
+	memset(text, 'a', 40);
+	text[40] = '!';
+	text[41] = 'c';
+	CHECK(jsregex_compile(&run, &at, "(?<=(a+)+b*)c", 13, 0, &re));
+	CHECK(re.nbehind == 1);
+	md = jsregex_match_data(re.ngroups);
+	jsregex_set_limits(&re, 100000, 1000);
+	CHECK_INT(jsregex_match(&re, md, text, 42, 0, ov), JSREGEX_LIMIT);
+	CHECK_INT(jsregex_match(&re, md, "aabc", 4, 0, ov), JSREGEX_MATCH);
+	CHECK_INT(jsregex_match(&re, md, "c", 1, 0, ov), JSREGEX_NOMATCH);
+	jsregex_match_data_free(md);
+	jsregex_free(&re);
 }
 
 static const char *
