@@ -42,6 +42,8 @@ const char cmd_build_help[] =
     "                             (RFC 3339)\n"
     "      --input FILE.json      template inputs (one JSON object)\n"
     "      --scene chat|work      the scene (SOUL.md is sent in chat only)\n"
+    "      --llm-profile NAME     use [llm_profiles.NAME]: its model,\n"
+    "                             parameters and prompt prefix\n"
     "      --log-level debug      trace the rendered prompt on stderr\n"
     "      --budget N             the prompt tokens the request may use\n"
     "                             (budget.max_tokens): fit by priority\n"
