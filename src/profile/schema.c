@@ -311,8 +311,8 @@ static const struct schema_field top_fields[] = {
 	{ "agent", SCHEMA_TABLE, 0, &agent_schema, NULL },
 	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
 	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
-	{ "llm_profiles", SCHEMA_NAMED, 0, &llm_profile_schema, NULL },
 	{ "budget", SCHEMA_TABLE, 0, &budget_schema, NULL },
+	{ "llm_profiles", SCHEMA_NAMED, 0, &llm_profile_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

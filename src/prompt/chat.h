@@ -74,6 +74,15 @@ struct message_extra {
 	const char *call_name;          /* its tool's name, */
 	const struct node *result;      /* a Gemini response object, or NULL */
 	bool is_error;                  /* and whether it failed */
+	/* ROLE_ASSISTANT: the model's reasoning before this message, as
+	 * text (a thinking message, reasoning_content, extra.reasoning),
+	 * or NULL; and what a provider signed, to be sent back to it as it
+	 * came: a table of "anthropic" (thinking and redacted_thinking
+	 * blocks), "responses" (reasoning items) and "gemini" (the parts,
+	 * with their thought signatures) arrays, or NULL. */
+	const char *reasoning;
+	size_t reasoning_len;
+	const struct node *replay;
 };
 
 struct message {
@@ -149,11 +158,11 @@ struct chat {
 	 * message, with their stages (tavern/titem.h); else NULL. */
 	const struct tavern_report *tavern;
 	const char *stage;              /* debug --stage NAME, or NULL */
-	/* The agent templates used, in order, or NULL. */
-	const struct chat_templates *templates;
 	/* A profile build's token budget and its cuts, or NULL (a
 	 * SillyTavern build keeps SillyTavern's). */
 	const struct budget_report *budget;
+	/* The agent templates used, in order, or NULL. */
+	const struct chat_templates *templates;
 };
 
 #endif
