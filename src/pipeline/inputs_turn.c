@@ -413,8 +413,9 @@ add(struct run *run, const struct inputs *in, const char *name,
 }
 
 /* One of Alice's Go templates, rendered now, as a system entry (none
- * when it renders to nothing: its own conditions said no). */
-static void
+ * when it renders to nothing: its own conditions said no).  False when
+ * it failed (reported). */
+static bool
 add_go(struct run *run, const struct inputs *in, const char *name,
     const char *entry, const struct node *dot, const char *key,
     int priority, struct entry_vec *out)
@@ -424,8 +425,10 @@ add_go(struct run *run, const struct inputs *in, const char *name,
 	struct source *src;
 	struct entry *e;
 
-	if (!render_go(run, in, name, entry, dot, &s, &len) || !len)
-		return;
+	if (!render_go(run, in, name, entry, dot, &s, &len))
+		return false;
+	if (!len)
+		return true;
 	src = run_source_mem(run, arena_printf(&run->arena, "(rendered) %s",
 	    name), s, len);
 	e = entry_new(&run->arena, key, "template");
@@ -435,6 +438,7 @@ add_go(struct run *run, const struct inputs *in, const char *name,
 	    span_make(0, src->len), true);
 	e->rewrite = ENTRY_TIDY;
 	avec_push(&run->arena, out, e);
+	return true;
 }
 
 /*
@@ -467,19 +471,19 @@ collect_agent(struct run *run, const struct profile *p,
 		if (p->identity_hints && t && t->len)
 			add(run, in, "identity_hint.md", "identity_hint",
 			    behavior + 1, out);
-	} else {
-		add_go(run, in, "llm/initial_prompt.md.tmpl", NULL, dot,
-		    "initial_prompt", INT_MIN + 2, out);
-		add_go(run, in, "llm/initial_prompt.md.tmpl", "identity_hint",
-		    dot, "identity_hint", behavior + 1, out);
+	} else if (!add_go(run, in, "llm/initial_prompt.md.tmpl", NULL, dot,
+	    "initial_prompt", INT_MIN + 2, out) ||
+	    !add_go(run, in, "llm/initial_prompt.md.tmpl", "identity_hint",
+	    dot, "identity_hint", behavior + 1, out)) {
+		return;         /* one report of a template's error */
 	}
 	if (templates_where(run, dir, "soul.md")) {
 		t = template_var_get(&in->vars, "soul_body", 9);
 		if (strcmp(in->scene, "chat") == 0 && t && t->len)
 			add(run, in, "soul.md", "soul", persona + 1, out);
-	} else {
-		add_go(run, in, "connector/bot_soul.md.tmpl", NULL, dot, "soul",
-		    persona + 1, out);
+	} else if (!add_go(run, in, "connector/bot_soul.md.tmpl", NULL, dot,
+	    "soul", persona + 1, out)) {
+		return;
 	}
 	if (templates_where(run, dir, "skill_hint.md")) {
 		t = template_var_get(&in->vars, "skill_descriptions", 18);
