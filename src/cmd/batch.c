@@ -39,6 +39,8 @@ const char cmd_batch_help[] =
     "  -s, --set KEY=VALUE        override a profile key (dotted path)\n"
     "  -v, --var NAME=VALUE       a template variable for every line\n"
     "      --strict               stop at the first bad line\n"
+    "      --allow-history-files DIR\n"
+    "                             let history parts name files inside DIR\n"
     "      --progress             a progress line on stderr (a terminal)\n"
     "  -h, --help                 show this help\n";
 
@@ -399,6 +401,7 @@ cmd_batch(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "var", required_argument, NULL, 'v' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "allow-history-files", required_argument, NULL, 'A' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -428,6 +431,9 @@ cmd_batch(int argc, char **argv)
 			break;
 		case 'S':
 			b.strict = true;
+			break;
+		case 'A':
+			opt.allow_history_files = optarg;
 			break;
 		case 'P':
 			b.progress = isatty(STDERR_FILENO);

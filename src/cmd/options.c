@@ -131,6 +131,7 @@ enum {
 	OPT_NOW,
 	OPT_SEED,
 	OPT_STAGE,
+	OPT_ALLOW_FILES,
 };
 
 static void
@@ -232,6 +233,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "now", required_argument, NULL, OPT_NOW },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "allow-history-files", required_argument, NULL,
+		    OPT_ALLOW_FILES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
@@ -339,6 +342,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_ALLOW_FILES:
+			opt->allow_history_files = optarg;
+			break;
 		case OPT_STAGE:
 			if (!debug) {
 				fprintf(stderr, "%s %s: unrecognized option "

@@ -201,6 +201,10 @@ enum diag_level {
 	X(MSG_IMAGE_MEDIA, "'%s' is %s, but its media_type says %s") \
 	X(MSG_FILE_READ, "cannot read file '%s':") \
 	X(MSG_FILE_MEDIA, "file '%s' needs a media_type") \
+	X(MSG_MEDIA_SPECIAL, "'%s' is not a regular file") \
+	X(MSG_MEDIA_DATA_PATH, "this part names the local file '%s': history data may not name files for strata to read (give a data: URL, or --allow-history-files DIR)") \
+	X(MSG_MEDIA_OUTSIDE, "'%s' is outside the --allow-history-files directory '%s'") \
+	X(MSG_ALLOW_DIR, "--allow-history-files '%s':") \
 	X(MSG_PROVIDER_CANNOT, "%s message %zu: %s cannot take %s") \
 	X(MSG_PROVIDER_NAME, "%s message %zu: %s does not accept the name '%s' (it must match %s)") \
 	X(MSG_PROVIDER_EMPTY, "%s message %zu: %s rejects an empty %s message") \
