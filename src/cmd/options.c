@@ -62,7 +62,9 @@ cmd_bad_format(const char *arg)
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	buf_printf(&b, "%s: unknown format '%s' (expected ", progname, arg);
+	buf_printf(&b, "%s: unknown format '", progname);
+	buf_put_term(&b, arg, strlen(arg));
+	buf_puts(&b, "' (expected ");
 	for (i = 0; names_formats[i]; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : names_formats[i + 1] ?
 		    ", " : " or ", names_formats[i]);
@@ -659,7 +661,7 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * stdout. */
 static void
 finish(struct run *run, const struct options *opt, bool debug,
-    const struct chat *c, const struct buf *out)
+    const struct chat *c, const struct buf *out, bool human)
 {
 	const char *thread = NULL;
 
@@ -668,6 +670,18 @@ finish(struct run *run, const struct options *opt, bool debug,
 		return;
 	if (opt->log_debug)
 		trace(run, opt, c, out, thread);
+	if (human) {
+		/* A human view: the text escaped, the view's own colours
+		 * kept (strata(1), SECURITY). */
+		struct buf t = BUF_INIT;
+
+		buf_put_term_styled(&t, out->data ? out->data : "", out->len,
+		    c->color);
+		if (t.len && fwrite(t.data, 1, t.len, stdout) != t.len)
+			diag_system(run);
+		buf_free(&t);
+		return;
+	}
 	if (out->len && fwrite(out->data, 1, out->len, stdout) != out->len)
 		diag_system(run);
 }
@@ -703,7 +717,9 @@ run_pipeline(const struct options *opt, bool debug)
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)
-			finish(&run, opt, debug, &chat, &out);
+			finish(&run, opt, debug, &chat, &out, (debug &&
+			    !opt->json) || (!debug && chat.format ==
+			    FORMAT_TEXT && isatty(STDOUT_FILENO)));
 	}
 	status = diag_status(&run);
 	buf_free(&out);
