@@ -572,7 +572,7 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
  */
 static bool
 save_turn(struct run *run, const struct options *opt, const struct chat *c,
-    const char **thread)
+    struct session_hold *hold, const char **thread)
 {
 	struct turn_arg t;
 
@@ -585,7 +585,7 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
 		return false;
 	}
-	if (!session_update(run, opt->session, append_turn, &t))
+	if (!session_update_held(run, hold, append_turn, &t))
 		return false;
 	*thread = t.thread;
 	return true;
@@ -660,13 +660,12 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * not --dry-run or regenerate), the trace goes to stderr, the request to
  * stdout. */
 static void
-finish(struct run *run, const struct options *opt, bool debug,
+finish(struct run *run, const struct options *opt, struct session_hold *hold,
     const struct chat *c, const struct buf *out, bool human)
 {
 	const char *thread = NULL;
 
-	if (opt->session && !debug && !opt->dry_run && !opt->regenerate &&
-	    !save_turn(run, opt, c, &thread))
+	if (hold && !save_turn(run, opt, c, hold, &thread))
 		return;
 	if (opt->log_debug)
 		trace(run, opt, c, out, thread);
@@ -694,8 +693,13 @@ run_pipeline(const struct options *opt, bool debug)
 	struct buf out = BUF_INIT;
 	struct options o = *opt;
 	struct tavern_state ts;
+	struct session_hold hold;
 	emit_fn *fn;
 	int status;
+	/* The session is held locked from before it is read until the turn
+	 * is written, so concurrent builds serialise (strata(1), SESSIONS). */
+	bool held = opt->session && !debug && !opt->dry_run &&
+	    !opt->regenerate;
 
 	/* A SillyTavern build leaves what its chat keeps in ts. */
 	memset(&ts, 0, sizeof(ts));
@@ -706,6 +710,11 @@ run_pipeline(const struct options *opt, bool debug)
 	opt = &o;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, opt->color);
+	if (held && !session_hold(&run, opt->session, &hold)) {
+		status = diag_status(&run);
+		run_free(&run);
+		return status;
+	}
 	if (assemble(&run, opt, &chat)) {
 		chat.color = emit_color(STDOUT_FILENO, opt->color);
 		chat.stage = opt->stage;
@@ -717,10 +726,13 @@ run_pipeline(const struct options *opt, bool debug)
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)
-			finish(&run, opt, debug, &chat, &out, (debug &&
+			finish(&run, opt, held ? &hold : NULL, &chat, &out,
+			    (debug &&
 			    !opt->json) || (!debug && chat.format ==
 			    FORMAT_TEXT && isatty(STDOUT_FILENO)));
 	}
+	if (held)
+		session_release(&hold);
 	status = diag_status(&run);
 	buf_free(&out);
 	run_free(&run);

@@ -250,6 +250,7 @@ enum diag_level {
 	/* session: chat files */ \
 	X(MSG_CHAT_LINE_NOT_OBJECT, "line %u of a chat file must be a JSON object") \
 	X(MSG_SESSION_LOCK, "cannot lock the session %s:") \
+	X(MSG_SESSION_DANGLING, "the session %s is a symbolic link to a file that does not exist (strata follows a link to an existing session only)") \
 	X(MSG_SESSION_EMPTY, "the session %s has no %s to %s") \
 	X(MSG_SESSION_EXISTS, "the session %s exists already") \
 	X(MSG_SESSION_NO_CALL, "tool call '%s': no assistant message of the session %s made it") \
