@@ -30,7 +30,6 @@
 #define MAX_SCAN_DEPTH 1000
 #define REGEX_MATCH_LIMIT 200000
 #define REGEX_DEPTH_LIMIT 20000
-#define JIT_MIN_TEXT 16384
 
 struct wi_key {
 	const char *text;       /* after macros, trimmed */
@@ -865,12 +864,8 @@ match_regex(struct wi_scan *sc, const struct world_entry *e,
 	start = sc->j_starts[WORLD_MATCH__COUNT + 1];
 	for (i = 0; i < from; i++)
 		start += 2 + sc->rec[i].rawlen;
-	/* JIT only pays on big buffers (and memcheck cannot follow JIT
-	 * code, so small inputs stay on the interpreter).  A second call on
-	 * compiled code returns at once.  Both honour the match limit; the
-	 * JIT stack limit plays the part of the depth limit. */
-	if (sc->joined.len >= JIT_MIN_TEXT)
-		(void)pcre2_jit_compile(k->re, PCRE2_JIT_COMPLETE);
+	/* The interpreter only: the JIT counts its match limit otherwise,
+	 * and the same input must give the same result everywhere. */
 	rc = pcre2_match(k->re, (PCRE2_SPTR)sc->joined.data, sc->joined.len,
 	    from ? start : 0, 0, sc->md, sc->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
