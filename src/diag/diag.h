@@ -239,6 +239,7 @@ enum diag_level {
 	X(MSG_TEMPLATE_INCLUDE_PATH, "template path '%s' leaves the prompt directory (it must be relative, without '..')") \
 	X(MSG_TEMPLATE_INCLUDE_CYCLE, "'%s' includes itself") \
 	X(MSG_TEMPLATE_DEPTH, "templates nested deeper than %d") \
+	X(MSG_TEMPLATE_INCLUDE_TOTAL, "includes expand to more than %zu bytes in all (see strata(1), SECURITY)") \
 	X(MSG_TEMPLATE_NOT_FOUND, "no template '%s' in the prompt directory %s or built in") \
 	X(MSG_TEMPLATE_SYMLINK_OUT, "template '%s' is a symbolic link out of the prompt directory") \
 	X(MSG_TEMPLATE_EXISTS, "%s exists already: not overwritten") \
