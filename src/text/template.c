@@ -227,7 +227,7 @@ enum { MAX_DEPTH = 32 };
  * SECURITY): the bytes of every file included in one expansion, each
  * include counting TEMPLATE_INCLUDE_COST more. */
 #define TEMPLATE_INCLUDE_MAX (16u << 20)
-#define TEMPLATE_INCLUDE_COST 64u
+#define TEMPLATE_INCLUDE_COST 1024u
 
 enum tag {
 	TAG_NONE,               /* not a tag: literal text */
