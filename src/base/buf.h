@@ -30,7 +30,8 @@ void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, int c);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 char *buf_detach(struct buf *b);
 /* The one helper for text in human views: s[0..n) with term_escape()'s
  * characters escaped and each byte that is not UTF-8 as "\xNN".  With

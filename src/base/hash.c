@@ -1,4 +1,5 @@
 #include "base/hash.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +87,13 @@ hash_keyed(const void *s, size_t n)
 		v0 ^= m;
 	}
 	switch (tail) {
-	case 7: b |= (uint64_t)p[i + 6] << 48; /* fall through */
-	case 6: b |= (uint64_t)p[i + 5] << 40; /* fall through */
-	case 5: b |= (uint64_t)p[i + 4] << 32; /* fall through */
-	case 4: b |= (uint64_t)p[i + 3] << 24; /* fall through */
-	case 3: b |= (uint64_t)p[i + 2] << 16; /* fall through */
-	case 2: b |= (uint64_t)p[i + 1] << 8;  /* fall through */
-	case 1: b |= (uint64_t)p[i];           /* fall through */
+	case 7: b |= (uint64_t)p[i + 6] << 48; FALLTHROUGH;
+	case 6: b |= (uint64_t)p[i + 5] << 40; FALLTHROUGH;
+	case 5: b |= (uint64_t)p[i + 4] << 32; FALLTHROUGH;
+	case 4: b |= (uint64_t)p[i + 3] << 24; FALLTHROUGH;
+	case 3: b |= (uint64_t)p[i + 2] << 16; FALLTHROUGH;
+	case 2: b |= (uint64_t)p[i + 1] << 8; FALLTHROUGH;
+	case 1: b |= (uint64_t)p[i]; FALLTHROUGH;
 	default: break;
 	}
 	v3 ^= b;

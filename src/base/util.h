@@ -15,6 +15,10 @@ extern const char *progname;
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A switch case that goes on into the next one, said so to gcc and clang
+ * alike (clang does not read comments for -Wimplicit-fallthrough). */
+#define FALLTHROUGH __attribute__((fallthrough))
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -4,10 +4,14 @@
  * succeeded.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "config.h"
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -19,6 +23,7 @@
 #include "diag/diag.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "emit/emit_html.h"
 #include "pipeline/assemble.h"
 #include "session/session.h"
 #include "tavern/titem.h"
@@ -75,7 +80,7 @@ cmd_bad_format(const char *arg)
 
 /* Long options with no short form. */
 enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE, OPT_STATE, OPT_PRESTART,
-	OPT_TOOL_RESULT, OPT_IMAGE };
+	OPT_TOOL_RESULT, OPT_IMAGE, OPT_LLM_PROFILE };
 
 /* --scope global,session: the bit set of the scopes named. */
 static bool
@@ -134,6 +139,7 @@ enum {
 	OPT_SEED,
 	OPT_STAGE,
 	OPT_ALLOW_FILES,
+	OPT_BUDGET,
 };
 
 static void
@@ -144,6 +150,79 @@ push_path(const char *const **arr, size_t *n, const char *path)
 
 	v[(*n)++] = path;
 	*arr = v;
+}
+
+static bool
+try_profile(char *buf, size_t size, const char *dir, size_t dirlen,
+    const char *name)
+{
+	static const char *const exts[] = { "", ".toml", ".yaml", ".yml" };
+	struct stat st;
+	size_t i;
+
+	if (dirlen == 0)
+		return false;
+	for (i = 0; i < LEN(exts); i++) {
+		int n = snprintf(buf, size, "%.*s/%s%s", (int)dirlen, dir,
+		    name, exts[i]);
+
+		if (n > 0 && (size_t)n < size && stat(buf, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
+const char *
+cmd_find_profile(const char *name)
+{
+	static char found[PATH_MAX];
+	char dir[PATH_MAX];
+	const char *env, *p;
+	struct stat st;
+	ssize_t n;
+
+	if (!name || !*name || name[0] == '/' || name[0] == '.' ||
+	    name[0] == '-' || stat(name, &st) == 0)
+		return name;
+	/* 1. $STRATA_PATH, directories separated by ':' */
+	for (env = getenv("STRATA_PATH"); env && *env; env = *p ? p + 1 : p) {
+		p = env + strcspn(env, ":");
+		if (try_profile(found, sizeof(found), env, (size_t)(p - env),
+		    name))
+			return found;
+	}
+	/* 2. the user's: $XDG_DATA_HOME/strata/profiles, else
+	 * ~/.local/share/strata/profiles */
+	if ((env = getenv("XDG_DATA_HOME")) && *env)
+		snprintf(dir, sizeof(dir), "%s/strata/profiles", env);
+	else if ((env = getenv("HOME")) && *env)
+		snprintf(dir, sizeof(dir), "%s/.local/share/strata/profiles",
+		    env);
+	else
+		dir[0] = '\0';
+	if (try_profile(found, sizeof(found), dir, strlen(dir), name))
+		return found;
+	/* 3. beside the binary: BINDIR/../share/strata/profiles, so an
+	 * installed tree works wherever it is copied (DESTDIR, a tarball) */
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n > 0) {
+		char *slash;
+
+		dir[n] = '\0';
+		if ((slash = strrchr(dir, '/')) &&
+		    (size_t)(slash - dir) + 32 < sizeof(dir)) {
+			strcpy(slash, "/../share/strata/profiles");
+			if (try_profile(found, sizeof(found), dir,
+			    strlen(dir), name))
+				return found;
+		}
+	}
+	/* 4. where meson installed them: DATADIR/strata/profiles */
+	if (try_profile(found, sizeof(found), STRATA_DATADIR "/profiles",
+	    strlen(STRATA_DATADIR "/profiles"), name))
+		return found;
+	return name;
 }
 
 /* After the options: the profile, and stdin claimed once at most. */
@@ -157,7 +236,7 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 		return false;
 	}
 	if (optind < argc)
-		opt->profile = argv[optind];
+		opt->profile = cmd_find_profile(argv[optind]);
 	clash = assemble_stdin_clash(opt);
 	if (clash) {
 		fprintf(stderr, "%s: %s -: standard input is already used by "
@@ -190,6 +269,57 @@ once(const char *verb, const char *name)
 	return EXIT_USAGE;
 }
 
+/* --budget N as the --set it stands for. */
+static char budget_set[48];
+
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option pipeline_longopts[] = {
+	{ "user", required_argument, NULL, 'u' },
+	{ "history", required_argument, NULL, 'H' },
+	{ "context", required_argument, NULL, 'c' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "set", required_argument, NULL, 's' },
+	{ "inject", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "set-json", required_argument, NULL, OPT_SET_JSON },
+	{ "remove", required_argument, NULL, OPT_REMOVE },
+	{ "scope", required_argument, NULL, OPT_SCOPE },
+	{ "session", required_argument, NULL, 'S' },
+	{ "dry-run", no_argument, NULL, 'D' },
+	{ "turn", required_argument, NULL, 'R' },
+	{ "input", required_argument, NULL, 'I' },
+	{ "scene", required_argument, NULL, 'E' },
+	{ "llm-profile", required_argument, NULL, OPT_LLM_PROFILE },
+	{ "log-level", required_argument, NULL, 'L' },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "prestart", required_argument, NULL, OPT_PRESTART },
+	{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
+	{ "color", required_argument, NULL, 'C' },
+	{ "profile-format", required_argument, NULL, 'P' },
+	{ "image", required_argument, NULL, OPT_IMAGE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "card", required_argument, NULL, OPT_CARD },
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "chat", required_argument, NULL, OPT_CHAT },
+	{ "settings", required_argument, NULL, OPT_SETTINGS },
+	{ "world", required_argument, NULL, OPT_WORLD },
+	{ "regex", required_argument, NULL, OPT_REGEX },
+	{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
+	{ "persona", required_argument, NULL, OPT_PERSONA },
+	{ "greeting", required_argument, NULL, OPT_GREETING },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "allow-history-files", required_argument, NULL, OPT_ALLOW_FILES },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
+	pipeline_longopts };
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -197,48 +327,6 @@ static int
 parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
 {
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "set", required_argument, NULL, 's' },
-		{ "inject", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "set-json", required_argument, NULL, OPT_SET_JSON },
-		{ "remove", required_argument, NULL, OPT_REMOVE },
-		{ "scope", required_argument, NULL, OPT_SCOPE },
-		{ "session", required_argument, NULL, 'S' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "turn", required_argument, NULL, 'R' },
-		{ "input", required_argument, NULL, 'I' },
-		{ "scene", required_argument, NULL, 'E' },
-		{ "log-level", required_argument, NULL, 'L' },
-		{ "state", required_argument, NULL, OPT_STATE },
-		{ "prestart", required_argument, NULL, OPT_PRESTART },
-		{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
-		{ "color", required_argument, NULL, 'C' },
-		{ "profile-format", required_argument, NULL, 'P' },
-		{ "image", required_argument, NULL, OPT_IMAGE },
-		{ "help", no_argument, NULL, 'h' },
-		{ "card", required_argument, NULL, OPT_CARD },
-		{ "preset", required_argument, NULL, OPT_PRESET },
-		{ "chat", required_argument, NULL, OPT_CHAT },
-		{ "settings", required_argument, NULL, OPT_SETTINGS },
-		{ "world", required_argument, NULL, OPT_WORLD },
-		{ "regex", required_argument, NULL, OPT_REGEX },
-		{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
-		{ "persona", required_argument, NULL, OPT_PERSONA },
-		{ "greeting", required_argument, NULL, OPT_GREETING },
-		{ "type", required_argument, NULL, OPT_TYPE },
-		{ "now", required_argument, NULL, OPT_NOW },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "stage", required_argument, NULL, OPT_STAGE },
-		{ "allow-history-files", required_argument, NULL,
-		    OPT_ALLOW_FILES },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tavern_input *tv = &opt->tavern;
 	size_t cap[8] = { 0 };  /* contexts, vars, sets, injects, removes,
 	                         * prestarts, tool results, images */
@@ -249,7 +337,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	memset(opt, 0, sizeof(*opt));
 	if (getenv("STRATA_LOG"))
 		log_level(getenv("STRATA_LOG"), &opt->log_debug);
-	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
+	while ((ch = getopt_long(argc, argv, cmd_pipeline_opts.shortopts,
+	    cmd_pipeline_opts.longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
@@ -302,6 +391,18 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			    &cap[6], "--tool-result", optarg);
 			break;
 		case 'f':
+			/* html is a view of the build, not a request body:
+			 * the build keeps the profile's format. */
+			if (strcmp(optarg, "html") == 0 && debug) {
+				opt->html = true;
+				break;
+			}
+			if (strcmp(optarg, "html") == 0) {
+				fprintf(stderr, "%s %s: -f html is the stage "
+				    "inspector of a build: strata debug -f "
+				    "html\n", progname, verb);
+				return EXIT_USAGE;
+			}
 			if (!names_format_parse(optarg, &f)) {
 				cmd_bad_format(optarg);
 				return EXIT_USAGE;
@@ -347,6 +448,26 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case OPT_ALLOW_FILES:
 			opt->allow_history_files = optarg;
 			break;
+		case OPT_BUDGET: {
+			/* --set budget.max_tokens=N, checked here. */
+			size_t k = strspn(optarg, "0123456789");
+
+			if (!k || optarg[k] || optarg[0] == '0' || k > 12) {
+				fprintf(stderr, "%s %s: --budget takes a "
+				    "positive number of tokens, not '%s'\n",
+				    progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			/* The last --budget wins, as the last --set does. */
+			snprintf(budget_set, sizeof(budget_set),
+			    "budget.max_tokens=%s", optarg);
+			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--budget",
+			    budget_set);
+			break;
+		}
+		case 'q':
+			opt->quiet = true;
+			break;
 		case OPT_STAGE:
 			if (!debug) {
 				fprintf(stderr, "%s %s: unrecognized option "
@@ -378,6 +499,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			break;
 		case 'I':
 			opt->input = optarg;
+			break;
+		case OPT_LLM_PROFILE:
+			if (opt->llm_profile)
+				return once(verb, "--llm-profile");
+			opt->llm_profile = optarg;
 			break;
 		case 'E':
 			if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
@@ -414,6 +540,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		fprintf(stderr, "%s %s: --image cannot go with a SillyTavern "
 		    "build (--card, --preset, --chat, --settings, --world or "
 		    "--regex): it does not send images\n", progname, verb);
+		goto usage;
+	}
+	if (opt->html && (opt->json || opt->stage)) {
+		fprintf(stderr, "%s %s: -f html shows every stage of every "
+		    "message; it goes with neither --json nor --stage\n",
+		    progname, verb);
 		goto usage;
 	}
 	if (opt->stage && opt->json) {
@@ -591,28 +723,6 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
 	return true;
 }
 
-/* Was the agent template name used for this build? */
-static bool
-template_used(const struct options *opt, const struct chat *c,
-    const char *name)
-{
-	size_t i, n = strlen(name) - 3;         /* without ".md" */
-
-	if (!c->profile->agent && !opt->input)
-		return false;
-	if (strcmp(name, "current_user_input.md") == 0 ||
-	    strcmp(name, "reply_context.md") == 0)
-		return c->user != NULL;
-	for (i = 0; i < c->stack.nall; i++) {
-		const struct entry *e = c->stack.all[i];
-
-		if (strcmp(e->layer, "template") == 0 &&
-		    strncmp(e->key, name, n) == 0 && e->key[n] == '\0')
-			return true;
-	}
-	return false;
-}
-
 /*
  * --log-level debug: what Alice's debug trace holds -- profile, model,
  * session, the templates used and where each came from, then the full
@@ -623,7 +733,6 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
     const struct buf *out, const char *thread)
 {
 	const struct profile *p = c->profile;
-	const char *dir = profile_prompt_dir(p);
 	struct chatfile sess;
 	bool exists;
 	size_t i;
@@ -641,15 +750,11 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
 	fprintf(stderr, "%s: debug: session %s, thread %s, turn %lld, %s\n",
 	    progname, opt->session ? opt->session : "-", thread ? thread : "-",
 	    (long long)c->turn, c->first_turn ? "first turn" : "resumed");
-	for (i = 0; templates_names[i]; i++) {
-		const char *where;
-
-		if (!template_used(opt, c, templates_names[i]))
-			continue;
-		where = templates_where(run, dir, templates_names[i]);
-		fprintf(stderr, "%s: debug: template %s from %s\n", progname,
-		    templates_names[i], where ? where : "(built-in)");
-	}
+	for (i = 0; c->templates && i < c->templates->n; i++)
+		fprintf(stderr, "%s: debug: template %s (%s) from %s\n",
+		    progname, c->templates->v[i].name,
+		    templates_language(c->templates->v[i].name),
+		    c->templates->v[i].where);
 	fprintf(stderr, "%s: debug: rendered input (%zu bytes):\n", progname,
 	    out->len);
 	if (out->len)
@@ -722,7 +827,8 @@ run_pipeline(const struct options *opt, bool debug)
 			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    opt->stage);
 		if (debug)
-			fn = opt->json ? emit_json : emit_debug;
+			fn = opt->html ? emit_html : opt->json ?
+			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)

@@ -13,6 +13,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
+#include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -126,13 +127,32 @@ assemble_load(struct run *run, const struct options *opt,
     struct assembly *as)
 {
 	struct setting *sets;
+	struct profile *p;
 
 	memset(as, 0, sizeof(*as));
 	if (!inputs_split(run, opt, &sets, &as->vars, &as->ctxs, &as->injs))
 		return false;
-	as->profile = profile_load_as(run, opt->profile, opt->profile_format,
-	    sets, opt->nsets);
-	return as->profile != NULL;
+	p = profile_load_as(run, opt->profile, opt->profile_format, sets,
+	    opt->nsets);
+	if (p && opt->llm_profile && !profile_use_llm(run, p, opt->llm_profile))
+		return false;
+	as->profile = p;
+	return p != NULL;
+}
+
+/* [prompt] soul names a file only the agent prompt sends (or a
+ * template that reads {{soul_body}}): say so when nothing did. */
+static void
+soul_unsent(struct run *run, const struct profile *p, const struct inputs *in)
+{
+	const struct tvar *body = template_var_get(&in->vars, "soul_body", 9);
+	const struct tvar *meta = template_var_get(&in->vars, "soul", 4);
+
+	if (!p->soul.s || in->agent || (body && body->used) ||
+	    (meta && meta->used))
+		return;
+	diag_warning(run, run_source(run, p->soul.node->src),
+	    p->soul.node->span, MSG_SOUL_UNSENT);
 }
 
 bool
@@ -170,9 +190,12 @@ assemble_entries(struct run *run, const struct options *opt,
 	}
 	c->cleanups = in->cleanups;
 	c->ncleanups = in->ncleanups;
+	if (!budget_fit(run, opt, p, in, c))
+		return false;
 	arrange(run, c, in);
 	c->first_turn = in->first_turn;
 	c->soul = in->soul;
+	c->templates = in->templates;
 	c->turn = in->turn;
 	if (in->user) {
 		const struct source *u = in->rawuser ? in->rawuser : in->user;
@@ -180,7 +203,10 @@ assemble_entries(struct run *run, const struct options *opt,
 		c->user = u->text;
 		c->user_len = u->len;
 	}
-	return rewrite_messages(&cx, &plan, c);
+	if (!rewrite_messages(&cx, &plan, c))
+		return false;
+	soul_unsent(run, p, in);
+	return true;
 }
 
 bool
@@ -358,9 +384,9 @@ tavern_own(struct run *run, const struct options *opt,
 
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
-static bool
-tavern(struct run *run, const struct options *opt, const struct profile *p,
-    struct inputs *in, struct chat *c)
+bool
+assemble_tavern(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c)
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
@@ -376,6 +402,14 @@ tavern(struct run *run, const struct options *opt, const struct profile *p,
 		tin.chat = opt->session;
 	if (!tavern_own(run, opt, p, in, c, &tin))
 		return false;
+	/* Never silently: the profile's budget has no say here. */
+	if (p->budget.node)
+		diag_warning(run, run_source(run, p->budget.node->src),
+		    p->budget.node->span, MSG_BUDGET_TAVERN, "[budget]");
+	else if (p->context_node)
+		diag_warning(run, run_source(run, p->context_node->src),
+		    p->context_node->span, MSG_BUDGET_TAVERN,
+		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
@@ -403,7 +437,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		ok = false;
 	} else if (ok && tavern_wanted(&opt->tavern,
 	    profile_tavern(as.profile)))
-		ok = tavern(run, opt, as.profile, &in, c);
+		ok = assemble_tavern(run, opt, as.profile, &in, c);
 	else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);
 	inputs_free(&in);

@@ -47,6 +47,7 @@ struct options {
 	size_t nimages;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	bool html;              /* debug -f html: the stage inspector */
 	struct tavern_input tavern;     /* --card, --preset, ... (the
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
@@ -57,6 +58,7 @@ struct options {
 	enum assemble_turn turn;        /* --turn */
 	const char *input;      /* --input FILE.json: template inputs */
 	const char *scene;      /* --scene chat|work, or NULL */
+	const char *llm_profile;        /* --llm-profile NAME, or NULL */
 	bool log_debug;         /* --log-level debug: the trace on stderr */
 	const char *color;      /* --color: auto, always, never, or NULL */
 	const char *stage;      /* debug --stage: a tavern stage, or NULL */
@@ -64,6 +66,7 @@ struct options {
 	                                 * NULL: by the profile's name */
 	const char *allow_history_files;        /* --allow-history-files
 	                                         * DIR, or NULL */
+	bool quiet;             /* -q: no note of what the budget cut */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.

@@ -26,6 +26,13 @@ const char *const schema_inject_roles[] = { "system", "developer", "user",
 const char *const schema_developer_roles[] = { "developer", "system",
 	NULL };
 const char *const schema_cache_modes[] = { "off", "auto", NULL };
+const char *const schema_cut_modes[] = { "drop", "head", "tail", NULL };
+
+/* What a skill, context or injection may say about the budget. */
+#define CUT_FIELDS \
+	{ "protect", SCHEMA_BOOL, 0, NULL, NULL }, \
+	{ "fallback", SCHEMA_STRING, 0, NULL, NULL }, \
+	{ "cut", SCHEMA_STRING, 0, NULL, schema_cut_modes },
 
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
@@ -85,6 +92,7 @@ static const struct schema_field skill_fields[] = {
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ "show_path", SCHEMA_STRING, 0, NULL, NULL },
 	{ "files", SCHEMA_STRINGS, 0, NULL, NULL },
+	CUT_FIELDS
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -114,6 +122,7 @@ static const struct schema_field context_fields[] = {
 	{ "tag", SCHEMA_STRING, SCHEMA_NONEMPTY | SCHEMA_TAG, NULL, NULL },
 	{ "file", SCHEMA_STRING, 0, NULL, NULL },
 	{ "required", SCHEMA_BOOL, 0, NULL, NULL },
+	CUT_FIELDS
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -128,6 +137,7 @@ static const struct schema_field inject_fields[] = {
 	{ "scope", SCHEMA_STRING, 0, NULL, names_scopes },
 	{ "enabled", SCHEMA_BOOL, 0, NULL, NULL },
 	{ "anchor", SCHEMA_STRING, SCHEMA_ANCHOR, NULL, NULL },
+	CUT_FIELDS
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -147,6 +157,20 @@ static const struct schema_field output_fields[] = {
 	{ "developer_role", SCHEMA_STRING, 0, NULL, schema_developer_roles },
 	{ "params", SCHEMA_ANY, 0, NULL, NULL },
 	{ "cache", SCHEMA_STRING, 0, NULL, schema_cache_modes },
+	{ "context", SCHEMA_INT, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+/* [budget] (pipeline/budget.h). */
+static const struct schema_field budget_fields[] = {
+	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
+	{ "keep_first", SCHEMA_INT, 0, NULL, NULL },
+	{ "margin", SCHEMA_INT, 0, NULL, NULL },
+	{ "marker", SCHEMA_STRING, 0, NULL, NULL },
+	{ "cut", SCHEMA_STRING, 0, NULL, schema_cut_modes },
+	{ "history_priority", SCHEMA_PRIORITY, 0, NULL, NULL },
+	{ "protect", SCHEMA_STRINGS, 0, NULL, NULL },
+	{ "protect_priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -179,6 +203,8 @@ static const struct schema inject_schema = { "an injection", inject_fields,
 static const struct schema output_schema = { "[output]", output_fields,
 	NULL, NULL, NULL };
 static const struct schema tavern_schema = { "[tavern]", tavern_fields,
+	NULL, NULL, NULL };
+static const struct schema budget_schema = { "[budget]", budget_fields,
 	NULL, NULL, NULL };
 
 /* [agent] (layers/agent.h) and the history clean-up switches. */
@@ -258,6 +284,19 @@ static const struct schema_field plugin_fields[] = {
 const struct schema schema_plugin = { "the plugin", plugin_fields, NULL,
 	NULL, NULL };
 
+/* [llm_profiles.NAME]: a model and its prompt prefix, chosen with
+ * --llm-profile NAME (profile_use_llm()). */
+static const struct schema_field llm_profile_fields[] = {
+	{ "prompt_prefix", SCHEMA_STRING, 0, NULL, NULL },
+	{ "model", SCHEMA_STRING, 0, NULL, NULL },
+	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
+	{ "params", SCHEMA_ANY, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema llm_profile_schema = { "an LLM profile",
+	llm_profile_fields, NULL, NULL, NULL };
+
 static const struct schema_field top_fields[] = {
 	{ "extends", SCHEMA_STRING, 0, NULL, NULL },
 	{ "profile", SCHEMA_TABLE, 0, &profile_schema, NULL },
@@ -272,6 +311,8 @@ static const struct schema_field top_fields[] = {
 	{ "agent", SCHEMA_TABLE, 0, &agent_schema, NULL },
 	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
 	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
+	{ "budget", SCHEMA_TABLE, 0, &budget_schema, NULL },
+	{ "llm_profiles", SCHEMA_NAMED, 0, &llm_profile_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -337,6 +378,8 @@ schema_type_text(enum schema_type t)
 		return "a table";
 	case SCHEMA_STRINGS:
 		return "an array of strings";
+	case SCHEMA_NAMED:
+		return "a table of tables";
 	case SCHEMA_TABLES:
 		break;
 	}
@@ -393,6 +436,10 @@ schema_anchor_parse(const char *s, bool *before, const char **id,
 
 /* ---- shapes: types, choices, unknown keys ----------------------------- */
 
+static bool check_named(struct run *run, const struct node *t,
+    const struct schema *s, const char *prefix);
+static bool check_value(struct run *run, const struct schema_field *f,
+    const struct node *v, const char *path);
 static bool check_table(struct run *run, const struct node *t,
     const struct schema *s, const char *prefix);
 
@@ -599,10 +646,32 @@ check_value(struct run *run, const struct schema_field *f,
 		if (k == NODE_ARRAY)
 			return check_strings(run, v, path);
 		break;
+	case SCHEMA_NAMED:
+		if (k == NODE_TABLE)
+			return check_named(run, v, f->sub, path);
+		break;
 	}
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
 	    schema_type_text(f->type), tree_kind_article(k));
 	return false;
+}
+
+/* Every value of t a table, checked against s. */
+static bool
+check_named(struct run *run, const struct node *t, const struct schema *s,
+    const char *prefix)
+{
+	const struct schema_field f = { "", SCHEMA_TABLE, 0, s, NULL };
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < t->u.table.n; i++) {
+		const struct member *m = &t->u.table.items[i];
+
+		ok = check_value(run, &f, m->value, dotted(&run->arena, prefix,
+		    m->key)) && ok;
+	}
+	return ok;
 }
 
 static bool
@@ -737,6 +806,12 @@ check_rules(struct run *run, const struct node *t, const struct schema *s)
 			continue;
 		if (f->type == SCHEMA_TABLE) {
 			ok = check_rules(run, v, f->sub) && ok;
+			continue;
+		}
+		if (f->type == SCHEMA_NAMED) {
+			for (i = 0; i < v->u.table.n; i++)
+				ok = check_rules(run, v->u.table.items[i].value,
+				    f->sub) && ok;
 			continue;
 		}
 		for (i = 0; i < v->u.array.n; i++)

@@ -34,6 +34,8 @@ enum schema_type {
 	SCHEMA_ANY,             /* a free-form table (output.params) */
 	SCHEMA_SCALARS,         /* a table of scalars (vars) */
 	SCHEMA_STRINGS,         /* an array of strings (worlds, plugins) */
+	SCHEMA_NAMED,           /* a table of tables, each against sub
+	                         * (llm_profiles.NAME) */
 };
 
 enum schema_flag {
@@ -89,6 +91,8 @@ extern const char *const schema_developer_roles[];
 /* [agent] kind and lang (layers/agent.h). */
 extern const char *const schema_agent_kinds[];
 extern const char *const schema_agent_langs[];
+/* cut = "drop", "head", "tail" (enum cut_how). */
+extern const char *const schema_cut_modes[];
 /* [output] cache: "off", "auto". */
 extern const char *const schema_cache_modes[];
 

@@ -24,6 +24,7 @@ struct profile;          /* opaque here: the emitters read it */
 struct wi_result;        /* opaque here (tavern/wi.h): the emitters
                           * read it */
 struct tavern_report;    /* tavern/titem.h: a SillyTavern build's items */
+struct budget_report;    /* pipeline/budget.h: what the budget cut */
 
 /*
  * What a message carries beyond its text (NULL on a plain message, which
@@ -102,6 +103,18 @@ struct cleanup_note {
 	struct span span;
 };
 
+/* An agent template a build used, and where it came from: the file
+ * read, or "(built-in)" (the debug trace names them). */
+struct chat_template {
+	const char *name;
+	const char *where;
+};
+
+struct chat_templates {
+	struct chat_template *v;
+	size_t n, cap;
+};
+
 struct chat {
 	const struct profile *profile;
 	enum out_format format;
@@ -136,6 +149,11 @@ struct chat {
 	 * message, with their stages (tavern/titem.h); else NULL. */
 	const struct tavern_report *tavern;
 	const char *stage;              /* debug --stage NAME, or NULL */
+	/* A profile build's token budget and its cuts, or NULL (a
+	 * SillyTavern build keeps SillyTavern's). */
+	const struct budget_report *budget;
+	/* The agent templates used, in order, or NULL. */
+	const struct chat_templates *templates;
 };
 
 #endif

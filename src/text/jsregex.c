@@ -906,7 +906,7 @@ translate(struct tr *t)
 				t->i = end;
 				goto lazy;
 			}
-			/* FALLTHROUGH */
+			FALLTHROUGH;
 		case '}': case ']':
 			if (t->u)
 				return fail(t, i, 1, MSG_JSREGEX_LONE_BRACKET);

@@ -153,6 +153,10 @@ struct regex_set {
 	 * REGEX_BUILD_BUDGET steps, and REGEX_BYTE_BUDGET more for each
 	 * byte a script runs on. */
 	uint64_t build_left;
+	/* When set, regex_apply() appends the name of each script that
+	 * changed the text, ", " between them (for the stage inspector);
+	 * the caller owns the buffer. */
+	struct buf *fired;
 };
 
 /* The cost bounds of the regex scripts, in PCRE2 match steps: one run
