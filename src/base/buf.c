@@ -124,3 +124,62 @@ buf_detach(struct buf *b)
 	buf_init(b);
 	return p;
 }
+
+/* The length of the style code at s (one buf_put_term_styled() keeps),
+ * or 0. */
+static size_t
+style_code(const char *s, size_t n)
+{
+	static const char *const codes[] = { "\033[0m", "\033[1m",
+	    "\033[2m", "\033[33m" };
+	size_t i, k;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		k = strlen(codes[i]);
+		if (k <= n && memcmp(s, codes[i], k) == 0)
+			return k;
+	}
+	return 0;
+}
+
+void
+buf_put_term_styled(struct buf *b, const char *s, size_t n, bool styles)
+{
+	size_t i = 0, k, run = 0;
+	char e[8];
+	uint32_t c;
+
+	while (i < n) {
+		size_t el;
+
+		if (styles && s[i] == '\033' && (k = style_code(s + i,
+		    n - i)) > 0) {
+			i += k;
+			continue;
+		}
+		k = utf8_decode(s + i, n - i, &c);
+		if (k == 0) {
+			buf_put(b, s + run, i - run);
+			buf_printf(b, "\\x%02x", (unsigned char)s[i]);
+			run = ++i;
+			continue;
+		}
+		if (c == '\r' && i + 1 < n && s[i + 1] == '\n') {
+			i++;    /* a CRLF line end is harmless */
+			continue;
+		}
+		if ((el = term_escape(c, e)) > 0) {
+			buf_put(b, s + run, i - run);
+			buf_put(b, e, el);
+			run = i + k;
+		}
+		i += k;
+	}
+	buf_put(b, s + run, n - run);
+}
+
+void
+buf_put_term(struct buf *b, const char *s, size_t n)
+{
+	buf_put_term_styled(b, s, n, false);
+}

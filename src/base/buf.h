@@ -8,6 +8,7 @@
 #define BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct buf {
@@ -32,5 +33,12 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 char *buf_detach(struct buf *b);
+/* The one helper for text in human views: s[0..n) with term_escape()'s
+ * characters escaped and each byte that is not UTF-8 as "\xNN".  With
+ * styles, the four style codes strata's coloured views write (ESC [ 0,
+ * 1, 2 or 33 m) pass as they are; every other escape is shown. */
+void buf_put_term(struct buf *b, const char *s, size_t n);
+void buf_put_term_styled(struct buf *b, const char *s, size_t n,
+    bool styles);
 
 #endif

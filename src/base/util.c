@@ -351,3 +351,14 @@ suggest_best(const struct suggest *s)
 {
 	return s->near ? s->near : s->prefix;
 }
+
+size_t
+term_escape(uint32_t c, char *out)
+{
+	if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ||
+	    (c >= 0x80 && c < 0xa0) || c == 0x61c || c == 0x200e ||
+	    c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2066 && c <= 0x2069))
+		return (size_t)snprintf(out, 8, "\\u%04x", (unsigned)c);
+	return 0;
+}

@@ -53,6 +53,12 @@ size_t utf8_count(const char *s, size_t n);
  * characters and emoji take two, combining marks and zero-width
  * characters none, others one. */
 size_t utf8_width(const char *s, size_t n);
+/* Human views (strata(1), SECURITY): how code point c is shown on a
+ * terminal.  C0 controls other than tab and newline, DEL, C1 controls
+ * and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069) are written as "\uXXXX" into out (8 bytes
+ * room) and the length returned; 0 for any other, shown as it is. */
+size_t term_escape(uint32_t c, char *out);
 
 /* The value of hex digit c, or -1. */
 int hex_value(int c);

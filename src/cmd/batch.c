@@ -50,6 +50,8 @@ const char cmd_batch_help[] =
     "      --split-bytes SIZE     at most SIZE bytes per file (with -o; K, M,\n"
     "                             G: powers of 1024, KB, MB, GB: of 1000)\n"
     "      --strict               stop at the first bad line\n"
+    "      --allow-history-files DIR\n"
+    "                             let history parts name files inside DIR\n"
     "      --progress, --no-progress\n"
     "                             a progress line on stderr (lines, rate,\n"
     "                             errors), or none; by default there is one\n"
@@ -700,6 +702,7 @@ static const struct option batch_longopts[] = {
 	{ "set", required_argument, NULL, 's' },
 	{ "var", required_argument, NULL, 'v' },
 	{ "strict", no_argument, NULL, 'S' },
+	{ "allow-history-files", required_argument, NULL, 'A' },
 	{ "progress", no_argument, NULL, 'P' },
 	{ "no-progress", no_argument, NULL, 'N' },
 	{ "id-prefix", required_argument, NULL, 'I' },
@@ -746,6 +749,9 @@ cmd_batch(int argc, char **argv)
 			break;
 		case 'S':
 			b.strict = true;
+			break;
+		case 'A':
+			opt.allow_history_files = optarg;
 			break;
 		case 'P':
 			b.progress = isatty(STDERR_FILENO);

@@ -12,6 +12,8 @@ const char cmd_build_help[] =
     "\n"
     "  -u, --user TEXT|-          the current user message (- reads stdin)\n"
     "      --image FILE|URL       an image in the current turn (repeatable)\n"
+    "      --allow-history-files DIR\n"
+    "                             let history parts name files inside DIR\n"
     "  -H, --history FILE|-       earlier messages: a JSON array of\n"
     "                             {role, content[, name]}, tool calls and\n"
     "                             results, images (see strata(1))\n"

@@ -84,7 +84,9 @@ print_field(struct run *run, const struct node *v3, const char *name,
 		    diag_shown(run, name, strlen(name)));
 		return false;
 	}
-	if (n->kind == NODE_STRING)
+	if (n->kind == NODE_STRING && isatty(STDOUT_FILENO))
+		buf_put_term(out, n->u.str.s, n->u.str.len);    /* SECURITY */
+	else if (n->kind == NODE_STRING)
 		buf_put(out, n->u.str.s, n->u.str.len);
 	else
 		json_write(out, n, 2);

@@ -12,6 +12,19 @@
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "base/util.h"
+#include "base/buf.h"
+
+/* A usage error quotes the argument as a human view does (SECURITY). */
+static void
+unknown(const char *arg)
+{
+	struct buf b = BUF_INIT;
+
+	buf_put_term(&b, arg, strlen(arg));
+	fprintf(stderr, "%s: unknown command '%s'\n", progname,
+	    b.data ? b.data : "");
+	buf_free(&b);
+}
 
 static int cmd_help(int argc, char **argv);
 static int cmd_completion(int argc, char **argv);
@@ -144,8 +157,7 @@ cmd_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!find(argv[1])) {
-		fprintf(stderr, "%s: unknown command '%s'\n", progname,
-		    argv[1]);
+		unknown(argv[1]);
 		overview(stderr);
 		return EXIT_USAGE;
 	}
@@ -214,8 +226,7 @@ main(int argc, char **argv)
 	}
 	c = find(argv[optind]);
 	if (!c) {
-		fprintf(stderr, "%s: unknown command '%s'\n", progname,
-		    argv[optind]);
+		unknown(argv[optind]);
 		overview(stderr);
 		return EXIT_USAGE;
 	}

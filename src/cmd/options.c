@@ -67,7 +67,9 @@ cmd_bad_format(const char *arg)
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	buf_printf(&b, "%s: unknown format '%s' (expected ", progname, arg);
+	buf_printf(&b, "%s: unknown format '", progname);
+	buf_put_term(&b, arg, strlen(arg));
+	buf_puts(&b, "' (expected ");
 	for (i = 0; names_formats[i]; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : names_formats[i + 1] ?
 		    ", " : " or ", names_formats[i]);
@@ -136,6 +138,7 @@ enum {
 	OPT_NOW,
 	OPT_SEED,
 	OPT_STAGE,
+	OPT_ALLOW_FILES,
 	OPT_BUDGET,
 };
 
@@ -310,6 +313,7 @@ static const struct option pipeline_longopts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "allow-history-files", required_argument, NULL, OPT_ALLOW_FILES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -441,6 +445,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_ALLOW_FILES:
+			opt->allow_history_files = optarg;
+			break;
 		case OPT_BUDGET: {
 			/* --set budget.max_tokens=N, checked here. */
 			size_t k = strspn(optarg, "0123456789");
@@ -701,7 +708,7 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
  */
 static bool
 save_turn(struct run *run, const struct options *opt, const struct chat *c,
-    const char **thread)
+    struct session_hold *hold, const char **thread)
 {
 	struct turn_arg t;
 
@@ -714,7 +721,7 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
 		return false;
 	}
-	if (!session_update(run, opt->session, append_turn, &t))
+	if (!session_update_held(run, hold, append_turn, &t))
 		return false;
 	*thread = t.thread;
 	return true;
@@ -762,16 +769,27 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * not --dry-run or regenerate), the trace goes to stderr, the request to
  * stdout. */
 static void
-finish(struct run *run, const struct options *opt, bool debug,
-    const struct chat *c, const struct buf *out)
+finish(struct run *run, const struct options *opt, struct session_hold *hold,
+    const struct chat *c, const struct buf *out, bool human)
 {
 	const char *thread = NULL;
 
-	if (opt->session && !debug && !opt->dry_run && !opt->regenerate &&
-	    !save_turn(run, opt, c, &thread))
+	if (hold && !save_turn(run, opt, c, hold, &thread))
 		return;
 	if (opt->log_debug)
 		trace(run, opt, c, out, thread);
+	if (human) {
+		/* A human view: the text escaped, the view's own colours
+		 * kept (strata(1), SECURITY). */
+		struct buf t = BUF_INIT;
+
+		buf_put_term_styled(&t, out->data ? out->data : "", out->len,
+		    c->color);
+		if (t.len && fwrite(t.data, 1, t.len, stdout) != t.len)
+			diag_system(run);
+		buf_free(&t);
+		return;
+	}
 	if (out->len && fwrite(out->data, 1, out->len, stdout) != out->len)
 		diag_system(run);
 }
@@ -784,8 +802,13 @@ run_pipeline(const struct options *opt, bool debug)
 	struct buf out = BUF_INIT;
 	struct options o = *opt;
 	struct tavern_state ts;
+	struct session_hold hold;
 	emit_fn *fn;
 	int status;
+	/* The session is held locked from before it is read until the turn
+	 * is written, so concurrent builds serialise (strata(1), SESSIONS). */
+	bool held = opt->session && !debug && !opt->dry_run &&
+	    !opt->regenerate;
 
 	/* A SillyTavern build leaves what its chat keeps in ts. */
 	memset(&ts, 0, sizeof(ts));
@@ -796,6 +819,11 @@ run_pipeline(const struct options *opt, bool debug)
 	opt = &o;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, opt->color);
+	if (held && !session_hold(&run, opt->session, &hold)) {
+		status = diag_status(&run);
+		run_free(&run);
+		return status;
+	}
 	if (assemble(&run, opt, &chat)) {
 		chat.color = emit_color(STDOUT_FILENO, opt->color);
 		chat.stage = opt->stage;
@@ -808,8 +836,13 @@ run_pipeline(const struct options *opt, bool debug)
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)
-			finish(&run, opt, debug, &chat, &out);
+			finish(&run, opt, held ? &hold : NULL, &chat, &out,
+			    (debug &&
+			    !opt->json) || (!debug && chat.format ==
+			    FORMAT_TEXT && isatty(STDOUT_FILENO)));
 	}
+	if (held)
+		session_release(&hold);
 	status = diag_status(&run);
 	buf_free(&out);
 	run_free(&run);

@@ -225,6 +225,12 @@ cut_reason(const struct node *m)
 	return cut && cut->kind == NODE_STRING ? cut->u.str.s : NULL;
 }
 
+static void
+shown(struct buf *out, const char *s)
+{
+	buf_put_term(out, s, strlen(s));
+}
+
 /* show: a readable transcript, or the -H history array. */
 static bool
 show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
@@ -238,10 +244,16 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 
 		buf_printf(out, "%zu messages, %lld turns completed\n",
 		    c->msgs.n, (long long)session_turn(c));
-		if (id)
-			buf_printf(out, "thread %s\n", id);
-		if (fp)
-			buf_printf(out, "profile %s\n", fp);
+		if (id) {
+			buf_puts(out, "thread ");
+			shown(out, id);
+			buf_putc(out, '\n');
+		}
+		if (fp) {
+			buf_puts(out, "profile ");
+			shown(out, fp);
+			buf_putc(out, '\n');
+		}
 	}
 	for (i = 0; i < c->msgs.n; i++) {
 		const struct node *m = c->msgs.v[i].obj;
@@ -272,19 +284,30 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 			tree_push(&run->arena, hist, o);
 			continue;
 		}
-		buf_printf(out, "\n[%zu] %s (%s%s%s%s)\n", i + 1,
-		    *chatfile_name(m) ? chatfile_name(m) : "?", names_role(r),
+		/* A human view: text from the file escaped (strata(1),
+		 * SECURITY). */
+		buf_printf(out, "\n[%zu] ", i + 1);
+		shown(out, *chatfile_name(m) ? chatfile_name(m) : "?");
+		buf_printf(out, " (%s%s%s", names_role(r),
 		    hidden ? ", hidden" : "", cut_reason(m) ?
-		    ", cut short: " : "", cut_reason(m) ? cut_reason(m) : "");
-		buf_put(out, text, len);
+		    ", cut short: " : "");
+		if (cut_reason(m))
+			shown(out, cut_reason(m));
+		buf_puts(out, ")\n");
+		buf_put_term(out, text, len);
 		buf_putc(out, '\n');
 		for (k = 0; k < np; k++)
-			if (parts[k].kind != PART_TEXT)
-				buf_printf(out, "[%s %s]\n", parts[k].kind ==
-				    PART_IMAGE ? "image" : "file",
-				    parts[k].url ? parts[k].data :
-				    parts[k].media_type ? parts[k].media_type :
-				    "?");
+			if (parts[k].kind != PART_TEXT) {
+				buf_printf(out, "[%s ", parts[k].kind ==
+				    PART_IMAGE ? "image" : "file");
+				if (parts[k].url)
+					buf_put_term(out, parts[k].data,
+					    parts[k].len);
+				else
+					shown(out, parts[k].media_type ?
+					    parts[k].media_type : "?");
+				buf_puts(out, "]\n");
+			}
 	}
 	if (json) {
 		json_write(out, hist, 2);

@@ -623,6 +623,15 @@ cmd_wi(int argc, char **argv)
 			list(&worlds[i], &b);
 		}
 	}
+	if (!o.to_book && !o.from_book && !o.json) {
+		/* A human view: the books' text escaped (strata(1),
+		 * SECURITY); the listing has no escapes of its own. */
+		struct buf t = BUF_INIT;
+
+		buf_put_term(&t, b.data ? b.data : "", b.len);
+		buf_free(&b);
+		b = t;
+	}
 	fwrite(b.data ? b.data : "", 1, b.len, stdout);
 	if (fflush(stdout) != 0)
 		die("cannot write to stdout:");

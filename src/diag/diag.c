@@ -39,8 +39,9 @@ diag_text(enum diag_msg msg)
 static size_t
 escape(struct buf *out, const char *s, size_t n, size_t max)
 {
-	size_t i = 0, k, cps = 0;
+	size_t i = 0, k, cps = 0, el;
 	uint32_t c;
+	char e[8];
 
 	while (i < n && (max == 0 || cps < max)) {
 		k = utf8_decode(s + i, n - i, &c);
@@ -51,8 +52,8 @@ escape(struct buf *out, const char *s, size_t n, size_t max)
 			buf_puts(out, "\\n");
 		} else if (c == '\t') {
 			buf_puts(out, "\\t");
-		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-			buf_printf(out, "\\u%04x", (unsigned)c);
+		} else if ((el = term_escape(c, e)) > 0) {
+			buf_put(out, e, el);
 		} else {
 			buf_put(out, s + i, k);
 		}
@@ -121,9 +122,10 @@ width(uint32_t c)
 }
 
 /*
- * Echo one source line with a caret line under the span.  Control
- * characters and invalid bytes are shown as '?' so the terminal is never
- * fed escapes; long lines are windowed around the column.
+ * Echo one source line with a caret line under the span.  Control and
+ * bidirectional characters are shown escaped (term_escape()) and invalid
+ * bytes as '?', so the terminal is never fed escapes; long lines are
+ * windowed around the column.
  */
 static void
 echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
@@ -135,7 +137,7 @@ echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
 	size_t spanend = (size_t)sp.off + sp.len;
 	struct buf text = BUF_INIT, mark = BUF_INIT;
 	bool caret = false;
-	char gutter[32], enc[4];
+	char gutter[32], enc[8];
 	uint32_t c;
 
 	if (col > ECHO_WIDTH / 2)
@@ -147,6 +149,7 @@ echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
 	}
 	for (; i < n && cpno < last; i += k, cpno++) {
 		size_t off = ls.off + i;
+		size_t el;
 		int w;
 		char m;
 
@@ -154,12 +157,11 @@ echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
 		if (k == 0) {
 			k = 1;
 			c = '?';
-		} else if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			c = '?';
 		}
 		if (cpno < first)
 			continue;
-		buf_put(&text, enc, utf8_encode(c, enc));
+		el = c == '\t' ? 0 : term_escape(c, enc);
+		buf_put(&text, enc, el ? el : utf8_encode(c, enc));
 		if (off == sp.off) {
 			m = '^';
 			caret = true;
@@ -168,8 +170,11 @@ echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
 		} else {
 			m = c == '\t' ? '\t' : ' ';
 		}
-		for (w = c == '\t' ? 1 : width(c); w > 0; w--)
+		for (w = c == '\t' ? 1 : el ? (int)el : width(c); w > 0; w--) {
 			buf_putc(&mark, m);
+			if (el && m == '^')
+				m = '~';
+		}
 	}
 	if (i < n)
 		buf_puts(&text, "...");

@@ -206,6 +206,10 @@ enum diag_level {
 	X(MSG_IMAGE_MEDIA, "'%s' is %s, but its media_type says %s") \
 	X(MSG_FILE_READ, "cannot read file '%s':") \
 	X(MSG_FILE_MEDIA, "file '%s' needs a media_type") \
+	X(MSG_MEDIA_SPECIAL, "'%s' is not a regular file") \
+	X(MSG_MEDIA_DATA_PATH, "this part names the local file '%s': history data may not name files for strata to read (give a data: URL, or --allow-history-files DIR)") \
+	X(MSG_MEDIA_OUTSIDE, "'%s' is outside the --allow-history-files directory '%s'") \
+	X(MSG_ALLOW_DIR, "--allow-history-files '%s':") \
 	X(MSG_PROVIDER_CANNOT, "%s message %zu: %s cannot take %s") \
 	X(MSG_PROVIDER_NAME, "%s message %zu: %s does not accept the name '%s' (it must match %s)") \
 	X(MSG_PROVIDER_EMPTY, "%s message %zu: %s rejects an empty %s message") \
@@ -241,6 +245,7 @@ enum diag_level {
 	X(MSG_TEMPLATE_INCLUDE_PATH, "template path '%s' leaves the prompt directory (it must be relative, without '..')") \
 	X(MSG_TEMPLATE_INCLUDE_CYCLE, "'%s' includes itself") \
 	X(MSG_TEMPLATE_DEPTH, "templates nested deeper than %d") \
+	X(MSG_TEMPLATE_INCLUDE_TOTAL, "includes expand to more than %zu bytes in all (see strata(1), SECURITY)") \
 	X(MSG_TEMPLATE_NOT_FOUND, "no template '%s' in the prompt directory %s or built in") \
 	X(MSG_TEMPLATE_SYMLINK_OUT, "template '%s' is a symbolic link out of the prompt directory") \
 	X(MSG_TEMPLATE_EXISTS, "%s exists already: not overwritten") \
@@ -259,6 +264,7 @@ enum diag_level {
 	/* session: chat files */ \
 	X(MSG_CHAT_LINE_NOT_OBJECT, "line %u of a chat file must be a JSON object") \
 	X(MSG_SESSION_LOCK, "cannot lock the session %s:") \
+	X(MSG_SESSION_DANGLING, "the session %s is a symbolic link to a file that does not exist (strata follows a link to an existing session only)") \
 	X(MSG_SESSION_EMPTY, "the session %s has no %s to %s") \
 	X(MSG_SESSION_EXISTS, "the session %s exists already") \
 	X(MSG_SESSION_NO_CALL, "tool call '%s': no assistant message of the session %s made it") \
@@ -371,6 +377,10 @@ enum diag_level {
 	X(MSG_REGEX_INERT, "%s: flag '%c' is not a JavaScript flag; SillyTavern ignores this script") \
 	X(MSG_REGEX_NOT_FLAGS, "%s: the letters after the last '/' are not a set of flags, so SillyTavern takes the whole string, slashes included, as the pattern") \
 	X(MSG_REGEX_LIMIT, "match limit exceeded in script '%s'") \
+	X(MSG_MACRO_OUTPUT, "the macros of '%s' would make more text than the cap on %s (%zu bytes; see strata(1), SECURITY)") \
+	X(MSG_MACRO_VAR_BIG, "variable '%s' would hold %zu bytes, more than the cap of %zu") \
+	X(MSG_REGEX_RUN_BUDGET, "script '%s' ran out of its budget of match steps for one text (see strata(1), SECURITY)") \
+	X(MSG_REGEX_BUILD_BUDGET, "script '%s' ran out of the build's budget of regex match steps (see strata(1), SECURITY)") \
 	X(MSG_REGEX_MATCH_FAILED, "matching failed in script '%s'") \
 	/* world info (tavern/world.c, tavern/wi*.c, cmd/wi.c) */ \
 	X(MSG_WI_WRONG_TYPE, "'%s' must be %s, not %s (%s)") \

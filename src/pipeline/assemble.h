@@ -64,6 +64,8 @@ struct options {
 	const char *stage;      /* debug --stage: a tavern stage, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
+	const char *allow_history_files;        /* --allow-history-files
+	                                         * DIR, or NULL */
 	bool quiet;             /* -q: no note of what the budget cut */
 };
 

@@ -569,8 +569,8 @@ media(struct reader *rd, const struct node *p, enum part_kind kind,
 		    "a string 'path' or 'url'");
 		return false;
 	}
-	if (!media_part(rd->run, rd->src, ref->span, kind, ref->u.str.s,
-	    ref->u.str.len, rd->dir, media_type, &pt))
+	if (!media_data_part(rd->run, rd->src, ref->span, kind, ref->u.str.s,
+	    ref->u.str.len, rd->dir, rd->in->allow_files, media_type, &pt))
 		return false;
 	vec_push(&d->parts, pt);
 	return true;
@@ -610,8 +610,9 @@ url_part(struct reader *rd, const struct node *p, enum part_kind kind,
 		    what, "a string URL");
 		return false;
 	}
-	if (!media_part(rd->run, rd->src, url->span, kind, url->u.str.s,
-	    url->u.str.len, NULL, str_of(type), &pt))
+	if (!media_data_part(rd->run, rd->src, url->span, kind,
+	    url->u.str.s, url->u.str.len, NULL, rd->in->allow_files,
+	    str_of(type), &pt))
 		return false;
 	if (!pt.url && !pt.media_type)
 		pt.media_type = str_of(type);
@@ -816,7 +817,8 @@ parts(struct reader *rd, const struct node *e, enum role r,
 				    "file_data"));
 				struct part pt;
 
-				if (!fd || !media_part(rd->run, rd->src,
+				if (!fd || !media_is_url(fd, strlen(fd)) ||
+				    !media_part(rd->run, rd->src,
 				    tree_get(f, "file_data")->span, PART_FILE,
 				    fd, strlen(fd), NULL, NULL, &pt) ||
 				    pt.url) {

@@ -366,6 +366,7 @@ inputs_read(struct run *run, const struct options *opt,
 	uint64_t seed;
 
 	memset(in, 0, sizeof(*in));
+	in->allow_files = opt->allow_history_files;
 	/* --now and --seed pin what the macros read: a bad one is an error
 	 * for every build, whether or not a macro would have read it. */
 	if (opt->now && !clock_parse(opt->now, &ms)) {

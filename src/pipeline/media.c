@@ -3,12 +3,23 @@
  * capped at MEDIA_MAX_MB, its media type sniffed from its first bytes and
  * its bytes base64-encoded; a URL kept as written; a data: URL split into
  * its media type and base64 bytes.  Parts live in the run's arena.
+ *
+ * The trust boundary (strata(1), SECURITY): only the user names local
+ * files.  media_part() serves --image; media_data_part() serves parts
+ * that arrive as data (histories, batch lines), which are URLs only
+ * unless --allow-history-files names a directory to read from.
  */
+#define _DEFAULT_SOURCE             /* realpath() */
 #include "pipeline/stages.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/base64.h"
@@ -43,42 +54,64 @@ media_is_url(const char *s, size_t n)
 	    (n > 5 && memcmp(s, "gs://", 5) == 0);
 }
 
+/*
+ * Read the regular file at path into b, capped; false with errno set on
+ * failure, *special when it is not a regular file.  The open never
+ * blocks (a FIFO with no writer would block in open() for ever), and a
+ * symbolic link as the last component is refused when nofollow is set.
+ */
 static bool
-read_capped(const char *path, struct buf *b, bool *big)
+read_capped(const char *path, struct buf *b, bool *big, bool *special,
+    bool nofollow)
 {
-	FILE *f = fopen(path, "rb");
 	char chunk[65536];
-	size_t k;
+	struct stat st;
+	ssize_t k;
+	int fd, e;
 
-	*big = false;
-	if (!f)
+	*big = *special = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+	    (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0)
 		return false;
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		buf_put(b, chunk, k);
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		*special = true;
+		close(fd);
+		return false;
+	}
+	while ((k = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		buf_put(b, chunk, (size_t)k);
 		if (b->len > (size_t)MEDIA_MAX_MB * 1024 * 1024) {
 			*big = true;
 			break;
 		}
 	}
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		errno = e;
-		return false;
-	}
-	fclose(f);
+	close(fd);
 	return true;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return false;
 }
+
+static bool from_file(struct run *run, const struct source *src,
+    struct span sp, enum part_kind kind, const char *path, const char *shown,
+    bool nofollow, const char *media_type, struct part *out);
 
 bool
 media_part(struct run *run, const struct source *src, struct span sp,
     enum part_kind kind, const char *ref, size_t reflen, const char *dir,
     const char *media_type, struct part *out)
 {
-	struct buf b = BUF_INIT, enc = BUF_INIT;
-	const char *path, *sniffed, *shown = diag_shown(run, ref, reflen);
-	bool big;
+	const char *path, *shown = diag_shown(run, ref, reflen);
 
 	memset(out, 0, sizeof(*out));
 	out->kind = kind;
@@ -109,9 +142,29 @@ media_part(struct run *run, const struct source *src, struct span sp,
 	path = ref[0] == '/' || !dir || !*dir ? arena_strndup(&run->arena,
 	    ref, reflen) : arena_printf(&run->arena, "%s/%.*s", dir,
 	    (int)reflen, ref);
-	if (!read_capped(path, &b, &big)) {
-		diag_error(run, src, sp, kind == PART_IMAGE ? MSG_IMAGE_READ :
-		    MSG_FILE_READ, shown);
+	return from_file(run, src, sp, kind, path, shown, false, media_type,
+	    out);
+}
+
+/* The file at path as a part (see media_part()). */
+static bool
+from_file(struct run *run, const struct source *src, struct span sp,
+    enum part_kind kind, const char *path, const char *shown, bool nofollow,
+    const char *media_type, struct part *out)
+{
+	struct buf b = BUF_INIT, enc = BUF_INIT;
+	const char *sniffed;
+	bool big, special;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = kind;
+	out->media_type = media_type;
+	if (!read_capped(path, &b, &big, &special, nofollow)) {
+		if (special)
+			diag_error(run, src, sp, MSG_MEDIA_SPECIAL, shown);
+		else
+			diag_error(run, src, sp, kind == PART_IMAGE ?
+			    MSG_IMAGE_READ : MSG_FILE_READ, shown);
 		buf_free(&b);
 		return false;
 	}
@@ -151,4 +204,68 @@ media_part(struct run *run, const struct source *src, struct span sp,
 	out->data = enc.len ? arena_adopt(&run->arena, buf_detach(&enc)) : "";
 	buf_free(&enc);
 	return true;
+}
+
+/* Whether the resolved path p lies inside the resolved directory d. */
+static bool
+inside(const char *p, const char *d)
+{
+	size_t n = strlen(d);
+
+	if (strcmp(d, "/") == 0)
+		return p[0] == '/';
+	return strncmp(p, d, n) == 0 && p[n] == '/';
+}
+
+bool
+media_data_part(struct run *run, const struct source *src, struct span sp,
+    enum part_kind kind, const char *ref, size_t reflen, const char *dir,
+    const char *allow, const char *media_type, struct part *out)
+{
+	const char *path, *shown;
+	char *real, *top;
+	bool ok;
+
+	if (media_is_url(ref, reflen))
+		return media_part(run, src, sp, kind, ref, reflen, NULL,
+		    media_type, out);
+	shown = diag_shown(run, ref, reflen);
+	memset(out, 0, sizeof(*out));
+	if (!allow) {
+		diag_error(run, src, sp, MSG_MEDIA_DATA_PATH, shown);
+		return false;
+	}
+	if (memchr(ref, '\0', reflen)) {
+		errno = ENOENT;
+		diag_error(run, src, sp, kind == PART_IMAGE ? MSG_IMAGE_READ :
+		    MSG_FILE_READ, shown);
+		return false;
+	}
+	path = ref[0] == '/' || !dir || !*dir ? arena_strndup(&run->arena,
+	    ref, reflen) : arena_printf(&run->arena, "%s/%.*s", dir,
+	    (int)reflen, ref);
+	if (!(top = realpath(allow, NULL))) {
+		diag_plain(run, DIAG_ERROR, MSG_ALLOW_DIR, allow);
+		return false;
+	}
+	if (!(real = realpath(path, NULL))) {
+		diag_error(run, src, sp, kind == PART_IMAGE ? MSG_IMAGE_READ :
+		    MSG_FILE_READ, shown);
+		free(top);
+		return false;
+	}
+	if (!inside(real, top)) {
+		diag_error(run, src, sp, MSG_MEDIA_OUTSIDE, shown, allow);
+		ok = false;
+	} else
+		ok = from_file(run, src, sp, kind, arena_strdup(&run->arena,
+		    real), shown, true, media_type, out);
+	if (ok && kind == PART_FILE) {      /* the name as given */
+		const char *slash = strrchr(path, '/');
+
+		out->filename = slash ? slash + 1 : path;
+	}
+	free(real);
+	free(top);
+	return ok;
 }

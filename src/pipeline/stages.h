@@ -53,6 +53,9 @@ struct inputs {
 	size_t ncleanups, capcleanups;
 	/* The first history message of each, where the text points. */
 	struct span basespan, devspan;
+	/* --allow-history-files: the one directory history parts may name
+	 * files in (borrowed), or NULL: none. */
+	const char *allow_files;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -129,6 +132,14 @@ bool media_is_url(const char *s, size_t n);
 bool media_part(struct run *run, const struct source *src, struct span sp,
     enum part_kind kind, const char *ref, size_t reflen, const char *dir,
     const char *media_type, struct part *out);
+/* The same for a part that arrived as data (a history, a batch line):
+ * a URL, or -- only when allow names a directory (--allow-history-files)
+ * -- a regular file inside it once symbolic links and '..' are resolved.
+ * Any other path is an error at sp naming the part. */
+bool media_data_part(struct run *run, const struct source *src,
+    struct span sp, enum part_kind kind, const char *ref, size_t reflen,
+    const char *dir, const char *allow, const char *media_type,
+    struct part *out);
 
 /* What the layers read of the turn: contexts, injections, the agent
  * state, the user's message (the rest of *li is zeroed). */

@@ -1,9 +1,12 @@
+#define _DEFAULT_SOURCE             /* realpath() */
 #include "session/session.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -34,41 +37,96 @@ session_load(struct run *run, const char *path, struct chatfile *c,
 	return chatfile_read(run, src, c);
 }
 
-bool
-session_update(struct run *run, const char *path, session_fn *fn, void *arg)
+/*
+ * The path a session is written at (see session.h): path itself unless it
+ * is a symbolic link, then the link's target; NULL (reported) for a
+ * dangling link or one that cannot be resolved.
+ */
+static const char *
+resolve(struct run *run, const char *path)
 {
-	struct file_lock lk;
-	struct buf b = BUF_INIT, out = BUF_INIT;
-	struct source *src;
-	struct chatfile c;
-	bool ok = false, created;
+	struct stat st;
+	char *real;
+	const char *r;
 
-	created = access(path, F_OK) != 0;
-	if (!file_lock_open(path, &lk)) {
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return path;
+	if (!(real = realpath(path, NULL))) {
+		diag_plain(run, DIAG_ERROR, errno == ENOENT ?
+		    MSG_SESSION_DANGLING : MSG_SESSION_LOCK, path);
+		return NULL;
+	}
+	r = arena_strdup(&run->arena, real);
+	free(real);
+	return r;
+}
+
+bool
+session_hold(struct run *run, const char *path, struct session_hold *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->lk.fd = -1;
+	if (!(h->path = resolve(run, path)))
+		return false;
+	h->created = access(h->path, F_OK) != 0;
+	if (!file_lock_open(h->path, &h->lk)) {
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_LOCK, path);
 		return false;
 	}
-	if (!file_lock_read(&lk, &b)) {
-		diag_plain(run, DIAG_ERROR, MSG_CANNOT_READ, path);
+	return true;
+}
+
+void
+session_release(struct session_hold *h)
+{
+	struct stat st;
+
+	/* A session the failed command created is not left behind. */
+	if (h->lk.fd >= 0 && h->created && !h->written &&
+	    fstat(h->lk.fd, &st) == 0 && st.st_size == 0)
+		unlink(h->path);
+	file_unlock(&h->lk);
+}
+
+bool
+session_update_held(struct run *run, struct session_hold *h, session_fn *fn,
+    void *arg)
+{
+	struct buf b = BUF_INIT, out = BUF_INIT;
+	struct source *src;
+	struct chatfile c;
+	bool ok = false;
+
+	if (!file_lock_read(&h->lk, &b)) {
+		diag_plain(run, DIAG_ERROR, MSG_CANNOT_READ, h->path);
 		goto done;
 	}
-	src = run_source_mem(run, path, b.data ? b.data : "", b.len);
+	src = run_source_mem(run, h->path, b.data ? b.data : "", b.len);
 	if (!chatfile_read(run, src, &c) || !fn(run, &c, arg))
 		goto done;
 	chatfile_write(&c, &out);
-	if (!file_replace(path, out.data, out.len)) {
-		diag_plain(run, DIAG_ERROR, MSG_CANNOT_WRITE, path);
+	if (!file_replace(h->path, out.data, out.len)) {
+		diag_plain(run, DIAG_ERROR, MSG_CANNOT_WRITE, h->path);
 		diag_system(run);
 		goto done;
 	}
-	ok = true;
+	ok = h->written = true;
 done:
-	/* A session the failed command created is not left behind. */
-	if (!ok && created && b.len == 0)
-		unlink(path);
-	file_unlock(&lk);
 	buf_free(&b);
 	buf_free(&out);
+	return ok;
+}
+
+bool
+session_update(struct run *run, const char *path, session_fn *fn, void *arg)
+{
+	struct session_hold h;
+	bool ok;
+
+	if (!session_hold(run, path, &h))
+		return false;
+	ok = session_update_held(run, &h, fn, arg);
+	session_release(&h);
 	return ok;
 }
 

@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/file.h"
 #include "prompt/names.h"
 #include "session/chatfile.h"
 
@@ -63,6 +64,28 @@ bool session_load(struct run *run, const char *path, struct chatfile *c,
 typedef bool session_fn(struct run *run, struct chatfile *c, void *arg);
 bool session_update(struct run *run, const char *path, session_fn *fn,
     void *arg);
+
+/*
+ * A session held locked across a whole read-build-write (build
+ * --session): session_hold() locks it before anything is read, then
+ * session_update_held() writes under the same lock, and session_release()
+ * lets the next writer in (removing the file if the hold created it and
+ * nothing was written).  Reports and returns false on failure.
+ *
+ * The path (here and in session_update()) is resolved one way: a
+ * symbolic link is followed and its target replaced atomically in the
+ * target's directory; a dangling link is an error, so nothing is ever
+ * created outside the named path's directory.
+ */
+struct session_hold {
+	struct file_lock lk;
+	const char *path;       /* resolved, in the run's arena */
+	bool created, written;
+};
+bool session_hold(struct run *run, const char *path, struct session_hold *h);
+bool session_update_held(struct run *run, struct session_hold *h,
+    session_fn *fn, void *arg);
+void session_release(struct session_hold *h);
 
 /* A message object as SillyTavern writes one. */
 struct node *session_message(struct arena *a, enum role role,

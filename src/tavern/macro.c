@@ -55,6 +55,26 @@ iprefix(const char *s, size_t n, const char *prefix)
 	return n >= k && strncasecmp(s, prefix, k) == 0 ? k : 0;
 }
 
+/* Would an expansion of m->text reach `size` bytes past a cap?  Then
+ * report it (once per env) and stop expanding. */
+static bool
+too_big(struct mctx *m, size_t size)
+{
+	struct macro_env *env = m->env;
+	size_t cap = MACRO_OUT_BASE + MACRO_OUT_FACTOR * m->len;
+	size_t total = MACRO_TOTAL_BASE + MACRO_OUT_FACTOR * (env->in_total +
+	    m->len);
+
+	if (size <= cap && env->out_total + size <= total)
+		return false;
+	if (!env->over)
+		diag_plain(m->run, DIAG_ERROR, MSG_MACRO_OUTPUT,
+		    diag_shown(m->run, m->text, m->len), size <= cap ?
+		    "a build" : "one text", size <= cap ? total : cap);
+	env->over = true;
+	return true;
+}
+
 /*
  * Run one step over s: every "{{...}}" whose inside holds no '}' is
  * offered to fn, left to right, as a global regular expression would
@@ -73,13 +93,18 @@ apply(struct mctx *m, char *s, step_fn *fn)
 	char *r;
 
 	mlex_init(&l, s, n, &m->run->arena);
-	while (mlex_next(&l, i, &t)) {
+	while (!m->env->over && mlex_next(&l, i, &t)) {
 		/* Only {{pick}} reads the offset (its seed). */
 		if (fn == step_random) {
 			u += utf16_length(s + upos, t.at - upos);
 			upos = t.at;
 		}
 		rep = fn(m, s + t.at + 2, t.end - t.at - 4, u);
+		if (rep && too_big(m, out.len + (t.at - done) + strlen(rep) +
+		    (n - t.end))) {
+			rep = NULL;
+			break;
+		}
 		if (rep) {
 			buf_put(&out, s + done, t.at - done);
 			buf_puts(&out, rep);
@@ -202,6 +227,12 @@ macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
 {
 	size_t i;
 
+	if (strlen(value) > MACRO_VAR_MAX) {
+		diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG,
+		    diag_shown(run, name, strlen(name)), strlen(value),
+		    (size_t)MACRO_VAR_MAX);
+		return;
+	}
 	for (i = 0; i < vars->n; i++)
 		if (strcmp(vars->v[i].name, name) == 0) {
 			vars->v[i].value = arena_strdup(&run->arena, value);
@@ -843,6 +874,8 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 		s = apply(&m, s, step_random);
 #undef STEP_IF
 #undef STEP
+	env->in_total += len;
+	env->out_total += strlen(s);
 	return s;
 }
 

@@ -73,7 +73,22 @@ struct macro_env {
 	uint64_t chat_id_hash;          /* {{pick}}: cyrb53 of the chat */
 	macro_outlet_fn *outlet;
 	void *outlet_ctx;
+	/* The cost bounds (strata(1), SECURITY), zero to start: bytes
+	 * given to and made by macro_expand() so far in this env, and
+	 * whether a cap was hit (reported once; expansion then stops). */
+	size_t in_total, out_total;
+	bool over;
 };
+
+/* One expansion makes at most MACRO_OUT_BASE + MACRO_OUT_FACTOR times
+ * its text's bytes, all the expansions of an env at most
+ * MACRO_TOTAL_BASE + MACRO_OUT_FACTOR times all their texts; a variable
+ * holds at most MACRO_VAR_MAX bytes.  An overrun is an error quoting the
+ * text being expanded. */
+#define MACRO_OUT_BASE (1u << 20)
+#define MACRO_TOTAL_BASE (8u << 20)
+#define MACRO_OUT_FACTOR 16u
+#define MACRO_VAR_MAX (1u << 20)
 
 /*
  * Expand the macros of text (len bytes) in env.  original, when not

@@ -477,7 +477,7 @@ prepare(struct engine *g, struct item *it)
 
 static bool
 scan_key(struct engine *g, struct item *it, struct wi_record *r,
-    const struct wi_key *keys, size_t i, struct wi_match *m)
+    struct wi_key *keys, size_t i, struct wi_match *m)
 {
 	bool ok = wi_scan_key(g->sc, it->e, keys, i, m);
 
@@ -855,6 +855,7 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	struct buf all = BUF_INIT, newc = BUF_INIT, rectext = BUF_INIT;
 	int64_t *levels, level = 0, skew = 0, budget, all_tokens = 0;
 	size_t nlevels = 0, li = 0, i, j, nb, nact = 0, newc_at, newc_units = 0;
+	size_t all_units = 0;
 	/* newc[0..safe_at) holds safe_tokens tokens and is never recounted
 	 * (see count_tokens in wi.h). */
 	size_t safe_at = 0;
@@ -1067,12 +1068,28 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			    rectext.len);
 
 			wi_scan_add_recursion(g.sc, t, pass);
-			/* allActivatedText = text + "\n" + allActivatedText */
+			/* allActivatedText = text + "\n" + allActivatedText,
+			 * counted by what is new: the estimate is a sum, and
+			 * before an ASCII letter or digit after a newline a
+			 * BPE count splits (see above), so each pass costs
+			 * the new text, not all of it. */
+			bool split = all.len && ((all.data[0] >= 'a' &&
+			    all.data[0] <= 'z') || (all.data[0] >= 'A' &&
+			    all.data[0] <= 'Z') || (all.data[0] >= '0' &&
+			    all.data[0] <= '9'));
+
 			buf_putc(&rectext, '\n');
+			all_units += utf16_length(rectext.data, rectext.len);
+			if (!in->count_tokens)
+				all_tokens = units_to_tokens(all_units);
+			else if (split)
+				all_tokens += tokens(&g, rectext.data,
+				    rectext.len);
 			buf_put(&rectext, all.data ? all.data : "", all.len);
 			buf_reset(&all);
 			buf_put(&all, rectext.data, rectext.len);
-			all_tokens = tokens(&g, all.data, all.len);
+			if (in->count_tokens && !split)
+				all_tokens = tokens(&g, all.data, all.len);
 		}
 		(void)nsucc;
 		state = next;

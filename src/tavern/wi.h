@@ -312,7 +312,7 @@ void wi_scan_set(struct wi_scan *sc, int64_t skew, bool with_recursion);
 void wi_scan_add_recursion(struct wi_scan *sc, const char *text, int pass);
 /* Test key i of keys[0..n) for entry e; the result is also stored. */
 bool wi_scan_key(struct wi_scan *sc, const struct world_entry *e,
-    const struct wi_key *keys, size_t i, struct wi_match *m);
+    struct wi_key *keys, size_t i, struct wi_match *m);
 const char *wi_key_text(const struct wi_key *keys, size_t i);
 /* Whether key text s compiles when it is a /regex/ key, for the
  * linter: on failure err and erroff say why. */

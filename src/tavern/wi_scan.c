@@ -30,7 +30,6 @@
 #define MAX_SCAN_DEPTH 1000
 #define REGEX_MATCH_LIMIT 200000
 #define REGEX_DEPTH_LIMIT 20000
-#define JIT_MIN_TEXT 16384
 
 struct wi_key {
 	const char *text;       /* after macros, trimmed */
@@ -39,6 +38,13 @@ struct wi_key {
 	pcre2_code *re;         /* a /pattern/flags key; else NULL */
 	bool words;             /* only word bytes: an index lookup */
 	bool spaced;            /* holds whitespace: substring match */
+	/* The last scan, so that a recursion pass searches only the text
+	 * new to it: valid for c_depth and c_with_rec, with the first
+	 * c_nrec recursion segments searched. */
+	bool c_valid, c_hit, c_with_rec;
+	bool c_dead;            /* a regex that hit its limit: no match */
+	size_t c_depth, c_nrec, c_index;
+	enum wi_where c_where;
 };
 
 /* Word-run index of one text: word -> offset of its first occurrence.
@@ -600,6 +606,7 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 		if (n == 0)
 			continue;       /* empty keys are skipped */
 		key = &keys[(*nout)++];
+		memset(key, 0, sizeof(*key));
 		/* Nothing trimmed at the end: the text is t as it is. */
 		key->text = t[n] == '\0' ? t : arena_strndup(&sc->run->arena,
 		    t, n);
@@ -745,7 +752,7 @@ message_of(const size_t *ends, size_t n, size_t off)
 
 static bool
 match_plain(struct wi_scan *sc, const struct world_entry *e,
-    const struct wi_key *k, size_t depth, struct wi_match *m)
+    const struct wi_key *k, size_t depth, size_t from, struct wi_match *m)
 {
 	bool cs = e->case_sensitive == WORLD_UNSET ? sc->s->case_sensitive :
 	    e->case_sensitive;
@@ -754,6 +761,8 @@ match_plain(struct wi_scan *sc, const struct world_entry *e,
 	size_t nm = depth < sc->nmsg ? depth : sc->nmsg, off, i;
 	int c;
 
+	if (from > 0)
+		goto recursion;     /* the rest was searched before */
 	off = find_plain(k, &sc->msgs, cs, whole, cs ? sc->end_raw[nm] :
 	    sc->end_low[nm]);
 	if (off != SIZE_MAX) {
@@ -784,7 +793,8 @@ match_plain(struct wi_scan *sc, const struct world_entry *e,
 			return true;
 		}
 	}
-	for (i = 0; sc->with_recursion && i < sc->nrec; i++) {
+recursion:
+	for (i = from; sc->with_recursion && i < sc->nrec; i++) {
 		struct segment *g = &sc->rec[i];
 
 		if (find_plain(k, g, cs, whole, cs ? g->rawlen : g->lowlen) !=
@@ -843,20 +853,21 @@ build_joined(struct wi_scan *sc, const struct world_entry *e, size_t depth)
 
 static bool
 match_regex(struct wi_scan *sc, const struct world_entry *e,
-    const struct wi_key *k, size_t depth, struct wi_match *m)
+    const struct wi_key *k, size_t depth, size_t from, struct wi_match *m)
 {
-	size_t nm = depth < sc->nmsg ? depth : sc->nmsg, off, i, at;
+	size_t nm = depth < sc->nmsg ? depth : sc->nmsg, off, i, at, start;
 	int rc, c;
 
 	build_joined(sc, e, depth);
-	/* JIT only pays on big buffers (and memcheck cannot follow JIT
-	 * code, so small inputs stay on the interpreter).  A second call on
-	 * compiled code returns at once.  Both honour the match limit; the
-	 * JIT stack limit plays the part of the depth limit. */
-	if (sc->joined.len >= JIT_MIN_TEXT)
-		(void)pcre2_jit_compile(k->re, PCRE2_JIT_COMPLETE);
+	/* Only the text new to the pass: from the separator before the
+	 * first recursion segment not searched yet. */
+	start = sc->j_starts[WORLD_MATCH__COUNT + 1];
+	for (i = 0; i < from; i++)
+		start += 2 + sc->rec[i].rawlen;
+	/* The interpreter only: the JIT counts its match limit otherwise,
+	 * and the same input must give the same result everywhere. */
 	rc = pcre2_match(k->re, (PCRE2_SPTR)sc->joined.data, sc->joined.len,
-	    0, 0, sc->md, sc->mctx);
+	    from ? start : 0, 0, sc->md, sc->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
 	    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT) {
 		m->limit = true;
@@ -902,16 +913,44 @@ match_regex(struct wi_scan *sc, const struct world_entry *e,
 
 bool
 wi_scan_key(struct wi_scan *sc, const struct world_entry *e,
-    const struct wi_key *keys, size_t i, struct wi_match *m)
+    struct wi_key *keys, size_t i, struct wi_match *m)
 {
-	size_t depth = entry_depth(sc, e);
-	const struct wi_key *k = &keys[i];
+	size_t depth = entry_depth(sc, e), from = 0;
+	struct wi_key *k = &keys[i];
 	bool ok;
 
-	if (depth == 0)
+	if (depth == 0 || k->c_dead)
 		return false;   /* depth <= 0: the buffer is "" */
-	ok = k->re ? match_regex(sc, e, k, depth, m) :
-	    match_plain(sc, e, k, depth, m);
+	/* The buffer only grows between passes of one depth: a key found
+	 * before is found at the same place, one not found needs only
+	 * the recursion text added since. */
+	if (k->c_valid && k->c_depth == depth &&
+	    k->c_with_rec == sc->with_recursion && k->c_nrec <= sc->nrec) {
+		if (k->c_hit) {
+			m->where = k->c_where;
+			m->where_index = k->c_index;
+			m->found = true;
+			m->key = i;
+			return true;
+		}
+		if (!sc->with_recursion || k->c_nrec == sc->nrec)
+			return false;
+		from = k->c_nrec;
+	}
+	ok = k->re ? match_regex(sc, e, k, depth, from, m) :
+	    match_plain(sc, e, k, depth, from, m);
+	/* A regex that hit its limit (reported once) matches nothing more
+	 * in this scan: a lorebook's cost stays bounded. */
+	k->c_dead = m->limit;
+	k->c_valid = true;
+	k->c_depth = depth;
+	k->c_with_rec = sc->with_recursion;
+	k->c_nrec = sc->nrec;
+	k->c_hit = ok;
+	if (ok) {
+		k->c_where = m->where;
+		k->c_index = m->where_index;
+	}
 	if (ok) {
 		m->found = true;
 		m->key = i;

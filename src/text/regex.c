@@ -28,6 +28,7 @@ regex_set_init(struct regex_set *set)
 	memset(set, 0, sizeof(*set));
 	set->match_limit = JSREGEX_MATCH_LIMIT;
 	set->depth_limit = JSREGEX_DEPTH_LIMIT;
+	set->build_left = REGEX_BUILD_BUDGET;
 }
 
 void
@@ -596,6 +597,51 @@ replacement(struct run *run, const struct regex_script *s,
 }
 
 /*
+ * One match attempt within the budgets (regex.h): the step limit starts
+ * at REGEX_STEP_FLOOR and doubles while the attempt runs out of it, up to
+ * the per-match limit and what is left of the run's and the build's
+ * budgets; each try is charged its limit.  On JSREGEX_LIMIT *msg says
+ * which bound it was.
+ */
+static enum jsregex_result
+budgeted_match(struct regex_set *set, struct regex_script *s,
+    const char *text, size_t len, size_t pos, size_t *ov, uint64_t *run_left,
+    enum diag_msg *msg)
+{
+	uint64_t step = REGEX_STEP_FLOOR, lim;
+	enum jsregex_result r;
+
+	for (;;) {
+		lim = step < set->match_limit ? step : set->match_limit;
+		if (lim > *run_left)
+			lim = *run_left;
+		if (lim > set->build_left)
+			lim = set->build_left;
+		if (lim == 0) {
+			*msg = *run_left == 0 ? MSG_REGEX_RUN_BUDGET :
+			    MSG_REGEX_BUILD_BUDGET;
+			return JSREGEX_LIMIT;
+		}
+		jsregex_set_limits(&s->re, (uint32_t)lim, set->depth_limit);
+		r = jsregex_match(&s->re, set->md, text, len, pos, ov);
+		*run_left -= lim;
+		set->build_left -= lim;
+		if (r != JSREGEX_LIMIT)
+			return r;
+		if (lim >= set->match_limit) {
+			*msg = MSG_REGEX_LIMIT;
+			return r;
+		}
+		if (lim < step) {       /* a budget ran out */
+			*msg = *run_left == 0 ? MSG_REGEX_RUN_BUDGET :
+			    MSG_REGEX_BUILD_BUDGET;
+			return r;
+		}
+		step *= 2;
+	}
+}
+
+/*
  * One script over text.  When it changes the text, the result goes to out
  * (which is empty) and *changed is set; otherwise out is left alone.
  * Returns false on a limit or another error: the text then stays as it
@@ -609,6 +655,7 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 	struct buf pat = BUF_INIT;
 	size_t pos = 0, last = 0, u16 = 0, u16at = 0, few[32], *ov = few;
 	enum jsregex_result r;
+	uint64_t run_left;
 	bool ok = true;
 
 	*changed = false;
@@ -632,15 +679,18 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 	if (2 * (s->re.ngroups + 1) > LEN(few))
 		ov = xreallocarray(NULL, 2 * (s->re.ngroups + 1),
 		    sizeof(*ov));
+	run_left = REGEX_RUN_BUDGET + (uint64_t)REGEX_BYTE_BUDGET * len;
+	set->build_left += (uint64_t)REGEX_BYTE_BUDGET * len;
 	while (pos <= len) {
-		r = jsregex_match(&s->re, set->md, text, len, pos, ov);
+		enum diag_msg msg = MSG_REGEX_MATCH_FAILED;
+
+		r = budgeted_match(set, s, text, len, pos, ov, &run_left,
+		    &msg);
 		if (r == JSREGEX_NOMATCH)
 			break;
 		if (r != JSREGEX_MATCH) {
 			if (!s->reported)
-				diag_error(run, s->src, s->findspan,
-				    r == JSREGEX_LIMIT ? MSG_REGEX_LIMIT :
-				    MSG_REGEX_MATCH_FAILED,
+				diag_error(run, s->src, s->findspan, msg,
 				    diag_shown(run, s->name,
 				    strlen(s->name)));
 			s->reported = true;

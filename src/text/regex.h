@@ -149,11 +149,26 @@ struct regex_set {
 	void *md;               /* pcre2_match_data, owned */
 	uint32_t mdgroups;
 	uint32_t match_limit, depth_limit;
+	/* What is left of the build's budget (strata(1), SECURITY):
+	 * REGEX_BUILD_BUDGET steps, and REGEX_BYTE_BUDGET more for each
+	 * byte a script runs on. */
+	uint64_t build_left;
 	/* When set, regex_apply() appends the name of each script that
 	 * changed the text, ", " between them (for the stage inspector);
 	 * the caller owns the buffer. */
 	struct buf *fired;
 };
+
+/* The cost bounds of the regex scripts, in PCRE2 match steps: one run
+ * of one script gets REGEX_RUN_BUDGET plus REGEX_BYTE_BUDGET for each
+ * byte of its text; a build gets REGEX_BUILD_BUDGET plus the same per
+ * byte over all its runs.  Each match attempt starts with a limit of
+ * REGEX_STEP_FLOOR steps and doubles it up to the per-match limit, and
+ * is charged the limit it ran under (at most twice its real steps). */
+#define REGEX_RUN_BUDGET 30000000u
+#define REGEX_BUILD_BUDGET 30000000u
+#define REGEX_BYTE_BUDGET 1024u
+#define REGEX_STEP_FLOOR 256u
 
 void regex_set_init(struct regex_set *set);
 void regex_set_free(struct regex_set *set);

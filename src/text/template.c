@@ -223,6 +223,11 @@ template_name_ok(const char *s, size_t len)
 /* ---- The block language. ---- */
 
 enum { MAX_DEPTH = 32 };
+/* The total expansion cap besides the cycle check (strata(1),
+ * SECURITY): the bytes of every file included in one expansion, each
+ * include counting TEMPLATE_INCLUDE_COST more. */
+#define TEMPLATE_INCLUDE_MAX (16u << 20)
+#define TEMPLATE_INCLUDE_COST 1024u
 
 enum tag {
 	TAG_NONE,               /* not a tag: literal text */
@@ -279,6 +284,8 @@ struct ctx {
 	bool hashed;
 	uint64_t hash;
 	size_t u16_at, u16;
+	size_t *included;       /* bytes included in the whole expansion,
+	                         * shared with the nested contexts */
 };
 
 /* The output: the top level edits in (keeping origins) and begins the
@@ -954,6 +961,11 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 		    MAX_DEPTH);
 		return;
 	}
+	if (*x->included > TEMPLATE_INCLUDE_MAX) {
+		REPORT(x, t->at, t->end - t->at, MSG_TEMPLATE_INCLUDE_TOTAL,
+		    (size_t)TEMPLATE_INCLUDE_MAX);
+		return;
+	}
 	if (!etext_locate(x->in, t->a0, t->a1 - t->a0, &sid, &sp))
 		src = templates_open(x->run, x->v->dir, path, NULL, sp);
 	else
@@ -964,6 +976,7 @@ do_include(struct ctx *x, const struct tok *t, struct out *o)
 		return;
 	}
 	etext_of_source(x->run, src, &in);
+	*x->included += in.len + TEMPLATE_INCLUDE_COST;
 	me.path = path;
 	me.up = x->incl;
 	sub = *x;
@@ -1104,8 +1117,10 @@ template_expand(struct run *run, struct tvars *v, const struct etext *in,
     struct etext *out)
 {
 	struct ctx x;
+	size_t included = 0;
 
 	memset(&x, 0, sizeof(x));
+	x.included = &included;
 	x.run = run;
 	x.v = v;
 	x.in = in;
