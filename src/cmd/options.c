@@ -131,6 +131,7 @@ enum {
 	OPT_NOW,
 	OPT_SEED,
 	OPT_STAGE,
+	OPT_PARAMS,
 };
 
 static void
@@ -232,6 +233,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "now", required_argument, NULL, OPT_NOW },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
@@ -297,6 +299,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			    &cap[6], "--tool-result", optarg);
 			break;
 		case 'f':
+			/* Formats of a --params build only. */
+			if (strcmp(optarg, "fast-tavern") == 0) {
+				opt->format = optarg;
+				break;
+			}
 			if (!names_format_parse(optarg, &f)) {
 				cmd_bad_format(optarg);
 				return EXIT_USAGE;
@@ -339,6 +346,15 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_PARAMS:
+			if (debug) {
+				fprintf(stderr, "%s %s: unrecognized option "
+				    "'--params' (did you mean build "
+				    "--params?)\n", progname, verb);
+				goto usage;
+			}
+			opt->params = optarg;
+			break;
 		case OPT_STAGE:
 			if (!debug) {
 				fprintf(stderr, "%s %s: unrecognized option "
@@ -406,6 +422,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		fprintf(stderr, "%s %s: --image cannot go with a SillyTavern "
 		    "build (--card, --preset, --chat, --settings, --world or "
 		    "--regex): it does not send images\n", progname, verb);
+		goto usage;
+	}
+	if (opt->format && strcmp(opt->format, "fast-tavern") == 0 &&
+	    !opt->params) {
+		fprintf(stderr, "%s %s: -f fast-tavern prints the build of "
+		    "--params FILE\n", progname, verb);
 		goto usage;
 	}
 	if (opt->stage && opt->json) {
@@ -712,7 +734,8 @@ cmd_pipeline(int argc, char **argv, const char *verb, bool debug)
 	int status = parse_options(argc, argv, verb, debug, &opt);
 
 	if (status < 0)
-		status = run_pipeline(&opt, debug);
+		status = opt.params ? cmd_params(&opt) :
+		    run_pipeline(&opt, debug);
 	options_free(&opt);
 	return status;
 }

@@ -401,6 +401,12 @@ enum diag_level {
 	X(MSG_BAD_ANCHOR, "'%s' must be \"before:IDENTIFIER\" or \"after:IDENTIFIER\" (a prompt of the preset's prompt_order), not '%s'") \
 	X(MSG_ANCHOR_PLACE, "'anchor' places an injection among a SillyTavern preset's prompts, so it does not go with %s") \
 	X(MSG_TAVERN_ANCHOR_UNKNOWN, "anchor '%s' names no prompt of the preset's prompt_order%s") \
+	/* params (--params) and fast-tavern's engine */ \
+	X(MSG_FTAV_THROW, "%s: fast-tavern 0.1.8 throws on this input") \
+	X(MSG_FTAV_REGEX_LIMIT, "%s: the regex ran past its match limit (fast-tavern would not finish)") \
+	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
+	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
+	X(MSG_PARAMS_NOT_FT, "-f fast-tavern needs fast-tavern's buildPrompt parameters (preset, character, globals, history, ...)") \
 	/* end */
 
 #define X(name, text) name,

@@ -62,6 +62,7 @@ struct options {
 	const char *stage;      /* debug --stage: a tavern stage, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
+	const char *params;     /* --params FILE|-, or NULL */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.
