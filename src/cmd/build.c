@@ -60,6 +60,9 @@ const char cmd_build_help[] =
     "      --profile-format toml|yaml\n"
     "                             the profile's format, whatever its name\n"
     "                             (PROFILE - reads standard input)\n"
+    "      --params FILE|-        build from one JSON object of parameters:\n"
+    "                             fast-tavern's buildPrompt parameters\n"
+    "                             print its result with -f fast-tavern\n"
     "      --color=WHEN           colour messages: auto (default), always,\n"
     "                             never\n"
     "  -h, --help                 show this help\n";
