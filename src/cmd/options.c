@@ -132,6 +132,7 @@ enum {
 	OPT_SEED,
 	OPT_STAGE,
 	OPT_PARAMS,
+	OPT_EXTRA_SYSTEM,
 };
 
 static void
@@ -234,6 +235,7 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "params", required_argument, NULL, OPT_PARAMS },
+		{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
@@ -346,6 +348,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_EXTRA_SYSTEM:
+			opt->extra_system = optarg;
+			break;
 		case OPT_PARAMS:
 			if (debug) {
 				fprintf(stderr, "%s %s: unrecognized option "

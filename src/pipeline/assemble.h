@@ -63,6 +63,7 @@ struct options {
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
 	const char *params;     /* --params FILE|-, or NULL */
+	const char *extra_system;       /* --extra-system TEXT, or NULL */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.

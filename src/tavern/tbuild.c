@@ -472,6 +472,33 @@ ext_collect(struct tb *t, int position, int64_t depth, int role,
 
 /* --- inputs --- */
 
+/* A chat of the build's own: a chat file, or a sandbox's messages. */
+static bool
+chat_given(const struct tavern_input *in)
+{
+	return in->chat || in->has_msgs;
+}
+
+/* The sandbox's messages as the chat (tbuild.h: struct tavern_msg). */
+static void
+sandbox_chat(struct tb *t)
+{
+	const struct tavern_input *in = t->in;
+	const char *user = in->persona_name ? in->persona_name :
+	    t->s.user_name;
+	size_t i;
+
+	for (i = 0; i < in->nmsgs; i++) {
+		const struct tavern_msg *m = &in->msgs[i];
+		bool is_user = strcmp(m->role, "user") == 0;
+
+		tchat_add(t->run, &t->chat, m->name ? m->name : is_user ?
+		    user : t->card->name.s, m->text, is_user);
+		t->chat.msgs[t->chat.n - 1].narrator =
+		    strcmp(m->role, "system") == 0;
+	}
+}
+
 static bool
 read_inputs(struct tb *t)
 {
@@ -492,6 +519,8 @@ read_inputs(struct tb *t)
 	else
 		ok &= preset_read(run, NULL, &t->p);
 	ok &= tchat_read(run, in->chat, &t->chat);
+	if (ok && in->has_msgs)
+		sandbox_chat(t);
 	return ok;
 }
 
@@ -652,10 +681,10 @@ chat_messages(struct tb *t)
 	for (i = 0; i < t->chat.n; i++)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
-	if (t->in->chat && t->chat.n && !t->chat.msgs[0].is_user)
+	if (chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user)
 		t->cmac[0] = t->chat.msgs[0].text = sub(t,
 		    t->chat.msgs[0].text);
-	if (!t->in->chat) {
+	if (!chat_given(t->in)) {
 		const struct card_text *g = &t->card->first_mes;
 		long n = 0;
 
@@ -1141,7 +1170,8 @@ history(struct tb *t, struct tlist *out)
 		    "user" : "assistant";
 		const char *name = t->p->names == PRESET_NAMES_COMPLETION ?
 		    completion_name(a, m->name) : NULL;
-		bool greeting = !t->in->chat && i == 0 && !m->is_user;
+		bool greeting = !chat_given(t->in) && i == 0 &&
+		    !m->is_user;
 		/* world_info() made (or left for later) this same call. */
 		bool same = n == t->nrx && shift - 1 == t->rx_shift &&
 		    t->rx_text[i] == m->text;
@@ -2573,7 +2603,7 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 	}
 	st->vars_changed = vars;
 	st->timed = t->wi.timed;
-	if (!t->in->chat && t->chat.n && !t->chat.msgs[0].is_user) {
+	if (!chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
 		st->char_name = t->char_name;
 	}
