@@ -20,6 +20,7 @@
 #include "diag/run.h"
 #include "emit/emit.h"
 #include "pipeline/assemble.h"
+#include "session/globals.h"
 #include "session/session.h"
 #include "tavern/titem.h"
 #include "text/templates.h"
@@ -113,6 +114,7 @@ options_free(struct options *opt)
 	free(opt->prestarts);
 	free(opt->tool_results);
 	free(opt->images);
+	free(opt->global_vars);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -133,6 +135,8 @@ enum {
 	OPT_STAGE,
 	OPT_PARAMS,
 	OPT_EXTRA_SYSTEM,
+	OPT_GLOBAL_VAR,
+	OPT_GLOBALS,
 };
 
 static void
@@ -236,11 +240,14 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
+		{ "global-var", required_argument, NULL, OPT_GLOBAL_VAR },
+		{ "globals", required_argument, NULL, OPT_GLOBALS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tavern_input *tv = &opt->tavern;
-	size_t cap[8] = { 0 };  /* contexts, vars, sets, injects, removes,
-	                         * prestarts, tool results, images */
+	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
+	                         * prestarts, tool results, images,
+	                         * global vars */
 	enum out_format f;
 	enum tavern_stage stage;
 	int ch;
@@ -348,6 +355,13 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			opt->now = optarg;
 			break;
 		case OPT_SEED: tv->seed = optarg; break;
+		case OPT_GLOBAL_VAR:
+			cmd_push(&opt->global_vars, &opt->nglobal_vars,
+			    &cap[8], "--global-var", optarg);
+			break;
+		case OPT_GLOBALS:
+			opt->globals = optarg;
+			break;
 		case OPT_EXTRA_SYSTEM:
 			opt->extra_system = optarg;
 			break;
@@ -686,6 +700,11 @@ finish(struct run *run, const struct options *opt, bool debug,
 
 	if (opt->session && !debug && !opt->dry_run && !opt->regenerate &&
 	    !save_turn(run, opt, c, &thread))
+		return;
+	/* The global variables the build changed, unless --dry-run. */
+	if (opt->globals && !debug && !opt->dry_run && opt->tavern.state &&
+	    !globals_update(run, opt->globals,
+	    opt->tavern.state->globals_changed))
 		return;
 	if (opt->log_debug)
 		trace(run, opt, c, out, thread);

@@ -409,7 +409,9 @@ enum diag_level {
 	X(MSG_PARAMS_NOT_FT, "-f fast-tavern needs fast-tavern's buildPrompt parameters (preset, character, globals, history, ...)") \
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
 	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
-	X(MSG_SANDBOX_EXTRA, "--extra-system goes right after a character's description: it needs a SillyTavern build (--card FILE or a [tavern] table)") \
+	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
+	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
+	X(MSG_GLOBAL_VAR_ARG, "--global-var '%s' is not NAME=VALUE") \
 	/* end */
 
 #define X(name, text) name,

@@ -17,6 +17,7 @@
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
+#include "session/globals.h"
 #include "tavern/plug.h"
 
 /* A profile string that looks templated but is sent as written. */
@@ -424,6 +425,51 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 	return true;
 }
 
+/* NAME=VALUE arguments into table t (the last of a name wins). */
+static bool
+kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(v[i].arg, '=');
+
+		if (!eq || eq == v[i].arg) {
+			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
+			    v[i].arg);
+			return false;
+		}
+		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
+		    span_make(0, 0), tree_str(&run->arena, eq + 1));
+	}
+	return true;
+}
+
+/*
+ * The variables a SillyTavern build starts from, over the chat's and
+ * the settings': -v as local variables, the --globals file and then
+ * --global-var as global ones.
+ */
+static bool
+tavern_vars(struct run *run, const struct options *opt,
+    struct tavern_input *tin)
+{
+	struct node *l = tree_table(&run->arena), *g;
+
+	if (opt->globals) {
+		if (!globals_load(run, opt->globals, &g))
+			return false;
+	} else {
+		g = tree_table(&run->arena);
+	}
+	if (!kv_table(run, opt->vars, opt->nvars, l) ||
+	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
+		return false;
+	tin->vars = l->u.table.n ? l : NULL;
+	tin->global_vars = g->u.table.n ? g : NULL;
+	return true;
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
 static bool
@@ -443,7 +489,7 @@ tavern(struct run *run, const struct options *opt, const struct profile *p,
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
 		tin.chat = opt->session;
 	if (!tavern_own(run, opt, p, in, c, &tin) ||
-	    !sandbox(run, opt, in, &tin))
+	    !sandbox(run, opt, in, &tin) || !tavern_vars(run, opt, &tin))
 		return false;
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
@@ -473,8 +519,11 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	} else if (ok && tavern_wanted(&opt->tavern,
 	    profile_tavern(as.profile)))
 		ok = tavern(run, opt, as.profile, &in, c);
-	else if (ok && opt->extra_system) {
-		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA);
+	else if (ok && (opt->extra_system || opt->globals ||
+	    opt->nglobal_vars)) {
+		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA,
+		    opt->extra_system ? "--extra-system" : opt->globals ?
+		    "--globals" : "--global-var");
 		ok = false;
 	} else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);

@@ -64,6 +64,9 @@ struct options {
 	                                 * NULL: by the profile's name */
 	const char *params;     /* --params FILE|-, or NULL */
 	const char *extra_system;       /* --extra-system TEXT, or NULL */
+	struct kv *global_vars;         /* --global-var NAME=VALUE */
+	size_t nglobal_vars;
+	const char *globals;            /* --globals FILE, or NULL */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.

@@ -555,6 +555,8 @@ setup_env(struct tb *t)
 		vars = tree_get(t->chat.meta, "variables");
 	macro_vars_load(run, &t->locals, vars);
 	macro_vars_load(run, &t->globals, t->s.global_vars);
+	macro_vars_load(run, &t->locals, t->in->vars);
+	macro_vars_load(run, &t->globals, t->in->global_vars);
 	t->env.locals = &t->locals;
 	t->env.globals = &t->globals;
 	if (t->in->now && clock_parse(t->in->now, &ms))
@@ -2580,8 +2582,32 @@ check_type(struct run *run, const char *type)
 /* What the build changed that the chat keeps (struct tavern_state):
  * the variables whose text is not what was loaded (before), the timed
  * world-info state, a new chat's greeting. */
+static const struct node *
+vars_changed(struct tb *t, const struct macro_vars *now,
+    const struct macro_var *before, size_t nbefore)
+{
+	struct arena *a = &t->run->arena;
+	struct node *vars = NULL;
+	size_t i, k;
+
+	for (i = 0; i < now->n; i++) {
+		const struct macro_var *v = &now->v[i];
+
+		for (k = 0; k < nbefore; k++)
+			if (strcmp(before[k].name, v->name) == 0)
+				break;
+		if (k < nbefore && strcmp(before[k].value, v->value) == 0)
+			continue;
+		if (!vars)
+			vars = tree_table(a);
+		tree_put(a, vars, v->name, tree_str(a, v->value));
+	}
+	return vars;
+}
+
 static void
 save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
+    const struct macro_var *gbefore, size_t ngbefore,
     struct tavern_state *st)
 {
 	struct arena *a = &t->run->arena;
@@ -2602,6 +2628,13 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 		tree_put(a, vars, v->name, tree_str(a, v->value));
 	}
 	st->vars_changed = vars;
+	st->globals_changed = vars_changed(t, &t->globals, gbefore, ngbefore);
+	vars = tree_table(a);
+	for (i = 0; i < t->globals.n; i++)
+		tree_set(a, vars, t->globals.v[i].name,
+		    strlen(t->globals.v[i].name), 0, span_make(0, 0),
+		    tree_str(a, t->globals.v[i].value));
+	st->globals = vars;
 	st->timed = t->wi.timed;
 	if (!chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
@@ -2617,8 +2650,8 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 bool
 tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 {
-	struct macro_var *before;
-	size_t nbefore;
+	struct macro_var *before, *gbefore;
+	size_t nbefore, ngbefore;
 	struct tb t;
 	struct tavern_seams seams;
 	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
@@ -2652,6 +2685,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	before = arena_array(&run->arena, nbefore + 1, sizeof(*before));
 	if (nbefore)
 		memcpy(before, t.locals.v, nbefore * sizeof(*before));
+	ngbefore = t.globals.n;
+	gbefore = arena_array(&run->arena, ngbefore + 1, sizeof(*gbefore));
+	if (ngbefore)
+		memcpy(gbefore, t.globals.v, ngbefore * sizeof(*gbefore));
 	t.env.model = c->model;
 	card_fields(&t);
 	if (!regex_scope(&t) || !chat_messages(&t) || !authors_note(&t))
@@ -2763,6 +2800,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	t.rep->tokenizer = seams.tokens.name;
 	c->tavern = t.rep;
 	if (in->state)
-		save_state(&t, before, nbefore, in->state);
+		save_state(&t, before, nbefore, gbefore, ngbefore,
+		    in->state);
 	return true;
 }

@@ -35,6 +35,9 @@ struct tavern_state {
 	/* chat_metadata.variables the macros set or changed ({{setvar}},
 	 * {{addvar}}, {{incvar}}, ...): name -> the new text; NULL if none. */
 	const struct node *vars_changed;
+	/* The global variables ({{setglobalvar}} ...) the build changed,
+	 * the same way, and all of them as the build left them. */
+	const struct node *globals_changed, *globals;
 	/* chat_metadata.timedWorldInfo after the scan, or NULL when no world
 	 * info ran. */
 	const struct node *timed;
@@ -107,6 +110,10 @@ struct tavern_input {
 	const struct tavern_msg *msgs;
 	size_t nmsgs;
 	bool has_msgs;
+	/* Variables given to the build (-v, --global-var, --globals):
+	 * name -> value tables, over the chat's and settings' own; NULL:
+	 * none. */
+	const struct node *vars, *global_vars;
 	struct tavern_seams seams;
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and
