@@ -406,7 +406,7 @@ enum diag_level {
 	X(MSG_FTAV_REGEX_LIMIT, "%s: the regex ran past its match limit (fast-tavern would not finish)") \
 	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
 	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
-	X(MSG_PARAMS_NOT_FT, "-f fast-tavern needs fast-tavern's buildPrompt parameters (preset, character, globals, history, ...)") \
+	X(MSG_PARAMS_NOT_FT, "not fast-tavern's buildPrompt parameters (none of preset, character, globals, history, outputFormat, systemRolePolicy, globalVariables, options): strata reads no other parameters yet") \
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
 	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
