@@ -28,7 +28,7 @@ for dir in "$src"/*/; do
 			inc=${inc%\"*}
 			case $inc in
 			*/*) ;;
-			config.h) continue ;;
+			config.h|version.h) continue ;;
 			*) echo "${f#$src/}:${line%%:*}: include \"$inc\" names no layer"; echo x; continue ;;
 			esac
 			theirs=$(rank "${inc%%/*}")

@@ -20,6 +20,10 @@ tail -1 "$tmp/f1" | grep -qx '1 passed, 3 failed' || fail "tests/prompts-failing
 grep -q '^FAIL changed-persona' "$tmp/f1" || fail "changed-persona did not fail"
 grep -q 'changed   persona (persona)' "$tmp/f1" || fail "no layer diff for changed-persona"
 grep -q 'prefix_stable_with base: breaks at message 0' "$tmp/f1" || fail "unstable: no prefix report"
+# Each failure names the file and line to look at.
+grep -q '^    prompts/characters/satone.md:1: persona changed$' "$tmp/f1" || fail "changed-persona: no file:line of the entry"
+grep -q '^    tests/prompts-failing/too-long.toml:4: max_tokens' "$tmp/f1" || fail "too-long: no file:line of the assertion"
+grep -q '^    tests/prompts-failing/unstable.toml:[0-9]*: prefix_stable_with' "$tmp/f1" || fail "unstable: no file:line"
 
 "$bin" test -j 2 tests/prompts-failing >"$tmp/f2"
 cmp -s "$tmp/f1" "$tmp/f2" || fail "-j 2 prints another report"
@@ -42,6 +46,20 @@ assert len(cases) == 4
 failed = [c.get("name") for c in cases if c.find("failure") is not None]
 assert failed == ["changed-persona", "too-long", "unstable"], failed
 assert "changed   persona" in cases[1].find("failure").text
+PY
+
+# A case that does not build: its diagnostic is in the JUnit report.
+mkdir "$tmp/broken" || fail mkdir
+printf 'profile = "%s/profiles/small.toml"\nuser = "Hi"\nhistory = "nosuch.json"\ncontains = ["Hi"]\n' "$(pwd)" >"$tmp/broken/b.toml"
+"$bin" test --junit "$tmp/b.xml" "$tmp/broken" >"$tmp/b.out" 2>"$tmp/b.err"
+[ $? -eq 1 ] || fail "broken suite: exit status is not 1"
+[ -s "$tmp/b.err" ] && fail "broken suite: the diagnostic went to stderr, not the report: $(cat "$tmp/b.err")"
+python3 - "$tmp/b.xml" <<'PY' || fail "JUnit XML of a build error"
+import sys, xml.etree.ElementTree as ET
+case = ET.parse(sys.argv[1]).getroot().find("testsuite").find("testcase")
+f = case.find("failure")
+assert f is not None and f.get("message") == "does not build", f.attrib
+assert "nosuch.json" in f.text and "error:" in f.text, f.text
 PY
 
 # --update: a stale expected file is rewritten, then the case passes.

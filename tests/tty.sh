@@ -30,5 +30,12 @@ out=$(printf '{"user":"hi"}\n' | script -qc "$bin batch --progress profiles/comp
 case $out in *"1 lines, 0 errors"*) ;; *) echo "tty: no batch progress on a terminal"; fail=1 ;; esac
 out=$(printf '{"user":"hi"}\n' | "$bin" batch --progress profiles/companion.toml 2>&1 >/dev/null)
 [ -z "$out" ] || { echo "tty: batch progress into a pipe"; fail=1; }
+# ... and by default: on a terminal a progress line, --no-progress none.
+out=$(printf '{"user":"hi"}\n' | script -qc "$bin batch profiles/companion.toml" /dev/null)
+case $out in *"1 lines, 0 errors"*) ;; *) echo "tty: no default batch progress on a terminal"; fail=1 ;; esac
+out=$(printf '{"user":"hi"}\n' | script -qc "$bin batch --no-progress profiles/companion.toml" /dev/null)
+case $out in *"1 lines, 0 errors"*) echo "tty: --no-progress shows progress"; fail=1 ;; esac
+out=$(printf '{"user":"hi"}\n' | "$bin" batch profiles/companion.toml 2>&1 >/dev/null)
+[ -z "$out" ] || { echo "tty: default batch progress into a pipe"; fail=1; }
 [ $fail -eq 0 ] && echo "tty: colour on terminals only, NO_COLOR honoured"
 exit $fail

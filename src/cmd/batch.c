@@ -6,13 +6,16 @@
  * dropped, so memory stays flat however many lines there are.  Output is
  * written line by line, in input order.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
 #include "base/util.h"
@@ -30,17 +33,37 @@ const char cmd_batch_help[] =
     "\n"
     "Build one request per JSON Lines input line (no FILE, or -: standard\n"
     "input): {\"id\", \"user\", \"history\", \"context\": {NAME: TEXT},\n"
-    "\"vars\": {NAME: VALUE}, \"inject\": [\"KEY=TEXT\", ...]}, all optional\n"
-    "but user; a missing id is the line number.  One output line each.\n"
+    "\"vars\": {NAME: VALUE}, \"inject\": [\"KEY[@ATTR=V...]=TEXT\", ...]},\n"
+    "all optional but user; a missing id is the line number.  Each line\n"
+    "builds as strata build builds it.  One output line each.\n"
     "\n"
     "  -f, --format FORMAT        openai-batch (default) | anthropic-batch |\n"
     "                             openai | anthropic | gemini | messages |\n"
     "                             json\n"
     "  -s, --set KEY=VALUE        override a profile key (dotted path)\n"
     "  -v, --var NAME=VALUE       a template variable for every line\n"
+    "      --id-prefix TEXT       put TEXT before every custom_id\n"
+    "      --shard K/N            build only lines K, K+N, K+2N, ... (1-based)\n"
+    "  -o, --output PREFIX        write PREFIX-001.jsonl, PREFIX-002.jsonl, ...,\n"
+    "                             each within the provider's batch limits\n"
+    "      --split-requests N     at most N requests per file (with -o)\n"
+    "      --split-bytes SIZE     at most SIZE bytes per file (with -o; K, M,\n"
+    "                             G: powers of 1024, KB, MB, GB: of 1000)\n"
     "      --strict               stop at the first bad line\n"
-    "      --progress             a progress line on stderr (a terminal)\n"
+    "      --progress, --no-progress\n"
+    "                             a progress line on stderr (lines, rate,\n"
+    "                             errors), or none; by default there is one\n"
+    "                             when stderr is a terminal\n"
     "  -h, --help                 show this help\n";
+
+/* The providers' documented limits on one batch: OpenAI Batch API input
+ * files hold at most 50,000 requests and 200 MB; an Anthropic Message
+ * Batch at most 100,000 requests and 256 MB.  Bytes are counted in
+ * powers of 1000, the smaller reading of "MB". */
+#define OPENAI_BATCH_REQUESTS 50000
+#define OPENAI_BATCH_BYTES 200000000ull
+#define ANTHROPIC_BATCH_REQUESTS 100000
+#define ANTHROPIC_BATCH_BYTES 256000000ull
 
 enum wrap { WRAP_NONE, WRAP_OPENAI, WRAP_ANTHROPIC };
 
@@ -55,6 +78,23 @@ struct batch {
 	size_t lines, bad;
 	struct buf body, out;
 	VEC(struct turn_kv) ctxs, vars, injs;
+	/* custom_id: the prefix, and every id of the run (keys in idarena,
+	 * values the line number). */
+	const char *id_prefix;
+	struct arena idarena;
+	struct map ids;
+	unsigned long shard_k, shard_n; /* 0/0: every line */
+	/* -o: the files, each within max_requests and max_bytes (0: no
+	 * limit); without -o the limits only warn. */
+	const char *outprefix;
+	FILE *outf;
+	char *part, *final;             /* the file being written */
+	unsigned files;
+	uint64_t max_requests, max_bytes, file_requests, file_bytes;
+	uint64_t all_requests, all_bytes;
+	bool warned;
+	const struct source *linesrc;   /* the line being built */
+	const char *lineid;             /* and its id */
 };
 
 /* The pretty JSON the emitters print, on one line: whitespace outside
@@ -165,7 +205,7 @@ strings(struct batch *b, const struct source *src, const struct node *a,
  * reporting when the line is not a request. */
 static bool
 request(struct batch *b, const struct source *src, struct turn *t,
-    const char **id)
+    const char **id, struct span *idspan)
 {
 	static const char *const keys[] = { "id", "user", "history",
 		"context", "vars", "inject", NULL };
@@ -191,6 +231,7 @@ request(struct batch *b, const struct source *src, struct turn *t,
 		}
 	}
 	n = tree_get(doc, "id");
+	*idspan = n ? n->span : doc->span;
 	if (n && n->kind == NODE_STRING)
 		*id = n->u.str.s;
 	else if (n && n->kind == NODE_INT)
@@ -237,6 +278,63 @@ request(struct batch *b, const struct source *src, struct turn *t,
 	return ok;
 }
 
+/* Is id a custom_id the Anthropic Message Batches API takes:
+ * ^[a-zA-Z0-9_-]{1,64}$ */
+static bool
+anthropic_id(const char *id)
+{
+	size_t n = strlen(id), i;
+
+	if (n < 1 || n > 64)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((id[i] >= 'a' && id[i] <= 'z') ||
+		    (id[i] >= 'A' && id[i] <= 'Z') ||
+		    (id[i] >= '0' && id[i] <= '9') || id[i] == '_' ||
+		    id[i] == '-'))
+			return false;
+	return true;
+}
+
+/* The line's custom_id, --id-prefix and all, checked against the batch
+ * API's rules: never empty, unique within the run, and for Anthropic
+ * ^[a-zA-Z0-9_-]{1,64}$.  *id becomes the full id. */
+static bool
+custom_id(struct batch *b, const struct source *src, struct span at,
+    size_t lineno, const char **id)
+{
+	struct run *run = b->run;
+	const char *full = b->id_prefix ? arena_printf(&run->arena, "%s%s",
+	    b->id_prefix, *id) : *id;
+	size_t len = strlen(full);
+	struct map_item *it;
+	bool added;
+
+	*id = full;
+	if (b->wrap == WRAP_NONE)
+		return true;    /* bare bodies carry no id */
+	if (len == 0) {
+		diag_error(run, src, at, MSG_BATCH_ID_EMPTY);
+		return false;
+	}
+	if (b->wrap == WRAP_ANTHROPIC && !anthropic_id(full)) {
+		diag_error(run, src, at, MSG_BATCH_ID_ANTHROPIC,
+		    diag_shown(run, full, len), len);
+		return false;
+	}
+	it = map_intern(&b->ids, full, len, &added);
+	if (!added) {
+		diag_error(run, src, at, MSG_BATCH_ID_TWICE,
+		    diag_shown(run, full, len),
+		    (size_t)(uintptr_t)it->value);
+		return false;
+	}
+	/* The map borrows its keys: keep them past the line's arena. */
+	it->key = arena_strndup(&b->idarena, full, len);
+	it->value = (void *)(uintptr_t)lineno;
+	return true;
+}
+
 /* Build line number lineno (text s[0..n)) into b->out; false after
  * reporting. */
 static bool
@@ -249,15 +347,20 @@ one(struct batch *b, size_t lineno, const char *s, size_t n)
 	const struct source *src = run_source_mem(run, where, s, n);
 	struct turn t;
 	struct chat chat;
+	struct span idspan;
 
 	memset(&t, 0, sizeof(t));
 	t.where = where;
-	if (!request(b, src, &t, &id) ||
+	b->linesrc = src;
+	b->lineid = id;
+	if (!request(b, src, &t, &id, &idspan) ||
+	    !custom_id(b, src, idspan, lineno, &id) ||
 	    !assemble_mem(run, b->opt, b->as, &b->prime, &t, &chat)) {
 		diag_plain(run, DIAG_NOTE, MSG_BATCH_SKIPPED, where,
 		    diag_shown(run, id, strlen(id)));
 		return false;
 	}
+	b->lineid = id;
 	buf_reset(&b->body);
 	if (!emit_for(chat.format)(run, &chat, &b->body)) {
 		diag_plain(run, DIAG_NOTE, MSG_BATCH_SKIPPED, where,
@@ -275,6 +378,111 @@ one(struct batch *b, size_t lineno, const char *s, size_t n)
 	if (b->wrap != WRAP_NONE)
 		buf_putc(&b->out, '}');
 	buf_putc(&b->out, '\n');
+	return true;
+}
+
+/* Close the file being written: rename the part into place. */
+static bool
+close_file(struct batch *b)
+{
+	bool ok = true;
+
+	if (!b->outf)
+		return true;
+	if (fclose(b->outf) != 0 || rename(b->part, b->final) != 0) {
+		diag_plain(b->run, DIAG_ERROR, MSG_CANNOT_WRITE, b->final);
+		diag_system(b->run);
+		remove(b->part);
+		ok = false;
+	}
+	if (ok)
+		printf("%s\n", b->final);     /* what to upload */
+	b->outf = NULL;
+	free(b->part);
+	free(b->final);
+	b->part = b->final = NULL;
+	return ok;
+}
+
+static bool
+open_file(struct batch *b)
+{
+	struct buf p = BUF_INIT;
+
+	b->files++;
+	buf_printf(&p, "%s-%03u.jsonl", b->outprefix, b->files);
+	b->final = buf_detach(&p);
+	buf_printf(&p, "%s.part", b->final);
+	b->part = buf_detach(&p);
+	b->file_requests = b->file_bytes = 0;
+	if (!(b->outf = fopen(b->part, "w"))) {
+		diag_plain(b->run, DIAG_ERROR, MSG_CANNOT_WRITE, b->part);
+		diag_system(b->run);
+		free(b->part);
+		free(b->final);
+		b->part = b->final = NULL;
+		return false;
+	}
+	return true;
+}
+
+/* Write the line in b->out: to standard output, or with -o to the
+ * current file, starting the next one where this line would go over a
+ * limit.  False on a write error (reported), or, with *toobig set, for
+ * a line bigger than a whole file may be (reported at src). */
+static bool
+put(struct batch *b, const struct source *src, bool *toobig)
+{
+	uint64_t len = b->out.len;
+	FILE *f = stdout;
+
+	*toobig = false;
+	if (b->outprefix && b->max_bytes && len > b->max_bytes) {
+		diag_error(b->run, src, span_make(0, 0),
+		    MSG_BATCH_LINE_TOO_BIG, (unsigned long long)len,
+		    (unsigned long long)b->max_bytes);
+		*toobig = true;
+		return false;
+	}
+	if (b->outprefix) {
+		if (b->outf && ((b->max_requests &&
+		    b->file_requests + 1 > b->max_requests) ||
+		    (b->max_bytes && b->file_bytes + len > b->max_bytes)) &&
+		    !close_file(b))
+			return false;
+		if (!b->outf && !open_file(b))
+			return false;
+		f = b->outf;
+	}
+	if (fwrite(b->out.data, 1, b->out.len, f) != b->out.len) {
+		if (b->outprefix)
+			diag_plain(b->run, DIAG_ERROR, MSG_CANNOT_WRITE,
+			    b->part);
+		diag_system(b->run);
+		return false;
+	}
+	b->file_requests++;
+	b->file_bytes += len;
+	b->all_requests++;
+	b->all_bytes += len;
+	/* One standard output that no single batch can take. */
+	if (!b->outprefix && !b->warned && b->wrap != WRAP_NONE) {
+		bool openai = b->wrap == WRAP_OPENAI;
+		uint64_t mr = openai ? OPENAI_BATCH_REQUESTS :
+		    ANTHROPIC_BATCH_REQUESTS;
+		uint64_t mb = openai ? OPENAI_BATCH_BYTES :
+		    ANTHROPIC_BATCH_BYTES;
+		const char *who = openai ? "OpenAI Batch API's" :
+		    "Anthropic Message Batches API's";
+
+		if (b->all_requests > mr || b->all_bytes > mb) {
+			b->warned = true;
+			diag_plain(b->run, DIAG_WARNING, MSG_BATCH_OVER_LIMIT,
+			    (unsigned long long)(b->all_requests > mr ? mr :
+			    mb), b->all_requests > mr ? "requests" : "bytes",
+			    who);
+		}
+	}
 	return true;
 }
 
@@ -307,7 +515,7 @@ lines(struct batch *b, FILE *in)
 	size_t cap = 0;
 	ssize_t len;
 	double start = now(), shown = start;
-	bool stop = false;
+	bool stop = false, toobig;
 
 	arena_init(&scratch);
 	while (!stop && (len = getline(&line, &cap, in)) >= 0) {
@@ -320,6 +528,10 @@ lines(struct batch *b, FILE *in)
 			n--;
 		if (strspn(line, " \t") == n)
 			continue;       /* a blank line is no request */
+		/* --shard K/N: lines K, K+N, ...; ids stay line numbers of
+		 * the whole input, so shards never share one. */
+		if (b->shard_n && (lineno - 1) % b->shard_n != b->shard_k - 1)
+			continue;
 		b->lines++;
 		keep = run->arena;
 		run->arena = scratch;
@@ -331,10 +543,16 @@ lines(struct batch *b, FILE *in)
 		if (!one(b, lineno, line, n) || run->diag.errors != 0) {
 			b->bad++;
 			stop = b->strict;
-		} else if (fwrite(b->out.data, 1, b->out.len, stdout) !=
-		    b->out.len) {
-			diag_system(run);
-			stop = true;
+		} else if (!put(b, b->linesrc, &toobig)) {
+			if (toobig) {
+				diag_plain(run, DIAG_NOTE, MSG_BATCH_SKIPPED,
+				    b->linesrc->path, diag_shown(run,
+				    b->lineid, strlen(b->lineid)));
+				b->bad++;
+				stop = b->strict;
+			} else {
+				stop = true;
+			}
 		}
 		run->diag.errors += errors;
 		run->diag.warnings += warnings;
@@ -352,6 +570,8 @@ lines(struct batch *b, FILE *in)
 		diag_plain(run, DIAG_ERROR, MSG_CANNOT_READ, b->path);
 		diag_system(run);
 	}
+	if (!close_file(b) && !stop)
+		stop = true;
 	if (b->progress)
 		progress(b, start, true);
 	free(line);
@@ -391,28 +611,126 @@ batch(struct batch *b, const char *file)
 	return status;
 }
 
+/* --shard K/N, 1 <= K <= N. */
+static bool
+shard(const char *arg, unsigned long *k, unsigned long *n)
+{
+	char *end;
+
+	errno = 0;
+	*k = strtoul(arg, &end, 10);
+	if (!errno && end != arg && *end == '/' && end[1] >= '0' &&
+	    end[1] <= '9' && arg[0] >= '0' && arg[0] <= '9') {
+		const char *p = end + 1;
+
+		*n = strtoul(p, &end, 10);
+		if (!errno && !*end && *k >= 1 && *n >= 1 && *k <= *n &&
+		    *n <= 1000000)
+			return true;
+	}
+	fprintf(stderr, "%s: batch: --shard takes K/N, 1 <= K <= N (shard K "
+	    "of N), not '%s'\n", progname, arg);
+	*k = *n = 0;
+	return false;
+}
+
+/* A count, or with bytes a size with an optional K, M, G (powers of
+ * 1024) or KB, MB, GB (powers of 1000). */
+static bool
+size_arg(const char *name, const char *arg, bool bytes, uint64_t *out)
+{
+	static const struct { const char *suffix; uint64_t mul; } units[] = {
+		{ "", 1 }, { "K", 1024 }, { "M", 1024 * 1024 },
+		{ "G", 1024 * 1024 * 1024 }, { "KB", 1000 },
+		{ "MB", 1000 * 1000 }, { "GB", 1000 * 1000 * 1000 },
+	};
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	errno = 0;
+	v = arg[0] >= '0' && arg[0] <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (!errno && v > 0 && end != arg)
+		for (i = 0; i < (bytes ? LEN(units) : 1); i++)
+			if (strcmp(end, units[i].suffix) == 0 &&
+			    v <= UINT64_MAX / units[i].mul) {
+				*out = v * units[i].mul;
+				return true;
+			}
+	fprintf(stderr, "%s: batch: %s takes %s, not '%s'\n", progname, name,
+	    bytes ? "a size above 0 (bytes, or with K, M, G, KB, MB or GB)" :
+	    "a number above 0", arg);
+	return false;
+}
+
+/* What one file may hold: the provider's limits, lowered by
+ * --split-requests and --split-bytes; above them is refused, since the
+ * API would refuse the file. */
+static bool
+limits(struct batch *b, uint64_t requests, uint64_t bytes)
+{
+	uint64_t mr = b->wrap == WRAP_OPENAI ? OPENAI_BATCH_REQUESTS :
+	    b->wrap == WRAP_ANTHROPIC ? ANTHROPIC_BATCH_REQUESTS : 0;
+	uint64_t mb = b->wrap == WRAP_OPENAI ? OPENAI_BATCH_BYTES :
+	    b->wrap == WRAP_ANTHROPIC ? ANTHROPIC_BATCH_BYTES : 0;
+	const char *who = b->wrap == WRAP_OPENAI ? "the OpenAI Batch API" :
+	    "the Anthropic Message Batches API";
+
+	if (mr && requests > mr) {
+		fprintf(stderr, "%s: batch: --split-requests %llu is over the "
+		    "%llu requests %s takes in one batch\n", progname,
+		    (unsigned long long)requests, (unsigned long long)mr,
+		    who);
+		return false;
+	}
+	if (mb && bytes > mb) {
+		fprintf(stderr, "%s: batch: --split-bytes %llu is over the "
+		    "%llu bytes %s takes in one batch\n", progname,
+		    (unsigned long long)bytes, (unsigned long long)mb, who);
+		return false;
+	}
+	b->max_requests = requests ? requests : mr;
+	b->max_bytes = bytes ? bytes : mb;
+	return true;
+}
+
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option batch_longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "set", required_argument, NULL, 's' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "progress", no_argument, NULL, 'P' },
+	{ "no-progress", no_argument, NULL, 'N' },
+	{ "id-prefix", required_argument, NULL, 'I' },
+	{ "shard", required_argument, NULL, 'K' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "split-requests", required_argument, NULL, 'R' },
+	{ "split-bytes", required_argument, NULL, 'B' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_batch_opts = { "f:s:v:o:h", batch_longopts };
+
 int
 cmd_batch(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "set", required_argument, NULL, 's' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct options opt;
 	struct batch b;
 	size_t cap[2] = { 0 };
 	enum out_format f;
 	const char *format = "openai-batch";
+	uint64_t split_requests = 0, split_bytes = 0;
 	int ch, status = EXIT_USAGE;
 
 	memset(&opt, 0, sizeof(opt));
 	memset(&b, 0, sizeof(b));
-	while ((ch = getopt_long(argc, argv, "f:s:v:h", longopts,
+	map_init(&b.ids, NULL);
+	arena_init(&b.idarena);
+	/* The progress line goes to a terminal only, never into a log. */
+	b.progress = isatty(STDERR_FILENO);
+	while ((ch = getopt_long(argc, argv, cmd_batch_opts.shortopts,
+	    cmd_batch_opts.longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'f':
@@ -431,6 +749,34 @@ cmd_batch(int argc, char **argv)
 			break;
 		case 'P':
 			b.progress = isatty(STDERR_FILENO);
+			break;
+		case 'N':
+			b.progress = false;
+			break;
+		case 'I':
+			b.id_prefix = optarg;
+			break;
+		case 'K':
+			if (!shard(optarg, &b.shard_k, &b.shard_n))
+				goto out;
+			break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "%s: batch: -o takes a file "
+				    "name prefix\n", progname);
+				goto out;
+			}
+			b.outprefix = optarg;
+			break;
+		case 'R':
+			if (!size_arg("--split-requests", optarg, false,
+			    &split_requests))
+				goto out;
+			break;
+		case 'B':
+			if (!size_arg("--split-bytes", optarg, true,
+			    &split_bytes))
+				goto out;
 			break;
 		case 'h':
 			fputs(cmd_batch_help, stdout);
@@ -454,9 +800,16 @@ cmd_batch(int argc, char **argv)
 		    progname, format);
 		goto out;
 	}
+	if ((split_requests || split_bytes) && !b.outprefix) {
+		fprintf(stderr, "%s: batch: --split-requests and --split-bytes "
+		    "write numbered files: give -o PREFIX\n", progname);
+		goto out;
+	}
+	if (!limits(&b, split_requests, split_bytes))
+		goto out;
 	if (optind >= argc || argc - optind > 2)
 		goto usage;
-	opt.profile = argv[optind];
+	opt.profile = cmd_find_profile(argv[optind]);
 	b.opt = &opt;
 	status = batch(&b, optind + 1 < argc ? argv[optind + 1] : NULL);
 	goto out;
@@ -468,6 +821,8 @@ out:
 	free(b.ctxs.v);
 	free(b.vars.v);
 	free(b.injs.v);
+	map_free(&b.ids);
+	arena_free(&b.idarena);
 	free(opt.sets);
 	free(opt.vars);
 	return status;

@@ -112,23 +112,27 @@ write_out(struct run *run, const char *path, const struct buf *b)
 	return true;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option card_longopts[] = {
+	{ "field", required_argument, NULL, 'F' },
+	{ "png", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_card_opts = { "F:p:o:h", card_longopts };
+
 int
 cmd_card(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "field", required_argument, NULL, 'F' },
-		{ "png", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *field = NULL, *png = NULL, *output = NULL;
 	struct buf out = BUF_INIT;
 	struct card *card;
 	struct run run;
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "F:p:o:h", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, cmd_card_opts.shortopts,
+	    cmd_card_opts.longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'F':

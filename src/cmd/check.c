@@ -35,17 +35,20 @@ const char cmd_check_help[] =
     "                             never\n"
     "  -h, --help                 show this help\n";
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option check_longopts[] = {
+	{ "set", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "color", required_argument, NULL, 'C' },
+	{ "profile-format", required_argument, NULL, 'P' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_check_opts = { "s:f:h", check_longopts };
+
 int
 cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "set", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "color", required_argument, NULL, 'C' },
-		{ "profile-format", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct options opt;
 	struct kv *sets = NULL;
 	const char *format = NULL, *color = NULL, *pformat = NULL;
@@ -53,7 +56,8 @@ cmd_check(int argc, char **argv)
 	size_t nsets = 0, cap = 0;
 	int ch, i, status = EXIT_OK, s;
 
-	while ((ch = getopt_long(argc, argv, "s:f:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_check_opts.shortopts,
+	    cmd_check_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			cmd_push(&sets, &nsets, &cap, "--set", optarg);
@@ -97,7 +101,7 @@ cmd_check(int argc, char **argv)
 		if (i == argc && argc > optind)
 			break;
 		memset(&opt, 0, sizeof(opt));
-		opt.profile = i < argc ? argv[i] : NULL;
+		opt.profile = i < argc ? cmd_find_profile(argv[i]) : NULL;
 		opt.sets = sets;
 		opt.format = format;
 		opt.profile_format = pformat;

@@ -13,8 +13,29 @@
 #include <stddef.h>
 
 struct kv;
+struct option;
 struct response;
 struct run;
+
+/*
+ * A command's options: its getopt_long() arguments, the one table that
+ * the parser, `strata help`, the shell completions (completion.c) and
+ * the tests that check strata(1) all read.
+ */
+struct cmd_opts {
+	const char *shortopts;
+	const struct option *longopts;  /* ends with a NULL name */
+};
+
+/* The command table (main.c). */
+struct cmd_command {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *args;
+	const char *summary;
+	const char *help;
+	const struct cmd_opts *opts;    /* NULL: none */
+};
 
 int cmd_build(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
@@ -46,6 +67,26 @@ extern const char cmd_batch_help[];
 extern const char cmd_diff_help[];
 extern const char cmd_test_help[];
 
+extern const struct cmd_opts cmd_pipeline_opts;   /* build and debug */
+extern const struct cmd_opts cmd_check_opts;
+extern const struct cmd_opts cmd_decide_opts;
+extern const struct cmd_opts cmd_score_opts;
+extern const struct cmd_opts cmd_reply_opts;
+extern const struct cmd_opts cmd_session_opts;
+extern const struct cmd_opts cmd_card_opts;
+extern const struct cmd_opts cmd_regex_opts;
+extern const struct cmd_opts cmd_wi_opts;
+extern const struct cmd_opts cmd_templates_opts;
+extern const struct cmd_opts cmd_batch_opts;
+extern const struct cmd_opts cmd_diff_opts;
+extern const struct cmd_opts cmd_test_opts;
+
+/* strata completion SHELL (completion.c): the bash, zsh or fish
+ * completion script for the n commands of table v, on stdout.  Returns
+ * the exit status. */
+int cmd_completion_script(const char *shell, const struct cmd_command *v,
+    size_t n);
+
 /* Print "usage: ..." for verb to stderr (main.c). */
 void cmd_usage(const char *verb);
 
@@ -63,6 +104,16 @@ int cmd_params(const struct options *opt);
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
     const char *arg);
+/*
+ * The profile a command line names: name itself when it is a file here
+ * (or a path: it starts with '/' or '.'); else the first of NAME,
+ * NAME.toml, NAME.yaml, NAME.yml in $STRATA_PATH's directories, then
+ * $XDG_DATA_HOME/strata/profiles (~/.local/share/strata/profiles), then
+ * BINDIR/../share/strata/profiles, then DATADIR/strata/profiles where
+ * meson installed the examples; else name (whose loading then says it
+ * cannot be read).  A found path is in a static buffer.
+ */
+const char *cmd_find_profile(const char *name);
 /* Is arg a --profile-format (toml, yaml)?  Else says so. */
 bool cmd_profile_format(const char *arg);
 /* Is arg a --color word (auto, always, never)?  Else says so. */

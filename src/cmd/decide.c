@@ -290,16 +290,19 @@ usage(const char *verb)
 	return EXIT_USAGE;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option decide_longopts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "stream", no_argument, NULL, 'S' },
+	{ "decision", required_argument, NULL, 'D' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_decide_opts = { "p:h", decide_longopts };
+
 int
 cmd_decide(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "stream", no_argument, NULL, 'S' },
-		{ "decision", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *profile = NULL, *path = "-", *decision = NULL;
 	bool stream = false;
 	struct follower fw = { 0 };
@@ -311,7 +314,8 @@ cmd_decide(int argc, char **argv)
 	struct node *line = NULL;
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_decide_opts.shortopts,
+	    cmd_decide_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'p': profile = optarg; break;
 		case 'S': stream = true; break;
@@ -384,21 +388,25 @@ int_arg(const char *s, int *out)
 	return true;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option score_longopts[] = {
+	{ "min", required_argument, NULL, 'm' },
+	{ "max", required_argument, NULL, 'M' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_score_opts = { "h", score_longopts };
+
 int
 cmd_score(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *path = "-", *why = NULL;
 	int ch, lo = 0, hi = 10, score, status;
 	struct run run;
 	struct source *src;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_score_opts.shortopts,
+	    cmd_score_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			if (!int_arg(optarg, &lo))

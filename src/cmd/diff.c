@@ -33,8 +33,10 @@ const char cmd_diff_help[] =
     "      --stat                 one line per changed entry, tool, param\n"
     "      --json                 the changes as JSON\n"
     "      --profiles             OLD and NEW are profiles to build\n"
-    "  -u, -H, -c, -v, -s, -i     build options, as for strata build\n"
-    "  -f, --format FORMAT        the provider whose cache order counts\n"
+    "  -u, -H, -c, -v, -s, -i     build options, as for strata build: --user,\n"
+    "                             --history, --context, --var, --set, --inject\n"
+    "  -f, --format FORMAT        the provider whose cache order counts;\n"
+    "                             html: the changes as an inspector page\n"
     "  -h, --help                 show this help\n";
 
 enum { DIFF_TROUBLE = 2 };
@@ -103,6 +105,8 @@ compare(struct options *opt, bool profiles, const char *a, const char *b,
 	if (old && new && review_compare(&run, old, new, &r)) {
 		if (mode == 'j')
 			review_json(&run, &r, &out);
+		else if (mode == 'h')
+			review_html(&run, &r, old, new, a, b, &out);
 		else if (mode == 's')
 			review_stat(&run, &r, emit_color(STDOUT_FILENO, NULL),
 			    &out);
@@ -110,7 +114,7 @@ compare(struct options *opt, bool profiles, const char *a, const char *b,
 			review_text(&run, &r, emit_color(STDOUT_FILENO, NULL),
 			    &out);
 		status = review_differ(&r) ? 1 : 0;
-		if ((mode == 'j' || status) && out.len &&
+		if ((mode == 'j' || mode == 'h' || status) && out.len &&
 		    fwrite(out.data, 1, out.len, stdout) != out.len)
 			status = DIFF_TROUBLE;
 	}
@@ -137,33 +141,38 @@ stdin_used(const struct options *opt)
 	return false;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option diff_longopts[] = {
+	{ "stat", no_argument, NULL, 's' + 256 },
+	{ "json", no_argument, NULL, 'j' + 256 },
+	{ "profiles", no_argument, NULL, 'p' + 256 },
+	{ "user", required_argument, NULL, 'u' },
+	{ "history", required_argument, NULL, 'H' },
+	{ "context", required_argument, NULL, 'c' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "set", required_argument, NULL, 's' },
+	{ "inject", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_diff_opts = { "u:H:c:v:s:i:f:h", diff_longopts };
+
 int
 cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "stat", no_argument, NULL, 's' + 256 },
-		{ "json", no_argument, NULL, 'j' + 256 },
-		{ "profiles", no_argument, NULL, 'p' + 256 },
-		{ "user", required_argument, NULL, 'u' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "set", required_argument, NULL, 's' },
-		{ "inject", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct options opt;
 	size_t cap[4] = { 0 };
 	enum out_format f;
-	bool profiles = false, building = false;
+	bool profiles = false, building = false, html = false;
 	int ch, mode = 't', status = DIFF_TROUBLE;
 
 	memset(&opt, 0, sizeof(opt));
-	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
+	while ((ch = getopt_long(argc, argv, cmd_diff_opts.shortopts,
+	    cmd_diff_opts.longopts,
 	    NULL)) != -1) {
-		building = building || strchr("uHcvsi", ch);
+		/* ch > 255 is a long option of its own: never a build option. */
+		building = building || (ch < 256 && strchr("uHcvsi", ch));
 		switch (ch) {
 		case 's' + 256:
 		case 'j' + 256:
@@ -195,6 +204,11 @@ cmd_diff(int argc, char **argv)
 			    "--inject", optarg);
 			break;
 		case 'f':
+			/* the inspector page, not a provider */
+			if (strcmp(optarg, "html") == 0) {
+				html = true;
+				break;
+			}
 			if (!names_format_parse(optarg, &f)) {
 				fprintf(stderr, "%s: unknown format '%s'\n",
 				    progname, optarg);
@@ -210,8 +224,15 @@ cmd_diff(int argc, char **argv)
 			goto usage;
 		}
 	}
+	if (html && mode != 't') {
+		fprintf(stderr, "%s: diff: -f html is a page of its own; it "
+		    "goes with neither --stat nor --json\n", progname);
+		goto usage;
+	}
 	if (argc - optind != 2 || (building && !profiles))
 		goto usage;
+	if (html)
+		mode = 'h';
 	if (!profiles && strcmp(argv[optind], "-") == 0 &&
 	    strcmp(argv[optind + 1], "-") == 0) {
 		fprintf(stderr, "%s: diff: only one of OLD and NEW can be -\n",

@@ -8,59 +8,93 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "version.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "base/util.h"
 
 static int cmd_help(int argc, char **argv);
+static int cmd_completion(int argc, char **argv);
 
-static const struct command {
-	const char *name;
-	int (*fn)(int, char **);
-	const char *args;
-	const char *summary;
-	const char *help;
-} commands[] = {
+static const char cmd_completion_help[] =
+    "usage: strata completion bash|zsh|fish\n"
+    "\n"
+    "Print the shell completion script for strata: every command and\n"
+    "every option of each, made from the table the commands parse with.\n"
+    "meson install puts them where bash-completion, zsh and fish look.\n"
+    "\n"
+    "  -h, --help         show this help\n";
+
+static const struct option completion_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct cmd_opts cmd_completion_opts = { "h",
+	completion_longopts };
+
+static const struct option help_longopts[] = {
+	{ NULL, 0, NULL, 0 },
+};
+static const struct cmd_opts cmd_help_opts = { "", help_longopts };
+
+static const struct cmd_command commands[] = {
 	{ "build", cmd_build, "[PROFILE] [options]",
-	  "print the request body (stdout)", cmd_build_help },
+	  "print the request body (stdout)", cmd_build_help,
+	  &cmd_pipeline_opts },
 	{ "debug", cmd_debug, "[PROFILE] [options]",
 	  "show each entry, its source, and why it is in or out",
-	  cmd_debug_help },
+	  cmd_debug_help,
+	  &cmd_pipeline_opts },
 	{ "batch", cmd_batch, "PROFILE [FILE|-]",
-	  "one request per JSON Lines input line", cmd_batch_help },
+	  "one request per JSON Lines input line", cmd_batch_help,
+	  &cmd_batch_opts },
 	{ "diff", cmd_diff, "OLD NEW [options]",
 	  "what changed between two build results, by layer",
-	  cmd_diff_help },
+	  cmd_diff_help,
+	  &cmd_diff_opts },
 	{ "test", cmd_test, "[DIR] [options]",
-	  "run a suite of prompt test cases", cmd_test_help },
+	  "run a suite of prompt test cases", cmd_test_help,
+	  &cmd_test_opts },
 	{ "check", cmd_check, "[PROFILE...] [opts]",
-	  "validate profiles and everything they name", cmd_check_help },
+	  "validate profiles and everything they name", cmd_check_help,
+	  &cmd_check_opts },
 	{ "decide", cmd_decide, "[FILE|-] [options]",
-	  "read a planner's answer: the decision as JSON", cmd_decide_help },
+	  "read a planner's answer: the decision as JSON", cmd_decide_help,
+	  &cmd_decide_opts },
 	{ "score", cmd_score, "[FILE|-] [options]",
-	  "read an importance answer: the score", cmd_score_help },
+	  "read an importance answer: the score", cmd_score_help,
+	  &cmd_score_opts },
 	{ "reply", cmd_reply, "[FILE|-] [options]",
 	  "read a provider's response: the assistant message",
-	  cmd_reply_help },
+	  cmd_reply_help,
+	  &cmd_reply_opts },
 	{ "session", cmd_session, "FILE ACTION [opts]",
 	  "show, undo, set variables in a conversation file",
-	  cmd_session_help },
+	  cmd_session_help,
+	  &cmd_session_opts },
 	{ "card", cmd_card, "FILE [options]",
 	  "print a character card as V3 JSON, or put it in a PNG",
-	  cmd_card_help },
+	  cmd_card_help,
+	  &cmd_card_opts },
 	{ "regex", cmd_regex, "FILE... [options]",
 	  "run SillyTavern regex scripts over standard input",
-	  cmd_regex_help },
+	  cmd_regex_help,
+	  &cmd_regex_opts },
 	{ "wi", cmd_wi, "FILE... [options]",
-	  "lint, convert and run SillyTavern world info", cmd_wi_help },
+	  "lint, convert and run SillyTavern world info", cmd_wi_help,
+	  &cmd_wi_opts },
 	{ "templates", cmd_templates, "ACTION [ARG]",
 	  "the built-in agent templates, and where each comes from",
-	  cmd_templates_help },
+	  cmd_templates_help,
+	  &cmd_templates_opts },
+	{ "completion", cmd_completion, "SHELL",
+	  "print the bash, zsh or fish completion script",
+	  cmd_completion_help, &cmd_completion_opts },
 	{ "help", cmd_help, "[COMMAND]", "show help for strata or a command",
-	  NULL },
+	  NULL, &cmd_help_opts },
 };
 
-static const struct command *
+static const struct cmd_command *
 find(const char *name)
 {
 	size_t i;
@@ -79,7 +113,7 @@ overview(FILE *f)
 	fprintf(f, "usage: %s [--help | --version] COMMAND [ARGS]\n\n"
 	    "commands:\n", progname);
 	for (i = 0; i < LEN(commands); i++)
-		fprintf(f, "  %-7s %-21s %s\n", commands[i].name,
+		fprintf(f, "  %-10s %-21s %s\n", commands[i].name,
 		    commands[i].args, commands[i].summary);
 	fprintf(f, "\nRun '%s help COMMAND' for a command's options; "
 	    "see strata(1).\n", progname);
@@ -88,7 +122,7 @@ overview(FILE *f)
 void
 cmd_usage(const char *verb)
 {
-	const struct command *c = find(verb);
+	const struct cmd_command *c = find(verb);
 
 	if (c)
 		fprintf(stderr, "usage: %s %s %s\n"
@@ -122,6 +156,27 @@ cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static int
+cmd_completion(int argc, char **argv)
+{
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, cmd_completion_opts.shortopts,
+	    cmd_completion_opts.longopts, NULL)) != -1) {
+		if (ch != 'h') {
+			cmd_usage("completion");
+			return EXIT_USAGE;
+		}
+		fputs(cmd_completion_help, stdout);
+		return EXIT_OK;
+	}
+	if (argc - optind != 1) {
+		cmd_usage("completion");
+		return EXIT_USAGE;
+	}
+	return cmd_completion_script(argv[optind], commands, LEN(commands));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -131,7 +186,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static char verb[64];
-	const struct command *c;
+	const struct cmd_command *c;
 	int ch, status;
 
 	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
@@ -140,7 +195,13 @@ main(int argc, char **argv)
 			overview(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s %s\n", progname, STRATA_VERSION);
+			/* The meson.build version; in a git checkout, the
+			 * commit it was built from. */
+			if (*STRATA_COMMIT)
+				printf("%s %s (commit %s)\n", progname,
+				    STRATA_VERSION, STRATA_COMMIT);
+			else
+				printf("%s %s\n", progname, STRATA_VERSION);
 			return EXIT_OK;
 		default:
 			overview(stderr);

@@ -4,10 +4,14 @@
  * succeeded.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "config.h"
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -19,6 +23,7 @@
 #include "diag/diag.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "emit/emit_html.h"
 #include "pipeline/assemble.h"
 #include "session/globals.h"
 #include "session/session.h"
@@ -137,6 +142,7 @@ enum {
 	OPT_EXTRA_SYSTEM,
 	OPT_GLOBAL_VAR,
 	OPT_GLOBALS,
+	OPT_BUDGET,
 };
 
 static void
@@ -147,6 +153,79 @@ push_path(const char *const **arr, size_t *n, const char *path)
 
 	v[(*n)++] = path;
 	*arr = v;
+}
+
+static bool
+try_profile(char *buf, size_t size, const char *dir, size_t dirlen,
+    const char *name)
+{
+	static const char *const exts[] = { "", ".toml", ".yaml", ".yml" };
+	struct stat st;
+	size_t i;
+
+	if (dirlen == 0)
+		return false;
+	for (i = 0; i < LEN(exts); i++) {
+		int n = snprintf(buf, size, "%.*s/%s%s", (int)dirlen, dir,
+		    name, exts[i]);
+
+		if (n > 0 && (size_t)n < size && stat(buf, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
+const char *
+cmd_find_profile(const char *name)
+{
+	static char found[PATH_MAX];
+	char dir[PATH_MAX];
+	const char *env, *p;
+	struct stat st;
+	ssize_t n;
+
+	if (!name || !*name || name[0] == '/' || name[0] == '.' ||
+	    name[0] == '-' || stat(name, &st) == 0)
+		return name;
+	/* 1. $STRATA_PATH, directories separated by ':' */
+	for (env = getenv("STRATA_PATH"); env && *env; env = *p ? p + 1 : p) {
+		p = env + strcspn(env, ":");
+		if (try_profile(found, sizeof(found), env, (size_t)(p - env),
+		    name))
+			return found;
+	}
+	/* 2. the user's: $XDG_DATA_HOME/strata/profiles, else
+	 * ~/.local/share/strata/profiles */
+	if ((env = getenv("XDG_DATA_HOME")) && *env)
+		snprintf(dir, sizeof(dir), "%s/strata/profiles", env);
+	else if ((env = getenv("HOME")) && *env)
+		snprintf(dir, sizeof(dir), "%s/.local/share/strata/profiles",
+		    env);
+	else
+		dir[0] = '\0';
+	if (try_profile(found, sizeof(found), dir, strlen(dir), name))
+		return found;
+	/* 3. beside the binary: BINDIR/../share/strata/profiles, so an
+	 * installed tree works wherever it is copied (DESTDIR, a tarball) */
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n > 0) {
+		char *slash;
+
+		dir[n] = '\0';
+		if ((slash = strrchr(dir, '/')) &&
+		    (size_t)(slash - dir) + 32 < sizeof(dir)) {
+			strcpy(slash, "/../share/strata/profiles");
+			if (try_profile(found, sizeof(found), dir,
+			    strlen(dir), name))
+				return found;
+		}
+	}
+	/* 4. where meson installed them: DATADIR/strata/profiles */
+	if (try_profile(found, sizeof(found), STRATA_DATADIR "/profiles",
+	    strlen(STRATA_DATADIR "/profiles"), name))
+		return found;
+	return name;
 }
 
 /* After the options: the profile, and stdin claimed once at most. */
@@ -160,7 +239,7 @@ operands(int argc, char **argv, const char *verb, struct options *opt)
 		return false;
 	}
 	if (optind < argc)
-		opt->profile = argv[optind];
+		opt->profile = cmd_find_profile(argv[optind]);
 	clash = assemble_stdin_clash(opt);
 	if (clash) {
 		fprintf(stderr, "%s: %s -: standard input is already used by "
@@ -193,6 +272,59 @@ once(const char *verb, const char *name)
 	return EXIT_USAGE;
 }
 
+/* --budget N as the --set it stands for. */
+static char budget_set[48];
+
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option pipeline_longopts[] = {
+	{ "user", required_argument, NULL, 'u' },
+	{ "history", required_argument, NULL, 'H' },
+	{ "context", required_argument, NULL, 'c' },
+	{ "var", required_argument, NULL, 'v' },
+	{ "set", required_argument, NULL, 's' },
+	{ "inject", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "set-json", required_argument, NULL, OPT_SET_JSON },
+	{ "remove", required_argument, NULL, OPT_REMOVE },
+	{ "scope", required_argument, NULL, OPT_SCOPE },
+	{ "session", required_argument, NULL, 'S' },
+	{ "dry-run", no_argument, NULL, 'D' },
+	{ "turn", required_argument, NULL, 'R' },
+	{ "input", required_argument, NULL, 'I' },
+	{ "scene", required_argument, NULL, 'E' },
+	{ "log-level", required_argument, NULL, 'L' },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "prestart", required_argument, NULL, OPT_PRESTART },
+	{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
+	{ "color", required_argument, NULL, 'C' },
+	{ "profile-format", required_argument, NULL, 'P' },
+	{ "image", required_argument, NULL, OPT_IMAGE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "card", required_argument, NULL, OPT_CARD },
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "chat", required_argument, NULL, OPT_CHAT },
+	{ "settings", required_argument, NULL, OPT_SETTINGS },
+	{ "world", required_argument, NULL, OPT_WORLD },
+	{ "regex", required_argument, NULL, OPT_REGEX },
+	{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
+	{ "persona", required_argument, NULL, OPT_PERSONA },
+	{ "greeting", required_argument, NULL, OPT_GREETING },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "params", required_argument, NULL, OPT_PARAMS },
+	{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
+	{ "global-var", required_argument, NULL, OPT_GLOBAL_VAR },
+	{ "globals", required_argument, NULL, OPT_GLOBALS },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
+	pipeline_longopts };
+
 /* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
  * else the exit status to return (after --help, or a usage error already
  * printed). */
@@ -200,50 +332,6 @@ static int
 parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
 {
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "var", required_argument, NULL, 'v' },
-		{ "set", required_argument, NULL, 's' },
-		{ "inject", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "set-json", required_argument, NULL, OPT_SET_JSON },
-		{ "remove", required_argument, NULL, OPT_REMOVE },
-		{ "scope", required_argument, NULL, OPT_SCOPE },
-		{ "session", required_argument, NULL, 'S' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "turn", required_argument, NULL, 'R' },
-		{ "input", required_argument, NULL, 'I' },
-		{ "scene", required_argument, NULL, 'E' },
-		{ "log-level", required_argument, NULL, 'L' },
-		{ "state", required_argument, NULL, OPT_STATE },
-		{ "prestart", required_argument, NULL, OPT_PRESTART },
-		{ "tool-result", required_argument, NULL, OPT_TOOL_RESULT },
-		{ "color", required_argument, NULL, 'C' },
-		{ "profile-format", required_argument, NULL, 'P' },
-		{ "image", required_argument, NULL, OPT_IMAGE },
-		{ "help", no_argument, NULL, 'h' },
-		{ "card", required_argument, NULL, OPT_CARD },
-		{ "preset", required_argument, NULL, OPT_PRESET },
-		{ "chat", required_argument, NULL, OPT_CHAT },
-		{ "settings", required_argument, NULL, OPT_SETTINGS },
-		{ "world", required_argument, NULL, OPT_WORLD },
-		{ "regex", required_argument, NULL, OPT_REGEX },
-		{ "persona-name", required_argument, NULL, OPT_PERSONA_NAME },
-		{ "persona", required_argument, NULL, OPT_PERSONA },
-		{ "greeting", required_argument, NULL, OPT_GREETING },
-		{ "type", required_argument, NULL, OPT_TYPE },
-		{ "now", required_argument, NULL, OPT_NOW },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "stage", required_argument, NULL, OPT_STAGE },
-		{ "params", required_argument, NULL, OPT_PARAMS },
-		{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
-		{ "global-var", required_argument, NULL, OPT_GLOBAL_VAR },
-		{ "globals", required_argument, NULL, OPT_GLOBALS },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tavern_input *tv = &opt->tavern;
 	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
 	                         * prestarts, tool results, images,
@@ -255,7 +343,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	memset(opt, 0, sizeof(*opt));
 	if (getenv("STRATA_LOG"))
 		log_level(getenv("STRATA_LOG"), &opt->log_debug);
-	while ((ch = getopt_long(argc, argv, "u:H:c:v:s:i:f:h", longopts,
+	while ((ch = getopt_long(argc, argv, cmd_pipeline_opts.shortopts,
+	    cmd_pipeline_opts.longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
@@ -312,6 +401,18 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			if (strcmp(optarg, "fast-tavern") == 0) {
 				opt->format = optarg;
 				break;
+			}
+			/* html is a view of the build, not a request body:
+			 * the build keeps the profile's format. */
+			if (strcmp(optarg, "html") == 0 && debug) {
+				opt->html = true;
+				break;
+			}
+			if (strcmp(optarg, "html") == 0) {
+				fprintf(stderr, "%s %s: -f html is the stage "
+				    "inspector of a build: strata debug -f "
+				    "html\n", progname, verb);
+				return EXIT_USAGE;
 			}
 			if (!names_format_parse(optarg, &f)) {
 				cmd_bad_format(optarg);
@@ -373,6 +474,26 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 				goto usage;
 			}
 			opt->params = optarg;
+			break;
+		case OPT_BUDGET: {
+			/* --set budget.max_tokens=N, checked here. */
+			size_t k = strspn(optarg, "0123456789");
+
+			if (!k || optarg[k] || optarg[0] == '0' || k > 12) {
+				fprintf(stderr, "%s %s: --budget takes a "
+				    "positive number of tokens, not '%s'\n",
+				    progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			/* The last --budget wins, as the last --set does. */
+			snprintf(budget_set, sizeof(budget_set),
+			    "budget.max_tokens=%s", optarg);
+			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--budget",
+			    budget_set);
+			break;
+		}
+		case 'q':
+			opt->quiet = true;
 			break;
 		case OPT_STAGE:
 			if (!debug) {
@@ -447,6 +568,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	    !opt->params) {
 		fprintf(stderr, "%s %s: -f fast-tavern prints the build of "
 		    "--params FILE\n", progname, verb);
+		goto usage;
+	}
+	if (opt->html && (opt->json || opt->stage)) {
+		fprintf(stderr, "%s %s: -f html shows every stage of every "
+		    "message; it goes with neither --json nor --stage\n",
+		    progname, verb);
 		goto usage;
 	}
 	if (opt->stage && opt->json) {
@@ -739,7 +866,8 @@ run_pipeline(const struct options *opt, bool debug)
 			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    opt->stage);
 		if (debug)
-			fn = opt->json ? emit_json : emit_debug;
+			fn = opt->html ? emit_html : opt->json ?
+			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)

@@ -79,19 +79,23 @@ add_file(struct run *run, struct regex_set *set, const char *path)
 	return regex_set_add(run, set, REGEX_GLOBAL, root);
 }
 
+enum { OPT_PROMPT = 256, OPT_MARKDOWN, OPT_EDIT };
+
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option regex_longopts[] = {
+	{ "placement", required_argument, NULL, 'p' },
+	{ "depth", required_argument, NULL, 'd' },
+	{ "prompt", no_argument, NULL, OPT_PROMPT },
+	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+	{ "edit", no_argument, NULL, OPT_EDIT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_regex_opts = { "p:d:h", regex_longopts };
+
 int
 cmd_regex(int argc, char **argv)
 {
-	enum { OPT_PROMPT = 256, OPT_MARKDOWN, OPT_EDIT };
-	static const struct option longopts[] = {
-		{ "placement", required_argument, NULL, 'p' },
-		{ "depth", required_argument, NULL, 'd' },
-		{ "prompt", no_argument, NULL, OPT_PROMPT },
-		{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-		{ "edit", no_argument, NULL, OPT_EDIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct run run;
 	struct regex_set set;
 	struct source *in;
@@ -101,7 +105,8 @@ cmd_regex(int argc, char **argv)
 	size_t k;
 	bool ok = true;
 
-	while ((ch = getopt_long(argc, argv, "p:d:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_regex_opts.shortopts,
+	    cmd_regex_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
 			for (k = 0; k < LEN(placements); k++)

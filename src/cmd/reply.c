@@ -36,18 +36,21 @@ const char cmd_reply_help[] =
     "      --now TIME             the send_date written (RFC 3339)\n"
     "  -h, --help                 show this help\n";
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option reply_longopts[] = {
+	{ "from", required_argument, NULL, 'F' },
+	{ "session", required_argument, NULL, 'S' },
+	{ "swipe", no_argument, NULL, 'W' },
+	{ "char-name", required_argument, NULL, 'C' },
+	{ "now", required_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_reply_opts = { "h", reply_longopts };
+
 int
 cmd_reply(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "from", required_argument, NULL, 'F' },
-		{ "session", required_argument, NULL, 'S' },
-		{ "swipe", no_argument, NULL, 'W' },
-		{ "char-name", required_argument, NULL, 'C' },
-		{ "now", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum response_format from = RESPONSE_GUESS;
 	const char *path = "-", *session = NULL, *char_name = NULL;
 	const char *now = NULL;
@@ -58,7 +61,8 @@ cmd_reply(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_reply_opts.shortopts,
+	    cmd_reply_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'F':
 			if (!response_format_parse(optarg, &from)) {

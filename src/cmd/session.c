@@ -28,7 +28,7 @@ const char cmd_session_help[] =
     "\n"
     "FILE is a SillyTavern chat file (.jsonl).  Actions:\n"
     "  show [--json]              the conversation, readable; --json: the\n"
-    "                             messages as a -H history array\n"
+    "                             messages as a history array (build reads it)\n"
     "  undo                       drop the last turn (from the last user\n"
     "                             message to the end)\n"
     "  set-var NAME VALUE         set a chat variable ({{getvar::NAME}})\n"
@@ -283,20 +283,23 @@ usage(void)
 	return EXIT_USAGE;
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option session_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "error", no_argument, NULL, 'x' },
+	{ "scope", required_argument, NULL, 's' },
+	{ "user-name", required_argument, NULL, 'U' },
+	{ "char-name", required_argument, NULL, 'C' },
+	{ "greeting", required_argument, NULL, 'g' },
+	{ "now", required_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_session_opts = { "h", session_longopts };
+
 int
 cmd_session(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "error", no_argument, NULL, 'x' },
-		{ "scope", required_argument, NULL, 's' },
-		{ "user-name", required_argument, NULL, 'U' },
-		{ "char-name", required_argument, NULL, 'C' },
-		{ "greeting", required_argument, NULL, 'g' },
-		{ "now", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct args a = { 0 };
 	const char *now = NULL, *path, *scope = NULL;
 	struct run run;
@@ -305,7 +308,8 @@ cmd_session(int argc, char **argv)
 
 	a.user_name = "User";
 	a.char_name = "Assistant";
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_session_opts.shortopts,
+	    cmd_session_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j': a.json = true; break;
 		case 'x': a.error = true; break;

@@ -67,8 +67,15 @@ list(struct run *run, const char *dir)
 static void
 show(struct run *run, const char *dir, const char *name)
 {
-	struct source *src = templates_open(run, dir, name, NULL,
-	    span_make(0, 0));
+	struct source *src;
+	size_t i, len = strlen(name);
+
+	/* "soul" is soul.md, as list prints it. */
+	for (i = 0; templates_names[i]; i++)
+		if (strncmp(templates_names[i], name, len) == 0 &&
+		    strcmp(templates_names[i] + len, ".md") == 0)
+			name = templates_names[i];
+	src = templates_open(run, dir, name, NULL, span_make(0, 0));
 
 	if (src)
 		fwrite(src->text, 1, src->len, stdout);
@@ -117,18 +124,22 @@ export(struct run *run, const char *dir)
 	}
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option templates_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_templates_opts = { "h", templates_longopts };
+
 int
 cmd_templates(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *action, *dir = NULL;
 	struct run run;
 	int ch, status, n;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_templates_opts.shortopts,
+	    cmd_templates_opts.longopts, NULL)) != -1) {
 		if (ch != 'h')
 			return usage();
 		fputs(cmd_templates_help, stdout);

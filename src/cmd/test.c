@@ -38,7 +38,8 @@ const char cmd_test_help[] =
     "Build every case of a prompt test suite (DIR, else strata-tests/,\n"
     "else tests/prompts/) and compare: a case is DIR/NAME/case.toml or\n"
     "DIR/NAME.toml.  Prints a line per case and the layer diff of each\n"
-    "failure, then 'N passed, M failed'; exit status 1 on any failure.\n"
+    "failure (naming the file and line to look at), then 'N passed, M\n"
+    "failed'; exit status 1 on any failure, 2 when no case is selected.\n"
     "\n"
     "      --update               rewrite the expected files\n"
     "      --filter PATTERN       only the cases whose name matches (glob)\n"
@@ -54,8 +55,12 @@ struct tcase {
 	char *expect_default;   /* the expected file when none is named */
 };
 
+/* Why a case failed: the JUnit failure message. */
+enum why { WHY_NONE, WHY_BUILD, WHY_DIFFERS, WHY_ASSERT };
+
 struct result {
 	bool ok, updated;
+	enum why why;
 	struct buf report;      /* why it failed, or what was updated */
 };
 
@@ -152,6 +157,10 @@ struct spec {
 	const struct node *contains, *not_contains;
 	int64_t max_tokens, max_message_tokens;
 	const char *stable_with;
+	/* Where each assertion is written, for the report. */
+	const struct source *src;
+	struct span at_contains, at_not_contains, at_max_tokens,
+	    at_max_message_tokens, at_stable;
 };
 
 static bool
@@ -168,6 +177,73 @@ str_key(struct run *run, const struct source *src, const struct node *n,
 }
 
 static bool
+table_key(struct run *run, const struct source *src, const struct node *n,
+    const char *key, const struct node **out)
+{
+	size_t i;
+	bool ok = true;
+
+	if (n->kind != NODE_TABLE) {
+		diag_error(run, src, n->span, MSG_TEST_TYPE, key,
+		    "a table of NAME = \"TEXT\"", tree_kind_article(n->kind));
+		return false;
+	}
+	for (i = 0; i < n->u.table.n; i++) {
+		const struct node *v = n->u.table.items[i].value;
+
+		if (v->kind == NODE_TABLE || v->kind == NODE_ARRAY) {
+			diag_error(run, src, v->span, MSG_TEST_TYPE, key,
+			    "a table of NAME = \"TEXT\"",
+			    tree_kind_article(v->kind));
+			ok = false;
+		}
+	}
+	*out = n;
+	return ok;
+}
+
+/* An array of strings: a lone string is the common slip. */
+static bool
+list_key(struct run *run, const struct source *src, const struct node *n,
+    const char *key, const struct node **out)
+{
+	size_t i;
+	bool ok = true;
+
+	if (n->kind != NODE_ARRAY) {
+		diag_error(run, src, n->span, MSG_TEST_TYPE, key,
+		    "an array of strings (write [\"...\"] even for one)",
+		    tree_kind_article(n->kind));
+		return false;
+	}
+	for (i = 0; i < n->u.array.n; i++) {
+		const struct node *v = n->u.array.items[i];
+
+		if (v->kind != NODE_STRING) {
+			diag_error(run, src, v->span, MSG_TEST_TYPE, key,
+			    "an array of strings", tree_kind_article(v->kind));
+			ok = false;
+		}
+	}
+	*out = n;
+	return ok;
+}
+
+static bool
+int_key(struct run *run, const struct source *src, const struct node *n,
+    const char *key, int64_t *out)
+{
+	if (n->kind != NODE_INT || n->u.i < 1) {
+		diag_error(run, src, n->span, MSG_TEST_TYPE, key,
+		    "a positive integer", n->kind == NODE_INT ? "zero or "
+		    "less" : tree_kind_article(n->kind));
+		return false;
+	}
+	*out = n->u.i;
+	return true;
+}
+
+static bool
 read_spec(struct run *run, const struct tcase *tc, struct spec *sp)
 {
 	struct node *root;
@@ -179,11 +255,22 @@ read_spec(struct run *run, const struct tcase *tc, struct spec *sp)
 	if (!load_file(run, tc->file, LOAD_TOML, NULL, span_make(0, 0), &root,
 	    &src))
 		return false;
+	sp->src = src;
 	for (i = 0; i < root->u.table.n; i++) {
 		const struct member *m = &root->u.table.items[i];
 		const struct node *v = m->value;
 		const char *k = m->key;
 
+		if (strcmp(k, "contains") == 0)
+			sp->at_contains = m->keyspan;
+		else if (strcmp(k, "not_contains") == 0)
+			sp->at_not_contains = m->keyspan;
+		else if (strcmp(k, "max_tokens") == 0)
+			sp->at_max_tokens = m->keyspan;
+		else if (strcmp(k, "max_message_tokens") == 0)
+			sp->at_max_message_tokens = m->keyspan;
+		else if (strcmp(k, "prefix_stable_with") == 0)
+			sp->at_stable = m->keyspan;
 		if (strcmp(k, "profile") == 0)
 			ok = str_key(run, src, v, k, &sp->profile) && ok;
 		else if (strcmp(k, "user") == 0)
@@ -200,20 +287,21 @@ read_spec(struct run *run, const struct tcase *tc, struct spec *sp)
 			ok = str_key(run, src, v, k, &sp->expect) && ok;
 		else if (strcmp(k, "prefix_stable_with") == 0)
 			ok = str_key(run, src, v, k, &sp->stable_with) && ok;
-		else if ((strcmp(k, "context") == 0 || strcmp(k, "vars") == 0 ||
-		    strcmp(k, "set") == 0) && v->kind == NODE_TABLE)
-			*(k[0] == 'c' ? &sp->contexts : k[0] == 'v' ?
-			    &sp->vars : &sp->sets) = v;
-		else if ((strcmp(k, "inject") == 0 ||
+		else if (strcmp(k, "context") == 0 || strcmp(k, "vars") == 0 ||
+		    strcmp(k, "set") == 0)
+			ok = table_key(run, src, v, k, k[0] == 'c' ?
+			    &sp->contexts : k[0] == 'v' ? &sp->vars :
+			    &sp->sets) && ok;
+		else if (strcmp(k, "inject") == 0 ||
 		    strcmp(k, "contains") == 0 ||
-		    strcmp(k, "not_contains") == 0) && v->kind == NODE_ARRAY)
-			*(k[0] == 'i' ? &sp->injects : k[0] == 'c' ?
-			    &sp->contains : &sp->not_contains) = v;
-		else if ((strcmp(k, "max_tokens") == 0 ||
-		    strcmp(k, "max_message_tokens") == 0) &&
-		    v->kind == NODE_INT)
-			*(strcmp(k, "max_tokens") == 0 ? &sp->max_tokens :
-			    &sp->max_message_tokens) = v->u.i;
+		    strcmp(k, "not_contains") == 0)
+			ok = list_key(run, src, v, k, k[0] == 'i' ?
+			    &sp->injects : k[0] == 'c' ? &sp->contains :
+			    &sp->not_contains) && ok;
+		else if (strcmp(k, "max_tokens") == 0 ||
+		    strcmp(k, "max_message_tokens") == 0)
+			ok = int_key(run, src, v, k, k[4] == 't' ?
+			    &sp->max_tokens : &sp->max_message_tokens) && ok;
 		else {
 			diag_error(run, src, m->keyspan, MSG_TEST_KEY,
 			    diag_shown(run, k, m->keylen));
@@ -319,6 +407,16 @@ any_contains(const struct node *doc, const char *s)
 	return false;
 }
 
+/* "case.toml:LINE: " of an assertion's key. */
+static void
+at(const struct spec *sp, struct span where, struct buf *why)
+{
+	unsigned line, col;
+
+	source_linecol(sp->src, where.off, &line, &col);
+	buf_printf(why, "%s:%u: ", sp->src->path, line);
+}
+
 static void
 assertions(const struct node *doc, const struct spec *sp, struct buf *why)
 {
@@ -329,17 +427,21 @@ assertions(const struct node *doc, const struct spec *sp, struct buf *why)
 	for (i = 0; sp->contains && i < sp->contains->u.array.n; i++) {
 		const struct node *s = sp->contains->u.array.items[i];
 
-		if (s->kind == NODE_STRING && !any_contains(doc, s->u.str.s))
+		if (s->kind == NODE_STRING && !any_contains(doc, s->u.str.s)) {
+			at(sp, sp->at_contains, why);
 			buf_printf(why, "contains: no message holds \"%s\"\n",
 			    s->u.str.s);
+		}
 	}
 	for (i = 0; sp->not_contains && i < sp->not_contains->u.array.n;
 	    i++) {
 		const struct node *s = sp->not_contains->u.array.items[i];
 
-		if (s->kind == NODE_STRING && any_contains(doc, s->u.str.s))
+		if (s->kind == NODE_STRING && any_contains(doc, s->u.str.s)) {
+			at(sp, sp->at_not_contains, why);
 			buf_printf(why, "not_contains: a message holds "
 			    "\"%s\"\n", s->u.str.s);
+		}
 	}
 	for (i = 0; ms && i < ms->u.array.n; i++) {
 		const struct node *t = tree_get(ms->u.array.items[i],
@@ -347,15 +449,19 @@ assertions(const struct node *doc, const struct spec *sp, struct buf *why)
 		int64_t n = t && t->kind == NODE_INT ? t->u.i : 0;
 
 		total += n;
-		if (sp->max_message_tokens && n > sp->max_message_tokens)
+		if (sp->max_message_tokens && n > sp->max_message_tokens) {
+			at(sp, sp->at_max_message_tokens, why);
 			buf_printf(why, "max_message_tokens: message %zu has "
 			    "%lld tokens (at most %lld)\n", i, (long long)n,
 			    (long long)sp->max_message_tokens);
+		}
 	}
-	if (sp->max_tokens && total > sp->max_tokens)
+	if (sp->max_tokens && total > sp->max_tokens) {
+		at(sp, sp->at_max_tokens, why);
 		buf_printf(why, "max_tokens: the prompt has %lld tokens (at "
 		    "most %lld)\n", (long long)total,
 		    (long long)sp->max_tokens);
+	}
 }
 
 /* The index of the last user message, or the count. */
@@ -397,12 +503,14 @@ stable(struct run *run, const struct suite *s, const struct node *doc,
 	size_t end;
 
 	if (!oc) {
+		at(sp, sp->at_stable, why);
 		buf_printf(why, "prefix_stable_with: no case named '%s'\n",
 		    sp->stable_with);
 		return;
 	}
 	if (!read_spec(run, oc, &osp) || !(odoc = build_case(run, oc,
 	    &osp))) {
+		at(sp, sp->at_stable, why);
 		buf_printf(why, "prefix_stable_with: case '%s' does not "
 		    "build\n", oc->name);
 		return;
@@ -413,6 +521,7 @@ stable(struct run *run, const struct suite *s, const struct node *doc,
 	if (last_user(odoc) < end)
 		end = last_user(odoc);
 	if (!r.prefix_same && (r.prefix_tool || r.prefix_msg < end)) {
+		at(sp, sp->at_stable, why);
 		buf_printf(why, "prefix_stable_with %s: ", oc->name);
 		if (r.prefix_tool)
 			buf_printf(why, "breaks at tool %s\n", r.prefix_tool);
@@ -421,6 +530,55 @@ stable(struct run *run, const struct suite *s, const struct node *doc,
 			    r.prefix_msg, r.prefix_entry ? ", entry " : "",
 			    r.prefix_entry ? r.prefix_entry : "",
 			    r.prefix_byte);
+	}
+}
+
+/* The entry called key in a -f json document. */
+static const struct node *
+entry_of(const struct node *doc, const char *key)
+{
+	const struct node *es = doc ? tree_get(doc, "entries") : NULL;
+	size_t i;
+
+	for (i = 0; es && es->kind == NODE_ARRAY && i < es->u.array.n; i++) {
+		const struct node *k = tree_get(es->u.array.items[i], "key");
+
+		if (k && k->kind == NODE_STRING && strcmp(k->u.str.s, key) == 0)
+			return es->u.array.items[i];
+	}
+	return NULL;
+}
+
+/* "FILE:LINE: KEY changed" for each entry that changed: where to look.
+ * The file is the prompt file (or profile) the entry came from, as the
+ * build read it. */
+static void
+changed_at(const struct review *r, const struct node *old,
+    const struct node *new, struct buf *out)
+{
+	static const char *const kinds[] = {
+		[REVIEW_ADDED] = "added", [REVIEW_REMOVED] = "removed",
+		[REVIEW_CHANGED] = "changed", [REVIEW_MOVED] = "moved",
+		[REVIEW_SKIPPED] = "skipped now",
+		[REVIEW_UNSKIPPED] = "no longer skipped",
+	};
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct review_change *c = &r->v[i];
+		const struct node *e, *src;
+
+		if (c->what != REVIEW_ENTRY || c->kind > REVIEW_UNSKIPPED ||
+		    !c->name)
+			continue;
+		e = entry_of(c->kind == REVIEW_REMOVED ? old : new, c->name);
+		src = e ? tree_get(e, "source") : NULL;
+		if (src && src->kind == NODE_STRING)
+			buf_printf(out, "%s: %s %s\n", src->u.str.s, c->name,
+			    kinds[c->kind]);
+		else
+			buf_printf(out, "(no file): %s %s\n", c->name,
+			    kinds[c->kind]);
 	}
 }
 
@@ -433,13 +591,18 @@ run_case(const struct suite *s, const struct tcase *tc, struct result *res)
 	struct buf got = BUF_INIT;
 	const char *expect;
 	struct review r;
+	struct buf diags = BUF_INIT;
 
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO, NULL);
+	/* The messages go into the report (and so into TAP and JUnit)
+	 * when the case fails for them; else to stderr as usual. */
+	run.diag.to = &diags;
 	res->ok = false;
 	if (!read_spec(&run, tc, &sp) || !(doc = build_case(&run, tc, &sp))) {
-		buf_puts(&res->report, "the case does not build (messages "
-		    "above)\n");
+		res->why = WHY_BUILD;
+		buf_puts(&res->report, "the case does not build:\n");
+		buf_put(&res->report, diags.data, diags.len);
+		diags.len = 0;
 		goto out;
 	}
 	expect = sp.expect ? sp.expect : tc->expect_default;
@@ -463,13 +626,18 @@ run_case(const struct suite *s, const struct tcase *tc, struct result *res)
 		    span_make(0, 0));
 
 		if (!src || !json_parse(&run, src, &want)) {
+			res->why = WHY_BUILD;
 			buf_printf(&res->report, "cannot read the expected "
-			    "result %s\n", expect);
+			    "result %s:\n", expect);
+			buf_put(&res->report, diags.data, diags.len);
+			diags.len = 0;
 		} else if (review_compare(&run, want, doc, &r) &&
 		    review_differ(&r)) {
+			res->why = WHY_DIFFERS;
 			buf_printf(&res->report, "differs from %s:\n",
 			    expect);
 			review_text(&run, &r, false, &res->report);
+			changed_at(&r, want, doc, &res->report);
 		}
 	} else if (!sp.contains && !sp.not_contains && !sp.max_tokens &&
 	    !sp.max_message_tokens && !sp.stable_with) {
@@ -477,7 +645,12 @@ run_case(const struct suite *s, const struct tcase *tc, struct result *res)
 		    "assertions (run with --update)\n", expect);
 	}
 	res->ok = res->updated || res->report.len == 0;
+	if (!res->ok && res->why == WHY_NONE)
+		res->why = WHY_ASSERT;
 out:
+	if (diags.len)
+		fwrite(diags.data, 1, diags.len, stderr);
+	buf_free(&diags);
 	buf_free(&got);
 	run_free(&run);
 }
@@ -497,15 +670,16 @@ spawn(const struct suite *s, size_t i, int *fd)
 	if (pid < 0)
 		die("fork:");
 	if (pid == 0) {
-		struct result res = { false, false, BUF_INIT };
-		char flags[2];
+		struct result res = { false, false, WHY_NONE, BUF_INIT };
+		char flags[3];
 		size_t off = 0;
 
 		close(p[0]);
 		run_case(s, &s->cases.v[i], &res);
 		flags[0] = res.ok ? '1' : '0';
 		flags[1] = res.updated ? '1' : '0';
-		if (write(p[1], flags, 2) != 2)
+		flags[2] = (char)('0' + res.why);
+		if (write(p[1], flags, 3) != 3)
 			_exit(3);
 		while (off < res.report.len) {
 			ssize_t w = write(p[1], res.report.data + off,
@@ -534,12 +708,13 @@ collect_child(pid_t pid, int fd, struct result *res)
 		buf_put(&b, chunk, (size_t)n);
 	close(fd);
 	waitpid(pid, &st, 0);
-	res->ok = b.len >= 2 && b.data[0] == '1' && WIFEXITED(st) &&
+	res->ok = b.len >= 3 && b.data[0] == '1' && WIFEXITED(st) &&
 	    WEXITSTATUS(st) == 0;
-	res->updated = b.len >= 2 && b.data[1] == '1';
-	if (b.len > 2)
-		buf_put(&res->report, b.data + 2, b.len - 2);
-	else if (!res->ok && b.len < 2)
+	res->updated = b.len >= 3 && b.data[1] == '1';
+	res->why = b.len >= 3 ? (enum why)(b.data[2] - '0') : WHY_BUILD;
+	if (b.len > 3)
+		buf_put(&res->report, b.data + 3, b.len - 3);
+	else if (!res->ok && b.len < 3)
 		buf_puts(&res->report, "the case crashed\n");
 	buf_free(&b);
 }
@@ -630,7 +805,10 @@ junit(const char *path, const struct suite *s, const struct result *res,
 			fputs("\"/>\n", f);
 			continue;
 		}
-		fputs("\">\n<failure message=\"prompt differs\">", f);
+		fprintf(f, "\">\n<failure message=\"%s\">",
+		    res[i].why == WHY_BUILD ? "does not build" :
+		    res[i].why == WHY_DIFFERS ? "prompt differs" :
+		    "assertion failed");
 		xml_text(f, res[i].report.data ? res[i].report.data : "",
 		    res[i].report.len);
 		fputs("</failure>\n</testcase>\n", f);
@@ -649,18 +827,21 @@ default_dir(void)
 	return "tests/prompts";
 }
 
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option test_longopts[] = {
+	{ "update", no_argument, NULL, 'U' },
+	{ "filter", required_argument, NULL, 'F' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "junit", required_argument, NULL, 'J' },
+	{ "tap", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_test_opts = { "j:h", test_longopts };
+
 int
 cmd_test(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "update", no_argument, NULL, 'U' },
-		{ "filter", required_argument, NULL, 'F' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "junit", required_argument, NULL, 'J' },
-		{ "tap", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct suite s;
 	struct result *res = NULL;
 	const char *filter = NULL, *junit_path = NULL, *dir;
@@ -671,7 +852,8 @@ cmd_test(int argc, char **argv)
 	char *end;
 
 	memset(&s, 0, sizeof(s));
-	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_test_opts.shortopts,
+	    cmd_test_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'U':
 			s.update = true;
@@ -708,6 +890,17 @@ cmd_test(int argc, char **argv)
 	dir = optind < argc ? argv[optind] : default_dir();
 	if (!discover(&s, dir, filter)) {
 		status = EXIT_INPUT;
+		goto out;
+	}
+	if (s.cases.n == 0) {
+		if (filter)
+			fprintf(stderr, "%s: test: no case in %s matches "
+			    "--filter '%s'\n", progname, dir, filter);
+		else
+			fprintf(stderr, "%s: test: no test case in %s (a case "
+			    "is NAME.toml or NAME/case.toml)\n", progname,
+			    dir);
+		status = EXIT_USAGE;
 		goto out;
 	}
 	res = xreallocarray(NULL, s.cases.n + 1, sizeof(*res));

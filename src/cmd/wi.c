@@ -86,8 +86,10 @@ cmp_uid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* whole_words: the settings' world_info_match_whole_words, what an
+ * entry that leaves matchWholeWords unset uses. */
 static void
-lint(struct run *run, const struct world *w)
+lint(struct run *run, const struct world *w, bool whole_words)
 {
 	size_t i, j, k;
 
@@ -144,8 +146,9 @@ lint(struct run *run, const struct world *w)
 				while (n > 0 && (t[n - 1] == ' ' ||
 				    t[n - 1] == '\t' || t[n - 1] == '\n'))
 					n--;
-				if (is_re || e->match_whole_words == 0 ||
-				    memchr(t, ' ', n))
+				if (is_re || !(e->match_whole_words ==
+				    WORLD_UNSET ? whole_words :
+				    e->match_whole_words) || memchr(t, ' ', n))
 					continue;
 				if ((!wi_is_word_byte((unsigned char)t[0]) &&
 				    (unsigned char)t[0] < 0x80) ||
@@ -431,43 +434,48 @@ add_book(struct wi_opts *o, const char *path, enum wi_source source)
 	o->books[o->nbooks++].source = source;
 }
 
+enum {
+	O_TO_BOOK = 256, O_FROM_BOOK, O_CHAT, O_SETTINGS, O_SEED,
+	O_CONTEXT, O_TRIGGER, O_CHAR_BOOK, O_CHAT_BOOK,
+	O_PERSONA_BOOK, O_CHAR_FILENAME, O_JSON, O_CHAR_TAG,
+	O_CARD_TEXT, O_SCAN_TEXT,
+};
+
+/* The options (cmd.h: completions and docs are made from them). */
+static const struct option wi_longopts[] = {
+	{ "to-book", no_argument, NULL, O_TO_BOOK },
+	{ "from-book", no_argument, NULL, O_FROM_BOOK },
+	{ "chat", required_argument, NULL, O_CHAT },
+	{ "user", required_argument, NULL, 'u' },
+	{ "settings", required_argument, NULL, O_SETTINGS },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "context", required_argument, NULL, O_CONTEXT },
+	{ "trigger", required_argument, NULL, O_TRIGGER },
+	{ "char-book", required_argument, NULL, O_CHAR_BOOK },
+	{ "chat-book", required_argument, NULL, O_CHAT_BOOK },
+	{ "persona-book", required_argument, NULL, O_PERSONA_BOOK },
+	{ "char-filename", required_argument, NULL, O_CHAR_FILENAME },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "char-tag", required_argument, NULL, O_CHAR_TAG },
+	{ "card-text", required_argument, NULL, O_CARD_TEXT },
+	{ "scan-text", required_argument, NULL, O_SCAN_TEXT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const struct cmd_opts cmd_wi_opts = { "u:h", wi_longopts };
+
 int
 cmd_wi(int argc, char **argv)
 {
-	enum {
-		O_TO_BOOK = 256, O_FROM_BOOK, O_CHAT, O_SETTINGS, O_SEED,
-		O_CONTEXT, O_TRIGGER, O_CHAR_BOOK, O_CHAT_BOOK,
-		O_PERSONA_BOOK, O_CHAR_FILENAME, O_JSON, O_CHAR_TAG,
-		O_CARD_TEXT, O_SCAN_TEXT,
-	};
 	static const char *const kinds[WORLD_MATCH__COUNT] = {
 		"persona", "description", "personality", "depth_prompt",
 		"scenario", "creator_notes",
-	};
-	static const struct option longopts[] = {
-		{ "to-book", no_argument, NULL, O_TO_BOOK },
-		{ "from-book", no_argument, NULL, O_FROM_BOOK },
-		{ "chat", required_argument, NULL, O_CHAT },
-		{ "user", required_argument, NULL, 'u' },
-		{ "settings", required_argument, NULL, O_SETTINGS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "context", required_argument, NULL, O_CONTEXT },
-		{ "trigger", required_argument, NULL, O_TRIGGER },
-		{ "char-book", required_argument, NULL, O_CHAR_BOOK },
-		{ "chat-book", required_argument, NULL, O_CHAT_BOOK },
-		{ "persona-book", required_argument, NULL, O_PERSONA_BOOK },
-		{ "char-filename", required_argument, NULL, O_CHAR_FILENAME },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "char-tag", required_argument, NULL, O_CHAR_TAG },
-		{ "card-text", required_argument, NULL, O_CARD_TEXT },
-		{ "scan-text", required_argument, NULL, O_SCAN_TEXT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
 	struct wi_opts o;
 	struct run run;
 	struct world *worlds;
 	struct buf b = BUF_INIT;
+	struct wi_settings ws;
 	char *end;
 	int ch, status = EXIT_OK, k;
 	size_t i;
@@ -475,7 +483,8 @@ cmd_wi(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.context = -1;
-	while ((ch = getopt_long(argc, argv, "u:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, cmd_wi_opts.shortopts,
+	    cmd_wi_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TO_BOOK:
 			o.to_book = true;
@@ -568,7 +577,7 @@ cmd_wi(int argc, char **argv)
 		goto usage;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
-	if (!o.run && (o.json || o.settings || o.seed)) {
+	if (!o.run && (o.json || o.seed)) {
 		diag_plain(&run, DIAG_ERROR, MSG_WI_NO_CHAT);
 		run_free(&run);
 		free(o.books);
@@ -576,6 +585,16 @@ cmd_wi(int argc, char **argv)
 		free(o.tags);
 		free(o.inject);
 		return EXIT_USAGE;
+	}
+	/* The settings say whether whole-word matching is on for the
+	 * entries that do not say (SillyTavern's default: off). */
+	wi_settings_default(&ws);
+	if (o.settings) {
+		struct node *n;
+		int64_t ctx;
+
+		ok = read_node(&run, o.settings, &n) &&
+		    wi_settings_from_node(&run, n, &ws, &ctx);
 	}
 	worlds = arena_array(&run.arena, o.nbooks + 1, sizeof(*worlds));
 	for (i = 0; i < o.nbooks; i++) {
@@ -587,7 +606,7 @@ cmd_wi(int argc, char **argv)
 			continue;
 		}
 		if (!o.to_book && !o.from_book)
-			lint(&run, &worlds[i]);
+			lint(&run, &worlds[i], ws.match_whole_words);
 	}
 	if (ok && o.to_book) {
 		json_write(&b, world_to_book(&run.arena, &worlds[0]), 2);

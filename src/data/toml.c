@@ -518,6 +518,22 @@ simple_key(struct parser *p, struct keypart *kp)
 		kp->span = span_make(start, kp->len);
 		return true;
 	}
+	if (start < p->len && (unsigned char)c >= 0x80 &&
+	    utf8_decode(p->s + start, p->len - start, &(uint32_t){ 0 })) {
+		/* 角色 = "小雨": a bare key of letters TOML 1.0 does not
+		 * allow bare (1.1 will); say so, with the quoted form. */
+		size_t end = start, k = 0;
+		uint32_t cp;
+
+		while (end < p->len && (is_bare((unsigned char)p->s[end]) ||
+		    ((unsigned char)p->s[end] >= 0x80 && (k = utf8_decode(
+		    p->s + end, p->len - end, &cp)) > 0)))
+			end += is_bare((unsigned char)p->s[end]) ? 1 : k;
+		ERROR(p, span_make(start, end - start), MSG_TOML_NONASCII_KEY,
+		    (int)(end - start), p->s + start, (int)(end - start),
+		    p->s + start);
+		return false;
+	}
 	if (start >= p->len || (c != '"' && c != '\''))
 		return unexpected(p, start, MSG_TOML_EXPECTED_KEY);
 	if (p->s[start + 1] == c && p->s[start + 2] == c) {

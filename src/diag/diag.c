@@ -24,6 +24,7 @@ diag_init(struct diag *d)
 	d->system_error = false;
 	d->color = false;
 	d->capped = false;
+	d->to = NULL;
 }
 
 const char *
@@ -235,11 +236,15 @@ vreport(struct diag *d, enum diag_level level, const struct source *src,
 	if (d->capped ||
 	    d->errors + d->warnings > DIAG_MAX_SHOWN) {
 		if (!d->capped) {
+			struct buf *to = d->to ? d->to : &out;
+
 			d->capped = true;
-			fprintf(stderr, "%s: note: ", progname);
-			fprintf(stderr, diag_text(MSG_TOO_MANY),
-			    DIAG_MAX_SHOWN);
-			fputc('\n', stderr);
+			buf_printf(to, "%s: note: ", progname);
+			buf_printf(to, diag_text(MSG_TOO_MANY), DIAG_MAX_SHOWN);
+			buf_putc(to, '\n');
+			if (!d->to)
+				fwrite(out.data, 1, out.len, stderr);
+			buf_free(&out);
 		}
 		errno = err;
 		return;
@@ -270,7 +275,10 @@ vreport(struct diag *d, enum diag_level level, const struct source *src,
 	buf_putc(&out, '\n');
 	if (src && src->len > 0 && !src->binary)
 		echo(&out, src, sp, line, col, color);
-	fwrite(out.data, 1, out.len, stderr);
+	if (d->to)
+		buf_put(d->to, out.data, out.len);
+	else
+		fwrite(out.data, 1, out.len, stderr);
 	buf_free(&out);
 	errno = err;
 }

@@ -22,6 +22,8 @@
 
 #include "diag/source.h"
 
+struct buf;
+
 struct arena;
 
 /* Exit statuses, documented in strata(1). */
@@ -56,6 +58,7 @@ enum diag_level {
 	X(MSG_FIRST_HERE, "first defined here") \
 	/* toml */ \
 	X(MSG_TOML_EXPECTED_KEY, "expected a key, found %s") \
+	X(MSG_TOML_NONASCII_KEY, "'%.*s' cannot be a bare key: TOML 1.0 bare keys are ASCII letters, digits, '_' and '-'; quote it: \"%.*s\"") \
 	X(MSG_TOML_EXPECTED_EQUALS, "expected '=' after key, found %s") \
 	X(MSG_TOML_EXPECTED_VALUE, "expected a value, found %s") \
 	X(MSG_TOML_EXPECTED_EOL_VALUE, "expected end of line after value, found %s") \
@@ -363,7 +366,7 @@ enum diag_level {
 	X(MSG_WI_LONE_GROUP, "uid %lld: inclusion group '%s' has a single member") \
 	X(MSG_WI_REGEX_LIMIT, "%s uid %lld: regex key '%s' hit the match limit and counts as not matching") \
 	X(MSG_WI_SETTINGS, "'%s' must be %s; the default is used") \
-	X(MSG_WI_NO_CHAT, "--seed, --settings and --json need --chat") \
+	X(MSG_WI_NO_CHAT, "--seed and --json need --chat") \
 	/* agent: [agent] sections and the loop state */ \
 	X(MSG_STATE_NOT_OBJECT, "the state must be a JSON object, not %s") \
 	X(MSG_STATE_MEMORIES, "'memories' must be a string or an array of strings, not %s") \
@@ -381,6 +384,7 @@ enum diag_level {
 	X(MSG_PROFILE_FORMAT, "cannot tell the format of profile '%s': name it .toml, .yaml or .yml, or give --profile-format toml|yaml") \
 	X(MSG_CONTEXT_EMPTY, "context '%s' is required, and %s is empty: empty content is no content") \
 	X(MSG_NOT_EXPANDED, "'%s' holds a placeholder, but it is not expanded: it is sent as written") \
+	X(MSG_SOUL_UNSENT, "'soul' is sent by the agent prompt only, and this build has none: set [prompt] agent = true (or give --input FILE.json), or read it in a prompt file with {{soul_body}}") \
 	X(MSG_ANCHOR_UNUSED, "anchor places an entry among a SillyTavern preset's prompts; without a SillyTavern build (a [tavern] table, --card) it is ignored") \
 	X(MSG_OUTLINE_PRIORITY, "outline skill '%s' has a priority, which outline skills ignore (the outline is at priority 75)") \
 	X(MSG_SKILL_EMPTY, "skill '%s' is empty: it adds nothing to the prompt") \
@@ -392,9 +396,14 @@ enum diag_level {
 	X(MSG_BATCH_NO_USER, "a request line needs \"user\"") \
 	X(MSG_BATCH_TYPE, "'%s' must be %s, not %s") \
 	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
+	X(MSG_BATCH_ID_EMPTY, "an empty custom_id: the batch APIs need one of 1 character or more") \
+	X(MSG_BATCH_ID_ANTHROPIC, "custom_id '%s' (%zu bytes) is not one the Anthropic Message Batches API takes: 1 to 64 of a-z, A-Z, 0-9, '_' and '-'") \
+	X(MSG_BATCH_ID_TWICE, "custom_id '%s' is already the id of line %zu: ids must be unique within a batch") \
+	X(MSG_BATCH_OVER_LIMIT, "more than %llu %s in one output, over the %s limit of one batch: give -o PREFIX to write files within it") \
+	X(MSG_BATCH_LINE_TOO_BIG, "this request is %llu bytes, more than the %llu bytes a file may hold") \
 	/* diff, test */ \
 	X(MSG_REVIEW_NOT_BUILD, "not a build result (save one with strata build -f json)") \
-	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
+	X(MSG_TEST_KEY, "unknown key '%s' in a test case (expected profile, user, history, format, now, seed, context, vars, set, inject, expect, contains, not_contains, max_tokens, max_message_tokens or prefix_stable_with)") \
 	X(MSG_TEST_TYPE, "'%s' must be %s, not %s") \
 	X(MSG_TEST_NO_PROFILE, "a test case needs 'profile'") \
 	/* tavern: the profile's own entries among the preset's prompts */ \
@@ -412,6 +421,11 @@ enum diag_level {
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
 	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
 	X(MSG_GLOBAL_VAR_ARG, "--global-var '%s' is not NAME=VALUE") \
+	/* budget */ \
+	X(MSG_BUDGET_PROTECTED, "what the budget may not cut needs %zu tokens, more than the %lld the budget allows (%s): %s") \
+	X(MSG_BUDGET_NO_ROOM, "the reply's %lld tokens leave no room in a context window of %lld tokens") \
+	X(MSG_BUDGET_CUT, "budget: %s; strata debug lists each cut") \
+	X(MSG_BUDGET_TAVERN, "a SillyTavern build keeps SillyTavern's token budget (openai_max_context): %s is not used") \
 	/* end */
 
 #define X(name, text) name,
@@ -426,6 +440,9 @@ struct diag {
 	bool system_error;      /* an I/O or system failure: exit 3 */
 	bool color;             /* colour the level words */
 	bool capped;            /* DIAG_MAX_SHOWN reached */
+	/* When set, messages are appended here instead of going to
+	 * stderr (strata test puts them in its report); borrowed. */
+	struct buf *to;
 };
 
 /* Messages printed per run; later ones are only counted. */

@@ -422,36 +422,10 @@ emit_first_turn(const struct chat *c)
 	return i;
 }
 
-/* Scripts written without spaces, where a character is about a token. */
-static bool
-cjk(uint32_t c)
-{
-	return (c >= 0x2e80 && c <= 0x9fff) ||  /* radicals .. CJK ideographs */
-	    (c >= 0xac00 && c <= 0xd7af) ||     /* Hangul syllables */
-	    (c >= 0xf900 && c <= 0xfaff) ||     /* compatibility ideographs */
-	    (c >= 0xff00 && c <= 0xffef) ||     /* full-width forms */
-	    (c >= 0x20000 && c <= 0x3ffff);     /* extension planes */
-}
-
 size_t
 emit_tokens(const char *s, size_t len)
 {
-	size_t i = 0, k, wide = 0, other = 0;
-	uint32_t c;
-
-	while (i < len) {
-		k = utf8_decode(s + i, len - i, &c);
-		if (k == 0) {
-			k = 1;
-			c = 0xfffd;
-		}
-		if (cjk(c))
-			wide++;
-		else
-			other++;
-		i += k;
-	}
-	return wide + (other + 3) / 4;
+	return tokenizer_estimate(s, len);
 }
 
 void

@@ -19,6 +19,8 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "base/util.h"
+#include "pipeline/budget.h"
+#include "text/tokenizer.h"
 
 struct colors {
 	const char *bold, *dim, *warn, *off;
@@ -160,6 +162,76 @@ put_excluded(struct view *v, const struct stack *stack)
 	}
 }
 
+/* The token budget (pipeline/budget.h): its arithmetic and each cut,
+ * when the profile asked for one or something was cut. */
+static void
+put_budget(struct view *v, const struct chat *c)
+{
+	const struct budget_report *r = c->budget;
+	const char *approx;
+	size_t i;
+
+	if (!r || !r->shown)
+		return;
+	buf_printf(v->out, "\n%sbudget%s: ", v->st.bold, v->st.off);
+	if (!r->on) {
+		buf_printf(v->out, "none: %s\n", r->none);
+		return;
+	}
+	approx = r->exact ? "" : "~";
+	buf_printf(v->out, "%lld tokens (%s)\n", (long long)r->budget,
+	    r->from);
+	if (r->exact)
+		buf_printf(v->out, "  counted with %s, exactly\n",
+		    r->counter);
+	else
+		buf_printf(v->out, "  estimated (%s), so %d%% is kept free: "
+		    "fitted to %lld\n", TOKENIZER_ESTIMATE, r->margin,
+		    (long long)r->room);
+	buf_printf(v->out, "  used %s%zu, protected %s%zu:", approx, r->used,
+	    approx, r->protected_tokens);
+	for (i = 0; i < r->nlayers; i++)
+		buf_printf(v->out, "%s %s %zu", i ? "," : "",
+		    r->layers[i].layer, r->layers[i].tokens);
+	buf_printf(v->out, "\n  cut: %zu\n", r->ncuts);
+	for (i = 0; i < r->ncuts; i++) {
+		const struct budget_cut *k = &r->cuts[i];
+
+		if (!k->key) {
+			buf_printf(v->out, "  %11d  history message%s %zu",
+			    k->priority, k->first < k->last ? "s" : "",
+			    k->first);
+			if (k->first < k->last)
+				buf_printf(v->out, "-%zu", k->last);
+			buf_printf(v->out, " (%zu turn%s)  %sdropped, oldest "
+			    "first", k->turns, k->turns == 1 ? "" : "s",
+			    v->st.warn);
+			if (k->counted)
+				buf_printf(v->out, ": %s%zu tokens", approx,
+				    k->was);
+			buf_printf(v->out, "%s\n", v->st.off);
+			continue;
+		}
+		if (k->base)
+			buf_printf(v->out, "  %11s  ", "base");
+		else
+			buf_printf(v->out, "  %11d  ", k->priority);
+		pad(v->out, k->key, v->keyw);
+		buf_printf(v->out, "  %-8s %s", k->layer, v->st.warn);
+		if (k->fate == BUDGET_DROPPED)
+			buf_printf(v->out, "dropped: %s%zu tokens", approx,
+			    k->was);
+		else if (k->fate == BUDGET_FALLBACK)
+			buf_printf(v->out, "fallback: %s%zu of %zu tokens",
+			    approx, k->now, k->was);
+		else
+			buf_printf(v->out, "truncated (%s cut) to %s%zu of %zu "
+			    "tokens", k->how, approx, k->now, k->was);
+		buf_printf(v->out, "%s  %s\n", v->st.off, where(v->run,
+		    k->has_src, k->src, k->span));
+	}
+}
+
 /* What the history clean-up changed (pipeline/cleanup.c), if anything. */
 static void
 put_cleanups(struct view *v, const struct chat *c)
@@ -267,6 +339,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 		put_message(&v, &c->msgs[i], i);
 	put_cleanups(&v, c);
 	put_excluded(&v, &c->stack);
+	put_budget(&v, c);
 	emit_debug_wi(run, c, out, v.st.bold, v.st.off);
 	put_cache(&v, c);
 	if (c->tavern)

@@ -22,6 +22,8 @@
 #include "diag/source.h"
 #include "data/tree.h"
 #include "tavern/wi.h"
+#include "pipeline/budget.h"
+#include "text/tokenizer.h"
 
 static const char *
 fingerprint(struct arena *a, uint64_t h)
@@ -228,6 +230,65 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	return o;
 }
 
+/* The token budget and its cuts (pipeline/budget.h), as the debug view
+ * shows them. */
+static struct node *
+budget(struct run *run, const struct budget_report *r)
+{
+	struct arena *a = &run->arena;
+	struct node *o = tree_table(a), *l, *cuts;
+	size_t i;
+
+	if (!r->on) {
+		tree_put(a, o, "tokens", null(a));
+		tree_put(a, o, "none", tree_str(a, r->none));
+		return o;
+	}
+	tree_put(a, o, "tokens", tree_int(a, r->budget));
+	tree_put(a, o, "from", tree_str(a, r->from));
+	tree_put(a, o, "counter", tree_str(a, r->counter));
+	tree_put(a, o, "exact", tree_bool(a, r->exact));
+	tree_put(a, o, "method", r->exact ? null(a) :
+	    tree_str(a, TOKENIZER_ESTIMATE));
+	tree_put(a, o, "margin", tree_int(a, r->margin));
+	tree_put(a, o, "fitted_to", tree_int(a, r->room));
+	tree_put(a, o, "used", tree_int(a, (int64_t)r->used));
+	tree_put(a, o, "protected", tree_int(a,
+	    (int64_t)r->protected_tokens));
+	l = tree_put(a, o, "layers", tree_table(a));
+	for (i = 0; i < r->nlayers; i++)
+		tree_put(a, l, r->layers[i].layer, tree_int(a,
+		    (int64_t)r->layers[i].tokens));
+	cuts = tree_put(a, o, "cuts", tree_array(a));
+	for (i = 0; i < r->ncuts; i++) {
+		const struct budget_cut *k = &r->cuts[i];
+		struct node *x = tree_table(a);
+
+		tree_put(a, x, "key", k->key ? tree_str(a, k->key) : null(a));
+		tree_put(a, x, "layer", tree_str(a, k->layer));
+		tree_put(a, x, "priority", k->base ? null(a) :
+		    tree_int(a, k->priority));
+		tree_put(a, x, "cut", tree_str(a, k->fate == BUDGET_DROPPED ?
+		    "dropped" : k->fate == BUDGET_FALLBACK ? "fallback" :
+		    "truncated"));
+		if (k->how)
+			tree_put(a, x, "at", tree_str(a, k->how));
+		tree_put(a, x, "tokens", k->counted ? tree_int(a,
+		    (int64_t)k->was) : null(a));
+		tree_put(a, x, "kept", tree_int(a, (int64_t)k->now));
+		if (!k->key) {
+			tree_put(a, x, "first", tree_int(a, (int64_t)k->first));
+			tree_put(a, x, "last", tree_int(a, (int64_t)k->last));
+			tree_put(a, x, "turns", tree_int(a, (int64_t)k->turns));
+		} else {
+			tree_put(a, x, "source", where(run, k->has_src, k->src,
+			    k->span));
+		}
+		tree_push(a, cuts, x);
+	}
+	return o;
+}
+
 bool
 emit_json(struct run *run, const struct chat *c, struct buf *out)
 {
@@ -299,6 +360,9 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	tree_put(a, doc, "params", c->params ? tree_copy(a, c->params) :
 	    tree_table(a));
 	tree_put(a, doc, "max_tokens", tree_int(a, c->max_tokens));
+	/* The token budget, when the profile asked for one or it cut. */
+	if (c->budget && c->budget->shown)
+		tree_put(a, doc, "budget", budget(run, c->budget));
 	/* A SillyTavern build: every prompt and message it met. */
 	if (c->tavern)
 		tree_put(a, doc, "items", emit_json_tavern_items(a, c));

@@ -14,6 +14,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
+#include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -137,6 +138,21 @@ assemble_load(struct run *run, const struct options *opt,
 	return as->profile != NULL;
 }
 
+/* [prompt] soul names a file only the agent prompt sends (or a
+ * template that reads {{soul_body}}): say so when nothing did. */
+static void
+soul_unsent(struct run *run, const struct profile *p, const struct inputs *in)
+{
+	const struct tvar *body = template_var_get(&in->vars, "soul_body", 9);
+	const struct tvar *meta = template_var_get(&in->vars, "soul", 4);
+
+	if (!p->soul.s || in->agent || (body && body->used) ||
+	    (meta && meta->used))
+		return;
+	diag_warning(run, run_source(run, p->soul.node->src),
+	    p->soul.node->span, MSG_SOUL_UNSENT);
+}
+
 bool
 assemble_entries(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct entry_vec *entries,
@@ -172,6 +188,8 @@ assemble_entries(struct run *run, const struct options *opt,
 	}
 	c->cleanups = in->cleanups;
 	c->ncleanups = in->ncleanups;
+	if (!budget_fit(run, opt, p, in, c))
+		return false;
 	arrange(run, c, in);
 	c->first_turn = in->first_turn;
 	c->soul = in->soul;
@@ -182,7 +200,10 @@ assemble_entries(struct run *run, const struct options *opt,
 		c->user = u->text;
 		c->user_len = u->len;
 	}
-	return rewrite_messages(&cx, &plan, c);
+	if (!rewrite_messages(&cx, &plan, c))
+		return false;
+	soul_unsent(run, p, in);
+	return true;
 }
 
 bool
@@ -472,9 +493,9 @@ tavern_vars(struct run *run, const struct options *opt,
 
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
-static bool
-tavern(struct run *run, const struct options *opt, const struct profile *p,
-    struct inputs *in, struct chat *c)
+bool
+assemble_tavern(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c)
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
@@ -491,6 +512,14 @@ tavern(struct run *run, const struct options *opt, const struct profile *p,
 	if (!tavern_own(run, opt, p, in, c, &tin) ||
 	    !sandbox(run, opt, in, &tin) || !tavern_vars(run, opt, &tin))
 		return false;
+	/* Never silently: the profile's budget has no say here. */
+	if (p->budget.node)
+		diag_warning(run, run_source(run, p->budget.node->src),
+		    p->budget.node->span, MSG_BUDGET_TAVERN, "[budget]");
+	else if (p->context_node)
+		diag_warning(run, run_source(run, p->context_node->src),
+		    p->context_node->span, MSG_BUDGET_TAVERN,
+		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
@@ -518,7 +547,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		ok = false;
 	} else if (ok && tavern_wanted(&opt->tavern,
 	    profile_tavern(as.profile)))
-		ok = tavern(run, opt, as.profile, &in, c);
+		ok = assemble_tavern(run, opt, as.profile, &in, c);
 	else if (ok && (opt->extra_system || opt->globals ||
 	    opt->nglobal_vars)) {
 		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA,

@@ -47,6 +47,7 @@ struct options {
 	size_t nimages;
 	bool check_only;        /* strata check */
 	bool json;              /* debug --json */
+	bool html;              /* debug -f html: the stage inspector */
 	struct tavern_input tavern;     /* --card, --preset, ... (the
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
@@ -67,6 +68,7 @@ struct options {
 	struct kv *global_vars;         /* --global-var NAME=VALUE */
 	size_t nglobal_vars;
 	const char *globals;            /* --globals FILE, or NULL */
+	bool quiet;             /* -q: no note of what the budget cut */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.

@@ -157,8 +157,9 @@ inject_attr(struct run *run, const struct source *src, struct span name,
  * the first '@' or '='; a value ends at the next ':' or '='; the text
  * is the rest, and may hold both.
  */
-static bool
-inject_arg(struct run *run, const struct source *src, struct cli_inject *ci)
+bool
+inputs_inject(struct run *run, const struct source *src,
+    struct cli_inject *ci)
 {
 	const char *t = src->text;
 	size_t i = strcspn(t, "@="), k;
@@ -386,7 +387,7 @@ inputs_read(struct run *run, const struct options *opt,
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));
 	for (i = 0; i < opt->ninjects; i++)
-		if (!inject_arg(run, injs[i].src, &in->injects[i]))
+		if (!inputs_inject(run, injs[i].src, &in->injects[i]))
 			ok = false;
 	if (opt->user) {
 		in->user = user_text(run, opt->user);

@@ -64,6 +64,15 @@ bool inputs_read(struct run *run, const struct options *opt,
     const struct setting *ctxs, const struct setting *injs,
     struct inputs *in);
 void inputs_free(struct inputs *in);
+/* One -i argument (the whole of src: KEY[@ATTR=VALUE...]=TEXT) into
+ * *ci, as build parses it; false after reporting.  strata batch parses
+ * its lines' "inject" with it too. */
+bool inputs_inject(struct run *run, const struct source *src,
+    struct cli_inject *ci);
+/* The SillyTavern build of the turn in *in (assemble.c): what build
+ * does when tavern_wanted(). */
+bool assemble_tavern(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in, struct chat *c);
 /* --session (inputs_session.c): read the file into in->sess (a missing
  * file is a new session), before the variables are set... */
 bool inputs_session_load(struct run *run, const struct options *opt,

@@ -9,6 +9,7 @@
 #include "base/arena.h"
 #include "diag/run.h"
 #include "pipeline/stages.h"
+#include "tavern/tbuild.h"
 
 bool
 assemble_prime(struct run *run, const struct options *opt,
@@ -43,22 +44,14 @@ injects(struct run *run, const struct turn *t, struct inputs *in)
 
 	in->injects = arena_array(&run->arena, t->ninjects + 1,
 	    sizeof(*in->injects));
+	/* The syntax, priorities and places of build's -i. */
 	for (i = 0; i < t->ninjects; i++) {
 		const struct turn_kv *kv = &t->injects[i];
 		const struct source *src = text_source(run, t, "inject",
 		    kv->text, kv->textlen);
-		const char *eq = memchr(src->text, '=', src->len);
 
-		if (!eq || eq == src->text) {
-			diag_error(run, src, span_make(0, src->len),
-			    MSG_SET_SYNTAX, "KEY");
+		if (!inputs_inject(run, src, &in->injects[i]))
 			ok = false;
-			continue;
-		}
-		in->injects[i].arg = src;
-		in->injects[i].key = span_make(0, (size_t)(eq - src->text));
-		in->injects[i].text = span_make((size_t)(eq - src->text) + 1,
-		    src->len - (size_t)(eq - src->text) - 1);
 	}
 	return ok;
 }
@@ -109,9 +102,16 @@ assemble_mem(struct run *run, const struct options *opt,
 	if (t->history && !history_parse(run,
 	    text_source(run, t, "history", t->history, t->historylen), &in))
 		ok = false;
-	ok = ok && collect_turn(run, &lopt, as->profile, &in, pr->entries,
-	    pr->n, &entries) && assemble_entries(run, &lopt, as->profile, &in,
-	    &entries, &pr->tools, c);
+	/* A profile with a [tavern] table builds as build builds it: the
+	 * SillyTavern assembly, the profile's own entries among its
+	 * prompts. */
+	if (tavern_wanted(&lopt.tavern, profile_tavern(as->profile)))
+		ok = ok && assemble_tavern(run, &lopt, as->profile, &in, c);
+	else
+		ok = ok && collect_turn(run, &lopt, as->profile, &in,
+		    pr->entries, pr->n, &entries) &&
+		    assemble_entries(run, &lopt, as->profile, &in, &entries,
+		    &pr->tools, c);
 	inputs_free(&in);
 	return ok;
 }

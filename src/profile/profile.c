@@ -21,6 +21,23 @@
 
 /* ---- typed access ----------------------------------------------------- */
 
+/* Integer n (absent: *out unchanged) at least min, else an error. */
+static bool
+int_in(struct run *run, const struct node *n, const char *what,
+    int64_t min, int64_t *out)
+{
+	if (!n || n->kind != NODE_INT)
+		return true;
+	if (n->u.i >= min) {
+		*out = n->u.i;
+		return true;
+	}
+	diag_error(run, run_source(run, n->src), n->span, MSG_WRONG_TYPE,
+	    what, min ? "a positive integer" : "zero or a positive integer",
+	    min ? "zero or negative" : "negative");
+	return false;
+}
+
 static struct pstr
 pstr_of(const struct node *t, const char *key)
 {
@@ -69,6 +86,24 @@ priority_of(const struct node *t, int dflt, int *out)
 	else if (n->kind == NODE_STRING)
 		names_priority_parse(n->u.str.s, n->u.str.len, out);
 	return true;
+}
+
+/* What entry table e says about the budget. */
+static struct pcut
+cut_of(const struct node *e)
+{
+	struct pcut c;
+	const struct node *n = tree_get(e, "protect");
+
+	memset(&c, 0, sizeof(c));
+	c.has_protect = n && n->kind == NODE_BOOL;
+	c.protect = c.has_protect && n->u.b;
+	n = tree_get(e, "cut");
+	c.has_cut = n && n->kind == NODE_STRING;
+	c.cut = (enum cut_how)index_of(schema_cut_modes, c.has_cut ?
+	    n->u.str.s : NULL, CUT_DROP);
+	c.fallback = pstr_of(e, "fallback");
+	return c;
 }
 
 /* The entries of array key of root, and their count in *n. */
@@ -164,6 +199,7 @@ fill_skills(struct arena *a, struct profile *p)
 		s->mode = (enum skill_mode)index_of(schema_skill_modes,
 		    pstr_of(e, "mode").s, 0);
 		s->has_priority = priority_of(e, 75, &s->priority);
+		s->cut = cut_of(e);
 	}
 }
 
@@ -201,6 +237,7 @@ fill_contexts(struct arena *a, struct profile *p)
 		c->tag = pstr_of(e, "tag");
 		c->file = pstr_of(e, "file");
 		c->required = bool_of(e, "required", false);
+		c->cut = cut_of(e);
 		if (!c->tag.s)
 			c->tag.s = arena_printf(a, "%s context", c->name.s);
 		c->tag.len = strlen(c->tag.s);
@@ -299,6 +336,7 @@ fill_injects(struct run *run, struct profile *p)
 		in->scope = (enum scope)index_of(names_scopes,
 		    pstr_of(e, "scope").s, 0);
 		in->enabled = bool_of(e, "enabled", true);
+		in->cut = cut_of(e);
 		if (!inject_place(run, e, in) ||
 		    !inject_anchor(run, &run->arena, e, in))
 			ok = false;
@@ -323,15 +361,64 @@ fill_output(struct run *run, struct profile *p)
 	n = tree_get(t, "cache");
 	p->cache_auto = n && n->kind == NODE_STRING &&
 	    strcmp(n->u.str.s, "auto") == 0;
+	n = tree_get(t, "context");
+	if (!int_in(run, n, "output.context", 1, &p->context))
+		return false;
+	p->context_node = n;
 	n = tree_get(t, "max_tokens");
-	if (!n || n->kind != NODE_INT)
-		return true;
-	p->max_tokens = n->u.i;
-	if (n->u.i > 0)
-		return true;
-	diag_error(run, run_source(run, n->src), n->span, MSG_WRONG_TYPE,
-	    "output.max_tokens", "a positive integer", "zero or negative");
-	return false;
+	return int_in(run, n, "output.max_tokens", 1, &p->max_tokens);
+}
+
+/* [budget]: the numbers checked, the rest typed. */
+static bool
+fill_budget(struct run *run, struct profile *p)
+{
+	const struct node *t = tree_get(p->root, "budget"), *n;
+	struct pbudget *b = &p->budget;
+	int64_t margin = 10;
+	bool ok;
+
+	b->node = t;
+	b->max_node = tree_get(t, "max_tokens");
+	b->marker = pstr_of(t, "marker");
+	if (!b->marker.s) {
+		b->marker.s = "[...]";
+		b->marker.len = 5;
+	}
+	b->cut = (enum cut_how)index_of(schema_cut_modes,
+	    pstr_of(t, "cut").s, CUT_DROP);
+	b->history_priority = 1000;
+	n = tree_get(t, "history_priority");
+	if (n && n->kind == NODE_INT)
+		b->history_priority = (int)n->u.i;
+	else if (n && n->kind == NODE_STRING)
+		names_priority_parse(n->u.str.s, n->u.str.len,
+		    &b->history_priority);
+	b->protect_priority = 10;       /* "safety" */
+	n = tree_get(t, "protect_priority");
+	if (n && n->kind == NODE_INT)
+		b->protect_priority = (int)n->u.i;
+	else if (n && n->kind == NODE_STRING)
+		names_priority_parse(n->u.str.s, n->u.str.len,
+		    &b->protect_priority);
+	b->protect = tree_get(t, "protect");
+	ok = int_in(run, b->max_node, "budget.max_tokens", 1,
+	    &b->max_tokens);
+	if (!int_in(run, tree_get(t, "keep_first"), "budget.keep_first", 0,
+	    &b->keep_first))
+		ok = false;
+	n = tree_get(t, "margin");
+	b->has_margin = n && n->kind == NODE_INT;
+	if (!int_in(run, n, "budget.margin", 0, &margin))
+		ok = false;
+	else if (margin > 90) {
+		diag_error(run, run_source(run, n->src), n->span,
+		    MSG_WRONG_TYPE, "budget.margin", "a percentage from 0 to "
+		    "90", "more than 90");
+		ok = false;
+	}
+	b->margin = (int)margin;
+	return ok;
 }
 
 /* The typed view of a checked tree. */
@@ -344,7 +431,9 @@ fill(struct run *run, struct profile *p)
 	fill_contexts(&run->arena, p);
 	bool ok = fill_injects(run, p);
 
-	return fill_output(run, p) && ok;
+	if (!fill_output(run, p))
+		ok = false;
+	return fill_budget(run, p) && ok;
 }
 
 /* ---- loading ---------------------------------------------------------- */

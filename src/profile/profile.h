@@ -41,6 +41,39 @@ struct pstr {
 	const struct node *node;
 };
 
+/* How an entry gives way to the token budget (pipeline/budget.h): cut
+ * = "drop", "head" (the beginning goes, the end stays) or "tail" (the
+ * end goes), indexed like schema_cut_modes. */
+enum cut_how {
+	CUT_DROP,
+	CUT_HEAD,
+	CUT_TAIL,
+};
+
+/* What a skill, context or injection says about the budget. */
+struct pcut {
+	bool has_cut, has_protect;
+	enum cut_how cut;
+	bool protect;
+	struct pstr fallback;           /* fallback = "...", or s NULL */
+};
+
+/* [budget]: the prompt tokens a build may use and how it fits them. */
+struct pbudget {
+	const struct node *node;        /* the table, or NULL */
+	int64_t max_tokens;             /* 0: none given */
+	const struct node *max_node;
+	int64_t keep_first;             /* history messages pinned */
+	int margin;                     /* percent kept free of estimates */
+	bool has_margin;
+	struct pstr marker;             /* where a truncated text was cut */
+	enum cut_how cut;               /* an entry's default */
+	int history_priority;
+	int protect_priority;           /* this priority or better is kept */
+	const struct node *protect;     /* array of layer names, or NULL:
+	                                 * ["persona"] */
+};
+
 struct pskill {
 	struct pstr name, file, description;
 	struct pstr show_path;          /* the outline's path; "" for none */
@@ -49,6 +82,7 @@ struct pskill {
 	enum skill_mode mode;
 	int priority;
 	bool has_priority;
+	struct pcut cut;
 	const struct node *node;
 };
 
@@ -61,6 +95,7 @@ struct ptool {
 struct pcontext {
 	struct pstr name, tag, file;
 	bool required;
+	struct pcut cut;
 	const struct node *node;
 };
 
@@ -78,6 +113,7 @@ struct pinject {
 	struct pstr anchor;
 	const char *anchor_id;
 	bool anchor_before;
+	struct pcut cut;
 	const struct node *node;
 };
 
@@ -114,6 +150,9 @@ struct profile {
 	int64_t max_tokens;             /* [output] max_tokens, or 0 */
 	bool developer_as_system;       /* [output] developer_role = system */
 	bool cache_auto;                /* [output] cache = "auto" */
+	int64_t context;                /* [output] context, or 0 */
+	const struct node *context_node;
+	struct pbudget budget;          /* [budget] */
 	/* Private (profile.c): where each file's relative paths resolve. */
 	const struct paths *paths;
 };

@@ -26,6 +26,13 @@ const char *const schema_inject_roles[] = { "system", "developer", "user",
 const char *const schema_developer_roles[] = { "developer", "system",
 	NULL };
 const char *const schema_cache_modes[] = { "off", "auto", NULL };
+const char *const schema_cut_modes[] = { "drop", "head", "tail", NULL };
+
+/* What a skill, context or injection may say about the budget. */
+#define CUT_FIELDS \
+	{ "protect", SCHEMA_BOOL, 0, NULL, NULL }, \
+	{ "fallback", SCHEMA_STRING, 0, NULL, NULL }, \
+	{ "cut", SCHEMA_STRING, 0, NULL, schema_cut_modes },
 
 static const struct schema_field profile_fields[] = {
 	{ "name", SCHEMA_STRING, 0, NULL, NULL },
@@ -85,6 +92,7 @@ static const struct schema_field skill_fields[] = {
 	{ "priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ "show_path", SCHEMA_STRING, 0, NULL, NULL },
 	{ "files", SCHEMA_STRINGS, 0, NULL, NULL },
+	CUT_FIELDS
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -114,6 +122,7 @@ static const struct schema_field context_fields[] = {
 	{ "tag", SCHEMA_STRING, SCHEMA_NONEMPTY | SCHEMA_TAG, NULL, NULL },
 	{ "file", SCHEMA_STRING, 0, NULL, NULL },
 	{ "required", SCHEMA_BOOL, 0, NULL, NULL },
+	CUT_FIELDS
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -128,6 +137,7 @@ static const struct schema_field inject_fields[] = {
 	{ "scope", SCHEMA_STRING, 0, NULL, names_scopes },
 	{ "enabled", SCHEMA_BOOL, 0, NULL, NULL },
 	{ "anchor", SCHEMA_STRING, SCHEMA_ANCHOR, NULL, NULL },
+	CUT_FIELDS
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -147,6 +157,20 @@ static const struct schema_field output_fields[] = {
 	{ "developer_role", SCHEMA_STRING, 0, NULL, schema_developer_roles },
 	{ "params", SCHEMA_ANY, 0, NULL, NULL },
 	{ "cache", SCHEMA_STRING, 0, NULL, schema_cache_modes },
+	{ "context", SCHEMA_INT, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+/* [budget] (pipeline/budget.h). */
+static const struct schema_field budget_fields[] = {
+	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
+	{ "keep_first", SCHEMA_INT, 0, NULL, NULL },
+	{ "margin", SCHEMA_INT, 0, NULL, NULL },
+	{ "marker", SCHEMA_STRING, 0, NULL, NULL },
+	{ "cut", SCHEMA_STRING, 0, NULL, schema_cut_modes },
+	{ "history_priority", SCHEMA_PRIORITY, 0, NULL, NULL },
+	{ "protect", SCHEMA_STRINGS, 0, NULL, NULL },
+	{ "protect_priority", SCHEMA_PRIORITY, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -179,6 +203,8 @@ static const struct schema inject_schema = { "an injection", inject_fields,
 static const struct schema output_schema = { "[output]", output_fields,
 	NULL, NULL, NULL };
 static const struct schema tavern_schema = { "[tavern]", tavern_fields,
+	NULL, NULL, NULL };
+static const struct schema budget_schema = { "[budget]", budget_fields,
 	NULL, NULL, NULL };
 
 /* [agent] (layers/agent.h) and the history clean-up switches. */
@@ -272,6 +298,7 @@ static const struct schema_field top_fields[] = {
 	{ "agent", SCHEMA_TABLE, 0, &agent_schema, NULL },
 	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
 	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
+	{ "budget", SCHEMA_TABLE, 0, &budget_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

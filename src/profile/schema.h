@@ -89,6 +89,8 @@ extern const char *const schema_developer_roles[];
 /* [agent] kind and lang (layers/agent.h). */
 extern const char *const schema_agent_kinds[];
 extern const char *const schema_agent_langs[];
+/* cut = "drop", "head", "tail" (enum cut_how). */
+extern const char *const schema_cut_modes[];
 /* [output] cache: "off", "auto". */
 extern const char *const schema_cache_modes[];
 

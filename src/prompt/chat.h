@@ -24,6 +24,7 @@ struct profile;          /* opaque here: the emitters read it */
 struct wi_result;        /* opaque here (tavern/wi.h): the emitters
                           * read it */
 struct tavern_report;    /* tavern/titem.h: a SillyTavern build's items */
+struct budget_report;    /* pipeline/budget.h: what the budget cut */
 
 /*
  * What a message carries beyond its text (NULL on a plain message, which
@@ -136,6 +137,9 @@ struct chat {
 	 * message, with their stages (tavern/titem.h); else NULL. */
 	const struct tavern_report *tavern;
 	const char *stage;              /* debug --stage NAME, or NULL */
+	/* A profile build's token budget and its cuts, or NULL (a
+	 * SillyTavern build keeps SillyTavern's). */
+	const struct budget_report *budget;
 };
 
 #endif

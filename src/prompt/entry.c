@@ -276,6 +276,8 @@ entry_status_name(enum entry_status s)
 		return "removed";
 	case ENTRY_OUT_OF_SCOPE:
 		return "out of scope";
+	case ENTRY_BUDGET:
+		return "budget";
 	case ENTRY_MISSING:
 		break;
 	}

@@ -78,6 +78,7 @@ enum entry_status {
 	ENTRY_MISSING,          /* a context with no content given */
 	ENTRY_REMOVED,          /* --remove KEY */
 	ENTRY_OUT_OF_SCOPE,     /* its scope is not in --scope */
+	ENTRY_BUDGET,           /* dropped to fit the token budget */
 };
 
 struct entry {

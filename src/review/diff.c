@@ -593,6 +593,81 @@ prefix(struct run *run, struct review *r, const struct doc *od,
 	 * the shorter, and a cache of it still hits. */
 }
 
+/* A cut of the budget's list (emit_json.c) in words: what was cut and
+ * how, as the debug view says it. */
+static const char *
+cut_name(struct arena *a, const struct node *k)
+{
+	const char *key = str(k, "key");
+
+	return arena_printf(a, "budget cut %s", key ? key : "history");
+}
+
+static struct node *
+cut_words(struct arena *a, const struct node *k)
+{
+	const char *how = str(k, "cut"), *at = str(k, "at");
+	int64_t was = num(k, "tokens", -1), kept = num(k, "kept", 0);
+	const char *s;
+
+	if (!how)
+		return NULL;
+	if (!str(k, "key") && num(k, "first", 0) == num(k, "last", 0))
+		s = arena_printf(a, "message %" PRId64 " dropped",
+		    num(k, "first", 0));
+	else if (!str(k, "key"))
+		s = arena_printf(a, "messages %" PRId64 "-%" PRId64 " dropped",
+		    num(k, "first", 0), num(k, "last", 0));
+	else if (strcmp(how, "truncated") == 0)
+		s = arena_printf(a, "truncated (%s cut) to %" PRId64 " of %"
+		    PRId64 " tokens", at ? at : "tail", kept, was);
+	else if (strcmp(how, "fallback") == 0)
+		s = arena_printf(a, "fallback, %" PRId64 " of %" PRId64
+		    " tokens", kept, was);
+	else
+		s = arena_printf(a, "dropped, %" PRId64 " tokens", was);
+	return tree_str(a, s);
+}
+
+/* What the budget cut in one and not the other, or cut otherwise. */
+static void
+budget_cuts(struct run *run, struct review *r, const struct doc *od,
+    const struct doc *nd)
+{
+	struct arena *a = &run->arena;
+	const struct node *ob = tree_get(od->root, "budget");
+	const struct node *nb = tree_get(nd->root, "budget");
+	const struct node *oc = ob ? tree_get(ob, "cuts") : NULL;
+	const struct node *nc = nb ? tree_get(nb, "cuts") : NULL;
+	size_t i, j, on = oc && oc->kind == NODE_ARRAY ? oc->u.array.n : 0;
+	size_t nn = nc && nc->kind == NODE_ARRAY ? nc->u.array.n : 0;
+
+	param(run, r, "budget", ob ? tree_get(ob, "tokens") : NULL,
+	    nb ? tree_get(nb, "tokens") : NULL);
+	for (i = 0; i < nn; i++) {
+		const struct node *n = nc->u.array.items[i], *o = NULL;
+		const char *name = cut_name(a, n);
+
+		for (j = 0; j < on && !o; j++)
+			if (strcmp(cut_name(a, oc->u.array.items[j]),
+			    name) == 0)
+				o = oc->u.array.items[j];
+		param(run, r, name, o ? cut_words(a, o) : NULL,
+		    cut_words(a, n));
+	}
+	for (j = 0; j < on; j++) {
+		const struct node *o = oc->u.array.items[j];
+		const char *name = cut_name(a, o);
+
+		for (i = 0; i < nn; i++)
+			if (strcmp(cut_name(a, nc->u.array.items[i]),
+			    name) == 0)
+				break;
+		if (i == nn)
+			param(run, r, name, cut_words(a, o), NULL);
+	}
+}
+
 bool
 review_compare(struct run *run, const struct node *old,
     const struct node *new, struct review *r)
@@ -607,6 +682,7 @@ review_compare(struct run *run, const struct node *old,
 	entries(run, r, &od, &nd);
 	tools(run, r, &od, &nd);
 	params(run, r, &od, &nd);
+	budget_cuts(run, r, &od, &nd);
 	messages(run, r, &od, &nd);
 	prefix(run, r, &od, &nd);
 	return true;

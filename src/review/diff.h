@@ -78,6 +78,11 @@ void review_text(struct run *run, const struct review *r, bool color,
 void review_stat(struct run *run, const struct review *r, bool color,
     struct buf *out);
 void review_json(struct run *run, const struct review *r, struct buf *out);
+/* The inspector page (diff_html.c, emit/emit_html.h): the prefix, the
+ * changes by layer, and the messages of old and new side by side. */
+void review_html(struct run *run, const struct review *r,
+    const struct node *old, const struct node *new, const char *oldname,
+    const char *newname, struct buf *out);
 /* Count the lines added and removed between two texts. */
 void review_count(const char *a, size_t alen, const char *b, size_t blen,
     size_t *added, size_t *removed);

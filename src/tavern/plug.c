@@ -100,22 +100,38 @@ regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
 {
 	struct tavern_plug *p = ctx;
 	struct regex_macros m = { macro_cb, p };
-	struct buf out = BUF_INIT;
+	struct buf out = BUF_INIT, fired = BUF_INIT;
 	const char *r = text;
 	size_t len;
 
+	p->fired = NULL;
 	if (!p->loaded || !text || !*text)
 		return text;
 	p->run = run;
 	len = strlen(text);
+	p->scripts.fired = &fired;
 	if (regex_apply(run, &p->scripts, (enum regex_placement)place,
 	    is_prompt ? REGEX_PROMPT : 0, depth == TAVERN_NO_DEPTH ?
 	    REGEX_NO_DEPTH : depth, text, len, &out, &m) &&
-	    (out.len != len || memcmp(out.data, text, len) != 0))
+	    (out.len != len || memcmp(out.data, text, len) != 0)) {
 		r = arena_strndup(&run->arena, out.data ? out.data : "",
 		    out.len);
+		if (fired.len)
+			p->fired = arena_strndup(&run->arena, fired.data,
+			    fired.len);
+	}
+	p->scripts.fired = NULL;
+	buf_free(&fired);
 	buf_free(&out);
 	return r;
+}
+
+static const char *
+regex_fired(void *ctx)
+{
+	const struct tavern_plug *p = ctx;
+
+	return p->fired;
 }
 
 static bool
@@ -387,6 +403,7 @@ tavern_plug_init(struct tavern_plug *p, struct tavern_seams *s,
 	s->regex.load = regex_load;
 	s->regex.apply = regex_run;
 	s->regex.pure = regex_pure;
+	s->regex.fired = regex_fired;
 	s->regex.ctx = p;
 }
 

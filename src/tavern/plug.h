@@ -27,6 +27,7 @@ struct tavern_plug {
 	/* What regex_set_pure() said of the scripts, by placement: 0 not
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
+	const char *fired;      /* the last regex_run()'s scripts, or NULL */
 };
 
 /*

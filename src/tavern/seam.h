@@ -160,6 +160,10 @@ struct tavern_regex {
 	 * (text/regex.h regex_set_pure())?  NULL: never assumed. */
 	bool (*pure)(void *ctx, enum tavern_regex_place place,
 	    const char *text);
+	/* The names of the scripts that changed the text in the last
+	 * apply(), ", " between them, or NULL (none, or not known).  May
+	 * be NULL. */
+	const char *(*fired)(void *ctx);
 	void *ctx;
 };
 

@@ -90,6 +90,7 @@ struct tb {
 	                                 * reshape it */
 	/* Chat message i at the stages before regex-post. */
 	const char **craw, **cpre, **cmac;
+	const char **cpre_by;           /* the scripts that made cpre[i] */
 	/* The chat as world_info() regexed it, by message: its text and
 	 * the result, which history() takes when it would make the same
 	 * call (SillyTavern regexes its chat once for both).  rx_out[i] is
@@ -97,6 +98,7 @@ struct tb {
 	 * whose regex is pure waits until world info or the budget needs
 	 * it, and one they never reach is never regexed. */
 	const char **rx_text, **rx_out;
+	const char **rx_by;             /* the scripts that made rx_out[i] */
 	size_t nrx;
 	int rx_shift;           /* 1 on continue: the message continued
 	                         * has depth -1 */
@@ -157,6 +159,15 @@ tokens(struct tb *t, struct tmsg *m)
 }
 
 /* --- items (titem.h): what was decided about each piece of text --- */
+
+/* The regex scripts that changed the text in the last apply(), or NULL. */
+static const char *
+fired(struct tb *t)
+{
+	const struct tavern_regex *re = &t->seams->regex;
+
+	return re->fired ? re->fired(re->ctx) : NULL;
+}
 
 static const char *trim(struct arena *a, const char *s);
 
@@ -680,6 +691,7 @@ chat_messages(struct tb *t)
 	t->craw = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
 	t->cpre = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
 	t->cmac = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->cpre_by = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
 	for (i = 0; i < t->chat.n; i++)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
@@ -714,6 +726,7 @@ chat_messages(struct tb *t)
 			t->craw[t->chat.n] = arena_strndup(&run->arena, g->s,
 			    g->len);
 			t->cpre[t->chat.n] = s;
+			t->cpre_by[t->chat.n] = fired(t);
 			tchat_add(run, &t->chat, t->char_name, sub(t, s),
 			    false);
 			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
@@ -737,6 +750,7 @@ chat_messages(struct tb *t)
 
 		t->craw[t->chat.n] = t->in->user;
 		t->cpre[t->chat.n] = s;
+		t->cpre_by[t->chat.n] = fired(t);
 		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 	} else if (t->in->user && *t->in->user)
@@ -874,10 +888,12 @@ placement(const struct tchat_msg *m)
 static const char *
 rx_at(struct tb *t, size_t j)
 {
-	if (!t->rx_out[j])
+	if (!t->rx_out[j]) {
 		t->rx_out[j] = t->seams->regex.apply(t->seams->regex.ctx,
 		    t->run, placement(&t->chat.msgs[j]), true,
 		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
+		t->rx_by[j] = fired(t);
+	}
 	return t->rx_out[j];
 }
 
@@ -907,6 +923,7 @@ world_info(struct tb *t)
 	t->rx_shift = strcmp(t->type, "continue") == 0 && t->chat.n ? 1 : 0;
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	t->rx_by = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	/* Oldest first, as SillyTavern regexes them (its macros may set
 	 * variables: the newest message's value is the one kept); what may
 	 * wait does.  msgs[] is newest first. */
@@ -1105,6 +1122,11 @@ chat_content(struct tb *t, size_t i, uint32_t it, const char *s)
 	struct arena *a = &t->run->arena;
 
 	item_stage(t, it, TAVERN_STAGE_REGEX_POST, s);
+	/* s is the cached call's (rx_at()) or the one just made */
+	if (t->rep->items[it].text[TAVERN_STAGE_REGEX_POST] !=
+	    t->rep->items[it].text[TAVERN_STAGE_MACROS])
+		t->rep->items[it].by[TAVERN_STAGE_REGEX_POST] = t->rx_out &&
+		    i < t->nrx && s == t->rx_out[i] ? t->rx_by[i] : fired(t);
 	switch (t->p->names) {
 	case PRESET_NAMES_DEFAULT:
 		if (m->force_avatar && strcmp(m->name, t->user_name) &&
@@ -1182,6 +1204,10 @@ history(struct tb *t, struct tlist *out)
 		    t->craw[i]);
 
 		item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
+		if (t->rep->items[it].text[TAVERN_STAGE_REGEX_PRE] !=
+		    t->rep->items[it].text[TAVERN_STAGE_RAW])
+			t->rep->items[it].by[TAVERN_STAGE_REGEX_PRE] =
+			    t->cpre_by[i];
 		item_stage(t, it, TAVERN_STAGE_MACROS, m->text);
 		if (greeting)
 			item_note(t, it, "the card's greeting: a new chat");

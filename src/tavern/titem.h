@@ -54,6 +54,9 @@ struct tavern_item {
 	const char *sep;        /* what joins it to the item before it in
 	                         * its message; NULL: "\n" */
 	const char *text[TAVERN_NSTAGES];
+	/* What changed the text at a stage, when known: the regex scripts'
+	 * names, ", " between them; else NULL. */
+	const char *by[TAVERN_NSTAGES];
 };
 
 struct tavern_report {

@@ -760,6 +760,12 @@ regex_apply(struct run *run, struct regex_set *set,
 			ok = false;
 		if (!changed)
 			continue;
+		if (set->fired) {
+			if (set->fired->len)
+				buf_puts(set->fired, ", ");
+			buf_puts(set->fired, s->name && *s->name ? s->name :
+			    "(unnamed script)");
+		}
 		t = cur ? cur : &b;
 		cur = next;
 		next = t;

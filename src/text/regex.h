@@ -149,6 +149,10 @@ struct regex_set {
 	void *md;               /* pcre2_match_data, owned */
 	uint32_t mdgroups;
 	uint32_t match_limit, depth_limit;
+	/* When set, regex_apply() appends the name of each script that
+	 * changed the text, ", " between them (for the stage inspector);
+	 * the caller owns the buffer. */
+	struct buf *fired;
 };
 
 void regex_set_init(struct regex_set *set);

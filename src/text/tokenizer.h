@@ -132,6 +132,16 @@ enum tokenizer_kind tokenizer_for_model(const char *model);
 bool tokenizer_model_known(const char *model);
 
 size_t tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len);
+/* strata's estimate for models whose tokenizer it does not have
+ * (Claude, Gemini, open models): a CJK character (and a Hangul syllable,
+ * a full-width form) counts as one token, the other characters as one
+ * per four, rounded up.  TOKENIZER_ESTIMATE says so in words. */
+size_t tokenizer_estimate(const char *s, size_t len);
+/* Is code point c one the estimate counts as a token of its own? */
+bool tokenizer_wide(uint32_t c);
+#define TOKENIZER_ESTIMATE "a CJK character counts as one token, other " \
+	"text as one per four characters"
+
 /* Append the ids of s[0..len) to out. */
 void tokenizer_encode(enum tokenizer_kind kind, const char *s, size_t len,
     struct tokenizer_ids *out);

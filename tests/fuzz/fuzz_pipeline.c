@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "emit/emit_html.h"
 #include "pipeline/assemble.h"
 
 static char dir[64];
@@ -83,7 +84,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FORMAT_OPENAI, FORMAT_ANTHROPIC, FORMAT_GEMINI,
 		FORMAT_MESSAGES, FORMAT_TEXT, FORMAT_JSON,
 	};
-	static emit_fn *const views[] = { emit_debug, emit_json };
+	static emit_fn *const views[] = { emit_debug, emit_json, emit_html };
 	struct options opt;
 	struct run run;
 	struct chat chat;

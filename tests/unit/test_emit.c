@@ -16,6 +16,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "emit/emit_html.h"
 #include "prompt/chat.h"
 #include "profile/profile.h"
 
@@ -520,6 +521,73 @@ test_debug(void)
 	free(c.msgs);
 }
 
+/* The inspector's pieces: escaping, links, the word diff, and a page
+ * of the basic chat that holds its text escaped and nothing that loads. */
+static char *
+html_diff(const char *a, const char *b, enum emit_html_side side)
+{
+	struct buf out = BUF_INIT;
+
+	emit_html_diff(&out, a, strlen(a), b, strlen(b), side);
+	buf_putc(&out, '\0');
+	return buf_detach(&out);
+}
+
+static void
+test_html(void)
+{
+	struct buf out = BUF_INIT;
+	struct chat c;
+	unsigned nerr;
+	char *s;
+
+	emit_html_esc(&out, "<a href='x'>&\"</a>\0!", 20);
+	buf_putc(&out, '\0');
+	CHECK_STR(out.data, "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;"
+	    "\xef\xbf\xbd!");
+	buf_reset(&out);
+	emit_html_url(&out, "javascript:alert(1)", 19);
+	emit_html_url(&out, "/a b/c#d?e\"f.md", 15);
+	buf_putc(&out, '\0');
+	CHECK_STR(out.data, "./javascript:alert(1)/a%20b/c%23d%3Fe%22f.md");
+	buf_free(&out);
+	/* A macro replaced: the deletion is titled with it. */
+	s = html_diff("Hi {{char}}!", "Hi Mira!", EMIT_HTML_BOTH);
+	CHECK_STR(s, "Hi <del title=\"macro {{char}}\">{{char}}</del>"
+	    "<ins>Mira</ins>!");
+	free(s);
+	/* One side each; a trimmed newline is made visible. */
+	s = html_diff("a lamp <b>\n", "a LAMP <b>", EMIT_HTML_OLD);
+	CHECK_STR(s, "a <del>lamp</del> &lt;b&gt;<del class=\"ws\" "
+	    "title=\"white space\">\xe2\x86\xb5\n</del>");
+	free(s);
+	s = html_diff("a lamp <b>\n", "a LAMP <b>", EMIT_HTML_NEW);
+	CHECK_STR(s, "a <ins>LAMP</ins> &lt;b&gt;");
+	free(s);
+	/* CJK text differs character by character. */
+	s = html_diff("灯塔在港口", "灯塔在海边", EMIT_HTML_BOTH);
+	CHECK_STR(s, "灯塔在<del>港口</del><ins>海边</ins>");
+	free(s);
+	s = html_diff("same", "same", EMIT_HTML_BOTH);
+	CHECK_STR(s, "same");
+	free(s);
+	CHECK_STR(emit_html_hue("persona"), "L0");
+	CHECK_STR(emit_html_slug(&run.arena, "World Info's"), "world-info-s");
+
+	basic(&c, FORMAT_OPENAI);
+	c.msgs[1].content = "<script>alert(1)</script>";
+	c.msgs[1].len = strlen(c.msgs[1].content);
+	s = emit(emit_html, &c, &nerr);
+	CHECK_INT(nerr, 0);
+	CHECK(s && strncmp(s, "<!DOCTYPE html>\n", 16) == 0);
+	CHECK(s && strstr(s, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	CHECK(s && !strstr(s, "<script>alert"));
+	CHECK(s && strstr(s, "content=\"default-src 'none';"));
+	CHECK(s && strstr(s, "<li class=\"msg f r-user\" id=\"m2\""));
+	free(s);
+	free(c.msgs);
+}
+
 int
 main(void)
 {
@@ -540,6 +608,7 @@ main(void)
 	test_tokens();
 	test_fingerprint();
 	test_debug();
+	test_html();
 	run_free(&run);
 	return check_done("test_emit");
 }

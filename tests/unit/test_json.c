@@ -1,4 +1,4 @@
-/* JSON in (cJSON plus the span walk) and out (the deterministic writer). */
+/* JSON in (the reader and its spans) and out (the deterministic writer). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

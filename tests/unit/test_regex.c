@@ -253,6 +253,25 @@ test_scope_order(void)
 	    "\"placement\": [2]}"));
 	CHECK_STR(apply(&set, AI, 0, ND, "x"), "xG1G2PS");
 	CHECK_INT(set.n, 4);
+	/* Asked to, the set names the scripts that changed the text, in
+	 * the order they ran; one that changed nothing is not named. */
+	{
+		struct buf fired = BUF_INIT;
+
+		set.v[0].name = "g1";
+		set.v[1].name = "g2";
+		set.v[2].name = "";
+		set.v[3].name = "card";
+		set.fired = &fired;
+		CHECK_STR(apply(&set, AI, 0, ND, "x"), "xG1G2PS");
+		buf_putc(&fired, '\0');
+		CHECK_STR(fired.data, "g1, g2, (unnamed script), card");
+		buf_reset(&fired);
+		CHECK_STR(apply(&set, REGEX_USER_INPUT, 0, ND, "x"), "x");
+		CHECK_INT(fired.len, 0);
+		set.fired = NULL;
+		buf_free(&fired);
+	}
 	CHECK_STR(set.v[0].find, "/$/");
 	CHECK_INT(set.v[3].scope, REGEX_SCOPED);
 	regex_set_free(&set);

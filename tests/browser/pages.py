@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""pages.py BIN GOLDEN SHARED OUT: write the inspector pages the browser
+suite loads, and print their list (inspect.mjs's PAGES.json).
+
+The pages: the html-profile, html-tavern and html-diff golden cases, run
+again into OUT; what each should hold (messages, items) is read from the
+same build as JSON (strata debug --json, strata diff --json), never
+written down by hand.  With SHARED's SillyTavern samples, also the stress
+page: the Seraphina card, the default preset, a 400-message chat, 40
+regex scripts (the 4 samples and 36 made here) and a world of 300
+entries, which must be under 3 MB and render in under a second.
+"""
+import json, os, random, shlex, subprocess, sys
+
+bin, golden, shared, out = (os.path.abspath(a) for a in sys.argv[1:5])
+
+
+def run(args, cwd, ok=(0,)):
+    p = subprocess.run([bin] + args, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if p.returncode not in ok:
+        sys.exit("pages.py: strata %s failed (%d): %s" % (
+            " ".join(args), p.returncode, p.stderr.decode()))
+    return p.stdout
+
+
+def case_args(name):
+    with open(os.path.join(golden, name, "args")) as f:
+        return shlex.split(f.read())
+
+
+def without_html(args):
+    i = args.index("-f")
+    return args[:i] + args[i + 2:]
+
+
+def write(name, data):
+    path = os.path.join(out, name + ".html")
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def aligned_rows(old, new):
+    """The rows of the diff page's side-by-side view: its alignment of
+    equal messages (role and content), done here independently."""
+    key = lambda m: (m["role"], m["content"])
+    a, b = [key(m) for m in old], [key(m) for m in new]
+    n, m = len(a), len(b)
+    t = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            t[i][j] = t[i + 1][j + 1] + 1 if a[i] == b[j] else \
+                max(t[i + 1][j], t[i][j + 1])
+    i = j = rows = 0
+    while i < n or j < m:
+        if i < n and j < m and a[i] == b[j]:
+            rows, i, j = rows + 1, i + 1, j + 1
+            continue
+        gi, gj = i, j
+        while i < n or j < m:
+            if i < n and j < m and a[i] == b[j]:
+                break
+            if j >= m or (i < n and t[i + 1][j] >= t[i][j + 1]):
+                i += 1
+            else:
+                j += 1
+        rows += max(i - gi, j - gj)
+    return rows
+
+
+pages = []
+
+# --- a profile build ---------------------------------------------------
+name = "html-profile"
+cwd = os.path.join(golden, name)
+args = case_args(name)
+doc = json.loads(run(without_html(args) + ["--json"], cwd))
+pages.append({
+    "name": name, "html": write(name, run(args, cwd)),
+    "png": os.path.join(out, name + ".png"),
+    "messages": len(doc["messages"]),
+    "items": [["#left-out ul.pieces > li",
+               sum(e["status"] != "active" for e in doc["entries"])],
+              ["li.msg ul.pieces > li:not(.gone)",
+               sum(max(len(m["entries"]), 1) for m in doc["messages"])]],
+    "stages": True, "injected": "<script>alert('chat')</script>",
+    "search": "灯塔"})
+
+# --- a SillyTavern build -----------------------------------------------
+name = "html-tavern"
+cwd = os.path.join(golden, name)
+args = case_args(name)
+doc = json.loads(run(without_html(args) + ["--json"], cwd))
+pages.append({
+    "name": name, "html": write(name, run(args, cwd)),
+    "png": os.path.join(out, name + ".png"),
+    "messages": len(doc["messages"]),
+    "items": [["tr.item", len(doc["items"])],
+              ["li.out", sum(i["message"] is None for i in doc["items"])],
+              ["tr.wi-entry", len(doc["world_info"]["considered"])]],
+    "stages": True, "injected": "<script>alert(\"turn\")</script>",
+    "search": "lamp"})
+
+# --- a diff --------------------------------------------------------------
+name = "html-diff"
+cwd = os.path.join(golden, name)
+args = case_args(name)
+i = args.index("--profiles")
+a_toml, b_toml = args[i + 1], args[i + 2]
+rest = [x for x in without_html(args) if x not in ("diff", "--profiles",
+                                                     a_toml, b_toml)]
+old = json.loads(run(["debug", a_toml, "--json"] + rest, cwd))
+new = json.loads(run(["debug", b_toml, "--json"] + rest, cwd))
+changes = json.loads(run(without_html(args) + ["--json"], cwd, (0, 1)))
+pages.append({
+    "name": name, "html": write(name, run(args, cwd, (0, 1))),
+    "png": os.path.join(out, name + ".png"),
+    "messages": aligned_rows(old["messages"], new["messages"]),
+    "items": [["#changes li", len(changes["changes"])]],
+    "stages": False, "injected": "<script>alert('diff')</script>",
+    "search": "3 + 3"})
+
+# --- the 400-message stress build --------------------------------------
+st = os.path.join(shared, "samples", "sillytavern")
+if os.path.isdir(st):
+    WORDS = ("the forest glade light tea wound magic amber eyes soft warm "
+             "quiet night path stone river herb cottage fire shadow beast "
+             "guardian rest heal voice hand smile gentle careful old tree "
+             "wind rain moon lantern blanket cup bread journey sword "
+             "whisper").split()
+    rnd = random.Random(26)
+
+    def sentence():
+        s = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(6, 18)))
+        s = s[0].upper() + s[1:] + rnd.choice(".!?.")
+        r = rnd.random()
+        return "*" + s + "*" if r < 0.3 else '"' + s + '"' if r < 0.6 \
+            else s
+
+    tmp = os.path.join(out, "stress")
+    os.makedirs(tmp, exist_ok=True)
+    chat = os.path.join(tmp, "chat.jsonl")
+    with open(chat, "w") as f:
+        f.write(json.dumps({"user_name": "unused",
+                            "character_name": "unused",
+                            "chat_metadata": {}}) + "\n")
+        for n in range(400):
+            user = n % 2 == 1
+            text = " ".join(sentence() for _ in range(
+                rnd.randint(1, 3) if user else rnd.randint(3, 8)))
+            if n % 7 == 0:
+                text += " {{char}} looks at {{user}}."
+            if n == 201:
+                text += " <script>alert('stress')</script>"
+            f.write(json.dumps({"name": "User" if user else "Seraphina",
+                                "is_user": user, "is_system": False,
+                                "mes": text, "extra": {}}) + "\n")
+    finds = [r"/\bteas?\b/gi", r"/\*([^*]+)\*/g", r'/"([^"]*)"/g',
+             r"/\s{2,}/g", r"/(moon|lantern)light/i", r"/herb(s)?/giu",
+             r"/\bold\b/g", r"/\b(\w+) \1\b/gi"]
+    places = [[1], [2], [1, 2], [2], [5], [1, 2, 5]]
+    scripts = [{"id": "stress-%02d" % i, "scriptName": "Stress %d" % i,
+                "findRegex": finds[i % len(finds)],
+                "replaceString": ["$1", "[$1]", "$&", "<$1>"][i % 4],
+                "placement": places[i % len(places)],
+                "disabled": i % 12 == 11, "markdownOnly": False,
+                "promptOnly": i % 3 == 0, "substituteRegex": 0,
+                "minDepth": None, "maxDepth": 10 + i if i % 4 == 2
+                else None} for i in range(36)]
+    rx = os.path.join(tmp, "scripts.json")
+    with open(rx, "w") as f:
+        json.dump(scripts, f)
+    entries = {}
+    for u in range(300):
+        entries[str(u)] = {
+            "uid": u, "key": [WORDS[u % len(WORDS)] + ("" if u < 40 else
+                                                       str(u))],
+            "keysecondary": [], "comment": "entry %d" % u,
+            "content": "Lore %d: %s" % (u, sentence()),
+            "constant": u % 50 == 0, "selective": True,
+            "selectiveLogic": 0, "order": u, "position": u % 2,
+            "disable": u % 37 == 36, "probability": 100,
+            "useProbability": True, "depth": 4,
+            "group": "g%d" % (u % 5) if u % 9 == 0 else "",
+            "groupOverride": False, "groupWeight": 100,
+            "sticky": 0, "cooldown": 0, "delay": 0}
+    world = os.path.join(tmp, "stress-lore.json")
+    with open(world, "w") as f:
+        json.dump({"entries": entries}, f)
+    settings = os.path.join(tmp, "settings.json")
+    with open(settings, "w") as f:
+        json.dump({"world_info_settings": {
+            "world_info_depth": 4, "world_info_budget": 25,
+            "world_info_budget_cap": 0,
+            "world_info": {"globalSelect": ["stress-lore"]}}}, f)
+    # the default preset, with room for the whole chat
+    with open(os.path.join(st, "presets",
+                           "openai-preset-Default.v1.15.0.json")) as f:
+        preset = json.load(f)
+    preset["openai_max_context"] = 200000
+    preset_path = os.path.join(tmp, "preset.json")
+    with open(preset_path, "w") as f:
+        json.dump(preset, f)
+    args = ["debug", "--card", os.path.join(st, "cards",
+                                             "default_Seraphina.png"),
+            "--preset", preset_path,
+            "--settings", settings, "--world", world, "--chat", chat]
+    for r in sorted(os.listdir(os.path.join(st, "regex"))):
+        args += ["--regex", os.path.join(st, "regex", r)]
+    args += ["--regex", rx, "-u", "Good morning, Seraphina. Any tea left?",
+             "--now", "2026-07-12T06:00:00Z", "--set",
+             "output.model=gpt-4o"]
+    doc = json.loads(run(args + ["--json"], tmp))
+    pages.append({
+        "name": "html-stress", "html": write("html-stress",
+                                            run(args + ["-f", "html"], tmp)),
+        "png": os.path.join(out, "html-stress.png"),
+        "messages": len(doc["messages"]),
+        "items": [["tr.item", len(doc["items"])],
+                  ["tr.wi-entry", len(doc["world_info"]["considered"])]],
+        "stages": True, "injected": "<script>alert('stress')</script>",
+        "search": "lantern", "maxBytes": 3 * 1024 * 1024, "maxMs": 1000})
+else:
+    print("pages.py: no %s: the stress page is skipped" % st,
+          file=sys.stderr)
+
+print(json.dumps(pages, ensure_ascii=False, indent=1))
