@@ -5,7 +5,8 @@ if ! command -v mandoc >/dev/null 2>&1; then
 	exit 77
 fi
 status=0
-for page in "$1"/strata.1 "$1"/strata-profile.5 "$1"/strata-tavern.7; do
+for page in "$1"/strata.1 "$1"/strata-profile.5 "$1"/strata-tavern.7 \
+    "$1"/strata-templates.7; do
 	out=$(mandoc -Tlint -Wwarning "$page" 2>&1)
 	if [ -n "$out" ]; then
 		echo "$out"

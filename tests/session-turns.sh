@@ -106,16 +106,22 @@ echo "session-turns: first_turn and turn reach the templates"
 
 # 5. templates export, then an edited copy replaces the built-in one.
 "$bin" templates export out/prompts || fail "export failed"
-[ "$(ls out/prompts | wc -l)" -eq 6 ] || fail "export: not six templates"
+[ "$(find out/prompts -type f | wc -l)" -eq 10 ] ||
+    fail "export: not the ten Go templates"
 "$bin" templates export out/prompts 2>/dev/null && fail "export overwrote"
-"$bin" templates show soul.md | cmp -s - out/prompts/soul.md ||
-    fail "export: soul.md differs from the built-in one"
+"$bin" templates show connector/bot_soul.md.tmpl |
+    cmp -s - out/prompts/connector/bot_soul.md.tmpl ||
+    fail "export: bot_soul.md.tmpl differs from the built-in one"
 printf '[prompt]\nagent = true\n' >out/bot.toml
-echo 'EDITED {{user_text}}' >out/prompts/current_user_input.md
+echo 'EDITED {{ .UserText }}' >out/prompts/connector/current_user_input.md.tmpl
 "$bin" build out/bot.toml -u hi -f user | grep -q 'EDITED hi' ||
     fail "the exported, edited template was not used"
-"$bin" templates list out/bot.toml | grep -q 'out/prompts/current_user_input.md' ||
+"$bin" templates list out/bot.toml |
+    grep -q 'out/prompts/connector/current_user_input.md.tmpl' ||
     fail "list does not show the override"
+echo 'STRATA {{user_text}}' >out/prompts/current_user_input.md
+"$bin" build out/bot.toml -u hi -f user | grep -q 'STRATA hi' ||
+    fail "a .md template in the prompt directory does not win"
 echo "session-turns: templates export, edit, override"
 
 # 6. A turn-scope -i entry lives in the session until the reply.

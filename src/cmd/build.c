@@ -46,6 +46,8 @@ const char cmd_build_help[] =
     "      --budget N             the prompt tokens the request may use\n"
     "                             (budget.max_tokens): fit by priority\n"
     "  -q, --quiet                no note of what the budget cut\n"
+    "      --llm-profile NAME     use the profile's [llm_profiles.NAME]:\n"
+    "                             its prefix, model, max_tokens, params\n"
     "SillyTavern (see strata-tavern(7)):\n"
     "      --card FILE            a character card (PNG or JSON)\n"
     "      --preset FILE          a Chat Completion preset\n"

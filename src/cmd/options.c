@@ -79,7 +79,7 @@ cmd_bad_format(const char *arg)
 
 /* Long options with no short form. */
 enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE, OPT_STATE, OPT_PRESTART,
-	OPT_TOOL_RESULT, OPT_IMAGE };
+	OPT_TOOL_RESULT, OPT_IMAGE, OPT_LLM_PROFILE };
 
 /* --scope global,session: the bit set of the scopes named. */
 static bool
@@ -293,6 +293,7 @@ static const struct option pipeline_longopts[] = {
 	{ "turn", required_argument, NULL, 'R' },
 	{ "input", required_argument, NULL, 'I' },
 	{ "scene", required_argument, NULL, 'E' },
+	{ "llm-profile", required_argument, NULL, OPT_LLM_PROFILE },
 	{ "log-level", required_argument, NULL, 'L' },
 	{ "state", required_argument, NULL, OPT_STATE },
 	{ "prestart", required_argument, NULL, OPT_PRESTART },
@@ -527,6 +528,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case 'I':
 			opt->input = optarg;
 			break;
+		case OPT_LLM_PROFILE:
+			if (opt->llm_profile)
+				return once(verb, "--llm-profile");
+			opt->llm_profile = optarg;
+			break;
 		case 'E':
 			if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
 				goto usage;
@@ -751,28 +757,6 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
 	return true;
 }
 
-/* Was the agent template name used for this build? */
-static bool
-template_used(const struct options *opt, const struct chat *c,
-    const char *name)
-{
-	size_t i, n = strlen(name) - 3;         /* without ".md" */
-
-	if (!c->profile->agent && !opt->input)
-		return false;
-	if (strcmp(name, "current_user_input.md") == 0 ||
-	    strcmp(name, "reply_context.md") == 0)
-		return c->user != NULL;
-	for (i = 0; i < c->stack.nall; i++) {
-		const struct entry *e = c->stack.all[i];
-
-		if (strcmp(e->layer, "template") == 0 &&
-		    strncmp(e->key, name, n) == 0 && e->key[n] == '\0')
-			return true;
-	}
-	return false;
-}
-
 /*
  * --log-level debug: what Alice's debug trace holds -- profile, model,
  * session, the templates used and where each came from, then the full
@@ -783,7 +767,6 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
     const struct buf *out, const char *thread)
 {
 	const struct profile *p = c->profile;
-	const char *dir = profile_prompt_dir(p);
 	struct chatfile sess;
 	bool exists;
 	size_t i;
@@ -801,15 +784,11 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
 	fprintf(stderr, "%s: debug: session %s, thread %s, turn %lld, %s\n",
 	    progname, opt->session ? opt->session : "-", thread ? thread : "-",
 	    (long long)c->turn, c->first_turn ? "first turn" : "resumed");
-	for (i = 0; templates_names[i]; i++) {
-		const char *where;
-
-		if (!template_used(opt, c, templates_names[i]))
-			continue;
-		where = templates_where(run, dir, templates_names[i]);
-		fprintf(stderr, "%s: debug: template %s from %s\n", progname,
-		    templates_names[i], where ? where : "(built-in)");
-	}
+	for (i = 0; c->templates && i < c->templates->n; i++)
+		fprintf(stderr, "%s: debug: template %s (%s) from %s\n",
+		    progname, c->templates->v[i].name,
+		    templates_language(c->templates->v[i].name),
+		    c->templates->v[i].where);
 	fprintf(stderr, "%s: debug: rendered input (%zu bytes):\n", progname,
 	    out->len);
 	if (out->len)

@@ -242,6 +242,13 @@ enum diag_level {
 	X(MSG_TEMPLATE_SYMLINK_OUT, "template '%s' is a symbolic link out of the prompt directory") \
 	X(MSG_TEMPLATE_EXISTS, "%s exists already: not overwritten") \
 	X(MSG_INPUT_NOT_OBJECT, "template inputs must be a JSON object, not %s") \
+	/* gotmpl: Go's text/template, whose own error texts are kept */ \
+	X(MSG_GOTMPL_PARSE, "%s") \
+	X(MSG_GOTMPL_EXEC, "executing \"%s\" at <%s>: %s") \
+	X(MSG_GOTMPL_REFUSED, "function \"%s\" is not available: it reads %s, and a prompt must come out the same every time") \
+	X(MSG_GOTMPL_OUTPUT, "template output longer than %zu MiB") \
+	X(MSG_GOTMPL_DATA, "template data must be a JSON object, not %s") \
+	X(MSG_LLM_PROFILE_NONE, "--llm-profile %s: the profile has no [llm_profiles.%s] (it has: %s)") \
 	/* template: SillyTavern's macros in strata's own files (issue 9) */ \
 	X(MSG_MACRO_TAVERN_VAR, "'{{%.*s}}' is a SillyTavern macro that needs a card, chat or persona, which only a tavern build has (define %.*s in [vars] or with -v to give it a value here)") \
 	X(MSG_MACRO_TAVERN_ONLY, "'{{%.*s}}' is a SillyTavern macro that needs a card, chat or persona, which only a tavern build has") \

@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "data/json.h"
 #include "diag/run.h"
+#include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "profile/profile.h"
 #include "prompt/chat.h"
@@ -354,6 +355,65 @@ put_out_item(struct page *p, size_t i)
 	buf_puts(p->out, "</li>\n");
 }
 
+/* What the token budget did to entry key, or NULL. */
+static const struct budget_cut *
+cut_of(const struct page *p, const char *key)
+{
+	const struct budget_report *b = p->c->budget;
+	size_t i;
+
+	for (i = 0; b && i < b->ncuts; i++)
+		if (b->cuts[i].key && strcmp(b->cuts[i].key, key) == 0)
+			return &b->cuts[i];
+	return NULL;
+}
+
+static void
+put_budget_cut(struct page *p, const struct budget_cut *k)
+{
+	const char *ap = p->c->budget->exact ? "" : "~";
+
+	buf_puts(p->out, "<span class=\"why\">budget: ");
+	if (k->fate == BUDGET_DROPPED)
+		buf_printf(p->out, "dropped, %s%zu tokens", ap, k->was);
+	else if (k->fate == BUDGET_FALLBACK)
+		buf_printf(p->out, "its fallback, %s%zu of %zu tokens", ap,
+		    k->now, k->was);
+	else
+		buf_printf(p->out, "truncated (%s cut) to %s%zu of %zu tokens",
+		    k->how ? k->how : "", ap, k->now, k->was);
+	buf_puts(p->out, "</span>");
+}
+
+/* The history the budget dropped, where it was. */
+static void
+put_history_cuts(struct page *p)
+{
+	const struct budget_report *b = p->c->budget;
+	size_t i;
+
+	for (i = 0; b && i < b->ncuts; i++) {
+		const struct budget_cut *k = &b->cuts[i];
+
+		if (k->key)
+			continue;
+		buf_printf(p->out, "<li class=\"out f gone\" data-layers="
+		    "\"history\"><ul class=\"pieces\"><li><span><span "
+		    "class=\"sw Ln\"></span><b class=\"key\">history "
+		    "message%s %zu", k->first < k->last ? "s" : "", k->first);
+		if (k->first < k->last)
+			buf_printf(p->out, "–%zu", k->last);
+		buf_printf(p->out, "</b></span><span>%zu turn%s, oldest first"
+		    "</span>", k->turns, k->turns == 1 ? "" : "s");
+		if (k->counted)
+			put_budget_cut(p, k);
+		else
+			buf_puts(p->out, "<span class=\"why\">budget: "
+			    "dropped</span>");
+		buf_puts(p->out, "</li></ul></li>\n");
+	}
+}
+
 static void
 put_entry_line(struct page *p, const struct entry *e, bool gone)
 {
@@ -383,6 +443,13 @@ put_entry_line(struct page *p, const struct entry *e, bool gone)
 			esc(p, e->replaced_by->key);
 		}
 		buf_puts(p->out, "</span>");
+	}
+	/* dropped, truncated or replaced by its fallback to fit */
+	if ((gone && e->status == ENTRY_BUDGET) || !gone) {
+		const struct budget_cut *k = cut_of(p, e->key);
+
+		if (k)
+			put_budget_cut(p, k);
 	}
 	put_where(p, emit_where(p->run, e->has_src, e->src, e->span));
 	buf_puts(p->out, "</li>\n");
@@ -816,6 +883,8 @@ put_messages(struct page *p)
 	    "\"h-messages\">\n<h2 id=\"h-messages\">Messages (%zu)</h2>\n"
 	    "<ol class=\"msgs\">\n", p->c->n);
 	for (i = 0; i < p->c->n; i++) {
+		if (i == emit_first_turn(p->c) && !p->c->tavern)
+			put_history_cuts(p);
 		put_slot(p, 2 * i);
 		if (p->cut && i == p->cut)
 			put_cut(p);
@@ -851,7 +920,8 @@ put_tokens(struct page *p)
 	const struct tavern_report *r = c->tavern;
 	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
 	size_t i, k, total = 0, all = 0, before = 0, scale;
-	long budget = r ? r->budget : 0;
+	const struct budget_report *b = c->budget;
+	long budget = r ? r->budget : b && b->on ? (long)b->budget : 0;
 
 	if (r) {
 		for (i = 0; i < r->n; i++)
@@ -859,6 +929,10 @@ put_tokens(struct page *p)
 			    r->items[i].message >= 0)
 				sums_add(&s, item_source(&r->items[i]),
 				    r->items[i].tokens);
+	} else if (b && b->on) {
+		/* the budget's own count, per-message overheads and all */
+		for (i = 0; i < b->nlayers; i++)
+			sums_add(&s, b->layers[i].layer, b->layers[i].tokens);
 	} else {
 		for (i = 0; i < c->n; i++) {
 			const struct message *m = &c->msgs[i];
@@ -888,13 +962,33 @@ put_tokens(struct page *p)
 		    r->tokenizer ? r->tokenizer : "estimated", r->tokenizer ?
 		    ", with SillyTavern's per-message overhead" : "", total,
 		    r->budget, r->used);
-	else
-		/* A profile budget (issue 24) is drawn against here once
-		 * the chat carries one; until then there is none. */
+	else if (b && b->on) {
+		buf_printf(p->out, "<p class=\"meta\">%s%zu used of a "
+		    "%lld-token budget (", b->exact ? "" : "~", b->used,
+		    (long long)b->budget);
+		esc(p, b->from);
+		buf_printf(p->out, "), %s%zu of them protected; ", b->exact ?
+		    "" : "~", b->protected_tokens);
+		if (b->exact)
+			buf_printf(p->out, "counted with %s, exactly.</p>\n",
+			    b->counter);
+		else
+			buf_printf(p->out, "estimated, so %d%% is kept free: "
+			    "fitted to %lld.</p>\n", b->margin,
+			    (long long)b->room);
+	} else {
 		buf_printf(p->out, "<p class=\"meta\">%s%zu tokens by layer; "
-		    "no token budget is set for this build.</p>\n", p->approx,
-		    total);
+		    "no token budget", p->approx, total);
+		if (b && b->none) {
+			buf_puts(p->out, ": ");
+			esc(p, b->none);
+		}
+		buf_puts(p->out, ".</p>\n");
+	}
 	scale = budget > 0 && (size_t)budget > total ? (size_t)budget : total;
+	/* a budget twenty times the use would leave nothing to see */
+	if (budget > 0 && total && total * 20 < (size_t)budget)
+		scale = total;
 	buf_printf(p->out, "<h3>By %s</h3>\n<div class=\"bar\" role=\"img\" "
 	    "aria-label=\"tokens by %s\">", r ? "source" : "layer", r ?
 	    "source" : "layer");
@@ -907,7 +1001,11 @@ put_tokens(struct page *p)
 		    s.tok[i]);
 	}
 	buf_puts(p->out, "</div>\n");
-	if (budget > 0)
+	if (budget > 0 && scale == total && total < (size_t)budget)
+		buf_printf(p->out, "<p class=\"num\">The bar's full width is "
+		    "the tokens used, %.1f%% of the %ld-token budget.</p>\n",
+		    100.0 * (double)total / (double)budget, budget);
+	else if (budget > 0)
 		buf_printf(p->out, "<p class=\"num\">The bar's full width is "
 		    "the %ld-token budget%s.</p>\n", budget, (size_t)budget <
 		    total ? " (overflowed)" : "");

@@ -129,13 +129,17 @@ assemble_load(struct run *run, const struct options *opt,
     struct assembly *as)
 {
 	struct setting *sets;
+	struct profile *p;
 
 	memset(as, 0, sizeof(*as));
 	if (!inputs_split(run, opt, &sets, &as->vars, &as->ctxs, &as->injs))
 		return false;
-	as->profile = profile_load_as(run, opt->profile, opt->profile_format,
-	    sets, opt->nsets);
-	return as->profile != NULL;
+	p = profile_load_as(run, opt->profile, opt->profile_format, sets,
+	    opt->nsets);
+	if (p && opt->llm_profile && !profile_use_llm(run, p, opt->llm_profile))
+		return false;
+	as->profile = p;
+	return p != NULL;
 }
 
 /* [prompt] soul names a file only the agent prompt sends (or a
@@ -193,6 +197,7 @@ assemble_entries(struct run *run, const struct options *opt,
 	arrange(run, c, in);
 	c->first_turn = in->first_turn;
 	c->soul = in->soul;
+	c->templates = in->templates;
 	c->turn = in->turn;
 	if (in->user) {
 		const struct source *u = in->rawuser ? in->rawuser : in->user;

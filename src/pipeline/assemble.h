@@ -58,6 +58,7 @@ struct options {
 	enum assemble_turn turn;        /* --turn */
 	const char *input;      /* --input FILE.json: template inputs */
 	const char *scene;      /* --scene chat|work, or NULL */
+	const char *llm_profile;        /* --llm-profile NAME, or NULL */
 	bool log_debug;         /* --log-level debug: the trace on stderr */
 	const char *color;      /* --color: auto, always, never, or NULL */
 	const char *stage;      /* debug --stage: a tavern stage, or NULL */

@@ -795,7 +795,7 @@ budget_fit(struct run *run, const struct options *opt,
 		r->used = used + fixed;
 	}
 
-	/* Apply, in the order the items were weighed. */
+	/* Apply; the cuts are sorted into the order they were weighed. */
 	first_kept = in->nhist;
 	for (i = 0; i < nv; i++) {
 		struct budget_item *it = &v[i];

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/util.h"
 #include "data/frontmatter.h"
 #include "data/load.h"
 #include "data/tree.h"
@@ -121,7 +122,148 @@ skill_descriptions(struct run *run, const struct profile *p)
 	return s;
 }
 
-/* Expand template name with the variables into *out (trimmed). */
+/* The trace's list: name, once, with where it came from. */
+static void
+used(struct run *run, const struct inputs *in, const char *name)
+{
+	struct chat_templates *t = in->templates;
+	const char *where;
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->v[i].name, name) == 0)
+			return;
+	where = templates_where(run, in->vars.dir, name);
+	if (t->n == t->cap) {
+		t->v = arena_grow(&run->arena, t->v, t->cap, t->cap ? t->cap * 2 :
+		    8, sizeof(*t->v));
+		t->cap = t->cap ? t->cap * 2 : 8;
+	}
+	t->v[t->n].name = name;
+	t->v[t->n].where = where ? where : "(built-in)";
+	t->n++;
+}
+
+static struct node *
+var_node(struct run *run, const struct tvar *t)
+{
+	return t->node ? (struct node *)t->node : tree_strn(&run->arena,
+	    t->value, t->len);
+}
+
+/* An object with each key also under its capitalised name (Alice's
+ * structs: name -> Name), for the attachments strata's inputs spell in
+ * lower case. */
+static struct node *
+capitalised(struct run *run, const struct node *n)
+{
+	struct node *t, *r;
+	size_t i;
+
+	if (n->kind == NODE_ARRAY) {
+		r = tree_array(&run->arena);
+		for (i = 0; i < n->u.array.n; i++)
+			tree_push(&run->arena, r, capitalised(run,
+			    n->u.array.items[i]));
+		return r;
+	}
+	if (n->kind != NODE_TABLE)
+		return (struct node *)n;
+	t = tree_table(&run->arena);
+	for (i = 0; i < n->u.table.n; i++) {
+		const struct member *m = &n->u.table.items[i];
+
+		tree_add(&run->arena, t, m->key, m->keylen, 0, span_make(0, 0),
+		    m->value);
+	}
+	for (i = 0; i < n->u.table.n; i++) {
+		const struct member *m = &n->u.table.items[i];
+		char *k;
+
+		if (!m->keylen || m->key[0] < 'a' || m->key[0] > 'z')
+			continue;
+		k = arena_strndup(&run->arena, m->key, m->keylen);
+		k[0] = (char)(k[0] - 'a' + 'A');
+		if (!tree_getn(t, k, m->keylen))
+			tree_add(&run->arena, t, k, m->keylen, 0,
+			    span_make(0, 0), m->value);
+	}
+	return t;
+}
+
+/*
+ * The dot of Alice's Go templates: every template input under its own
+ * name ([vars], -v, --input), and Alice's names for the turn's values
+ * (.UserText, .BotName, ...), unless an input of that name exists.
+ */
+static struct node *
+agent_dot(struct run *run, const struct profile *p, const struct inputs *in)
+{
+	static const char *const alias[][2] = {
+		{ "UserText", "user_text" }, { "BotName", "bot_name" },
+		{ "SenderName", "sender_name" },
+		{ "ReplyContext", "reply_context" }, { "Scene", "scene" },
+		{ "SessionKey", "session_key" }, { "SoulBody", "soul_body" },
+		{ "Goal", "goal" },
+	};
+	struct arena *a = &run->arena;
+	struct node *d = tree_table(a), *l;
+	const struct tvar *t;
+	size_t i;
+
+	for (i = 0; i < template_nvars(&in->vars); i++) {
+		t = template_var_at(&in->vars, i);
+		if (!tree_get(d, t->name))
+			tree_put(a, d, t->name, var_node(run, t));
+	}
+	for (i = 0; i < LEN(alias); i++)
+		if (!tree_get(d, alias[i][0]) && (t = template_var_get(
+		    &in->vars, alias[i][1], strlen(alias[i][1]))))
+			tree_put(a, d, alias[i][0], var_node(run, t));
+	if (!tree_get(d, "MentionedUsers") && (t = template_var_get(
+	    &in->vars, "mentioned_users", 15))) {
+		l = var_node(run, t);
+		if (l->kind != NODE_ARRAY) {
+			l = tree_array(a);
+			if (t->len)
+				tree_push(a, l, var_node(run, t));
+		}
+		tree_put(a, d, "MentionedUsers", l);
+	}
+	if (!tree_get(d, "Attachments") && (t = template_var_get(&in->vars,
+	    "attachments", 11)))
+		tree_put(a, d, "Attachments", capitalised(run,
+		    var_node(run, t)));
+	if (!tree_get(d, "SkillDescriptions")) {
+		l = tree_array(a);
+		for (i = 0; i < p->nskills; i++) {
+			const struct pskill *k = &p->skills[i];
+			struct node *o;
+
+			if (!k->description.s)
+				continue;
+			o = tree_table(a);
+			tree_put(a, o, "Name", tree_str(a, k->name.s ?
+			    k->name.s : k->file.s));
+			tree_put(a, o, "Description", tree_str(a,
+			    k->description.s));
+			tree_push(a, l, o);
+		}
+		tree_put(a, d, "SkillDescriptions", l);
+	}
+	if (!tree_get(d, "IdentityHints"))
+		tree_put(a, d, "IdentityHints", tree_bool(a, (t =
+		    template_var_get(&in->vars, "identity_hints", 14)) &&
+		    template_truthy(t)));
+	if (!tree_get(d, "FirstTurn"))
+		tree_put(a, d, "FirstTurn", tree_bool(a, in->first_turn));
+	return d;
+}
+
+/* Expand template name (strata's language) with the variables into
+ * *out (trimmed). */
 static bool
 render(struct run *run, struct inputs *in, const char *name,
     struct etext *out)
@@ -132,6 +274,7 @@ render(struct run *run, struct inputs *in, const char *name,
 
 	if (!src)
 		return false;
+	used(run, in, name);
 	etext_of_source(run, src, &t);
 	if (!template_expand(run, &in->vars, &t, out))
 		return false;
@@ -139,20 +282,71 @@ render(struct run *run, struct inputs *in, const char *name,
 	return true;
 }
 
+/* Render Go template name (entry: one it defines, or NULL) with dot
+ * into *s, *len (trimmed, in the arena). */
+static bool
+render_go(struct run *run, const struct inputs *in, const char *name,
+    const char *entry, const struct node *dot, const char **s, size_t *len)
+{
+	struct buf b = BUF_INIT;
+	const char *t;
+	size_t n;
+	bool ok = entry ? templates_render_go_entry(run, in->vars.dir, name,
+	    entry, dot, &b) : templates_render_go(run, in->vars.dir, name, dot,
+	    &b, NULL);
+
+	if (ok) {
+		used(run, in, name);
+		t = b.data ? b.data : "";
+		n = entry_trim(&t, b.len);
+		*s = arena_strndup(&run->arena, t, n);
+		*len = n;
+	}
+	buf_free(&b);
+	return ok;
+}
+
+/* One piece of the user's message: strata's md or Alice's tmpl. */
+static bool
+piece(struct run *run, struct inputs *in, const struct profile *p,
+    const char *md, const char *tmpl, const char *input, size_t ilen,
+    const char **s, size_t *len)
+{
+	const char *name = templates_agent_pick(run, in->vars.dir, md, tmpl);
+	struct node *dot;
+	struct etext e;
+
+	if (name == md) {
+		if (!render(run, in, md, &e))
+			return false;
+		*s = e.s;
+		*len = e.len;
+		return true;
+	}
+	dot = agent_dot(run, p, in);
+	if (input && !tree_get(dot, "Input"))
+		tree_put(&run->arena, dot, "Input", tree_strn(&run->arena,
+		    input, ilen));
+	return render_go(run, in, tmpl, NULL, dot, s, len);
+}
+
 /* The user's message through current_user_input, then reply_context. */
 static bool
-user_turn(struct run *run, struct inputs *in)
+user_turn(struct run *run, const struct profile *p, struct inputs *in)
 {
-	struct etext u, r;
+	const char *u, *r;
+	size_t ulen, rlen;
 	struct source *s;
 
-	if (!render(run, in, "current_user_input.md", &u))
+	if (!piece(run, in, p, "current_user_input.md",
+	    "connector/current_user_input.md.tmpl", NULL, 0, &u, &ulen))
 		return false;
-	template_var(run, &in->vars, "input", u.s, u.len, NULL,
+	template_var(run, &in->vars, "input", u, ulen, NULL,
 	    span_make(0, 0));
-	if (!render(run, in, "reply_context.md", &r))
+	if (!piece(run, in, p, "reply_context.md",
+	    "connector/reply_context.md.tmpl", u, ulen, &r, &rlen))
 		return false;
-	s = run_source_mem(run, "--user", r.s, r.len);
+	s = run_source_mem(run, "--user", r, rlen);
 	in->rawuser = in->user;
 	in->user = s;
 	return true;
@@ -189,12 +383,15 @@ inputs_turn(struct run *run, const struct options *opt,
 	in->scene = template_var_get(v, "scene", 5)->value;
 	ok = soul(run, p, in);
 	in->agent = p->agent || opt->input;
-	if (ok && in->agent && in->user)
-		ok = user_turn(run, in);
+	in->templates = arena_alloc(&run->arena, sizeof(*in->templates));
+	/* A resumed thread sends the user's text as typed (seed 003). */
+	if (ok && in->agent && in->user && in->first_turn)
+		ok = user_turn(run, p, in);
 	return ok;
 }
 
-/* One template as a system entry, expanded by the rewrite stage. */
+/* One template (strata's language) as a system entry, expanded by the
+ * rewrite stage. */
 static void
 add(struct run *run, const struct inputs *in, const char *name,
     const char *key, int priority, struct entry_vec *out)
@@ -205,6 +402,7 @@ add(struct run *run, const struct inputs *in, const char *name,
 
 	if (!src)
 		return;
+	used(run, in, name);
 	e = entry_new(&run->arena, key, "template");
 	e->priority = priority;
 	e->scope = SCOPE_SESSION;
@@ -214,27 +412,82 @@ add(struct run *run, const struct inputs *in, const char *name,
 	avec_push(&run->arena, out, e);
 }
 
+/* One of Alice's Go templates, rendered now, as a system entry (none
+ * when it renders to nothing: its own conditions said no). */
+static void
+add_go(struct run *run, const struct inputs *in, const char *name,
+    const char *entry, const struct node *dot, const char *key,
+    int priority, struct entry_vec *out)
+{
+	const char *s;
+	size_t len;
+	struct source *src;
+	struct entry *e;
+
+	if (!render_go(run, in, name, entry, dot, &s, &len) || !len)
+		return;
+	src = run_source_mem(run, arena_printf(&run->arena, "(rendered) %s",
+	    name), s, len);
+	e = entry_new(&run->arena, key, "template");
+	e->priority = priority;
+	e->scope = SCOPE_SESSION;
+	entry_set_raw(&run->arena, e, src->text, src->len, src->id,
+	    span_make(0, src->len), true);
+	e->rewrite = ENTRY_TIDY;
+	avec_push(&run->arena, out, e);
+}
+
+/*
+ * The first turn's system part.  Each piece is strata's .md template
+ * when the prompt directory has that file, else Alice's .tmpl; a Go
+ * template decides for itself whether it says anything (the soul in
+ * the chat scene only, the skills when there are any).  A resumed
+ * thread has none of them (seed 003).
+ */
 void
 collect_agent(struct run *run, const struct profile *p,
     const struct inputs *in, struct entry_vec *out)
 {
 	const struct tvar *t;
 	int persona = 0, behavior = 0, skills = 0;
+	const char *dir = in->vars.dir;
+	struct node *dot;
 
-	if (!in->agent)
+	if (!in->agent || !in->first_turn)
 		return;
 	names_priority_parse("persona", 7, &persona);
 	names_priority_parse("behavior", 8, &behavior);
 	names_priority_parse("skills", 6, &skills);
-	add(run, in, "initial_prompt.md", "initial_prompt", INT_MIN + 2, out);
-	t = template_var_get(&in->vars, "soul_body", 9);
-	if (strcmp(in->scene, "chat") == 0 && t && t->len)
-		add(run, in, "soul.md", "soul", persona + 1, out);
-	t = template_var_get(&in->vars, "sender_name", 11);
-	if (p->identity_hints && t && t->len)
-		add(run, in, "identity_hint.md", "identity_hint", behavior + 1,
-		    out);
-	t = template_var_get(&in->vars, "skill_descriptions", 18);
-	if (t && t->len)
-		add(run, in, "skill_hint.md", "skill_hint", skills + 1, out);
+	dot = agent_dot(run, p, in);
+	if (templates_where(run, dir, "initial_prompt.md") ||
+	    templates_where(run, dir, "identity_hint.md")) {
+		add(run, in, "initial_prompt.md", "initial_prompt",
+		    INT_MIN + 2, out);
+		t = template_var_get(&in->vars, "sender_name", 11);
+		if (p->identity_hints && t && t->len)
+			add(run, in, "identity_hint.md", "identity_hint",
+			    behavior + 1, out);
+	} else {
+		add_go(run, in, "llm/initial_prompt.md.tmpl", NULL, dot,
+		    "initial_prompt", INT_MIN + 2, out);
+		add_go(run, in, "llm/initial_prompt.md.tmpl", "identity_hint",
+		    dot, "identity_hint", behavior + 1, out);
+	}
+	if (templates_where(run, dir, "soul.md")) {
+		t = template_var_get(&in->vars, "soul_body", 9);
+		if (strcmp(in->scene, "chat") == 0 && t && t->len)
+			add(run, in, "soul.md", "soul", persona + 1, out);
+	} else {
+		add_go(run, in, "connector/bot_soul.md.tmpl", NULL, dot, "soul",
+		    persona + 1, out);
+	}
+	if (templates_where(run, dir, "skill_hint.md")) {
+		t = template_var_get(&in->vars, "skill_descriptions", 18);
+		if (t && t->len)
+			add(run, in, "skill_hint.md", "skill_hint", skills + 1,
+			    out);
+	} else {
+		add_go(run, in, "connector/runtime_skill_hint.md.tmpl", NULL,
+		    dot, "skill_hint", skills + 1, out);
+	}
 }

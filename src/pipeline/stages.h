@@ -47,6 +47,7 @@ struct inputs {
 	const char *scene;
 	const struct source *rawuser;
 	const struct node *soul;        /* SOUL.md's front matter, or NULL */
+	struct chat_templates *templates;       /* used, for the trace */
 	struct agent_state *state;      /* --state and its flags, or NULL */
 	struct cleanup_note *cleanups;  /* what cleanup_history() changed */
 	size_t ncleanups, capcleanups;

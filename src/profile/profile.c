@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/buf.h"
 #include "base/util.h"
 #include "data/load.h"
 #include "data/tree.h"
@@ -532,4 +533,46 @@ const char *
 profile_prompt_dir(const struct profile *p)
 {
 	return paths_top(p->paths);
+}
+
+bool
+profile_use_llm(struct run *run, struct profile *p, const char *name)
+{
+	const struct node *all = tree_get(p->root, "llm_profiles");
+	const struct node *l = tree_get(all, name), *n;
+	struct pstr ps;
+
+	if (!l || l->kind != NODE_TABLE) {
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		for (i = 0; all && all->kind == NODE_TABLE &&
+		    i < all->u.table.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "",
+			    all->u.table.items[i].key);
+		diag_plain(run, DIAG_ERROR, MSG_LLM_PROFILE_NONE, name, name,
+		    b.len ? b.data : "none");
+		buf_free(&b);
+		return false;
+	}
+	ps = pstr_of(l, "prompt_prefix");
+	if (ps.s)
+		p->prefix = ps;
+	ps = pstr_of(l, "model");
+	if (ps.s)
+		p->model = ps;
+	if ((n = tree_get(l, "params")))
+		p->params = n;
+	n = tree_get(l, "max_tokens");
+	if (n && n->kind == NODE_INT) {
+		if (n->u.i <= 0) {
+			diag_error(run, run_source(run, n->src), n->span,
+			    MSG_WRONG_TYPE, arena_printf(&run->arena,
+			    "llm_profiles.%s.max_tokens", name),
+			    "a positive integer", "zero or negative");
+			return false;
+		}
+		p->max_tokens = n->u.i;
+	}
+	return true;
 }

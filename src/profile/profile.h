@@ -170,6 +170,13 @@ struct profile *profile_load_as(struct run *run, const char *path,
     const char *format, const struct setting *sets, size_t nsets);
 
 /*
+ * --llm-profile NAME: [llm_profiles.NAME]'s prompt_prefix, model,
+ * max_tokens and params replace the profile's [prompt] prefix and
+ * [output] ones.  Reports a name the profile does not have.
+ */
+bool profile_use_llm(struct run *run, struct profile *p, const char *name);
+
+/*
  * Open a file the profile names: a relative path is resolved against the
  * prompt directory of the profile file that wrote it (prompt.dir, else
  * prompts/ beside that file, else ../prompts/).  Errors are reported at

@@ -284,6 +284,19 @@ static const struct schema_field plugin_fields[] = {
 const struct schema schema_plugin = { "the plugin", plugin_fields, NULL,
 	NULL, NULL };
 
+/* [llm_profiles.NAME]: a model and its prompt prefix, chosen with
+ * --llm-profile NAME (profile_use_llm()). */
+static const struct schema_field llm_profile_fields[] = {
+	{ "prompt_prefix", SCHEMA_STRING, 0, NULL, NULL },
+	{ "model", SCHEMA_STRING, 0, NULL, NULL },
+	{ "max_tokens", SCHEMA_INT, 0, NULL, NULL },
+	{ "params", SCHEMA_ANY, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct schema llm_profile_schema = { "an LLM profile",
+	llm_profile_fields, NULL, NULL, NULL };
+
 static const struct schema_field top_fields[] = {
 	{ "extends", SCHEMA_STRING, 0, NULL, NULL },
 	{ "profile", SCHEMA_TABLE, 0, &profile_schema, NULL },
@@ -299,6 +312,7 @@ static const struct schema_field top_fields[] = {
 	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
 	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
 	{ "budget", SCHEMA_TABLE, 0, &budget_schema, NULL },
+	{ "llm_profiles", SCHEMA_NAMED, 0, &llm_profile_schema, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -364,6 +378,8 @@ schema_type_text(enum schema_type t)
 		return "a table";
 	case SCHEMA_STRINGS:
 		return "an array of strings";
+	case SCHEMA_NAMED:
+		return "a table of tables";
 	case SCHEMA_TABLES:
 		break;
 	}
@@ -420,6 +436,10 @@ schema_anchor_parse(const char *s, bool *before, const char **id,
 
 /* ---- shapes: types, choices, unknown keys ----------------------------- */
 
+static bool check_named(struct run *run, const struct node *t,
+    const struct schema *s, const char *prefix);
+static bool check_value(struct run *run, const struct schema_field *f,
+    const struct node *v, const char *path);
 static bool check_table(struct run *run, const struct node *t,
     const struct schema *s, const char *prefix);
 
@@ -626,10 +646,32 @@ check_value(struct run *run, const struct schema_field *f,
 		if (k == NODE_ARRAY)
 			return check_strings(run, v, path);
 		break;
+	case SCHEMA_NAMED:
+		if (k == NODE_TABLE)
+			return check_named(run, v, f->sub, path);
+		break;
 	}
 	diag_error(run, src_of(run, v), v->span, MSG_WRONG_TYPE, path,
 	    schema_type_text(f->type), tree_kind_article(k));
 	return false;
+}
+
+/* Every value of t a table, checked against s. */
+static bool
+check_named(struct run *run, const struct node *t, const struct schema *s,
+    const char *prefix)
+{
+	const struct schema_field f = { "", SCHEMA_TABLE, 0, s, NULL };
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < t->u.table.n; i++) {
+		const struct member *m = &t->u.table.items[i];
+
+		ok = check_value(run, &f, m->value, dotted(&run->arena, prefix,
+		    m->key)) && ok;
+	}
+	return ok;
 }
 
 static bool
@@ -764,6 +806,12 @@ check_rules(struct run *run, const struct node *t, const struct schema *s)
 			continue;
 		if (f->type == SCHEMA_TABLE) {
 			ok = check_rules(run, v, f->sub) && ok;
+			continue;
+		}
+		if (f->type == SCHEMA_NAMED) {
+			for (i = 0; i < v->u.table.n; i++)
+				ok = check_rules(run, v->u.table.items[i].value,
+				    f->sub) && ok;
 			continue;
 		}
 		for (i = 0; i < v->u.array.n; i++)

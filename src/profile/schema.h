@@ -34,6 +34,8 @@ enum schema_type {
 	SCHEMA_ANY,             /* a free-form table (output.params) */
 	SCHEMA_SCALARS,         /* a table of scalars (vars) */
 	SCHEMA_STRINGS,         /* an array of strings (worlds, plugins) */
+	SCHEMA_NAMED,           /* a table of tables, each against sub
+	                         * (llm_profiles.NAME) */
 };
 
 enum schema_flag {

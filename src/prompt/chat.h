@@ -103,6 +103,18 @@ struct cleanup_note {
 	struct span span;
 };
 
+/* An agent template a build used, and where it came from: the file
+ * read, or "(built-in)" (the debug trace names them). */
+struct chat_template {
+	const char *name;
+	const char *where;
+};
+
+struct chat_templates {
+	struct chat_template *v;
+	size_t n, cap;
+};
+
 struct chat {
 	const struct profile *profile;
 	enum out_format format;
@@ -140,6 +152,8 @@ struct chat {
 	/* A profile build's token budget and its cuts, or NULL (a
 	 * SillyTavern build keeps SillyTavern's). */
 	const struct budget_report *budget;
+	/* The agent templates used, in order, or NULL. */
+	const struct chat_templates *templates;
 };
 
 #endif

@@ -3,14 +3,18 @@
 
 #include "text/templates.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/arena.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "diag/run.h"
 #include "profile/embedded.h"
+#include "text/gotmpl.h"
 
 const char *const templates_names[] = {
 	"current_user_input.md",
@@ -19,6 +23,16 @@ const char *const templates_names[] = {
 	"soul.md",
 	"initial_prompt.md",
 	"skill_hint.md",
+	"connector/bot_soul.md.tmpl",
+	"connector/current_user_input.md.tmpl",
+	"connector/reply_context.md.tmpl",
+	"connector/runtime_skill_hint.md.tmpl",
+	"connector/synthetic_mention.md.tmpl",
+	"connector/help.md.tmpl",
+	"llm/initial_prompt.md.tmpl",
+	"goals/goal_start.tmpl",
+	"goals/goal_continue.tmpl",
+	"goals/goal_timeout.tmpl",
 	NULL,
 };
 
@@ -29,6 +43,16 @@ const char *const templates_about[] = {
 	"first turn, chat scene: the SOUL.md body",
 	"first turn: the instructions before everything else",
 	"the skills the profile enables",
+	"Alice, first turn, chat scene: the SOUL.md body",
+	"Alice: the user's message with its identity hint and attachments",
+	"Alice: the message replied to, around the user's message",
+	"Alice, first turn: the skills the profile enables",
+	"Alice: a message that mentions users, as the bot sends it",
+	"Alice: the /help reply",
+	"Alice, first turn: the instructions before everything else",
+	"Alice: a goal begins (.Goal.Title, .Goal.Steps, .Goal.Deadline)",
+	"Alice: a goal goes on (.Goal.Done against .Goal.Steps)",
+	"Alice: a goal ran over (.Goal.OverMinutes)",
 	NULL,
 };
 
@@ -120,4 +144,143 @@ templates_open(struct run *run, const char *dir, const char *name,
 	diag_error(run, from, at, MSG_TEMPLATE_NOT_FOUND, name,
 	    dir ? dir : "(none)");
 	return NULL;
+}
+
+const char *
+templates_language(const char *name)
+{
+	return gotmpl_is_name(name) ? "go" : "strata";
+}
+
+struct loadctx {
+	struct run *run;
+	const char *dir;
+	bool all;               /* every file of dir parsed already */
+};
+
+/* Every .tmpl file under dir/rel, parsed (at most a few levels and
+ * files: a prompt directory is small). */
+static bool
+preload(struct run *run, struct gotmpl *t, const char *dir, const char *rel,
+    const char *skip, bool all, int depth, int *budget)
+{
+	const char *path = *rel ? arena_printf(&run->arena, "%s/%s", dir,
+	    rel) : dir;
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool ok = true;
+
+	if (!d)
+		return true;
+	while ((e = readdir(d)) && --*budget > 0) {
+		const char *name = *rel ? arena_printf(&run->arena, "%s/%s", rel,
+		    e->d_name) : arena_strdup(&run->arena, e->d_name);
+		struct stat st;
+
+		if (e->d_name[0] == '.' || strcmp(name, skip) == 0)
+			continue;
+		if (stat(arena_printf(&run->arena, "%s/%s", dir, name),
+		    &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 4)
+			ok = preload(run, t, dir, name, skip, all, depth + 1,
+			    budget) && ok;
+		else if (S_ISREG(st.st_mode) && (gotmpl_is_name(name) ||
+		    (all && !str_has_suffix(name, ".md"))) &&
+		    !gotmpl_defined(t, name)) {
+			struct source *src = templates_open(run, dir, name,
+			    NULL, span_make(0, 0));
+
+			ok = src && gotmpl_parse(t, name, src) && ok;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+static bool render_go(struct run *run, const char *dir, const char *name,
+    const char *entry, const struct node *data, struct buf *out,
+    bool *from_disk);
+
+bool
+templates_render_go(struct run *run, const char *dir, const char *name,
+    const struct node *data, struct buf *out, bool *from_disk)
+{
+	return render_go(run, dir, name, NULL, data, out, from_disk);
+}
+
+bool
+templates_render_go_entry(struct run *run, const char *dir,
+    const char *name, const char *entry, const struct node *data,
+    struct buf *out)
+{
+	return render_go(run, dir, name, entry, data, out, NULL);
+}
+
+const char *
+templates_agent_pick(struct run *run, const char *dir, const char *md,
+    const char *tmpl)
+{
+	return templates_where(run, dir, md) ? md : tmpl;
+}
+
+/* dir/name or the built-in name, parsed into t; else every other
+ * file of dir.  Silent when none defines name. */
+static bool
+load(void *ctx, struct gotmpl *t, const char *name)
+{
+	struct loadctx *l = ctx;
+	struct source *src;
+	bool out = false;
+	size_t len;
+
+	if (!templates_safe_name(name))
+		return false;
+	if (!(l->dir && on_disk(l->run, l->dir, name, &out)) &&
+	    !templates_builtin(name, &len)) {
+		/* Go parses every file of the directory: a define may sit
+		 * in a file of another name or language suffix. */
+		int budget = 1000;
+
+		if (!l->dir || l->all)
+			return false;
+		l->all = true;
+		return preload(l->run, t, l->dir, "", "", true, 0, &budget) &&
+		    gotmpl_defined(t, name);
+	}
+	src = templates_open(l->run, l->dir, name, NULL, span_make(0, 0));
+	return src && gotmpl_parse(t, name, src);
+}
+
+static bool
+render_go(struct run *run, const char *dir, const char *name,
+    const char *entry, const struct node *data, struct buf *out,
+    bool *from_disk)
+{
+	struct gotmpl *t = gotmpl_new(run);
+	struct loadctx l = { run, dir, false };
+	struct source *src;
+	struct buf b = BUF_INIT;
+	int budget = 1000;
+	bool ok;
+
+	if (from_disk)
+		*from_disk = templates_where(run, dir, name) != NULL;
+	if (!(src = templates_open(run, dir, name, NULL, span_make(0, 0))))
+		return false;
+	gotmpl_set_loader(t, load, &l);
+	ok = gotmpl_parse(t, name, src);
+	if (ok && dir)
+		ok = preload(run, t, dir, "", name, false, 0, &budget);
+	if (ok && entry && !gotmpl_defined(t, entry)) {
+		gotmpl_free(t);
+		return true;
+	}
+	if (ok)
+		ok = gotmpl_execute(t, entry ? entry : name, data, &b);
+	gotmpl_free(t);
+	if (ok)
+		buf_put(out, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return ok;
 }

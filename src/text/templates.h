@@ -16,6 +16,8 @@
 
 #include "diag/span.h"
 
+struct buf;
+struct node;
 struct run;
 struct source;
 
@@ -38,5 +40,32 @@ const char *templates_where(struct run *run, const char *dir,
     const char *name);
 /* The built-in text of name, or NULL. */
 const char *templates_builtin(const char *name, size_t *len);
+/* The language of a template file: "go" for a name ending in ".tmpl"
+ * (Go text/template with Sprig, text/gotmpl.h), else "strata". */
+const char *templates_language(const char *name);
+/*
+ * Render the Go template name -- dir/name, else the built-in one --
+ * with data (a table, or NULL) as the dot, appending the text to out.
+ * Every other .tmpl file under dir is parsed first, so {{template}} and
+ * {{define}} reach across files as they do in Go; a name still missing
+ * is looked up on disk, then built in.  *from_disk (may be NULL) says
+ * where name came from.  Errors are reported; out then holds nothing
+ * new.
+ */
+bool templates_render_go(struct run *run, const char *dir, const char *name,
+    const struct node *data, struct buf *out, bool *from_disk);
+/* The same, executing the template entry that name's file defines
+ * ({{define "entry"}}); nothing when the file does not define it. */
+bool templates_render_go_entry(struct run *run, const char *dir,
+    const char *name, const char *entry, const struct node *data,
+    struct buf *out);
+/*
+ * Which file a piece of the agent prompt comes from: strata's own md
+ * (an .md template) when the prompt directory has that file -- a
+ * profile's override in strata's language keeps working -- else
+ * Alice's Go template tmpl, from the prompt directory or built in.
+ */
+const char *templates_agent_pick(struct run *run, const char *dir,
+    const char *md, const char *tmpl);
 
 #endif
