@@ -19,7 +19,7 @@ tail -1 "$tmp/pass" | grep -qx '3 passed, 0 failed' || fail "tests/prompts: $(ta
 tail -1 "$tmp/f1" | grep -qx '1 passed, 3 failed' || fail "tests/prompts-failing: $(tail -1 "$tmp/f1")"
 grep -q '^FAIL changed-persona' "$tmp/f1" || fail "changed-persona did not fail"
 grep -q 'changed   persona (persona)' "$tmp/f1" || fail "no layer diff for changed-persona"
-grep -q 'prefix_stable_with base: breaks at message 0' "$tmp/f1" || fail "unstable: no prefix report"
+grep -q 'prefix_stable_with base: breaks at message 1' "$tmp/f1" || fail "unstable: no prefix report"
 # Each failure names the file and line to look at.
 grep -q '^    prompts/characters/satone.md:1: persona changed$' "$tmp/f1" || fail "changed-persona: no file:line of the entry"
 grep -q '^    tests/prompts-failing/too-long.toml:4: max_tokens' "$tmp/f1" || fail "too-long: no file:line of the assertion"

@@ -64,7 +64,7 @@ static const struct cmd_command commands[] = {
 	{ "score", cmd_score, "[FILE|-] [options]",
 	  "read an importance answer: the score", cmd_score_help,
 	  &cmd_score_opts },
-	{ "reply", cmd_reply, "[FILE|-] [options]",
+	{ "reply", cmd_reply, "[options] [TEXT|-]",
 	  "read a provider's response: the assistant message",
 	  cmd_reply_help,
 	  &cmd_reply_opts },

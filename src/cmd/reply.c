@@ -1,11 +1,14 @@
 /*
- * strata reply: the assistant message in a provider's response body (or
- * in plain text), as strata's history shape, on one JSON line -- what a
- * loop appends to the history it passes back with -H.
+ * strata reply: the assistant message in a provider's response body or
+ * stream (or in plain text), as strata's history shape, on one JSON line
+ * -- what a loop appends to the history it passes back with -H -- or
+ * appended to a session.  The reply is TEXT given as the argument, or
+ * standard input (no argument, or -).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -18,16 +21,18 @@
 #include "session/session.h"
 
 const char cmd_reply_help[] =
-    "usage: strata reply [FILE|-] [options]\n"
+    "usage: strata reply [options] [TEXT|-]\n"
     "\n"
-    "Read a provider's response body (OpenAI Chat Completions or\n"
-    "Responses, Anthropic Messages, Gemini generateContent; recognised by\n"
-    "its shape) or a plain-text reply, and print the assistant message as\n"
-    "one JSON line: {\"role\":\"assistant\",\"content\":..,\"tool_calls\":[..]}.\n"
-    "An API error body exits 1 with the provider's message.\n"
+    "Read a reply -- TEXT, or standard input when there is none or it is\n"
+    "-- and print the assistant message as one JSON line:\n"
+    "{\"role\":\"assistant\",\"content\":..,\"tool_calls\":[..]}.  A provider's\n"
+    "response body or stream (OpenAI Chat Completions or Responses,\n"
+    "Anthropic Messages, Gemini, Ollama) is recognised by its shape;\n"
+    "anything else that is no reply (an error body, an empty reply, a cut\n"
+    "stream, HTML, empty input) exits 1 and changes nothing.\n"
     "\n"
-    "      --from FORMAT          read the input as text, openai, responses,\n"
-    "                             anthropic or gemini\n"
+    "      --from FORMAT          read the input only as text, openai,\n"
+    "                             responses, anthropic, gemini or ollama\n"
     "      --session FILE         append the reply to this session instead\n"
     "                             (a SillyTavern chat file) and end the turn\n"
     "      --swipe                with --session: the reply replaces the last\n"
@@ -52,7 +57,7 @@ int
 cmd_reply(int argc, char **argv)
 {
 	enum response_format from = RESPONSE_GUESS;
-	const char *path = "-", *session = NULL, *char_name = NULL;
+	const char *text = NULL, *session = NULL, *char_name = NULL;
 	const char *now = NULL;
 	bool swipe = false;
 	struct run run;
@@ -68,7 +73,7 @@ cmd_reply(int argc, char **argv)
 			if (!response_format_parse(optarg, &from)) {
 				fprintf(stderr, "%s: unknown response format "
 				    "'%s' (expected text, openai, responses, "
-				    "anthropic or gemini)\n", progname, optarg);
+				    "anthropic, gemini or ollama)\n", progname, optarg);
 				cmd_usage("reply");
 				return EXIT_USAGE;
 			}
@@ -89,11 +94,13 @@ cmd_reply(int argc, char **argv)
 		cmd_usage("reply");
 		return EXIT_USAGE;
 	}
-	if (optind < argc)
-		path = argv[optind];
+	if (optind < argc && strcmp(argv[optind], "-") != 0)
+		text = argv[optind];
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
-	if ((src = run_read(&run, path, NULL, span_make(0, 0))) &&
+	src = text ? run_source_mem(&run, "<argument>", text, strlen(text)) :
+	    run_read(&run, "-", NULL, span_make(0, 0));
+	if (src &&
 	    response_read(&run, src, from, &r)) {
 		if (session) {
 			cmd_reply_session(&run, session, &r, char_name, now,

@@ -198,6 +198,33 @@ tool_fields(struct arena *a, const struct node *m, struct node *o)
 		tree_put(a, o, "is_error", tree_copy(a, err));
 }
 
+/* An assistant's reasoning and what its provider signed, as -H takes
+ * them ("reasoning", "strata"). */
+static void
+reasoning_fields(struct arena *a, const struct node *m, struct node *o)
+{
+	const struct node *x = tree_get(m, "extra");
+	const struct node *st = x ? tree_get(x, "strata") : NULL;
+	const struct node *rs = x ? tree_get(x, "reasoning") : NULL;
+	const struct node *rp = st ? tree_get(st, "replay") : NULL;
+
+	if (rs && rs->kind == NODE_STRING && rs->u.str.len)
+		tree_put(a, o, "reasoning", tree_copy(a, rs));
+	if (rp && rp->kind == NODE_TABLE && rp->u.table.n)
+		tree_put(a, o, "strata", tree_copy(a, rp));
+}
+
+/* Why the provider cut a reply short (extra.strata.cut), or NULL. */
+static const char *
+cut_reason(const struct node *m)
+{
+	const struct node *x = tree_get(m, "extra");
+	const struct node *st = x ? tree_get(x, "strata") : NULL;
+	const struct node *cut = st ? tree_get(st, "cut") : NULL;
+
+	return cut && cut->kind == NODE_STRING ? cut->u.str.s : NULL;
+}
+
 /* show: a readable transcript, or the -H history array. */
 static bool
 show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
@@ -240,12 +267,15 @@ show(struct run *run, const struct chatfile *c, bool json, struct buf *out)
 			    parts_node(&run->arena, parts, np) :
 			    tree_strref(&run->arena, text, len));
 			tool_fields(&run->arena, m, o);
+			if (r == ROLE_ASSISTANT)
+				reasoning_fields(&run->arena, m, o);
 			tree_push(&run->arena, hist, o);
 			continue;
 		}
-		buf_printf(out, "\n[%zu] %s (%s%s)\n", i + 1,
+		buf_printf(out, "\n[%zu] %s (%s%s%s%s)\n", i + 1,
 		    *chatfile_name(m) ? chatfile_name(m) : "?", names_role(r),
-		    hidden ? ", hidden" : "");
+		    hidden ? ", hidden" : "", cut_reason(m) ?
+		    ", cut short: " : "", cut_reason(m) ? cut_reason(m) : "");
 		buf_put(out, text, len);
 		buf_putc(out, '\n');
 		for (k = 0; k < np; k++)
@@ -411,10 +441,17 @@ reply_message(struct run *run, const struct reply_args *ra, const char *name)
 	if (r->reasoning)
 		tree_put(ar, extra, "reasoning", tree_strref(ar, r->reasoning,
 		    r->reasoning_len));
-	if (r->ncalls == 0)
+	if (r->ncalls == 0 && !r->replay && !r->cut)
 		return m;
 	st = tree_put(ar, extra, "strata", tree_table(ar));
-	tree_put(ar, st, "tool_calls", response_calls(ar, r));
+	if (r->ncalls)
+		tree_put(ar, st, "tool_calls", response_calls(ar, r));
+	/* What the provider signed, sent back to it by the next build. */
+	if (r->replay)
+		tree_put(ar, st, "replay", r->replay);
+	/* The provider cut the reply short: session show says so. */
+	if (r->cut)
+		tree_put(ar, st, "cut", tree_str(ar, r->cut));
 	return m;
 }
 

@@ -452,7 +452,7 @@ assertions(const struct node *doc, const struct spec *sp, struct buf *why)
 		if (sp->max_message_tokens && n > sp->max_message_tokens) {
 			at(sp, sp->at_max_message_tokens, why);
 			buf_printf(why, "max_message_tokens: message %zu has "
-			    "%lld tokens (at most %lld)\n", i, (long long)n,
+			    "%lld tokens (at most %lld)\n", i + 1, (long long)n,
 			    (long long)sp->max_message_tokens);
 		}
 	}
@@ -527,7 +527,7 @@ stable(struct run *run, const struct suite *s, const struct node *doc,
 			buf_printf(why, "breaks at tool %s\n", r.prefix_tool);
 		else
 			buf_printf(why, "breaks at message %zu%s%s, byte %zu\n",
-			    r.prefix_msg, r.prefix_entry ? ", entry " : "",
+			    r.prefix_msg + 1, r.prefix_entry ? ", entry " : "",
 			    r.prefix_entry ? r.prefix_entry : "",
 			    r.prefix_byte);
 	}

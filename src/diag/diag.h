@@ -181,7 +181,7 @@ enum diag_level {
 	/* assemble */ \
 	X(MSG_HISTORY_NOT_ARRAY, "the history must be a JSON array of messages, not %s") \
 	X(MSG_HISTORY_ITEM, "a history message must be an object with role and content, not %s") \
-	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name, tool_calls, tool_call_id, is_error, parts)") \
+	X(MSG_HISTORY_KEY, "unknown key '%s' in a history message (expected role, content, name, tool_calls, tool_call_id, is_error, parts, reasoning, reasoning_content, strata)") \
 	X(MSG_HISTORY_MISSING, "history message has no '%s'") \
 	X(MSG_HISTORY_ROLE, "unknown role '%s' (expected system, developer, user, assistant or tool)") \
 	X(MSG_HISTORY_CONTENT, "a message's content must be a string, not %s") \
@@ -191,6 +191,8 @@ enum diag_level {
 	X(MSG_HISTORY_PART_BAD, "this %s part needs %s") \
 	X(MSG_HISTORY_PART_ROLE, "a part of type '%s' cannot be in a%s %s message") \
 	X(MSG_HISTORY_ONLY_FOR, "'%s' is only for %s messages") \
+	X(MSG_HISTORY_REPLAY_KEY, "unknown provider '%s' in 'strata' (expected anthropic, responses or gemini)") \
+	X(MSG_HISTORY_REASONING_ALONE, "reasoning with no assistant message right after it: left out") \
 	X(MSG_HISTORY_CALL_BAD, "a tool call needs %s") \
 	X(MSG_HISTORY_CALL_ARGS, "a tool call's arguments must be a JSON object, not %s") \
 	X(MSG_HISTORY_CALL_ARGS_TEXT, "a tool call's arguments string must hold a JSON object") \
@@ -212,6 +214,7 @@ enum diag_level {
 	X(MSG_NO_MESSAGE, "the %s format needs at least one message: the profile composes no system prompt, so give -u TEXT or -H FILE") \
 	X(MSG_NO_USER_MESSAGE, "the %s format needs at least one user or assistant message: give -u TEXT or -H FILE") \
 	X(MSG_FIRST_NOT_USER, "the %s format needs the conversation to start with a user message, but the history starts with an assistant message") \
+	X(MSG_MODEL_OTHER_PROVIDER, "model '%s' is %s model, but the %s format sends to %s: set output.model in the profile or pass --set output.model=NAME") \
 	X(MSG_NO_MODEL, "the %s format needs a model: set output.model in the profile or pass --set output.model=NAME") \
 	X(MSG_PARAM_RESERVED, "output.params.%s is set by strata itself and cannot be overridden") \
 	/* in-chat entries, -i, --remove, --scope, params (issue 7, part 2) */ \
@@ -310,12 +313,17 @@ enum diag_level {
 	X(MSG_SCORE_NOT_INT, "score %s is not a whole number") \
 	/* reply: provider response bodies */ \
 	X(MSG_RESPONSE_API_ERROR, "the API answered with an error: %s") \
-	X(MSG_RESPONSE_NO_REPLY, "no reply in this %s response body") \
+	X(MSG_RESPONSE_NO_REPLY, "no reply in this response (%s): %s") \
 	X(MSG_RESPONSE_CUT, "the reply was cut short (%s)") \
 	X(MSG_RESPONSE_REFUSED, "the model refused: its refusal is the reply's text") \
 	X(MSG_RESPONSE_BAD_ARGS, "the arguments of tool call '%s' are not a JSON object") \
-	X(MSG_RESPONSE_NOT_BODY, "not a %s response body: expected a JSON object") \
 	X(MSG_RESPONSE_BLOCKED, "the provider blocked the reply (%s)") \
+	X(MSG_RESPONSE_EMPTY, "empty input: no reply to read (did the request fail?)") \
+	X(MSG_RESPONSE_HTML, "an HTML page, not a reply (an error page from a server or proxy?)") \
+	X(MSG_RESPONSE_UNKNOWN, "%s that is no provider's response body or stream (--from text takes it as the reply's text)") \
+	X(MSG_RESPONSE_MISMATCH, "this is %s, not %s (--from %s)") \
+	X(MSG_RESPONSE_BAD_JSON, "%s is not whole JSON: %s (cut short?)") \
+	X(MSG_RESPONSE_STREAM_CUT, "the %s stream ended before its end (%s): the reply is incomplete") \
 	/* png */ \
 	X(MSG_PNG_SIGNATURE, "not a PNG file (the 8-byte PNG signature is missing)") \
 	X(MSG_PNG_TRUNCATED, "file ends inside chunk '%s' (%lu bytes missing)") \

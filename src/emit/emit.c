@@ -53,6 +53,62 @@ emit_for(enum out_format f)
 	return emit_json;
 }
 
+/* The provider a model name belongs to, by its family's prefix, or
+ * NULL.  Open models that Ollama serves (gpt-oss, gemma) are no
+ * provider's own. */
+static const char *
+family(const char *m)
+{
+	static const char *const openai[] = { "gpt-3.5", "gpt-4", "gpt-5",
+		"chatgpt-", "o1", "o3", "o4", NULL };
+	size_t i;
+
+	for (i = 0; openai[i]; i++)
+		if (strncmp(m, openai[i], strlen(openai[i])) == 0 &&
+		    (openai[i][0] != 'o' || m[2] == '\0' || m[2] == '-'))
+			return "OpenAI";
+	if (strncmp(m, "claude-", 7) == 0)
+		return "Anthropic";
+	if (strncmp(m, "gemini-", 7) == 0)
+		return "Google";
+	return NULL;
+}
+
+/*
+ * A model of another provider than the format's is a warning: the
+ * request would fail.  Chat Completions and Responses are spoken by
+ * many providers' compatible endpoints, so only the native formats
+ * are checked.
+ */
+static void
+other_provider(struct run *run, const struct chat *c, const char *format)
+{
+	const struct node *n = c->profile ? c->profile->model.node : NULL;
+	struct source *s = n ? run_source(run, n->src) : NULL;
+	const char *fam = family(c->model), *to;
+
+	if (strcmp(format, "anthropic") == 0)
+		to = "Anthropic";
+	else if (strcmp(format, "gemini") == 0)
+		to = "Google";
+	else if (strcmp(format, "ollama") == 0)
+		to = "Ollama";
+	else
+		return;
+	if (!fam || strcmp(fam, to) == 0)
+		return;
+	if (s)
+		diag_warning(run, s, n->span, MSG_MODEL_OTHER_PROVIDER,
+		    c->model, strcmp(fam, "OpenAI") == 0 ? "an OpenAI" :
+		    strcmp(fam, "Anthropic") == 0 ? "an Anthropic" : "a Google",
+		    format, to);
+	else
+		diag_plain(run, DIAG_WARNING, MSG_MODEL_OTHER_PROVIDER,
+		    c->model, strcmp(fam, "OpenAI") == 0 ?
+		    "an OpenAI" : strcmp(fam, "Anthropic") == 0 ?
+		    "an Anthropic" : "a Google", format, to);
+}
+
 bool
 emit_model(struct run *run, const struct chat *c, const char *format,
     const char **model)
@@ -61,8 +117,10 @@ emit_model(struct run *run, const struct chat *c, const char *format,
 	const struct member *key = tree_member(c->profile->root, "output", 6);
 
 	*model = c->model;
-	if (c->model && *c->model)
+	if (c->model && *c->model) {
+		other_provider(run, c, format);
 		return true;
+	}
 	/* Point at [output] when there is one; else there is no place.  A
 	 * key written before its table's span (YAML's "output:", whose
 	 * mapping starts at its first key) is the better place. */
@@ -138,6 +196,88 @@ emit_data_url(struct arena *a, const struct part *p)
 	return tree_str(a, arena_printf(a, "data:%s;base64,%.*s",
 	    p->media_type ? p->media_type : "application/octet-stream",
 	    (int)p->len, p->data));
+}
+
+const char *
+emit_url_type(const char *url, size_t len)
+{
+	static const char *const ext[][2] = {
+		{ "jpg", "image/jpeg" }, { "jpeg", "image/jpeg" },
+		{ "png", "image/png" }, { "webp", "image/webp" },
+		{ "gif", "image/gif" }, { "pdf", "application/pdf" },
+	};
+	size_t end = 0, dot, k, j;
+
+	while (end < len && url[end] != '?' && url[end] != '#')
+		end++;
+	for (dot = end; dot > 0 && url[dot - 1] != '.' &&
+	    url[dot - 1] != '/'; dot--)
+		;
+	if (dot == 0 || url[dot - 1] != '.')
+		return NULL;
+	for (k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
+		if (strlen(ext[k][0]) != end - dot)
+			continue;
+		for (j = 0; j < end - dot; j++)
+			if ((url[dot + j] | 0x20) != ext[k][0][j])
+				break;
+		if (j == end - dot)
+			return ext[k][1];
+	}
+	return NULL;
+}
+
+const struct node *
+emit_replay(const struct message *m, const char *provider)
+{
+	const struct node *n;
+
+	if (!m->x || !m->x->replay)
+		return NULL;
+	n = tree_get(m->x->replay, provider);
+	return n && n->kind == NODE_ARRAY && n->u.array.n ? n : NULL;
+}
+
+const char *
+emit_reasoning_fate(const struct chat *c, const struct message *m)
+{
+	const struct message_extra *x = m->x;
+	bool text = x && x->reasoning;
+
+	if (!x || (!x->reasoning && !x->replay))
+		return NULL;
+	switch (c->format) {
+	case FORMAT_ANTHROPIC:
+		if (emit_replay(m, "anthropic") && x->ncalls)
+			return "sent back: its signed thinking blocks, before "
+			    "the tool calls";
+		if (emit_replay(m, "anthropic"))
+			return "left out: Anthropic needs the signed thinking "
+			    "blocks only of a turn that made tool calls";
+		return "left out: Anthropic takes back only signed thinking "
+		    "blocks";
+	case FORMAT_RESPONSES:
+		if (emit_replay(m, "responses"))
+			return "sent back: its reasoning items, in order (with "
+			    "the reply's own items, as they came)";
+		return "left out: the Responses API takes back only its own "
+		    "reasoning items";
+	case FORMAT_GEMINI:
+		if (emit_replay(m, "gemini"))
+			return "sent back: its parts with their thought "
+			    "signatures";
+		return "left out: Gemini takes back only parts with their "
+		    "thought signatures";
+	case FORMAT_OLLAMA:
+		if (text)
+			return "sent back as the message's thinking";
+		return "left out: Ollama takes reasoning only as text";
+	case FORMAT_OPENAI:
+		return "left out: Chat Completions never takes "
+		    "reasoning_content back";
+	default:
+		return "left out: this format has no place for it";
+	}
 }
 
 struct node *

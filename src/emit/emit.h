@@ -99,6 +99,17 @@ struct node *emit_data_url(struct arena *a, const struct part *p);
 /* The parts other than text and the tool calls of m, a line each, for
  * the text and debug views. */
 void emit_extra_text(struct buf *out, const struct message *m);
+/* The media type of a URL by its path's extension (.jpg, .jpeg, .png,
+ * .webp, .gif, .pdf, any case; the query and fragment aside), or NULL. */
+const char *emit_url_type(const char *url, size_t len);
+/* The array of what provider ("anthropic", "responses", "gemini")
+ * signed in message m's reasoning, to send back as it came, or NULL. */
+const struct node *emit_replay(const struct message *m,
+    const char *provider);
+/* What the chat's format does with message m's reasoning, in words
+ * ("sent back as ...", "left out: ..."), or NULL when m has none. */
+const char *emit_reasoning_fate(const struct chat *c,
+    const struct message *m);
 /* Arguments as compact JSON text (OpenAI's tool call arguments). */
 struct node *emit_args_text(struct arena *a, const struct node *args);
 /* A tool as {name, description, <schema_key>: parameters}, the shape

@@ -29,10 +29,12 @@ turn_role(const struct message *m)
 	return m->role == ROLE_ASSISTANT ? ROLE_ASSISTANT : ROLE_USER;
 }
 
+/* Text alone: reasoning that is not sent back does not count. */
 static bool
 plain(const struct message *m)
 {
-	return !m->x;
+	return !m->x || (!m->x->nparts && !m->x->ncalls && !m->x->call_id &&
+	    !(m->x->ncalls && emit_replay(m, "anthropic")));
 }
 
 /* An image or document block for part p of message i, or NULL. */
@@ -134,6 +136,7 @@ blocks(struct run *run, const struct chat *c, size_t i, struct node *arr,
 {
 	const struct message *m = &c->msgs[i];
 	const struct message_extra *x = m->x;
+	const struct node *th;
 	size_t k;
 
 	if (emit_empty(m) && m->role == ROLE_ASSISTANT) {
@@ -162,6 +165,11 @@ blocks(struct run *run, const struct chat *c, size_t i, struct node *arr,
 		tree_push(a, arr, b);
 		return true;
 	}
+	/* With thinking on, the API refuses a tool-use turn without the
+	 * signed thinking blocks that came before its calls. */
+	if (x && x->ncalls && (th = emit_replay(m, "anthropic")))
+		for (k = 0; k < th->u.array.n; k++)
+			tree_push(a, arr, (struct node *)th->u.array.items[k]);
 	if (!content_blocks(run, c, i, arr, a))
 		return false;
 	for (k = 0; x && k < x->ncalls; k++) {

@@ -123,6 +123,12 @@ put_message(struct view *v, const struct message *m, size_t i)
 			buf_printf(out, "  %11s  %.*s\n", "", (int)(nl - s), s);
 		}
 		buf_free(&b);
+		/* Reasoning a provider cannot take is left out: say so. */
+		if ((s = emit_reasoning_fate(v->chat, m)))
+			buf_printf(out, "  %11s  reasoning (%zu bytes%s) for "
+			    "%s: %s\n", "", m->x->reasoning_len,
+			    m->x->replay ? ", signed" : "",
+			    names_format(v->chat->format), s);
 	}
 	if (v->chat->tavern) {
 		emit_debug_tavern_items(out, v->chat, i);

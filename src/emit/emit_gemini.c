@@ -40,13 +40,20 @@ media_parts(struct run *run, const struct chat *c, size_t i,
 
 		if (p->kind == PART_TEXT) {
 			tree_put(a, q, "text", tree_strref(a, p->data, p->len));
-		} else if (!p->media_type) {
-			emit_cannot(run, c, i, "gemini",
-			    "a URL without a media_type");
-			return false;
 		} else if (p->url) {
+			const char *t = p->media_type ? p->media_type :
+			    emit_url_type(p->data, p->len);
+
+			if (!t) {
+				emit_cannot(run, c, i, "gemini", "a URL "
+				    "whose media type it cannot tell (no "
+				    ".jpg, .png, .webp, .gif or .pdf at its "
+				    "end): give it as the part's "
+				    "\"media_type\"");
+				return false;
+			}
 			d = tree_put(a, q, "fileData", tree_table(a));
-			tree_put(a, d, "mimeType", tree_str(a, p->media_type));
+			tree_put(a, d, "mimeType", tree_str(a, t));
 			tree_put(a, d, "fileUri", tree_strref(a, p->data,
 			    p->len));
 		} else {
@@ -125,6 +132,13 @@ content(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 		    "assistant");
 		return NULL;
 	}
+	/* A reply's parts as Gemini returned them, thought signatures on
+	 * the parts that had them. */
+	if (m->role == ROLE_ASSISTANT && (q = (struct node *)emit_replay(m,
+	    "gemini"))) {
+		tree_set(a, o, "parts", 5, 0, span_make(0, 0), q);
+		return o;
+	}
 	if (!media_parts(run, c, i, parts, a))
 		return NULL;
 	for (k = 0; x && k < x->ncalls; k++) {
@@ -143,9 +157,13 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 	struct arena *a = &run->arena;
 	struct node *body = tree_table(a), *hole, *tools, *decls, *g;
 	size_t syslen;
-	const char *system = emit_system_text(run, c, &syslen);
+	const char *system = emit_system_text(run, c, &syslen), *model;
 	size_t i, first = emit_first_turn(c);
 
+	/* The model is the URL's; a model of another provider is still
+	 * worth a warning. */
+	if (c->model && *c->model && !emit_model(run, c, "gemini", &model))
+		return false;
 	if (first == c->n) {
 		diag_plain(run, DIAG_ERROR, MSG_NO_USER_MESSAGE, "gemini");
 		return false;

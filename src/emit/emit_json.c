@@ -92,7 +92,7 @@ null(struct arena *a)
 	return tree_new(a, NODE_NULL, 0, span_make(0, 0));
 }
 
-/* Parts, tool calls and the call a result answers. */
+/* Parts, tool calls, the call a result answers, reasoning. */
 static void
 extra(struct arena *a, struct node *o, const struct message_extra *x)
 {
@@ -145,6 +145,13 @@ extra(struct arena *a, struct node *o, const struct message_extra *x)
 		tree_put(a, o, "tool_name", tree_str(a, x->call_name));
 		tree_put(a, o, "is_error", tree_bool(a, x->is_error));
 	}
+	/* The reasoning before an assistant message, and what its
+	 * provider signed (history "reasoning" and "strata"). */
+	if (x->reasoning)
+		tree_put(a, o, "reasoning", tree_strref(a, x->reasoning,
+		    x->reasoning_len));
+	if (x->replay)
+		tree_put(a, o, "strata", (struct node *)x->replay);
 }
 
 static const char *
@@ -181,8 +188,9 @@ entry(struct run *run, const struct emit_counter *count,
 	tree_put(a, o, "bytes", tree_int(a, (int64_t)e->len));
 	tree_put(a, o, "tokens", tree_int(a, (int64_t)(e->content ?
 	    emit_count(count, e->content, e->len) : 0)));
+	/* Messages are numbered from 1 in every view (strata(1)). */
 	tree_put(a, o, "message", e->message >= 0 ?
-	    tree_int(a, e->message) : null(a));
+	    tree_int(a, e->message + 1) : null(a));
 	tree_put(a, o, "content", e->content ?
 	    tree_strref(a, e->content, e->len) : null(a));
 	return o;

@@ -159,6 +159,40 @@ bad_value(struct pctx *x, const char *want)
 	return false;
 }
 
+/* The JSON type a translated key's value must have, so a word given
+ * with --set (temperature=hot) is an error at the option and not a
+ * string in the body: "a number", "an integer", "true or false", or
+ * NULL when the key's own translation checks it. */
+static const char *
+want_of(const char *key)
+{
+	static const char *const numbers[] = { "temperature", "top_p",
+		"presence_penalty", "frequency_penalty", NULL };
+	static const char *const integers[] = { "top_k", "max_tokens",
+		"max_completion_tokens", "seed", "n", NULL };
+	static const char *const bools[] = { "stream", "store", NULL };
+
+	if (listed(numbers, key, strlen(key)))
+		return "a number";
+	if (listed(integers, key, strlen(key)))
+		return "an integer";
+	if (listed(bools, key, strlen(key)))
+		return "true or false";
+	return NULL;
+}
+
+static bool
+type_ok(const struct node *v, const char *want)
+{
+	if (!want)
+		return true;
+	if (want[1] == ' ')     /* a number */
+		return v->kind == NODE_INT || v->kind == NODE_FLOAT;
+	if (want[1] == 'n')     /* an integer */
+		return v->kind == NODE_INT;
+	return v->kind == NODE_BOOL;
+}
+
 static bool
 unsupported(struct pctx *x)
 {
@@ -387,6 +421,8 @@ translate(struct pctx *x)
 		    MSG_PARAM_UNKNOWN, m->key, own[x->col]);
 		return false;
 	}
+	if (!type_ok(m->value, want_of(m->key)))
+		return bad_value(x, want_of(m->key));
 	if (!p->to[x->col])
 		return unsupported(x);
 	switch (p->how) {

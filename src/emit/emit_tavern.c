@@ -241,7 +241,7 @@ emit_json_tavern_items(struct arena *a, const struct chat *c)
 		    (int64_t)it->tokens) : tree_new(a, NODE_NULL, 0,
 		    span_make(0, 0)));
 		tree_put(a, o, "message", it->message >= 0 ? tree_int(a,
-		    it->message) : tree_new(a, NODE_NULL, 0,
+		    it->message + 1) : tree_new(a, NODE_NULL, 0,
 		    span_make(0, 0)));
 		tree_put(a, o, "reason", it->reason ? tree_str(a,
 		    it->reason) : tree_new(a, NODE_NULL, 0, span_make(0, 0)));

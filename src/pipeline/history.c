@@ -75,6 +75,16 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 	m->span = span;
 }
 
+/* One message being built from an element. */
+struct draft {
+	VEC(struct part) parts;         /* heap */
+	VEC(struct tool_call) calls;    /* heap */
+	const struct node *result;      /* a Gemini response object */
+	struct buf reasoning;           /* the model's reasoning, as text */
+	struct node *replay;            /* what a provider signed (chat.h) */
+	bool signed_parts;              /* a Gemini part has a signature */
+};
+
 /*
  * The general reader: the whole JSON tree, then every element checked,
  * each problem reported where it is.  An element may be in strata's
@@ -92,13 +102,10 @@ struct reader {
 	struct map calls;               /* call id -> struct tool_call */
 	VEC(struct tool_call *) open;   /* unanswered, for Gemini names */
 	size_t ncalls;
-};
-
-/* One message being built from an element. */
-struct draft {
-	VEC(struct part) parts;         /* heap */
-	VEC(struct tool_call) calls;    /* heap */
-	const struct node *result;      /* a Gemini response object */
+	/* Reasoning given before its assistant message (a thinking message,
+	 * a Responses reasoning item): it goes on the next one. */
+	struct draft pend;
+	const struct node *pend_at;
 };
 
 static bool
@@ -292,6 +299,180 @@ draft_free(struct draft *d)
 {
 	vec_free(&d->parts);
 	vec_free(&d->calls);
+	buf_free(&d->reasoning);
+}
+
+static void
+add_reasoning(struct draft *d, const char *s, size_t len)
+{
+	if (!len)
+		return;
+	if (d->reasoning.len)
+		buf_puts(&d->reasoning, "\n\n");
+	buf_put(&d->reasoning, s, len);
+}
+
+/* Append v to d's replay array of provider. */
+static void
+add_replay(struct run *run, struct draft *d, const char *provider,
+    const struct node *v)
+{
+	struct arena *a = &run->arena;
+	struct node *arr;
+
+	if (!d->replay)
+		d->replay = tree_table(a);
+	if (!(arr = tree_get(d->replay, provider)))
+		arr = tree_put(a, d->replay, provider, tree_array(a));
+	tree_push(a, arr, (struct node *)v);
+}
+
+/* An Anthropic thinking or redacted_thinking block of an assistant
+ * message: its text is the reasoning; signed, it is sent back. */
+static bool
+thinking_part(struct reader *rd, const struct node *p, const char *t,
+    struct draft *d)
+{
+	const struct node *th = tree_get(p, "thinking");
+	const struct node *sig = tree_get(p, "signature");
+	const struct node *data = tree_get(p, "data");
+
+	if (t[0] == 'r') {
+		if (!str_of(data)) {
+			diag_error(rd->run, rd->src, p->span,
+			    MSG_HISTORY_PART_BAD, t, "a string 'data'");
+			return false;
+		}
+		add_replay(rd->run, d, "anthropic", p);
+		return true;
+	}
+	if (!th || th->kind != NODE_STRING || (sig && !str_of(sig))) {
+		diag_error(rd->run, rd->src, p->span, MSG_HISTORY_PART_BAD, t,
+		    "a string 'thinking' (and a string 'signature')");
+		return false;
+	}
+	add_reasoning(d, th->u.str.s, th->u.str.len);
+	if (sig)
+		add_replay(rd->run, d, "anthropic", p);
+	return true;
+}
+
+/* A Responses reasoning item: its summary (and content) text, and the
+ * item itself to send back. */
+static bool
+reasoning_item(struct reader *rd, const struct node *e, struct draft *d)
+{
+	const char *const lists[] = { "summary", "content" };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++) {
+		const struct node *l = tree_get(e, lists[k]);
+
+		if (!l)
+			continue;
+		if (l->kind != NODE_ARRAY) {
+			diag_error(rd->run, rd->src, l->span, MSG_WRONG_TYPE,
+			    lists[k], "an array", tree_kind_article(l->kind));
+			return false;
+		}
+		for (i = 0; i < l->u.array.n; i++) {
+			const char *t = str_of(tree_get(l->u.array.items[i],
+			    "text"));
+
+			if (t)
+				add_reasoning(d, t, strlen(t));
+		}
+	}
+	add_replay(rd->run, d, "responses", e);
+	return true;
+}
+
+/* The "strata" member of an assistant message: the arrays a reply
+ * stored to send back, by provider. */
+static bool
+strata_replay(struct reader *rd, const struct node *v, struct draft *d)
+{
+	static const char *const providers[] = { "anthropic", "responses",
+		"gemini", NULL };
+	size_t i, k;
+	bool ok = true;
+
+	if (v->kind != NODE_TABLE) {
+		diag_error(rd->run, rd->src, v->span, MSG_WRONG_TYPE, "strata",
+		    "a table", tree_kind_article(v->kind));
+		return false;
+	}
+	for (i = 0; i < v->u.table.n; i++) {
+		const struct member *m = &v->u.table.items[i];
+
+		if (names_index(providers, m->key, m->keylen) < 0 ||
+		    strlen(m->key) != m->keylen) {
+			diag_error(rd->run, rd->src, m->keyspan,
+			    MSG_HISTORY_REPLAY_KEY, diag_shown(rd->run, m->key,
+			    m->keylen));
+			ok = false;
+			continue;
+		}
+		if (m->value->kind != NODE_ARRAY) {
+			diag_error(rd->run, rd->src, m->value->span,
+			    MSG_WRONG_TYPE, m->key, "an array",
+			    tree_kind_article(m->value->kind));
+			ok = false;
+			continue;
+		}
+		for (k = 0; k < m->value->u.array.n; k++)
+			add_replay(rd->run, d, m->key,
+			    m->value->u.array.items[k]);
+	}
+	return ok;
+}
+
+/* d's reasoning, with what was pending before it, onto message x. */
+static void
+put_reasoning(struct reader *rd, struct draft *d, struct message_extra *x)
+{
+	struct run *run = rd->run;
+	struct buf b = BUF_INIT;
+	size_t i, k;
+
+	buf_put(&b, rd->pend.reasoning.data, rd->pend.reasoning.len);
+	if (b.len && d->reasoning.len)
+		buf_puts(&b, "\n\n");
+	buf_put(&b, d->reasoning.data, d->reasoning.len);
+	if (b.len) {
+		x->reasoning = arena_strndup(&run->arena, b.data, b.len);
+		x->reasoning_len = b.len;
+	}
+	buf_free(&b);
+	if (rd->pend.replay && d->replay) {
+		for (i = 0; i < d->replay->u.table.n; i++) {
+			const struct member *m = &d->replay->u.table.items[i];
+
+			for (k = 0; k < m->value->u.array.n; k++)
+				add_replay(run, &rd->pend, m->key,
+				    m->value->u.array.items[k]);
+		}
+		x->replay = rd->pend.replay;
+	} else {
+		x->replay = rd->pend.replay ? rd->pend.replay : d->replay;
+	}
+	buf_reset(&rd->pend.reasoning);
+	rd->pend.replay = NULL;
+	rd->pend_at = NULL;
+}
+
+/* Reasoning pending when a message other than the assistant's comes:
+ * it answers nothing, and is left out with a warning. */
+static void
+drop_pending(struct reader *rd)
+{
+	if (!rd->pend_at)
+		return;
+	diag_warning(rd->run, rd->src, rd->pend_at->span,
+	    MSG_HISTORY_REASONING_ALONE);
+	buf_reset(&rd->pend.reasoning);
+	rd->pend.replay = NULL;
+	rd->pend_at = NULL;
 }
 
 static bool parts(struct reader *rd, const struct node *e, enum role r,
@@ -515,9 +696,22 @@ static bool
 gemini_part(struct reader *rd, const struct node *p, enum role r,
     struct draft *d)
 {
-	const struct node *v;
+	const struct node *v, *th = tree_get(p, "thought");
 	enum part_kind k;
 
+	if (tree_get(p, "thoughtSignature")) {
+		if (r != ROLE_ASSISTANT)
+			return wrong_role(rd, p, "thoughtSignature", r);
+		d->signed_parts = true;
+	}
+	if (th && th->kind == NODE_BOOL && th->u.b) {
+		if (r != ROLE_ASSISTANT)
+			return wrong_role(rd, p, "thought", r);
+		if (!(v = tree_get(p, "text")) || v->kind != NODE_STRING)
+			return text_part(rd, p, NULL, d);
+		add_reasoning(d, v->u.str.s, v->u.str.len);
+		return true;
+	}
 	if ((v = tree_get(p, "text")))
 		return text_part(rd, p, v, d);
 	if ((v = tree_get(p, "inlineData"))) {
@@ -578,7 +772,7 @@ parts(struct reader *rd, const struct node *e, enum role r,
 			    "functionResponse");
 
 			if (fr) {
-				struct draft rc = { { 0 }, { 0 }, NULL };
+				struct draft rc = { { 0 }, { 0 }, NULL, BUF_INIT, NULL, false };
 				const char *text;
 				size_t len;
 				const struct node *resp = tree_get(fr,
@@ -645,6 +839,12 @@ parts(struct reader *rd, const struct node *e, enum role r,
 				iu = tree_get(iu, "url");
 			ok = url_part(rd, p, PART_IMAGE, t, iu, NULL, d) &&
 			    ok;
+		} else if (strcmp(t, "thinking") == 0 ||
+		    strcmp(t, "redacted_thinking") == 0) {
+			if (r != ROLE_ASSISTANT)
+				ok = wrong_role(rd, p, t, r);
+			else
+				ok = thinking_part(rd, p, t, d) && ok;
 		} else if (strcmp(t, "tool_use") == 0) {
 			if (r != ROLE_ASSISTANT)
 				ok = wrong_role(rd, p, t, r);
@@ -653,7 +853,7 @@ parts(struct reader *rd, const struct node *e, enum role r,
 				    tree_get(p, "name"), tree_get(p, "input")) &&
 				    ok;
 		} else if (strcmp(t, "tool_result") == 0) {
-			struct draft rc = { { 0 }, { 0 }, NULL };
+			struct draft rc = { { 0 }, { 0 }, NULL, BUF_INIT, NULL, false };
 			const char *text;
 			size_t len;
 			const struct node *ie = tree_get(p, "is_error");
@@ -775,13 +975,56 @@ finish(struct reader *rd, const struct node *e, enum role r,
 			}
 		}
 	}
+	if (r == ROLE_ASSISTANT && (rd->pend_at || d->reasoning.len ||
+	    d->replay)) {
+		if (!x)
+			x = arena_alloc(&run->arena, sizeof(*x));
+		put_reasoning(rd, d, x);
+	}
 	m.x = x;
 	keep_message(rd, &m);
 	return true;
 }
 
 static const char *const element_keys[] = { "role", "content", "name",
-	"tool_calls", "tool_call_id", "is_error", "parts", NULL };
+	"tool_calls", "tool_call_id", "is_error", "parts", "reasoning",
+	"reasoning_content", "strata", NULL };
+
+/* A thinking message (role "thinking") or a Responses reasoning item:
+ * reasoning for the assistant message after it. */
+static bool
+pending_reasoning(struct reader *rd, const struct node *e, bool item)
+{
+	const struct node *content = tree_get(e, "content");
+	struct draft *d = &rd->pend;
+	size_t j;
+
+	if (item) {
+		if (!reasoning_item(rd, e, d))
+			return false;
+		rd->pend_at = e;
+		return true;
+	}
+	for (j = 0; j < e->u.table.n; j++) {
+		const struct member *mb = &e->u.table.items[j];
+
+		if (strcmp(mb->key, "role") && strcmp(mb->key, "content")) {
+			diag_error(rd->run, rd->src, mb->keyspan,
+			    MSG_HISTORY_KEY, diag_shown(rd->run, mb->key,
+			    mb->keylen));
+			return false;
+		}
+	}
+	if (!content || content->kind != NODE_STRING) {
+		diag_error(rd->run, rd->src, content ? content->span : e->span,
+		    MSG_WRONG_TYPE, "content", "a string", content ?
+		    tree_kind_article(content->kind) : "nothing");
+		return false;
+	}
+	add_reasoning(d, content->u.str.s, content->u.str.len);
+	rd->pend_at = e;
+	return true;
+}
 
 /* One element of the array. */
 static bool
@@ -790,7 +1033,7 @@ element_slow(struct reader *rd, const struct node *e)
 	struct run *run = rd->run;
 	const struct node *role, *content, *name, *calls, *callid, *iserr,
 	    *gparts;
-	struct draft d = { { 0 }, { 0 }, NULL };
+	struct draft d = { { 0 }, { 0 }, NULL, BUF_INIT, NULL, false };
 	enum role r = ROLE_USER;
 	size_t j, len = 0;
 	const char *text = NULL;
@@ -802,6 +1045,12 @@ element_slow(struct reader *rd, const struct node *e)
 		    tree_kind_article(e->kind));
 		return false;
 	}
+	role = tree_get(e, "role");
+	if (!role && str_of(tree_get(e, "type")) &&
+	    strcmp(str_of(tree_get(e, "type")), "reasoning") == 0)
+		return pending_reasoning(rd, e, true);
+	if (role && str_of(role) && strcmp(str_of(role), "thinking") == 0)
+		return pending_reasoning(rd, e, false);
 	for (j = 0; j < e->u.table.n; j++) {
 		const struct member *mb = &e->u.table.items[j];
 
@@ -812,7 +1061,6 @@ element_slow(struct reader *rd, const struct node *e)
 			eok = false;
 		}
 	}
-	role = tree_get(e, "role");
 	content = tree_get(e, "content");
 	name = tree_get(e, "name");
 	calls = tree_get(e, "tool_calls");
@@ -845,6 +1093,18 @@ element_slow(struct reader *rd, const struct node *e)
 		    keyspan, MSG_HISTORY_ONLY_FOR, "tool_calls", "assistant");
 		eok = false;
 	}
+	for (j = 0; eok && r != ROLE_ASSISTANT && j < 3; j++) {
+		static const char *const rk[] = { "reasoning",
+			"reasoning_content", "strata" };
+		const struct member *mb = tree_member(e, rk[j],
+		    strlen(rk[j]));
+
+		if (mb) {
+			diag_error(run, rd->src, mb->keyspan,
+			    MSG_HISTORY_ONLY_FOR, rk[j], "assistant");
+			eok = false;
+		}
+	}
 	if (eok && (callid || iserr) && r != ROLE_TOOL) {
 		const struct member *mb = callid ? tree_member(e,
 		    "tool_call_id", 12) : tree_member(e, "is_error", 8);
@@ -861,7 +1121,7 @@ element_slow(struct reader *rd, const struct node *e)
 	if (!eok)
 		return false;
 	if (r == ROLE_TOOL) {
-		struct draft rc = { { 0 }, { 0 }, NULL };
+		struct draft rc = { { 0 }, { 0 }, NULL, BUF_INIT, NULL, false };
 
 		eok = result_content(rd, e, content, &rc, &text, &len) &&
 		    add_result(rd, e, callid ? callid : NULL, NULL, &rc, text,
@@ -894,6 +1154,30 @@ element_slow(struct reader *rd, const struct node *e)
 	}
 	if (eok && calls)
 		eok = tool_calls(rd, calls, &d);
+	for (j = 0; eok && r == ROLE_ASSISTANT && j < 2; j++) {
+		const struct node *rs = tree_get(e, j ? "reasoning_content" :
+		    "reasoning");
+
+		if (rs && rs->kind != NODE_STRING) {
+			diag_error(run, rd->src, rs->span, MSG_WRONG_TYPE,
+			    j ? "reasoning_content" : "reasoning", "a string",
+			    tree_kind_article(rs->kind));
+			eok = false;
+		} else if (rs) {
+			add_reasoning(&d, rs->u.str.s, rs->u.str.len);
+		}
+	}
+	if (eok && r == ROLE_ASSISTANT && tree_get(e, "strata"))
+		eok = strata_replay(rd, tree_get(e, "strata"), &d);
+	/* Gemini's signatures go back on the parts that had them: the
+	 * parts as given (unless a "strata" already said it). */
+	if (eok && d.signed_parts && gparts && !(d.replay &&
+	    tree_get(d.replay, "gemini"))) {
+		for (j = 0; j < gparts->u.array.n; j++)
+			add_replay(run, &d, "gemini", gparts->u.array.items[j]);
+	}
+	if (eok && r != ROLE_ASSISTANT)
+		drop_pending(rd);
 	if (eok) {
 		if (textonly && d.calls.n) {
 			struct part pt;
@@ -944,6 +1228,8 @@ slow(struct run *run, struct source *src, struct inputs *in)
 	rd.in = in;
 	for (i = 0; i < root->u.array.n; i++)
 		ok = element_slow(&rd, root->u.array.items[i]) && ok;
+	drop_pending(&rd);
+	draft_free(&rd.pend);
 	in->hist = (struct message *)arena_array(&run->arena, rd.out.n + 3,
 	    sizeof(*in->hist)) + 2;
 	in->histroom = rd.out.n;

@@ -59,6 +59,11 @@ session_extra(struct run *run, const struct source *src,
 	const struct node *calls = st ? tree_get(st, "tool_calls") : NULL;
 	const struct node *id = st ? tree_get(st, "tool_call_id") : NULL;
 	const struct node *err = st ? tree_get(st, "is_error") : NULL;
+	/* An assistant's reasoning (where SillyTavern keeps it) and what
+	 * its provider signed (strata reply keeps it), sent back by the
+	 * emitters as each provider takes it. */
+	const struct node *rs = extra ? tree_get(extra, "reasoning") : NULL;
+	const struct node *replay = st ? tree_get(st, "replay") : NULL;
 	struct message_extra *x;
 	struct tool_call *v;
 	const struct part *parts;
@@ -66,12 +71,23 @@ session_extra(struct run *run, const struct source *src,
 
 	if (!session_parts(run, src, obj, &parts, &nparts))
 		*ok = false;
+	if (rs && (rs->kind != NODE_STRING || !rs->u.str.len))
+		rs = NULL;
+	if (replay && replay->kind != NODE_TABLE)
+		replay = NULL;
+	if (session_role(obj, &(bool){ false }) != ROLE_ASSISTANT)
+		rs = replay = NULL;
 	if (!(calls && calls->kind == NODE_ARRAY && calls->u.array.n) &&
-	    !(id && id->kind == NODE_STRING) && !nparts)
+	    !(id && id->kind == NODE_STRING) && !nparts && !rs && !replay)
 		return NULL;
 	x = arena_alloc(&run->arena, sizeof(*x));
 	x->parts = parts;
 	x->nparts = nparts;
+	if (rs) {
+		x->reasoning = rs->u.str.s;
+		x->reasoning_len = rs->u.str.len;
+	}
+	x->replay = replay;
 	if (calls && calls->kind == NODE_ARRAY) {
 		v = arena_array(&run->arena, calls->u.array.n + 1, sizeof(*v));
 		for (i = 0; i < calls->u.array.n; i++) {

@@ -74,6 +74,15 @@ struct message_extra {
 	const char *call_name;          /* its tool's name, */
 	const struct node *result;      /* a Gemini response object, or NULL */
 	bool is_error;                  /* and whether it failed */
+	/* ROLE_ASSISTANT: the model's reasoning before this message, as
+	 * text (a thinking message, reasoning_content, extra.reasoning),
+	 * or NULL; and what a provider signed, to be sent back to it as it
+	 * came: a table of "anthropic" (thinking and redacted_thinking
+	 * blocks), "responses" (reasoning items) and "gemini" (the parts,
+	 * with their thought signatures) arrays, or NULL. */
+	const char *reasoning;
+	size_t reasoning_len;
+	const struct node *replay;
 };
 
 struct message {

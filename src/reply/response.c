@@ -13,7 +13,7 @@
 #include "diag/run.h"
 
 static const char *const names[] = { "guess", "text", "openai",
-	"responses", "anthropic", "gemini", NULL };
+	"responses", "anthropic", "gemini", "ollama", NULL };
 
 bool
 response_format_parse(const char *s, enum response_format *out)
@@ -40,7 +40,23 @@ struct reader {
 	struct response *r;
 	struct buf text, reasoning;
 	VEC(struct response_call) calls;
+	const char *empty;              /* why there is no reply, if none */
 };
+
+/* What a provider signed, kept to be sent back: appended to the array
+ * r->replay[provider]. */
+static void
+keep_signed(struct reader *rd, const char *provider, const struct node *v)
+{
+	struct arena *a = &rd->run->arena;
+	struct node *arr;
+
+	if (!rd->r->replay)
+		rd->r->replay = tree_table(a);
+	if (!(arr = tree_get(rd->r->replay, provider)))
+		arr = tree_put(a, rd->r->replay, provider, tree_array(a));
+	tree_push(a, arr, (struct node *)v);
+}
 
 static const struct node *
 get(const struct node *t, const char *key, enum node_kind kind)
@@ -59,12 +75,13 @@ str(const struct node *t, const char *key)
 }
 
 /* The shape of a body, by the keys only its provider uses. */
-static enum response_format
-shape(const struct node *body)
+enum response_format
+response_shape(const struct node *body)
 {
 	const char *type = str(body, "type"), *object = str(body, "object");
 
-	if (get(body, "choices", NODE_ARRAY))
+	if (get(body, "choices", NODE_ARRAY) || (object &&
+	    strncmp(object, "chat.completion", 15) == 0))
 		return RESPONSE_OPENAI;
 	if ((object && strcmp(object, "response") == 0) ||
 	    get(body, "output", NODE_ARRAY))
@@ -75,17 +92,26 @@ shape(const struct node *body)
 	if (type && strcmp(type, "message") == 0 &&
 	    get(body, "content", NODE_ARRAY))
 		return RESPONSE_ANTHROPIC;
+	if (tree_get(body, "done") && (get(body, "message", NODE_TABLE) ||
+	    get(body, "response", NODE_STRING)))
+		return RESPONSE_OLLAMA;
 	return RESPONSE_GUESS;
 }
 
-/* {"error": {...}} (OpenAI, Gemini, Responses) or {"type": "error",
- * "error": {...}} (Anthropic): report the provider's words. */
-static bool
-api_error(struct reader *rd, const struct node *body)
+/* {"error": {...}} (OpenAI, Gemini, Responses), {"type": "error",
+ * "error": {...}} (Anthropic), {"error": "..."} (Ollama), a Responses
+ * stream's {"type": "error", "message": ...}: report the provider's
+ * words. */
+bool
+response_api_error(struct run *run, const struct source *src,
+    const struct node *body)
 {
 	const struct node *e = tree_get(body, "error");
-	const char *msg;
+	const char *msg, *type = str(body, "type");
 
+	if (type && strcmp(type, "error") == 0 && (!e || e->kind ==
+	    NODE_NULL) && str(body, "message"))
+		e = body;
 	if (!e || e->kind == NODE_NULL)
 		return false;
 	msg = e->kind == NODE_STRING ? e->u.str.s : str(e, "message");
@@ -93,8 +119,8 @@ api_error(struct reader *rd, const struct node *body)
 	 * they say what to fix.  Control bytes are escaped by diag. */
 	if (!msg)
 		msg = "(no message)";
-	diag_error(rd->run, rd->src, e->span, MSG_RESPONSE_API_ERROR,
-	    arena_strndup(&rd->run->arena, msg, strlen(msg) < 400 ?
+	diag_error(run, src, e->span, MSG_RESPONSE_API_ERROR,
+	    arena_strndup(&run->arena, msg, strlen(msg) < 400 ?
 	    strlen(msg) : 400));
 	return true;
 }
@@ -103,6 +129,7 @@ static void
 cut_short(struct reader *rd, const struct node *at, const char *why)
 {
 	diag_warning(rd->run, rd->src, at->span, MSG_RESPONSE_CUT, why);
+	rd->r->cut = why;
 }
 
 /* A call's arguments: an object, or a JSON string holding one. */
@@ -185,9 +212,15 @@ read_openai(struct reader *rd, const struct node *body)
 	size_t i;
 	bool ok = true;
 
-	if (!choices || choices->u.array.n == 0 ||
-	    !(m = get(c = choices->u.array.items[0], "message", NODE_TABLE)))
-		return false;
+	if (!choices || choices->u.array.n == 0) {
+		rd->empty = "'choices' is empty";
+		return true;
+	}
+	if (!(m = get(c = choices->u.array.items[0], "message",
+	    NODE_TABLE))) {
+		rd->empty = "the first choice has no 'message'";
+		return true;
+	}
 	add_text(&rd->text, tree_get(m, "content"));
 	if (rd->text.len == 0 && str(m, "refusal")) {
 		buf_puts(&rd->text, str(m, "refusal"));
@@ -218,10 +251,12 @@ read_responses(struct reader *rd, const struct node *body)
 	const struct node *out = get(body, "output", NODE_ARRAY);
 	const char *status = str(body, "status");
 	size_t i, k;
-	bool ok = true;
+	bool ok = true, reasoning = false;
 
-	if (!out)
-		return false;
+	if (!out || out->u.array.n == 0) {
+		rd->empty = "'output' is empty";
+		return true;
+	}
 	for (i = 0; i < out->u.array.n; i++) {
 		const struct node *it = out->u.array.items[i];
 		const char *type = str(it, "type");
@@ -229,18 +264,34 @@ read_responses(struct reader *rd, const struct node *body)
 
 		if (!type)
 			continue;
+		/* With reasoning, the items go back as they came: the API
+		 * pairs a reasoning item with the items after it by their
+		 * ids (msg_, fc_). */
+		if (strcmp(type, "message") == 0 ||
+		    strcmp(type, "function_call") == 0)
+			keep_signed(rd, "responses", it);
 		if (strcmp(type, "message") == 0) {
 			add_text(&rd->text, tree_get(it, "content"));
 		} else if (strcmp(type, "function_call") == 0) {
 			ok &= add_call(rd, str(it, "call_id"), str(it, "name"),
 			    tree_get(it, "arguments"), it);
-		} else if (strcmp(type, "reasoning") == 0 &&
-		    (parts = get(it, "summary", NODE_ARRAY))) {
-			for (k = 0; k < parts->u.array.n; k++)
-				add_text(&rd->reasoning, tree_get(
-				    parts->u.array.items[k], "text"));
+		} else if (strcmp(type, "reasoning") == 0) {
+			if ((parts = get(it, "summary", NODE_ARRAY)))
+				for (k = 0; k < parts->u.array.n; k++)
+					add_text(&rd->reasoning, tree_get(
+					    parts->u.array.items[k], "text"));
+			if ((parts = get(it, "content", NODE_ARRAY)))
+				for (k = 0; k < parts->u.array.n; k++)
+					add_text(&rd->reasoning, tree_get(
+					    parts->u.array.items[k], "text"));
+			keep_signed(rd, "responses", it);
+			reasoning = true;
 		}
 	}
+	if (rd->r->replay && !reasoning)
+		tree_remove(&rd->run->arena, rd->r->replay, "responses", 9);
+	if (rd->r->replay && rd->r->replay->u.table.n == 0)
+		rd->r->replay = NULL;
 	rd->r->stop = status;
 	if (status && strcmp(status, "incomplete") == 0) {
 		const struct node *d = get(body, "incomplete_details",
@@ -259,6 +310,8 @@ read_anthropic(struct reader *rd, const struct node *body)
 	size_t i;
 	bool ok = true;
 
+	if (!content || content->u.array.n == 0)
+		rd->empty = "'content' is empty";
 	for (i = 0; content && i < content->u.array.n; i++) {
 		const struct node *b = content->u.array.items[i];
 		const char *type = str(b, "type");
@@ -267,8 +320,11 @@ read_anthropic(struct reader *rd, const struct node *body)
 			continue;
 		if (strcmp(type, "text") == 0)
 			add_text(&rd->text, tree_get(b, "text"));
-		else if (strcmp(type, "thinking") == 0)
+		else if (strcmp(type, "thinking") == 0) {
 			add_text(&rd->reasoning, tree_get(b, "thinking"));
+			keep_signed(rd, "anthropic", b);
+		} else if (strcmp(type, "redacted_thinking") == 0)
+			keep_signed(rd, "anthropic", b);
 		else if (strcmp(type, "tool_use") == 0)
 			ok &= add_call(rd, str(b, "id"), str(b, "name"),
 			    tree_get(b, "input"), b);
@@ -295,10 +351,22 @@ read_gemini(struct reader *rd, const struct node *body)
 			    MSG_RESPONSE_BLOCKED, str(fb, "blockReason"));
 			return false;
 		}
-		return false;
+		rd->empty = "'candidates' is empty";
+		return true;
 	}
 	c = cands->u.array.items[0];
 	parts = get(get(c, "content", NODE_TABLE), "parts", NODE_ARRAY);
+	for (i = 0; parts && i < parts->u.array.n; i++)
+		if (tree_get(parts->u.array.items[i], "thoughtSignature")) {
+			/* The parts as they came: the signatures must go back
+			 * on the parts that had them. */
+			for (i = 0; i < parts->u.array.n; i++)
+				keep_signed(rd, "gemini",
+				    parts->u.array.items[i]);
+			break;
+		}
+	if (!parts || parts->u.array.n == 0)
+		rd->empty = "the first candidate has no parts";
 	for (i = 0; parts && i < parts->u.array.n; i++) {
 		const struct node *p = parts->u.array.items[i];
 		const struct node *fc = get(p, "functionCall", NODE_TABLE);
@@ -323,84 +391,250 @@ read_gemini(struct reader *rd, const struct node *body)
 	return ok;
 }
 
-/* The body as a table, if all of src is one JSON object. */
+/* Ollama /api/chat ({message: {content, thinking, tool_calls}}) and
+ * /api/generate ({response, thinking}); done_reason "length" is a cut. */
+static bool
+read_ollama(struct reader *rd, const struct node *body)
+{
+	const struct node *m = get(body, "message", NODE_TABLE), *calls, *d;
+	size_t i;
+	bool ok = true;
+
+	if (m) {
+		add_text(&rd->text, get(m, "content", NODE_STRING));
+		add_text(&rd->reasoning, get(m, "thinking", NODE_STRING));
+		if ((calls = get(m, "tool_calls", NODE_ARRAY)))
+			for (i = 0; i < calls->u.array.n; i++) {
+				const struct node *tc = calls->u.array.items[i];
+				const struct node *fn = get(tc, "function",
+				    NODE_TABLE);
+
+				ok &= add_call(rd, str(tc, "id"), str(fn,
+				    "name"), tree_get(fn, "arguments"), tc);
+			}
+	} else {
+		add_text(&rd->text, get(body, "response", NODE_STRING));
+		add_text(&rd->reasoning, get(body, "thinking", NODE_STRING));
+	}
+	d = get(body, "done", NODE_BOOL);
+	if (d && !d->u.b) {
+		diag_error(rd->run, rd->src, d->span, MSG_RESPONSE_STREAM_CUT,
+		    "ollama", "a chunk with \"done\": false, and no more");
+		return false;
+	}
+	rd->r->stop = str(body, "done_reason");
+	if (rd->r->stop && strcmp(rd->r->stop, "length") == 0)
+		cut_short(rd, tree_get(body, "done_reason"), rd->r->stop);
+	return ok;
+}
+
+static bool
+read_body(struct reader *rd, enum response_format f, const struct node *body)
+{
+	switch (f) {
+	case RESPONSE_OPENAI:
+		return read_openai(rd, body);
+	case RESPONSE_RESPONSES:
+		return read_responses(rd, body);
+	case RESPONSE_ANTHROPIC:
+		return read_anthropic(rd, body);
+	case RESPONSE_GEMINI:
+		return read_gemini(rd, body);
+	case RESPONSE_OLLAMA:
+		return read_ollama(rd, body);
+	default:
+		return false;
+	}
+}
+
+/* "an openai response body", "a gemini stream". */
+static const char *
+what(struct run *run, enum response_format f, bool stream)
+{
+	return arena_printf(&run->arena,
+	    "a%s %s %s", f == RESPONSE_OPENAI || f == RESPONSE_ANTHROPIC ||
+	    f == RESPONSE_OLLAMA ? "n" : "", response_format_name(f),
+	    stream ? "stream" : "response body");
+}
+
+static bool
+starts_ci(const char *s, size_t n, const char *with)
+{
+	size_t k = strlen(with), i;
+
+	if (n < k)
+		return false;
+	for (i = 0; i < k; i++)
+		if (tolower((unsigned char)s[i]) != with[i])
+			return false;
+	return true;
+}
+
+/* Whether the text at s (its first non-blank byte) is an HTML page. */
+static bool
+html(const char *s, size_t n)
+{
+	return starts_ci(s, n, "<!doctype html") || starts_ci(s, n, "<html") ||
+	    starts_ci(s, n, "<head") || starts_ci(s, n, "<body") ||
+	    starts_ci(s, n, "<!--") || starts_ci(s, n, "<?xml") ||
+	    starts_ci(s, n, "<title") || starts_ci(s, n, "<h1");
+}
+
+/* Server-sent events: the first line is an event: data: id: retry: or
+ * comment (:) line. */
+static bool
+sse(const char *s, size_t n)
+{
+	return starts_ci(s, n, "data:") || starts_ci(s, n, "event:") ||
+	    starts_ci(s, n, "id:") || starts_ci(s, n, "retry:") ||
+	    (n && s[0] == ':');
+}
+
+/* One JSON value from off to the end of src (white space after it
+ * allowed), or NULL; reported at the place (when report) if the input
+ * ends inside it. */
 static struct node *
-as_body(struct run *run, const struct source *src)
+whole_json(struct run *run, const struct source *src, size_t off,
+    const char *name, bool report)
 {
 	struct jsonish_error err;
 	struct node *v;
-	size_t i = 0, stop;
+	size_t stop;
 
-	while (i < src->len && isspace((unsigned char)src->text[i]))
-		i++;
-	if (i == src->len || src->text[i] != '{' ||
-	    !jsonish_parse(run, src, i, src->len, &v, &stop, &err))
+	if (!jsonish_parse(run, src, off, src->len, &v, &stop, &err)) {
+		/* Only a value the input ends inside is a body cut short;
+		 * other text with a brace in front of it is text. */
+		if (report && err.truncated)
+			diag_error(run, src, span_make(err.off, 1),
+			    MSG_RESPONSE_BAD_JSON, name, err.why);
 		return NULL;
+	}
 	while (stop < src->len && isspace((unsigned char)src->text[stop]))
 		stop++;
-	return stop == src->len && v->kind == NODE_TABLE ? v : NULL;
+	if (stop != src->len)
+		return NULL;
+	return v;
+}
+
+/* Lines that are each one JSON object: Ollama's stream. */
+static bool
+ndjson(const struct source *src, size_t off)
+{
+	const char *nl = memchr(src->text + off, '\n', src->len - off);
+	size_t k;
+
+	if (!nl)
+		return false;
+	for (k = (size_t)(nl - src->text); k < src->len &&
+	    isspace((unsigned char)src->text[k]); k++)
+		;
+	return k < src->len && src->text[k] == '{';
 }
 
 bool
 response_read(struct run *run, const struct source *src,
     enum response_format format, struct response *out)
 {
-	struct reader rd = { run, src, out, BUF_INIT, BUF_INIT, {0} };
+	struct reader rd = { run, src, out, BUF_INIT, BUF_INIT, {0}, NULL };
 	struct node *body = NULL;
-	bool ok;
+	enum response_format f = format, seen;
+	size_t i = 0, n = src->len;
+	const char *s = src->text;
+	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
-	if (format != RESPONSE_TEXT) {
-		body = as_body(run, src);
-		if (!body && format != RESPONSE_GUESS) {
-			/* Forced: say why it is not JSON, at the place. */
-			if (!json_parse(run, (struct source *)src, &body))
-				return false;
-			diag_error(run, src, span_make(0, 0),
-			    MSG_RESPONSE_NOT_BODY, response_format_name(format));
-			return false;
-		}
-	}
-	if (body && api_error(&rd, body))
+	while (i < n && isspace((unsigned char)s[i]))
+		i++;
+	while (n > i && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (i == n) {
+		diag_plain(run, DIAG_ERROR, MSG_RESPONSE_EMPTY);
 		return false;
-	if (body && format == RESPONSE_GUESS)
-		format = shape(body);
-	if (!body || format == RESPONSE_GUESS)
-		format = RESPONSE_TEXT;
-	out->format = format;
-	switch (format) {
-	case RESPONSE_OPENAI:
-		ok = read_openai(&rd, body);
-		break;
-	case RESPONSE_RESPONSES:
-		ok = read_responses(&rd, body);
-		break;
-	case RESPONSE_ANTHROPIC:
-		ok = read_anthropic(&rd, body);
-		break;
-	case RESPONSE_GEMINI:
-		ok = read_gemini(&rd, body);
-		break;
-	default: {
-		/* A reply piped from a command: without the white space
-		 * around it (a final newline, mostly). */
-		size_t i = 0, n = src->len;
-
-		while (i < n && isspace((unsigned char)src->text[i]))
-			i++;
-		while (n > i && isspace((unsigned char)src->text[n - 1]))
-			n--;
-		buf_put(&rd.text, src->text + i, n - i);
+	}
+	if (format == RESPONSE_TEXT) {
+		buf_put(&rd.text, s + i, n - i);
 		ok = true;
-		break;
+		goto done;
 	}
+	if (html(s + i, n - i)) {
+		diag_error(run, src, span_make(i, 1), MSG_RESPONSE_HTML);
+		return false;
 	}
-	if (ok && format != RESPONSE_TEXT && rd.text.len == 0 &&
-	    rd.calls.n == 0) {
-		diag_error(run, src, body->span, MSG_RESPONSE_NO_REPLY,
+	if (sse(s + i, n - i)) {
+		out->stream = true;
+		body = response_fold(run, src, STREAM_SSE, NULL, &f);
+	} else if (s[i] == '{' && ndjson(src, i) &&
+	    !whole_json(run, src, i, "", false)) {
+		out->stream = true;
+		body = response_fold(run, src, STREAM_NDJSON, NULL, &f);
+	} else if (s[i] == '{' || s[i] == '[') {
+		struct node *v = whole_json(run, src, i, s[i] == '{' ?
+		    "the response body" : "the array of chunks", true);
+
+		if (!v && run->diag.errors)
+			return false;   /* a body cut short */
+		if (!v)
+			goto text;
+		if (v->kind == NODE_ARRAY) {
+			const struct node *c0 = v->u.array.n ?
+			    v->u.array.items[0] : NULL;
+
+			/* Gemini's array of chunks; another array is text
+			 * a model wrote. */
+			if (format == RESPONSE_GUESS && !(c0 && c0->kind ==
+			    NODE_TABLE && (response_shape(c0) ==
+			    RESPONSE_GEMINI || tree_get(c0, "error"))))
+				goto text;
+			out->stream = true;
+			body = response_fold(run, src, STREAM_ARRAY, v, &f);
+		} else if (v->kind == NODE_TABLE) {
+			if (response_api_error(run, src, v))
+				return false;
+			seen = response_shape(v);
+			if (seen == RESPONSE_GUESS && format == RESPONSE_GUESS)
+				goto text;      /* JSON a model wrote */
+			if (seen == RESPONSE_GUESS || (format !=
+			    RESPONSE_GUESS && seen != format)) {
+				diag_error(run, src, v->span,
+				    MSG_RESPONSE_MISMATCH, seen ==
+				    RESPONSE_GUESS ? "a JSON object of no "
+				    "provider's shape" : what(run, seen, false),
+				    what(run, format, false),
+				    response_format_name(format));
+				return false;
+			}
+			f = seen;
+			body = v;
+		} else {
+			goto text;
+		}
+	} else {
+		goto text;
+	}
+	if (!body)
+		goto done;
+	ok = read_body(&rd, f, body);
+	goto checked;
+text:
+	if (format != RESPONSE_GUESS) {
+		diag_error(run, src, span_make(i, 1), MSG_RESPONSE_MISMATCH,
+		    "plain text", what(run, format, false),
 		    response_format_name(format));
+		return false;
+	}
+	buf_put(&rd.text, s + i, n - i);
+	f = RESPONSE_TEXT;
+	ok = true;
+	goto done;
+checked:
+	if (ok && rd.text.len == 0 && rd.calls.n == 0) {
+		diag_error(run, src, body->span, MSG_RESPONSE_NO_REPLY,
+		    response_format_name(f), rd.empty ? rd.empty :
+		    "no text and no tool calls");
 		ok = false;
 	}
+done:
+	out->format = f;
 	out->text = arena_strndup(&run->arena, rd.text.data ? rd.text.data :
 	    "", rd.text.len);
 	out->len = rd.text.len;
@@ -426,6 +660,8 @@ response_message(struct arena *a, const struct response *r)
 	if (r->reasoning)
 		tree_put(a, m, "reasoning", tree_strref(a, r->reasoning,
 		    r->reasoning_len));
+	if (r->replay)
+		tree_put(a, m, "strata", r->replay);
 	if ((calls = response_calls(a, r)) != NULL)
 		tree_put(a, m, "tool_calls", calls);
 	return m;

@@ -91,7 +91,8 @@ load(struct run *run, const struct node *root, struct doc *d)
 		e->layer = str(o, "layer") ? str(o, "layer") : "?";
 		e->status = str(o, "status") ? str(o, "status") : "active";
 		e->priority = num(o, "priority", 0);
-		e->message = num(o, "message", -1);
+		/* -f json numbers messages from 1; null is none. */
+		e->message = num(o, "message", 0) - 1;
 		e->pos = -1;
 		if (c && c->kind == NODE_STRING) {
 			e->content = c->u.str.s;
@@ -245,12 +246,12 @@ moved(struct run *run, struct review *r, const struct doc *od,
 		    o->priority, n->priority);
 	if (o->message != n->message && o->message >= 0 && n->message >= 0)
 		buf_printf(&b, "%smessage %" PRId64 " -> %" PRId64,
-		    b.len ? ", " : "", o->message, n->message);
+		    b.len ? ", " : "", o->message + 1, n->message + 1);
 	else if (o->pos != n->pos && o->pos >= 0 && n->pos >= 0 &&
 	    out_of_order(od, nd, o, n))
 		buf_printf(&b, "%sposition %" PRId64 " -> %" PRId64
 		    " in message %" PRId64, b.len ? ", " : "", o->pos + 1,
-		    n->pos + 1, n->message);
+		    n->pos + 1, n->message + 1);
 	if (b.len) {
 		c = add(run, r, REVIEW_MOVED, REVIEW_ENTRY, n->key);
 		c->layer = n->layer;

@@ -346,7 +346,7 @@ prefix_line(struct buf *out, const struct review *r)
 		buf_printf(out, "prefix: breaks at tool %s\n", r->prefix_tool);
 	else {
 		buf_printf(out, "prefix: breaks at message %zu",
-		    r->prefix_msg);
+		    r->prefix_msg + 1);
 		if (r->prefix_entry)
 			buf_printf(out, ", entry %s", r->prefix_entry);
 		buf_printf(out, ", byte %zu\n", r->prefix_byte);
@@ -385,7 +385,7 @@ review_text(struct run *run, const struct review *r, bool color,
 		if (!any)
 			buf_printf(out, "%smessages:%s\n", k.head, k.off);
 		any = true;
-		buf_printf(out, "  message %zu (%s): ", c->index, c->role);
+		buf_printf(out, "  message %zu (%s): ", c->index + 1, c->role);
 		delta(out, "bytes", c->oldbytes, c->newbytes);
 		buf_puts(out, ", ");
 		delta(out, "tokens", c->oldtokens, c->newtokens);
@@ -464,7 +464,8 @@ review_json(struct run *run, const struct review *r, struct buf *out)
 		struct node *o = tree_table(a);
 
 		if (c->kind == REVIEW_MESSAGE) {
-			tree_put(a, o, "index", tree_int(a, (int64_t)c->index));
+			tree_put(a, o, "index", tree_int(a,
+			    (int64_t)c->index + 1));
 			tree_put(a, o, "role", tree_str(a, c->role));
 			tree_put(a, o, "old_bytes", tree_int(a, c->oldbytes));
 			tree_put(a, o, "new_bytes", tree_int(a, c->newbytes));
@@ -505,7 +506,7 @@ review_json(struct run *run, const struct review *r, struct buf *out)
 		tree_put(a, p, "tool", tree_str(a, r->prefix_tool));
 	else if (!r->prefix_same) {
 		tree_put(a, p, "message", tree_int(a,
-		    (int64_t)r->prefix_msg));
+		    (int64_t)r->prefix_msg + 1));
 		tree_put(a, p, "entry", r->prefix_entry ? tree_str(a,
 		    r->prefix_entry) : tree_new(a, NODE_NULL, 0,
 		    span_make(0, 0)));
