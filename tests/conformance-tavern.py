@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# conformance-tavern.py BIN SHARED XFAIL: run every SillyTavern
-# conformance case (SHARED/conformance/sillytavern/*/) and compare the
+# conformance-tavern.py BIN SHARED XFAIL [CASES]: run every SillyTavern
+# conformance case (SHARED/conformance/sillytavern/*/, or CASES/*/ when
+# given: the cases captured in-tree the same way) and compare the
 # body strata prints with expected.json, as the suite's README says:
 # messages exactly (count, order, role, content, name present or absent),
 # then the other body fields.  Prints PASS/FAIL per case (a short diff
@@ -49,6 +50,8 @@ def compare(want, got):
 def main():
     binary, shared, xfail_path = [os.path.abspath(a) for a in sys.argv[1:4]]
     root = os.path.join(shared, 'conformance', 'sillytavern')
+    if len(sys.argv) > 4:
+        root = os.path.abspath(sys.argv[4])
     if not os.path.isdir(root):
         print('conformance-tavern: %s is absent: skipped' % root)
         return 77

@@ -559,8 +559,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			goto usage;
 		}
 	}
-	/* A regenerated turn is the session's last user message. */
-	if (opt->regenerate && (!opt->session || opt->user))
+	/* With --session a regenerated turn is the session's last user
+	 * message; without one, regenerate is a SillyTavern generation
+	 * type like the others (the tavern build removes the last reply). */
+	if (opt->regenerate && !opt->session)
+		opt->regenerate = false;
+	if (opt->regenerate && opt->user)
 		goto usage;
 	/* A SillyTavern build does not send images: say so rather than
 	 * drop them.  (A [tavern] profile is checked by assemble().) */

@@ -282,6 +282,7 @@ enum diag_level {
 	X(MSG_TAVERN_GREETING, "--greeting %s: the card has %zu greeting(s), numbered from 0") \
 	X(MSG_TAVERN_NO_CARD, "%s needs a character card: give --card FILE or [tavern] card") \
 	X(MSG_TAVERN_SEED, "--seed '%s' is not a non-negative integer") \
+	X(MSG_TAVERN_YAML_BODY, "%s is not YAML: SillyTavern ignores it, and so does strata") \
 	X(MSG_TAVERN_STOPS, "custom_stopping_strings is not a JSON array: SillyTavern sends no stopping strings then, and neither does strata") \
 	X(MSG_TAVERN_BUDGET, "the prompts that must be sent need %zu tokens, more than the budget of %ld (openai_max_context - openai_max_tokens - 3)") \
 	/* tavern stages: debug --stage (emit/emit_tavern.c) */ \
@@ -355,6 +356,7 @@ enum diag_level {
 	X(MSG_JSREGEX_BAD_NAMED_REF, "%s: invalid named reference") \
 	X(MSG_JSREGEX_BAD_BACKREF, "%s: reference to a group that does not exist") \
 	X(MSG_JSREGEX_TOO_DEEP, "%s: groups nested too deeply") \
+	X(MSG_JSREGEX_BEHIND_REF, "%s: this look-behind is not of a fixed length and refers to a group outside it; strata cannot run it") \
 	X(MSG_JSREGEX_DUP_NAME, "%s: duplicate capture group name") \
 	X(MSG_JSREGEX_BAD_GROUP, "%s: invalid group") \
 	X(MSG_JSREGEX_UNMATCHED, "%s: unmatched ')'") \

@@ -269,6 +269,38 @@ var_value(struct arena *a, const struct macro_vars *vars, const char *name)
 	return v;
 }
 
+/* addvar on a variable that holds a JSON array: value pushed (as a
+ * string), the array written back as JSON.stringify writes it; NULL
+ * when cur is no array. */
+static const char *
+array_push(struct run *run, const char *cur, const char *value)
+{
+	struct run quiet;
+	struct source *src;
+	struct node *arr = NULL;
+	struct buf b = BUF_INIT;
+	const char *r = NULL, *p = cur;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p != '[')
+		return NULL;
+	/* Parsed on a run of its own: a text that is no JSON is simply
+	 * no array (JSON.parse throws, SillyTavern goes on). */
+	run_init(&quiet);
+	quiet.diag.capped = true;
+	src = run_source_mem(&quiet, "variable", cur, strlen(cur));
+	if (json_parse(&quiet, src, &arr) && arr->kind == NODE_ARRAY) {
+		tree_push(&quiet.arena, arr, tree_str(&quiet.arena, value));
+		json_write(&b, arr, -1);
+		buf_putc(&b, '\0');
+		r = arena_strdup(&run->arena, b.data);
+		buf_free(&b);
+	}
+	run_free(&quiet);
+	return r;
+}
+
 static const char *
 var_add(struct run *run, struct macro_vars *vars, const char *name,
     const char *value)
@@ -278,6 +310,10 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 	double dc, dv;
 	const char *r;
 
+	if ((r = array_push(run, cur, value)) != NULL) {
+		macro_var_set(run, vars, name, r);
+		return r;
+	}
 	if (!*cur)
 		cur = "0";
 	if (!js_to_number(value, &dv) || !js_to_number(cur, &dc)) {
@@ -339,6 +375,61 @@ split2(struct arena *a, const char *s, size_t n, char **name, char **value)
 	return true;
 }
 
+/* String.prototype.trim() for a variable's name: ASCII blanks and the
+ * Unicode spaces JS trims. */
+static char *
+js_trim(struct arena *a, char *s)
+{
+	static const char *const sp[] = { "\xc2\xa0", "\xe1\x9a\x80",
+		"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xaf",
+		"\xe2\x81\x9f", "\xe3\x80\x80", "\xef\xbb\xbf" };
+	size_t n = strlen(s), i, k;
+	bool again = true;
+
+	(void)a;
+	while (again) {
+		again = false;
+		if (*s && strchr(" \t\n\v\f\r", *s)) {
+			s++;
+			n--;
+			again = true;
+			continue;
+		}
+		if (n && strchr(" \t\n\v\f\r", s[n - 1])) {
+			s[--n] = '\0';
+			again = true;
+			continue;
+		}
+		for (i = 0; i < LEN(sp); i++) {
+			k = strlen(sp[i]);
+			if (n >= k && memcmp(s, sp[i], k) == 0) {
+				s += k;
+				n -= k;
+				again = true;
+			} else if (n >= k && memcmp(s + n - k, sp[i], k) ==
+			    0) {
+				s[n -= k] = '\0';
+				again = true;
+			}
+		}
+		/* U+2000..U+200A */
+		if (n >= 3 && (unsigned char)s[0] == 0xe2 &&
+		    (unsigned char)s[1] == 0x80 && (unsigned char)s[2] >=
+		    0x80 && (unsigned char)s[2] <= 0x8a) {
+			s += 3;
+			n -= 3;
+			again = true;
+		} else if (n >= 3 && (unsigned char)s[n - 3] == 0xe2 &&
+		    (unsigned char)s[n - 2] == 0x80 &&
+		    (unsigned char)s[n - 1] >= 0x80 &&
+		    (unsigned char)s[n - 1] <= 0x8a) {
+			s[n -= 3] = '\0';
+			again = true;
+		}
+	}
+	return s;
+}
+
 /* One variable macro, m->key ("setvar::", ...), on m->vars. */
 static const char *
 step_var(struct mctx *m, const char *s, size_t n, size_t off)
@@ -353,6 +444,7 @@ step_var(struct mctx *m, const char *s, size_t n, size_t off)
 	if (strncmp(op, "set", 3) == 0 || strncmp(op, "add", 3) == 0) {
 		if (!split2(a, s + k, n - k, &name, &value))
 			return NULL;
+		name = js_trim(a, name);
 		if (strncmp(op, "set", 3) == 0)
 			macro_var_set(m->run, m->vars, name, value);
 		else
@@ -361,7 +453,7 @@ step_var(struct mctx *m, const char *s, size_t n, size_t off)
 	}
 	if (k == n)
 		return NULL;
-	name = arena_strndup(a, s + k, n - k);
+	name = js_trim(a, arena_strndup(a, s + k, n - k));
 	if (strncmp(op, "inc", 3) == 0)
 		return var_add(m->run, m->vars, name, "1");
 	if (strncmp(op, "dec", 3) == 0)
@@ -447,6 +539,10 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 		    false },
 		{ "notChar", e->user, false },
 		{ "model", e->model, false },
+		{ "authorsNote", e->authors_note, false },
+		{ "charAuthorsNote", e->char_authors_note, false },
+		{ "defaultAuthorsNote", e->default_authors_note, false },
+		{ "lastGenerationType", e->gen_type, false },
 		{ "isMobile", "false", false },
 	};
 	size_t i;
@@ -465,6 +561,9 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 	if (strcmp(m->key, "lastChatMessage") == 0)
 		return e->last_chat_message && ieq(s, n, m->key) ?
 		    e->last_chat_message : NULL;
+	/* {{summary}} is SillyTavern's only while its extension is on. */
+	if (strcmp(m->key, "summary") == 0)
+		return e->summary;
 	for (i = 0; i < LEN(t); i++)
 		if (strcmp(m->key, t[i].name) == 0)
 			return ieq(s, n, t[i].name) && (!t[i].card ||
@@ -489,6 +588,14 @@ step_chat(struct mctx *m, const char *s, size_t n, size_t off)
 		return or_empty(e->last_user_message);
 	if (ieq(s, n, "lastCharMessage"))
 		return or_empty(e->last_char_message);
+	if (ieq(s, n, "firstIncludedMessageId"))
+		return or_empty(e->first_included_id);
+	if (ieq(s, n, "firstDisplayedMessageId"))
+		return or_empty(e->first_displayed_id);
+	if (ieq(s, n, "lastSwipeId"))
+		return or_empty(e->last_swipe_id);
+	if (ieq(s, n, "currentSwipeId"))
+		return or_empty(e->current_swipe_id);
 	return NULL;
 }
 
@@ -653,6 +760,8 @@ macro_fixed(const struct macro_env *env, const char *s, size_t n)
 		env->creator_notes, env->char_version, env->model,
 		env->last_message, env->last_user_message,
 		env->last_char_message, env->input, env->last_chat_message,
+		env->authors_note, env->char_authors_note,
+		env->default_authors_note, env->summary,
 	};
 	size_t k;
 
@@ -721,7 +830,8 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 			STEP_IF(m.key, step_env);
 		}
 	}
-	if (has_open(s, "maxPrompt") || has_open(s, "last"))
+	if (has_open(s, "maxPrompt") || has_open(s, "last") ||
+	    has_open(s, "first") || has_open(s, "currentSwipeId"))
 		s = apply(&m, s, step_chat);
 	STEP_IF("reverse:", step_reverse);
 	if (has_open(s, "//"))

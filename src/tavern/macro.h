@@ -53,6 +53,17 @@ struct macro_env {
 	const char *last_message, *last_user_message, *last_char_message,
 	    *input, *last_chat_message;
 	long last_message_id;           /* -1: no message */
+	/* {{firstIncludedMessageId}}, {{firstDisplayedMessageId}},
+	 * {{lastSwipeId}}, {{currentSwipeId}} as SillyTavern prints them
+	 * (NULL reads as ""). */
+	const char *first_included_id, *first_displayed_id, *last_swipe_id,
+	    *current_swipe_id;
+	/* {{lastGenerationType}}; {{authorsNote}}, {{charAuthorsNote}},
+	 * {{defaultAuthorsNote}} and {{summary}} (the Summarize
+	 * extension's latest memory; NULL: the extension is off and the
+	 * macro is left as written). */
+	const char *gen_type, *authors_note, *char_authors_note,
+	    *default_authors_note, *summary;
 	long max_prompt;                /* {{maxPrompt}} */
 	bool card_macros;               /* false: the card texts are not
 	                                 * offered (card fields themselves) */

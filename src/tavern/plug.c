@@ -179,6 +179,50 @@ substitute(void *ctx, const char *text)
 	return w->macros ? macro_expands(w->run, w->macros, text) : text;
 }
 
+/* The persona's lorebook: power_user.persona_descriptions[user_avatar]
+ * .lorebook, else power_user.persona_description_lorebook; NULL. */
+static const char *
+persona_lorebook(const struct node *root)
+{
+	const struct node *pu = root ? tree_get(root, "power_user") : NULL;
+	const struct node *av = root ? tree_get(root, "user_avatar") : NULL;
+	const struct node *pd = pu ? tree_get(pu, "persona_descriptions") :
+	    NULL, *d, *lb;
+
+	if (pd && pd->kind == NODE_TABLE && av && av->kind == NODE_STRING &&
+	    (d = tree_get(pd, av->u.str.s)) != NULL &&
+	    d->kind == NODE_TABLE) {
+		lb = tree_get(d, "lorebook");
+		return lb && lb->kind == NODE_STRING && lb->u.str.len ?
+		    lb->u.str.s : NULL;
+	}
+	lb = pu ? tree_get(pu, "persona_description_lorebook") : NULL;
+	return lb && lb->kind == NODE_STRING && lb->u.str.len ? lb->u.str.s :
+	    NULL;
+}
+
+/* The character's extra books: world_info.charLore's extraBooks for the
+ * card's file name, or NULL. */
+static const struct node *
+char_lore(const struct node *wi, const char *card_file)
+{
+	const struct node *cl = wi ? tree_get(wi, "charLore") : NULL;
+	size_t i;
+
+	if (!cl || cl->kind != NODE_ARRAY || !card_file)
+		return NULL;
+	for (i = 0; i < cl->u.array.n; i++) {
+		const struct node *e = cl->u.array.items[i];
+		const struct node *nm = e->kind == NODE_TABLE ?
+		    tree_get(e, "name") : NULL;
+
+		if (nm && nm->kind == NODE_STRING &&
+		    strcmp(nm->u.str.s, card_file) == 0)
+			return tree_get(e, "extraBooks");
+	}
+	return NULL;
+}
+
 /*
  * A --world file is global lore when settings.json's globalSelect names
  * it, chat lore when the chat's metadata does, character lore when the
@@ -200,9 +244,13 @@ books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
 	struct wi_book *v = arena_array(a, in->nworlds + 1, sizeof(*v));
 	size_t i, n = 0;
 	bool ok = true, linked = false;
+	const char *persona;
+	const struct node *extra;
 
 	if (in->card)
 		cw = card_world(in->card);
+	persona = persona_lorebook(in->settings);
+	extra = char_lore(wi, in->card_file);
 	for (i = 0; i < in->nworlds; i++) {
 		const char *name = world_file_name(a, in->worlds[i]);
 		struct source *src = run_read(run, in->worlds[i], NULL,
@@ -215,14 +263,22 @@ books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
 		}
 		/* A book keeps its own name when it has one; the choice of
 		 * source goes by the file's. */
-		if (cw.s && cw.len && strcmp(cw.s, name) == 0) {
-			v[n].source = WI_SOURCE_CHARACTER;
+		/* SillyTavern's getSortedEntries: a book is global when
+		 * globalSelect names it, else the chat's, else the
+		 * persona's, else the character's (extensions.world or
+		 * one of its world_info.charLore extra books). */
+		if (cw.s && cw.len && strcmp(cw.s, name) == 0)
 			linked = true;
+		if (tree_has_string(global, name)) {
+			v[n].source = WI_SOURCE_GLOBAL;
 		} else if (chatw && chatw->kind == NODE_STRING &&
 		    strcmp(chatw->u.str.s, name) == 0) {
 			v[n].source = WI_SOURCE_CHAT;
-		} else if (tree_has_string(global, name)) {
-			v[n].source = WI_SOURCE_GLOBAL;
+		} else if (persona && strcmp(persona, name) == 0) {
+			v[n].source = WI_SOURCE_PERSONA;
+		} else if ((cw.s && cw.len && strcmp(cw.s, name) == 0) ||
+		    tree_has_string(extra, name)) {
+			v[n].source = WI_SOURCE_CHARACTER;
 		} else {
 			continue;
 		}

@@ -1,5 +1,6 @@
 #include "tavern/settings.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -117,6 +118,26 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	ok &= field_bool(run, pu, "collapse_newlines", false,
 	    &s->collapse_newlines);
 	ok &= field_str(run, pu, "user_prompt_bias", "", &s->user_prompt_bias);
+	ok &= field_int(run, pu, "chat_truncation", 100, &s->chat_truncation);
+	{
+		const struct node *r = NULL;
+
+		/* SillyTavern's defaults stand only for a settings.json
+		 * without the table: one it has replaces them whole (a
+		 * missing text is "", a missing max_additions no
+		 * limit). */
+		ok &= field_table(run, pu, "reasoning", &r);
+		ok &= field_bool(run, r, "add_to_prompts", false,
+		    &s->reasoning_add);
+		ok &= field_int(run, r, "max_additions", r ? INT64_MAX : 1,
+		    &s->reasoning_max);
+		ok &= field_str(run, r, "prefix", r ? "" : "<think>\n",
+		    &s->reasoning_prefix);
+		ok &= field_str(run, r, "suffix", r ? "" : "\n</think>",
+		    &s->reasoning_suffix);
+		ok &= field_str(run, r, "separator", r ? "" : "\n\n",
+		    &s->reasoning_sep);
+	}
 	ok &= field_str(run, note, "default", "", &s->note_default);
 	ok &= field_int(run, note, "defaultPosition", 1, &s->note_position);
 	ok &= field_int(run, note, "defaultInterval", 1, &s->note_interval);
@@ -124,6 +145,19 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	ok &= field_int(run, note, "defaultRole", 0, &s->note_role);
 	ok &= field_array(run, note, "chara", &s->note_chara);
 	ok &= field_bool(run, note, "allowWIScan", false, &s->note_wi_scan);
+	{
+		const struct node *mem = NULL, *dis = ext ?
+		    tree_get(ext, "disabledExtensions") : NULL;
+
+		ok &= field_table(run, ext, "memory", &mem);
+		s->memory_on = !tree_has_string(dis, "memory");
+		ok &= field_str(run, mem, "template", "[Summary: {{summary}}]",
+		    &s->memory_template);
+		ok &= field_int(run, mem, "position", 0, &s->memory_position);
+		ok &= field_int(run, mem, "depth", 2, &s->memory_depth);
+		ok &= field_int(run, mem, "role", 0, &s->memory_role);
+		ok &= field_bool(run, mem, "scan", false, &s->memory_scan);
+	}
 	/* SillyTavern's default config.yaml; its code falls back to
 	 * "Let's get started." */
 	s->strict_placeholder = "[Start a new chat]";

@@ -35,6 +35,13 @@ struct settings {
 	bool prefer_char_prompt, prefer_char_instructions;
 	bool strip_examples, pin_examples, collapse_newlines;
 	const char *user_prompt_bias;
+	int64_t chat_truncation;        /* messages shown (100; 0: all) */
+	/* power_user.reasoning: earlier replies' extra.reasoning in the
+	 * prompt, as prefix reasoning suffix separator, for the newest
+	 * max_additions of them. */
+	bool reasoning_add;
+	int64_t reasoning_max;
+	const char *reasoning_prefix, *reasoning_suffix, *reasoning_sep;
 	/* Author's Note defaults for a chat that sets none. */
 	const char *note_default;
 	int64_t note_position, note_interval, note_depth, note_role;
@@ -42,6 +49,12 @@ struct settings {
 	bool note_wi_scan;              /* note.allowWIScan: the notes feed
 	                                 * the world-info scan */
 	const struct node *global_vars; /* extension_settings.variables.global */
+	/* The Summarize extension (extension_settings.memory), unless
+	 * disabledExtensions names "memory": its latest summary goes in as
+	 * the extension prompt 1_memory through template. */
+	bool memory_on, memory_scan;
+	const char *memory_template;
+	int64_t memory_position, memory_depth, memory_role;
 	/* Passed on to the seams. */
 	const struct node *world_info;  /* world_info_settings */
 	const struct node *regex;       /* extension_settings.regex */

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/tree.h"
+#include "data/yamltree.h"
 #include "diag/run.h"
 #include "text/macros.h"
 #include "prompt/chat.h"
@@ -41,6 +42,8 @@ struct tmsg {
 	size_t chat;
 	uint32_t chat_item;
 	bool blocks;                    /* sent as a list of text blocks */
+	bool real;                      /* a message of the chat (history) */
+	bool prepared;                  /* its macros ran at prompt time */
 };
 
 struct tlist {
@@ -84,6 +87,12 @@ struct tb {
 	struct slot *slots;
 	size_t nslots, slotcap;
 	const struct tchat_msg *continued;      /* --type continue */
+	bool swiping;                   /* --type swipe: the last reply is
+	                                 * a swipe in progress */
+	bool typed;                     /* a user message was added */
+	const char *quiet;              /* --type quiet: the quiet prompt */
+	size_t nloaded;                 /* messages as the chat opened */
+	const char *memory;             /* the summary as the chat opened */
 	long budget, used;
 	struct tavern_report *rep;
 	enum out_format format;         /* the body's: anthropic, gemini
@@ -99,6 +108,10 @@ struct tb {
 	 * it, and one they never reach is never regexed. */
 	const char **rx_text, **rx_out;
 	const char **rx_by;             /* the scripts that made rx_out[i] */
+	const char **reason;    /* by message: its reasoning as the prompt
+	                         * puts it in front, or NULL */
+	const char **reason_bare;       /* the same for an empty message
+	                                 * continued: no suffix */
 	size_t nrx;
 	int rx_shift;           /* 1 on continue: the message continued
 	                         * has depth -1 */
@@ -119,6 +132,7 @@ push(struct run *run, struct tlist *l, const char *role, const char *name,
 	m.chat = 0;
 	m.chat_item = 0;
 	m.blocks = false;
+	m.real = m.prepared = false;
 	if (l->n == l->cap)
 		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
 		    sizeof(*l->v));
@@ -298,6 +312,8 @@ push_m(struct run *run, struct tlist *l, const struct tmsg *m)
 	l->v[l->n - 1].chat = m->chat;
 	l->v[l->n - 1].chat_item = m->chat_item;
 	l->v[l->n - 1].blocks = m->blocks;
+	l->v[l->n - 1].real = m->real;
+	l->v[l->n - 1].prepared = m->prepared;
 }
 
 /* Count m's tokens, and give each of its items its own count. */
@@ -407,10 +423,12 @@ ext_add(struct tb *t, const char *key, const char *value, int position,
 	e.depth = depth;
 	e.role = role < 0 || role > 2 ? 0 : role;
 	e.item = item_add(t, strcmp(key, "2_floating_prompt") == 0 ?
-	    "authorsNote" : strcmp(key, "DEPTH_PROMPT") == 0 ?
+	    "authorsNote" : strcmp(key, "1_memory") == 0 ? "summary" :
+	    strcmp(key, "DEPTH_PROMPT") == 0 ?
 	    "charDepthPrompt" : strcmp(key, "PERSONA_DESCRIPTION") == 0 ?
 	    "personaDescription" : key, strcmp(key, "2_floating_prompt") ==
-	    0 ? "chat" : strcmp(key, "DEPTH_PROMPT") == 0 ? "card" :
+	    0 || strcmp(key, "1_memory") == 0 ? "chat" :
+	    strcmp(key, "DEPTH_PROMPT") == 0 ? "card" :
 	    strcmp(key, "PERSONA_DESCRIPTION") == 0 ? "settings" :
 	    "world info", roles[e.role], position == EXT_IN_CHAT ? depth : -1,
 	    value);
@@ -506,6 +524,7 @@ sandbox_chat(struct tb *t)
 		tchat_add(t->run, &t->chat, m->name ? m->name : is_user ?
 		    user : t->card->name.s, m->text, is_user);
 		t->chat.msgs[t->chat.n - 1].narrator =
+		    t->chat.all[t->chat.nall - 1].narrator =
 		    strcmp(m->role, "system") == 0;
 	}
 }
@@ -533,6 +552,34 @@ read_inputs(struct tb *t)
 	if (ok && in->has_msgs)
 		sandbox_chat(t);
 	return ok;
+}
+
+/* {{authorsNote}} (the chat's note, or the default a new chat takes),
+ * {{charAuthorsNote}} (the character's note in extension_settings.note
+ * .chara, used or not), {{defaultAuthorsNote}}. */
+static void
+note_macros(struct tb *t)
+{
+	const struct node *meta = t->chat.meta, *v;
+	size_t i;
+
+	t->env.default_authors_note = t->s.note_default;
+	v = meta ? tree_get(meta, "note_prompt") : NULL;
+	t->env.authors_note = v && v->kind == NODE_STRING ? v->u.str.s :
+	    t->s.note_default;
+	for (i = 0; t->s.note_chara && t->s.note_chara->kind == NODE_ARRAY &&
+	    i < t->s.note_chara->u.array.n; i++) {
+		const struct node *c = t->s.note_chara->u.array.items[i];
+		const struct node *name = tree_get(c, "name");
+		const struct node *prompt = tree_get(c, "prompt");
+
+		if (name && name->kind == NODE_STRING &&
+		    strcmp(name->u.str.s, t->card_file) == 0) {
+			t->env.char_authors_note = prompt && prompt->kind ==
+			    NODE_STRING ? prompt->u.str.s : "";
+			break;
+		}
+	}
 }
 
 static void
@@ -570,6 +617,7 @@ setup_env(struct tb *t)
 	macro_vars_load(run, &t->globals, t->in->global_vars);
 	t->env.locals = &t->locals;
 	t->env.globals = &t->globals;
+	note_macros(t);
 	if (t->in->now && clock_parse(t->in->now, &ms))
 		t->env.now_ms = ms;
 	else
@@ -678,6 +726,92 @@ regex_scope(struct tb *t)
 	return t->seams->regex.load(t->seams->regex.ctx, t->run, &sc);
 }
 
+/* The Summarize extension's memory of the first n messages of c: the
+ * newest extra.memory but the last message's ("" when none). */
+static const char *
+latest_memory(const struct tchat *c, size_t n)
+{
+	for (; n > 1; n--)
+		if (c->all[n - 2].memory)
+			return c->all[n - 2].memory;
+	return "";
+}
+
+/*
+ * The chat macros, read from SillyTavern's chat array (hidden messages
+ * included): {{lastMessage}} and kin skip a swipe in progress (its
+ * swipe_id past its swipes), {{lastSwipeId}} and {{currentSwipeId}} do
+ * not; {{summary}} is the newest extra.memory but the last message's;
+ * {{firstDisplayedMessageId}} is the first of the power_user
+ * chat_truncation newest messages as the chat was opened.
+ */
+static void
+chat_macros(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const struct tchat *c = &t->chat;
+	size_t i, n = c->nall;
+	long last = -1, user = -1, chr = -1;
+
+	t->env.last_message = t->env.last_user_message =
+	    t->env.last_char_message = NULL;
+	for (i = n; i > 0; i--) {
+		const struct tchat_msg *m = &c->all[i - 1];
+
+		if (t->swiping && i == n)
+			continue;       /* a swipe in progress */
+		if (last < 0)
+			last = (long)(i - 1);
+		if (user < 0 && m->is_user && !m->hidden)
+			user = (long)(i - 1);
+		if (chr < 0 && !m->is_user && !m->hidden)
+			chr = (long)(i - 1);
+	}
+	t->env.last_message_id = last;
+	if (last >= 0)
+		t->env.last_message = c->all[last].text;
+	if (user >= 0)
+		t->env.last_user_message = c->all[user].text;
+	if (chr >= 0)
+		t->env.last_char_message = c->all[chr].text;
+	if (n) {
+		const struct tchat_msg *m = &c->all[n - 1];
+		int64_t id = t->swiping ? m->nswipes : m->swipe_id;
+		int64_t ns = m->nswipes;
+
+		/* Shown, a reply gets one swipe (its text) if it had
+		 * none. */
+		if (!m->is_user && !t->swiping) {
+			if (ns < 0)
+				ns = 1;
+			if (id < 0)
+				id = 0;
+		}
+		/* Number(undefined) + 1 */
+		t->env.current_swipe_id = id < 0 ? "NaN" :
+		    arena_printf(a, "%lld", (long long)id + 1);
+		t->env.last_swipe_id = ns < 0 ? "" :
+		    arena_printf(a, "%lld", (long long)ns);
+	}
+	t->env.summary = t->s.memory_on ? latest_memory(c, n) : NULL;
+	if (n)
+		t->env.first_displayed_id = arena_printf(a, "%zu",
+		    t->s.chat_truncation > 0 && t->nloaded >
+		    (size_t)t->s.chat_truncation ? t->nloaded -
+		    (size_t)t->s.chat_truncation : 0);
+	t->env.gen_type = t->type;
+	{
+		const struct node *v = c->meta ? tree_get(c->meta,
+		    "lastInContextMessageId") : NULL;
+
+		if (v && v->kind == NODE_INT)
+			t->env.first_included_id = arena_printf(a, "%lld",
+			    (long long)v->u.i);
+		else if (v && v->kind == NODE_STRING)
+			t->env.first_included_id = v->u.str.s;
+	}
+}
+
 /* A new chat starts with the greeting; then the message typed. */
 static bool
 chat_messages(struct tb *t)
@@ -695,9 +829,13 @@ chat_messages(struct tb *t)
 	for (i = 0; i < t->chat.n; i++)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
-	if (chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user)
-		t->cmac[0] = t->chat.msgs[0].text = sub(t,
-		    t->chat.msgs[0].text);
+	if (chat_given(t->in) && t->chat.nall) {
+		const char *x = sub(t, t->chat.all[0].text);
+
+		t->chat.all[0].text = x;
+		if (!t->chat.all[0].hidden)
+			t->cmac[0] = t->chat.msgs[0].text = x;
+	}
 	if (!chat_given(t->in)) {
 		const struct card_text *g = &t->card->first_mes;
 		long n = 0;
@@ -731,20 +869,62 @@ chat_messages(struct tb *t)
 			    false);
 			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
 			    1].text;
+			/* With alternate greetings the greeting has them
+			 * as its swipes. */
+			if (t->card->alternate_greetings.n) {
+				struct tchat_msg *gm = &t->chat.all[
+				    t->chat.nall - 1];
+
+				gm->nswipes = (int64_t)
+				    t->card->alternate_greetings.n +
+				    (t->card->first_mes.len ? 1 : 0);
+				gm->swipe_id = t->card->first_mes.len ||
+				    n == 0 ? n : n - 1;
+				t->chat.msgs[t->chat.n - 1] = *gm;
+			}
 		}
 	}
-	/* A swipe or a regeneration replaces the last reply. */
-	if ((strcmp(t->type, "swipe") == 0 ||
-	    strcmp(t->type, "regenerate") == 0) && t->chat.n &&
+	t->nloaded = t->chat.nall;
+	/* The Summarize extension takes its memory as the chat opens. */
+	t->memory = latest_memory(&t->chat, t->nloaded);
+	/* Regenerate deletes the last message unless it is the user's
+	 * (even a hidden one); a swipe keeps it in the chat, the macros
+	 * skip it as a swipe in progress, and only the prompt and world
+	 * info lose it. */
+	if (strcmp(t->type, "regenerate") == 0 && t->chat.nall &&
+	    !t->chat.all[t->chat.nall - 1].is_user) {
+		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
+
+		if (!m->hidden)
+			item_skip(t, arena_printf(&run->arena, "chat#%zu",
+			    t->chat.n - 1), "chat", "assistant", 0, m->text,
+			    "replaced", "--type regenerate deletes the last "
+			    "reply and generates it anew");
+		tchat_pop(&t->chat);
+	} else if (strcmp(t->type, "swipe") == 0 && t->chat.n &&
 	    !t->chat.msgs[t->chat.n - 1].is_user) {
 		t->chat.n--;
+		t->swiping = true;
 		item_skip(t, arena_printf(&run->arena, "chat#%zu", t->chat.n),
 		    "chat", "assistant", 0, t->chat.msgs[t->chat.n].text,
-		    "replaced", arena_printf(&run->arena, "--type %s "
-		    "generates the last reply anew", t->type));
+		    "replaced", "--type swipe generates a new swipe of the "
+		    "last reply");
 	}
-	/* The message typed is sent only by a normal generation. */
-	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0) {
+	/* The message typed is sent only by a normal generation; with
+	 * none, send_if_empty is sent as the user's. */
+	if (strcmp(t->type, "normal") == 0 && (!t->in->user ||
+	    !*t->in->user) && *trim(&run->arena, t->p->send_if_empty)) {
+		const char *u = trim(&run->arena, t->p->send_if_empty);
+		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
+		    false, TAVERN_NO_DEPTH, u);
+
+		t->craw[t->chat.n] = u;
+		t->cpre[t->chat.n] = s;
+		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
+		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
+		t->typed = true;
+	} else if (t->in->user && *t->in->user &&
+	    strcmp(t->type, "normal") == 0) {
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
 		    false, TAVERN_NO_DEPTH, t->in->user);
 
@@ -753,22 +933,18 @@ chat_messages(struct tb *t)
 		t->cpre_by[t->chat.n] = fired(t);
 		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
+		t->typed = true;
+	} else if (t->in->user && *t->in->user &&
+	    strcmp(t->type, "quiet") == 0) {
+		/* The quiet prompt: world info scans it, and it is the
+		 * last message. */
+		t->quiet = sub(t, t->in->user);
 	} else if (t->in->user && *t->in->user)
 		item_skip(t, "userInput", "chat", "user", 0, t->in->user,
 		    "trigger", arena_printf(&run->arena, "only a normal "
 		    "generation sends the message typed, not --type %s",
 		    t->type));
-	/* {{lastMessage}} and kin. */
-	for (i = 0; i < t->chat.n; i++) {
-		const struct tchat_msg *m = &t->chat.msgs[i];
-
-		t->env.last_message = m->text;
-		t->env.last_message_id = (long)i;
-		if (m->is_user)
-			t->env.last_user_message = m->text;
-		else
-			t->env.last_char_message = m->text;
-	}
+	chat_macros(t);
 	return true;
 }
 
@@ -844,6 +1020,18 @@ depth_prompts(struct tb *t)
 {
 	struct card_depth_prompt dp;
 
+	if (t->s.memory_on && *t->memory) {
+		const char *v = trim(&t->run->arena, t->memory), *keep =
+		    t->env.summary;
+
+		t->env.summary = v;
+		v = *t->s.memory_template ? sub(t, t->s.memory_template) :
+		    arena_printf(&t->run->arena, "Summary: %s", v);
+		t->env.summary = keep;
+		ext_add(t, "1_memory", v, (int)t->s.memory_position,
+		    t->s.memory_depth, (int)t->s.memory_role);
+	}
+
 	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
 		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
 		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
@@ -884,7 +1072,8 @@ placement(const struct tchat_msg *m)
 	return m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT;
 }
 
-/* Chat message j after the prompt-time regex at its depth. */
+/* Chat message j after the prompt-time regex at its depth, with its
+ * reasoning in front when the prompt takes it. */
 static const char *
 rx_at(struct tb *t, size_t j)
 {
@@ -893,8 +1082,59 @@ rx_at(struct tb *t, size_t j)
 		    t->run, placement(&t->chat.msgs[j]), true,
 		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
 		t->rx_by[j] = fired(t);
+		if (t->reason && t->reason[j])
+			t->rx_out[j] = *t->rx_out[j] || !t->reason_bare[j] ?
+			    arena_printf(&t->run->arena, "%s%s",
+			    t->reason[j], t->rx_out[j]) : t->reason_bare[j];
 	}
 	return t->rx_out[j];
+}
+
+/*
+ * PromptReasoning: from the newest message back, each one's
+ * extra.reasoning (through the reasoning regex scripts at its depth)
+ * goes in front of its text as prefix, reasoning, suffix, separator --
+ * only prefix and reasoning when its text is empty -- while
+ * reasoning.add_to_prompts allows and fewer than max_additions were
+ * added.  The message a continue continues gets its reasoning whatever
+ * the setting (and counts).
+ */
+static void
+reasoning(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const struct settings *st = &t->s;
+	size_t i, n = t->chat.n;
+	int64_t count = 0;
+	bool cont = t->rx_shift != 0;
+
+	t->reason = arena_array(a, n + 1, sizeof(*t->reason));
+	t->reason_bare = arena_array(a, n + 1, sizeof(*t->reason_bare));
+	for (i = n; i > 0; i--) {
+		const struct tchat_msg *m = &t->chat.msgs[i - 1];
+		bool prefix = cont && i == n;
+		const char *r, *pre, *suf, *sep;
+		int depth = (int)(n - i) - (cont ? 1 : 0);
+
+		if ((prefix || (st->reasoning_add &&
+		    count < st->reasoning_max)) && m->reasoning) {
+			r = t->seams->regex.apply(t->seams->regex.ctx, t->run,
+			    TAVERN_RE_REASONING, true, depth, m->reasoning);
+			if (*r && strcmp(r, "\xe2\x80\x8b")) {
+				count++;
+				pre = sub(t, st->reasoning_prefix);
+				sep = sub(t, st->reasoning_sep);
+				suf = sub(t, st->reasoning_suffix);
+				t->reason[i - 1] = arena_printf(a, "%s%s%s%s",
+				    pre, r, suf, sep);
+				if (prefix)
+					t->reason_bare[i - 1] = arena_printf(a,
+					    "%s%s", pre, r);
+			}
+		}
+		if (!st->reasoning_add || count >= st->reasoning_max)
+			break;
+	}
 }
 
 /* tavern_wi_scan's text(): message i counted from the newest. */
@@ -924,6 +1164,7 @@ world_info(struct tb *t)
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_by = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	reasoning(t);
 	/* Oldest first, as SillyTavern regexes them (its macros may set
 	 * variables: the newest message's value is the one kept); what may
 	 * wait does.  msgs[] is newest first. */
@@ -951,14 +1192,20 @@ world_info(struct tb *t)
 	in.inject = "";
 	/* With allowWIScan the Author's and Character's Notes are in the
 	 * inject buffer. */
-	for (k = 0; t->s.note_wi_scan && k < t->next; k++) {
+	for (k = 0; k < t->next; k++) {
 		const struct ext *e = &t->ext[k];
 
-		if ((strcmp(e->key, "2_floating_prompt") == 0 ||
-		    strcmp(e->key, "DEPTH_PROMPT") == 0) && *e->value)
+		if (((t->s.note_wi_scan && (strcmp(e->key,
+		    "2_floating_prompt") == 0 || strcmp(e->key,
+		    "DEPTH_PROMPT") == 0)) || (t->s.memory_scan &&
+		    strcmp(e->key, "1_memory") == 0)) && *e->value)
 			in.inject = *in.inject ? arena_printf(&run->arena,
 			    "%s\n%s", in.inject, e->value) : e->value;
 	}
+	/* The quiet prompt is scanned too. */
+	if (t->quiet && *t->quiet)
+		in.inject = *in.inject ? arena_printf(&run->arena, "%s\n%s",
+		    in.inject, t->quiet) : t->quiet;
 	in.card = t->card;
 	in.card_file = t->card_file;
 	in.chat_metadata = t->chat.meta;
@@ -1153,6 +1400,22 @@ resolve(struct tb *t, struct tmsg *m)
 		    rx_at(t, m->chat));
 }
 
+/*
+ * A message of the history as the prompt takes it: its macros run again
+ * (SillyTavern prepares every chat message and in-chat injection as a
+ * prompt), once.
+ */
+static void
+prepare(struct tb *t, struct tmsg *m)
+{
+	resolve(t, m);
+	if (m->prepared || !(m->real || (m->id && strcmp(m->id,
+	    "injection") == 0)))
+		return;
+	m->content = sub(t, m->content);
+	m->prepared = true;
+}
+
 /* The completion name of a speaker: [A-Za-z0-9_]{1,64}, else sanitised;
  * NULL for none. */
 static const char *
@@ -1185,7 +1448,7 @@ history(struct tb *t, struct tlist *out)
 	struct arena *a = &t->run->arena;
 	size_t i, n = t->chat.n;
 	/* On continue the message continued has depth -1. */
-	int shift = t->continued ? 2 : 1;
+	int shift = 1 + t->rx_shift;
 
 	reserve(t->run, out, out->n + n);
 	for (i = 0; i < n; i++) {
@@ -1215,12 +1478,14 @@ history(struct tb *t, struct tlist *out)
 			push_item(t, out, role, name, NULL, NULL, it);
 			out->v[out->n - 1].chat = i;
 			out->v[out->n - 1].chat_item = it;
+			out->v[out->n - 1].real = true;
 			continue;
 		}
 		push_item(t, out, role, name, chat_content(t, i, it, same ?
 		    t->rx_out[i] : t->seams->regex.apply(t->seams->regex.ctx,
 		    t->run, placement(m), true, (int)(n - i) - shift,
 		    m->text)), NULL, it);
+		out->v[out->n - 1].real = true;
 	}
 }
 
@@ -1699,11 +1964,11 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		left -= (long)tokens(t, &newchat);
 	else
 		item_out(t, nci, "empty", "new_chat_prompt is empty");
+	/* (On continue the message continued has left the history.) */
 	if (hist->n && strcmp(hist->v[hist->n - 1].role,
-	    "assistant") == 0 && *t->p->send_if_empty &&
-	    strcmp(t->type, "continue")) {
+	    "assistant") == 0 && *t->p->send_if_empty) {
 		struct tmsg e = { .role = "user",
-		    .content = sub(t, t->p->send_if_empty),
+		    .content = t->p->send_if_empty,
 		    .id = "emptyUserMessageReplacement" };
 		uint32_t it = item_add(t, e.id, "preset", "user", 0,
 		    t->p->send_if_empty);
@@ -1714,11 +1979,14 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	}
 	first = hist->n;
 	while (first > 0) {
-		long c = (long)count(t, &hist->v[first - 1]);
+		struct tmsg *m = &hist->v[first - 1];
+		long c;
 
+		prepare(t, m);
+		/* An empty message costs nothing (but its name) and is
+		 * not sent. */
+		c = *m->content || m->name ? (long)count(t, m) : 0;
 		if (c > left) {
-			const struct tmsg *m = &hist->v[first - 1];
-
 			for (k = 0; k < m->nitems; k++)
 				item_out(t, m->items[k], "budget",
 				    arena_printf(a, "%ld tokens, %ld left of "
@@ -1726,7 +1994,12 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 				    t->budget));
 			break;
 		}
-		left -= c;
+		if (!*m->content)
+			for (k = 0; k < m->nitems; k++)
+				item_out(t, m->items[k], "empty", "an empty "
+				    "message is not sent");
+		else
+			left -= c;
 		first--;
 	}
 	/* Everything older than the first that did not fit is out too. */
@@ -1747,7 +2020,8 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 			    "tokens, %ld left", tokens(t, &newchat), left));
 	}
 	for (i = first; i < hist->n; i++)
-		push_m(t->run, &h->msgs, &hist->v[i]);
+		if (*hist->v[i].content)
+			push_m(t->run, &h->msgs, &hist->v[i]);
 	*lp = left;
 }
 
@@ -1841,47 +2115,78 @@ fill(struct tb *t, struct tlist *hist)
 }
 
 /*
- * Continue: the last message is sent again at the end, then the nudge
- * ({{lastChatMessage}} is its text); with continue_prefill it is the
- * final assistant message instead, with continue_postfix glued on.
+ * Continue.  The message continued is the newest of the history as the
+ * prompt has it (its regex at depth -1, its name prefix, no '\r').
+ * With continue_prefill it leaves the history before the in-chat
+ * injections and is the last message, as it is (no macros, no
+ * continue_postfix; for Claude an assistant message takes the preset's
+ * prefill in front).  Without, it leaves the history after them (the
+ * newest message that is not an injection), its macros run, and it is
+ * sent again at the end, followed by the continue nudge, whose
+ * {{lastChatMessage}} is its regexed text with continue_postfix glued
+ * on unless it ends with a space, trimmed.
  */
 static void
-continued(struct tb *t, struct tlist *hist)
+continued(struct tb *t, struct tlist *hist, bool prefill)
 {
-	const struct tchat_msg *m = &t->chat.msgs[t->chat.n - 1];
+	struct arena *a = &t->run->arena;
+	const struct tchat_msg *cm = &t->chat.msgs[t->chat.n - 1];
+	struct tmsg m;
 	struct slot *s;
-	const char *text = m->text;
+	const char *text, *last;
+	size_t i;
+	uint32_t it;
 
-	t->continued = m;
-	t->env.last_chat_message = text;
+	if (prefill != t->p->continue_prefill)
+		return;
+	for (i = hist->n; i > 0 && !hist->v[i - 1].real; i--)
+		;
+	if (!i)
+		return;
+	resolve(t, &hist->v[i - 1]);
+	m = hist->v[i - 1];
+	memmove(&hist->v[i - 1], &hist->v[i], (hist->n - i) *
+	    sizeof(*hist->v));
+	hist->n--;
+	t->continued = cm;
+	for (i = 0; i < m.nitems; i++)
+		item_out(t, m.items[i], "continued", "sent at the end, as the "
+		    "message continued");
 	s = slot_add(t, "continue");
-	if (t->p->continue_prefill) {
-		/* It keeps its speaker's role (and name, for completion
-		 * names); for Claude an assistant message takes the preset's
-		 * prefill in front, as SillyTavern's frontend puts it. */
-		const char *role = m->is_user ? "user" : "assistant";
-		const char *body = arena_printf(&t->run->arena, "%s%s",
-		    strip_cr(&t->run->arena, text), t->p->continue_postfix);
-		const char *pre = !m->is_user && t->format == FORMAT_ANTHROPIC ?
+	if (prefill) {
+		const char *pre = strcmp(m.role, "assistant") == 0 &&
+		    t->format == FORMAT_ANTHROPIC ?
 		    sub(t, t->p->assistant_prefill) : "";
 
-		if (*pre)
-			body = arena_printf(&t->run->arena, "%s\n\n%s", pre,
-			    body);
-		push_item(t, &s->msgs, role, t->p->names ==
-		    PRESET_NAMES_COMPLETION ? completion_name(&t->run->arena,
-		    m->name) : NULL, body, "continuePrefill", item_add(t,
-		    "continuePrefill", "chat", role, -1, text));
+		text = *pre && *m.content ? arena_printf(a, "%s\n\n%s", pre,
+		    m.content) : *pre ? pre : m.content;
+		it = item_add(t, "continuePrefill", "chat", m.role, -1,
+		    m.content);
+		if (*text)
+			push_item(t, &s->msgs, m.role, m.name ?
+			    completion_name(a, cm->name) : NULL, text,
+			    "continuePrefill", it);
+		else
+			item_empty(t, it);
 		return;
 	}
-	push_item(t, &s->msgs, m->is_user ? "user" : "assistant", NULL,
-	    strip_cr(&t->run->arena, text), "continue", item_add(t,
-	    "continue", "chat", m->is_user ? "user" : "assistant", -1, text));
+	it = item_add(t, "continue", "chat", m.role, -1, m.content);
+	text = sub(t, m.content);
+	item_stage(t, it, TAVERN_STAGE_MACROS, text);
+	/* An empty message is not sent; its nudge still is. */
+	if (*text)
+		push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
+	else
+		item_empty(t, it);
+	last = rx_at(t, t->chat.n - 1);
+	if (!*last || last[strlen(last) - 1] != ' ')
+		last = arena_printf(a, "%s%s", last, t->p->continue_postfix);
+	t->env.last_chat_message = trim(a, last);
 	text = sub(t, t->p->continue_nudge_prompt);
+	t->env.last_chat_message = NULL;
 	if (*text) {
-		uint32_t it = item_add(t, "continueNudge", "preset", "system",
-		    -1, t->p->continue_nudge_prompt);
-
+		it = item_add(t, "continueNudge", "preset", "system", -1,
+		    t->p->continue_nudge_prompt);
 		item_stage(t, it, TAVERN_STAGE_MACROS, text);
 		push_item(t, &s->msgs, "system", NULL, text, "continueNudge",
 		    it);
@@ -2506,6 +2811,131 @@ with_stops(struct tb *t, const struct node *b)
 	return out;
 }
 
+/* The connection field key: the preset's when it has it (SillyTavern
+ * 1.15 binds a preset's connection fields when it is picked), else
+ * settings.json's oai_settings. */
+static const char *
+connection_str(struct tb *t, const char *key)
+{
+	const struct node *v = tree_get(t->p->root, key), *oai;
+
+	if (!v && t->s.root && (oai = tree_get(t->s.root, "oai_settings")))
+		v = tree_get(oai, key);
+	return v && v->kind == NODE_STRING ? v->u.str.s : "";
+}
+
+/* YAML text s parsed into the run's arena; NULL (and a warning) when it
+ * is not YAML. */
+static struct node *
+yaml_value(struct tb *t, const char *what, const char *s)
+{
+	struct run quiet;
+	struct node *n = NULL, *r = NULL;
+
+	run_init(&quiet);
+	quiet.diag.capped = true;
+	if (yamltree_parse(&quiet, run_source_mem(&quiet, what, s,
+	    strlen(s)), &n))
+		r = tree_copy(&t->run->arena, n);
+	run_free(&quiet);
+	if (!r)
+		diag_plain(t->run, DIAG_WARNING, MSG_TAVERN_YAML_BODY, what);
+	return r;
+}
+
+/* A body field the YAML may set or remove: not messages, model and
+ * tools, which strata's emitters own. */
+static bool
+body_key(const char *k)
+{
+	return strcmp(k, "messages") && strcmp(k, "model") &&
+	    strcmp(k, "tools");
+}
+
+/* Set mb on the body: in place when the body has it, else among the
+ * fields sent as written (params' own "openai" table). */
+static void
+body_set(struct arena *a, struct node *out, const struct member *mb)
+{
+	struct node *own;
+
+	if (tree_get(out, mb->key) && strcmp(mb->key, "openai")) {
+		tree_set(a, out, mb->key, mb->keylen, 0, span_make(0, 0),
+		    mb->value);
+		return;
+	}
+	own = (struct node *)tree_get(out, "openai");
+	if (!own || own->kind != NODE_TABLE)
+		own = tree_put(a, out, "openai", tree_table(a));
+	tree_set(a, own, mb->key, mb->keylen, 0, span_make(0, 0), mb->value);
+}
+
+/* Remove key from the body and from the fields sent as written. */
+static void
+body_remove(struct arena *a, struct node *out, const char *key, size_t len)
+{
+	struct node *own = (struct node *)tree_get(out, "openai");
+
+	tree_remove(a, out, key, len);
+	if (own && own->kind == NODE_TABLE)
+		tree_remove(a, own, key, len);
+}
+
+/*
+ * A custom OpenAI-compatible source's custom_include_body (YAML: a
+ * mapping, or a list of mappings, whose keys are set on the body, a key
+ * already there keeping its place) and custom_exclude_body (YAML: a list
+ * of keys, a mapping whose keys, or one key, are removed), as
+ * SillyTavern's server applies them.
+ */
+static const struct node *
+custom_body(struct tb *t, const struct node *b)
+{
+	struct arena *a = &t->run->arena;
+	const char *inc = connection_str(t, "custom_include_body");
+	const char *exc = connection_str(t, "custom_exclude_body");
+	struct node *out, *y;
+	size_t i, j;
+
+	if (t->format != FORMAT_OPENAI || (!*inc && !*exc))
+		return b;
+	out = b ? tree_copy(a, b) : tree_table(a);
+	if (*inc && (y = yaml_value(t, "custom_include_body", inc))) {
+		for (i = 0; i < (y->kind == NODE_ARRAY ? y->u.array.n : 1);
+		    i++) {
+			const struct node *m = y->kind == NODE_ARRAY ?
+			    y->u.array.items[i] : y;
+
+			for (j = 0; m->kind == NODE_TABLE && j < m->u.table.n;
+			    j++) {
+				const struct member *mb = &m->u.table.items[j];
+
+				if (body_key(mb->key))
+					body_set(a, out, mb);
+			}
+		}
+	}
+	if (*exc && (y = yaml_value(t, "custom_exclude_body", exc))) {
+		if (y->kind == NODE_ARRAY) {
+			for (i = 0; i < y->u.array.n; i++)
+				if (y->u.array.items[i]->kind == NODE_STRING &&
+				    body_key(y->u.array.items[i]->u.str.s))
+					body_remove(a, out,
+					    y->u.array.items[i]->u.str.s,
+					    y->u.array.items[i]->u.str.len);
+		} else if (y->kind == NODE_TABLE) {
+			for (i = 0; i < y->u.table.n; i++)
+				if (body_key(y->u.table.items[i].key))
+					body_remove(a, out,
+					    y->u.table.items[i].key,
+					    y->u.table.items[i].keylen);
+		} else if (y->kind == NODE_STRING && body_key(y->u.str.s)) {
+			body_remove(a, out, y->u.str.s, y->u.str.len);
+		}
+	}
+	return out;
+}
+
 /* --- the driver --- */
 
 bool
@@ -2743,16 +3173,24 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		else
 			item_empty(&t, it);
 	}
-	if (strcmp(t.type, "continue") == 0 && t.chat.n)
-		continued(&t, &hist);
-	history(&t, &hist);
-	if (t.continued && hist.n) {
-		hist.n--;
-		item_out(&t, hist.v[hist.n].items[0], "continued", "sent at "
-		    "the end, as the message continued");
+	if (t.quiet) {
+		uint32_t it = item_add(&t, "quietPrompt", "chat", "system",
+		    -1, t.in->user);
+
+		item_stage(&t, it, TAVERN_STAGE_MACROS, t.quiet);
+		if (*t.quiet)
+			push_item(&t, &slot_add(&t, "quietPrompt")->msgs,
+			    "system", NULL, t.quiet, "quietPrompt", it);
+		else
+			item_empty(&t, it);
 	}
+	history(&t, &hist);
+	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+		continued(&t, &hist, true);
 	own_context(&t, &hist);
 	inject(&t, &hist, injs, ninj);
+	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+		continued(&t, &hist, false);
 	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
 	if (!fill(&t, &hist))
 		return false;
@@ -2771,10 +3209,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
 		names_in_text(&t, &all);
 
-	c->params = with_stops(&t, c->format == FORMAT_ANTHROPIC ?
-	    claude_params(&t) : c->format == FORMAT_GEMINI ?
-	    t.p->body_google : c->format == FORMAT_RESPONSES ?
-	    responses_params(&t) : t.p->body);
+	c->params = custom_body(&t, with_stops(&t, c->format ==
+	    FORMAT_ANTHROPIC ? claude_params(&t) : c->format ==
+	    FORMAT_GEMINI ? t.p->body_google : c->format ==
+	    FORMAT_RESPONSES ? responses_params(&t) : t.p->body));
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	c->msgs = arena_array(&run->arena, all.n + 1, sizeof(*c->msgs));

@@ -8,6 +8,21 @@
 #include "diag/run.h"
 #include "session/chatfile.h"
 
+static void
+add(struct run *run, struct tchat *c, const struct tchat_msg *m)
+{
+	if (!m->hidden) {
+		if (c->n == c->cap)
+			c->msgs = avec_grow(&run->arena, c->msgs, &c->cap,
+			    c->n, c->n + 1, sizeof(*c->msgs));
+		c->msgs[c->n++] = *m;
+	}
+	if (c->nall == c->allcap)
+		c->all = avec_grow(&run->arena, c->all, &c->allcap, c->nall,
+		    c->nall + 1, sizeof(*c->all));
+	c->all[c->nall++] = *m;
+}
+
 void
 tchat_add(struct run *run, struct tchat *c, const char *name,
     const char *text, bool is_user)
@@ -18,10 +33,17 @@ tchat_add(struct run *run, struct tchat *c, const char *name,
 	m.name = name;
 	m.text = text;
 	m.is_user = is_user;
-	if (c->n == c->cap)
-		c->msgs = avec_grow(&run->arena, c->msgs, &c->cap, c->n,
-		    c->n + 1, sizeof(*c->msgs));
-	c->msgs[c->n++] = m;
+	m.swipe_id = m.nswipes = -1;
+	add(run, c, &m);
+}
+
+void
+tchat_pop(struct tchat *c)
+{
+	if (!c->nall)
+		return;
+	if (!c->all[--c->nall].hidden && c->n)
+		c->n--;
 }
 
 size_t
@@ -79,21 +101,39 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 			c->user_name = u->u.str.s;
 	}
 	for (i = 0; i < f.msgs.n; i++) {
-		const struct node *o = f.msgs.v[i].obj, *extra, *type, *fa;
+		const struct node *o = f.msgs.v[i].obj, *extra, *type, *fa,
+		    *x;
 		const char *name = chatfile_name(o);
+		struct tchat_msg m;
 
-		if (chatfile_is_system(o))
-			continue;
-		tchat_add(run, c, name ? name : "", text_of(o),
-		    chatfile_is_user(o));
+		memset(&m, 0, sizeof(m));
+		m.name = name ? name : "";
+		m.text = text_of(o);
+		m.is_user = chatfile_is_user(o);
+		m.hidden = chatfile_is_system(o);
 		extra = tree_get(o, "extra");
 		type = extra && extra->kind == NODE_TABLE ?
 		    tree_get(extra, "type") : NULL;
-		c->msgs[c->n - 1].narrator = type && type->kind ==
-		    NODE_STRING && strcmp(type->u.str.s, "narrator") == 0;
+		m.narrator = type && type->kind == NODE_STRING &&
+		    strcmp(type->u.str.s, "narrator") == 0;
 		fa = tree_get(o, "force_avatar");
-		c->msgs[c->n - 1].force_avatar = fa && fa->kind ==
-		    NODE_STRING && fa->u.str.len;
+		m.force_avatar = fa && fa->kind == NODE_STRING &&
+		    fa->u.str.len;
+		x = tree_get(o, "swipe_id");
+		m.swipe_id = x && x->kind == NODE_INT && x->u.i >= 0 ?
+		    x->u.i : -1;
+		x = tree_get(o, "swipes");
+		m.nswipes = x && x->kind == NODE_ARRAY ?
+		    (int64_t)x->u.array.n : -1;
+		x = extra && extra->kind == NODE_TABLE ?
+		    tree_get(extra, "memory") : NULL;
+		m.memory = x && x->kind == NODE_STRING && x->u.str.len ?
+		    x->u.str.s : NULL;
+		x = extra && extra->kind == NODE_TABLE ?
+		    tree_get(extra, "reasoning") : NULL;
+		m.reasoning = x && x->kind == NODE_STRING && x->u.str.len ?
+		    x->u.str.s : NULL;
+		add(run, c, &m);
 	}
 	return true;
 }

@@ -1,7 +1,7 @@
 /*
  * tchat: a SillyTavern chat as the prompt sees it.  Reads a .jsonl chat
  * (session/chatfile.h) and keeps the messages a prompt may use: hidden
- * ones (is_system) are dropped; each keeps its speaker, text (mes, or
+ * ones (is_system) are only in the full list the macros read; each keeps its speaker, text (mes, or
  * the current swipe when mes is missing), user flag, narrator flag
  * (extra.type "narrator") and force_avatar.  The metadata is the
  * header's chat_metadata.  Everything lives in the run's arena.
@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct node;
 struct run;
@@ -19,6 +20,11 @@ struct tchat_msg {
 	const char *name;
 	const char *text;
 	bool is_user, narrator, force_avatar;
+	bool hidden;                    /* is_system: in all[] only */
+	int64_t swipe_id;               /* -1: none (not a number) */
+	int64_t nswipes;                /* -1: no swipes array */
+	const char *memory;             /* extra.memory, or NULL */
+	const char *reasoning;          /* extra.reasoning, or NULL */
 };
 
 struct tchat {
@@ -27,14 +33,20 @@ struct tchat {
 	const char *user_name;          /* the header's, or NULL */
 	struct tchat_msg *msgs;         /* oldest first */
 	size_t n, cap;
+	/* Every message, the hidden ones too (SillyTavern's chat array,
+	 * which its macros read): oldest first. */
+	struct tchat_msg *all;
+	size_t nall, allcap;
 };
 
 /* Read path (NULL: a new, empty chat).  Errors are reported. */
 bool tchat_read(struct run *run, const char *path, struct tchat *c);
-/* Append a message (the strings are borrowed). */
+/* Append a message to msgs and all (the strings are borrowed). */
 void tchat_add(struct run *run, struct tchat *c, const char *name,
     const char *text, bool is_user);
 /* The number of user messages (the Author's Note interval counts them). */
 size_t tchat_user_count(const struct tchat *c);
+/* Remove the newest message (msgs and all). */
+void tchat_pop(struct tchat *c);
 
 #endif

@@ -44,7 +44,33 @@ struct tr {
 	uint32_t *origin;       /* pattern offset of each output byte */
 	size_t norigin, corigin;
 	bool canq;              /* the last item can take a quantifier */
+	/* Emulate every look-behind by a callout (the second try, when
+	 * PCRE2 refused one); the bodies compiled so far. */
+	bool emulate;
+	unsigned flags;
+	struct jsregex_behind *behind;
+	size_t nbehind, cbehind;
+	bool sub_failed;        /* a body did not compile (reported) */
 };
+
+/* An emulated look-behind: its body as a regex whose callout 255 ends a
+ * match only at target (the look-behind's position), 254 gives up once
+ * a match would start after it. */
+struct jsregex_behind {
+	struct jsregex re;
+	bool negative;
+	size_t target;
+	pcre2_match_data *md;
+};
+
+#define CALLOUT_START 254
+#define CALLOUT_END 255
+/* Callouts 1..253 are look-behinds. */
+#define MAX_BEHIND 253
+
+static bool compile(struct run *run, const struct jsregex_origin *at,
+    const char *pat, size_t len, unsigned flags, struct jsregex *re,
+    bool body);
 
 /* The source offset of pattern offset off: through JSON escapes. */
 static size_t
@@ -108,8 +134,8 @@ where(const struct jsregex_origin *at, size_t off, size_t len)
 static bool
 fail(struct tr *t, size_t off, size_t len, enum diag_msg msg)
 {
-	diag_error(t->run, t->at->src, where(t->at, off, len), msg,
-	    t->at->what);
+	diag_report(t->run, t->at->warn ? DIAG_WARNING : DIAG_ERROR,
+	    t->at->src, where(t->at, off, len), msg, t->at->what);
 	return false;
 }
 
@@ -293,6 +319,97 @@ next_group(const char *p, size_t n, size_t i)
 		}
 	}
 	return n;
+}
+
+/* The offset of the ')' closing the group whose '(' is at p[i], skipping
+ * escapes and classes; n when it is not closed. */
+static size_t
+group_close(const char *p, size_t n, size_t i)
+{
+	bool cls = false;
+	size_t depth = 0;
+
+	for (; i < n; i++) {
+		if (p[i] == '\\') {
+			i++;
+		} else if (cls) {
+			if (p[i] == ']')
+				cls = false;
+		} else if (p[i] == '[') {
+			cls = true;
+			if (i + 1 < n && p[i + 1] == '^')
+				i++;
+			if (i + 1 < n && p[i + 1] == ']') {
+				i++;
+				cls = false;
+			}
+		} else if (p[i] == '(') {
+			depth++;
+		} else if (p[i] == ')' && --depth == 0) {
+			return i;
+		}
+	}
+	return n;
+}
+
+/* Emulate the look-behind whose "(?<" is at t->p[i]: compile its body,
+ * emit its callout, and keep the numbers of the groups inside it (they
+ * are never set). */
+static bool
+emulate_behind(struct tr *t, size_t i)
+{
+	const char *p = t->p;
+	size_t n = t->n, end = group_close(p, n, i), k, ncap = 0;
+	struct jsregex_origin at = *t->at;
+	struct jsregex_behind *b;
+	char num[16];
+
+	if (end == n)
+		return fail(t, n, 0, MSG_JSREGEX_UNTERMINATED_GROUP);
+	if (t->nbehind == MAX_BEHIND)
+		return fail(t, i, end + 1 - i, MSG_JSREGEX_TOO_DEEP);
+	if (t->nbehind == t->cbehind) {
+		t->cbehind = t->cbehind ? 2 * t->cbehind : 4;
+		t->behind = xrealloc(t->behind, t->cbehind *
+		    sizeof(*t->behind));
+	}
+	/* Its body runs on its own: a reference to a group outside it
+	 * would mean nothing there. */
+	for (k = i + 4; k + 1 < end; k++) {
+		if (p[k] != '\\')
+			continue;
+		if ((p[k + 1] >= '1' && p[k + 1] <= '9' && t->ngroups) ||
+		    (p[k + 1] == 'k' && t->named))
+			return fail(t, k, 2, MSG_JSREGEX_BEHIND_REF);
+		k++;
+	}
+	b = &t->behind[t->nbehind];
+	memset(b, 0, sizeof(*b));
+	b->negative = p[i + 3] == '!';
+	at.base += i + 4;
+	if (!compile(t->run, &at, p + i + 4, end - i - 4, t->flags &
+	    (JSREGEX_I | JSREGEX_M | JSREGEX_S | JSREGEX_U), &b->re, true)) {
+		t->sub_failed = true;
+		return false;
+	}
+	b->md = pcre2_match_data_create(1, NULL);
+	if (!b->md)
+		die("out of memory");
+	t->nbehind++;
+	snprintf(num, sizeof(num), "(?C%zu)", t->nbehind);
+	emit(t, num, i);
+	for (k = next_group(p, end, i + 4); k < end;
+	    k = next_group(p, end, k + 1))
+		ncap++;
+	if (ncap) {
+		emit(t, "(?:", i);
+		for (k = 0; k < ncap; k++)
+			emit(t, "()", i);
+		emit(t, "){0}", i);
+		t->opened += (uint32_t)ncap;
+	}
+	t->i = end + 1;
+	return true;
 }
 
 /* Count capturing groups, collect their names. */
@@ -830,6 +947,13 @@ translate(struct tr *t)
 					stack[depth++] = G_AHEAD;
 					t->i = i + 3;
 				} else if (i + 3 < n && p[i + 2] == '<' &&
+				    (p[i + 3] == '=' || p[i + 3] == '!') &&
+				    t->emulate) {
+					if (!emulate_behind(t, i))
+						return false;
+					t->canq = false;
+					continue;
+				} else if (i + 3 < n && p[i + 2] == '<' &&
 				    (p[i + 3] == '=' || p[i + 3] == '!')) {
 					emitn(t, p + i, 4, i);
 					stack[depth++] = G_BEHIND;
@@ -1078,7 +1202,65 @@ tr_init(struct tr *t, struct run *run, const struct jsregex_origin *at,
 	t->u = flags & JSREGEX_U;
 	t->m = flags & JSREGEX_M;
 	t->s = flags & JSREGEX_S;
+	t->flags = flags;
 	t->out = out;
+}
+
+static void
+free_behinds(struct jsregex_behind *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		jsregex_free(&b[i].re);
+		if (b[i].md)
+			pcre2_match_data_free(b[i].md);
+	}
+	free(b);
+}
+
+static int body_callout(pcre2_callout_block *cb, void *data);
+
+/* Look-behind k (1-based) of re at the callout's position: 0 when the
+ * assertion holds, 1 to backtrack, a PCRE2 error to stop. */
+static int
+run_behind(struct jsregex *re, pcre2_callout_block *cb)
+{
+	struct jsregex_behind *b;
+	int rc;
+
+	if (cb->callout_number == 0 || cb->callout_number > re->nbehind)
+		return 0;
+	b = &re->behind[cb->callout_number - 1];
+	if (b->re.jit_pending) {
+		b->re.jit_pending = false;
+		(void)pcre2_jit_compile(b->re.code, PCRE2_JIT_COMPLETE);
+	}
+	b->target = cb->current_position;
+	pcre2_set_callout(b->re.mctx, body_callout, b);
+	rc = pcre2_match(b->re.code, cb->subject, cb->subject_length, 0,
+	    PCRE2_NO_UTF_CHECK, b->md, b->re.mctx);
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
+		return rc;
+	return (rc >= 0) != b->negative ? 0 : 1;
+}
+
+static int
+outer_callout(pcre2_callout_block *cb, void *data)
+{
+	return run_behind(data, cb);
+}
+
+static int
+body_callout(pcre2_callout_block *cb, void *data)
+{
+	struct jsregex_behind *b = data;
+
+	if (cb->callout_number == CALLOUT_START)
+		return cb->start_match > b->target ? PCRE2_ERROR_NOMATCH : 0;
+	if (cb->callout_number == CALLOUT_END)
+		return cb->current_position == b->target ? 0 : 1;
+	return run_behind(&b->re, cb);
 }
 
 bool
@@ -1096,13 +1278,16 @@ jsregex_translate(struct run *run, const struct jsregex_origin *at,
 	return ok;
 }
 
-bool
-jsregex_compile(struct run *run, const struct jsregex_origin *at,
-    const char *pat, size_t len, unsigned flags, struct jsregex *re)
+/* Translate and compile; body: a look-behind's body, between the
+ * callouts that pin its end (compiled without the optimisations that
+ * would skip them).  Emulates the look-behinds when PCRE2 refuses one. */
+static bool
+compile(struct run *run, const struct jsregex_origin *at, const char *pat,
+    size_t len, unsigned flags, struct jsregex *re, bool body)
 {
 	struct buf out = BUF_INIT;
 	struct tr t;
-	pcre2_code *code;
+	pcre2_code *code = NULL;
 	int err;
 	PCRE2_SIZE eoff;
 	PCRE2_UCHAR msg[256];
@@ -1110,25 +1295,50 @@ jsregex_compile(struct run *run, const struct jsregex_origin *at,
 	 * \W and \S against non-ASCII characters. */
 	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_UNSET_BACKREF |
 	    PCRE2_NEVER_BACKSLASH_C;
-	size_t from;
+	size_t from, pre = body ? strlen("(?C254)(?:") : 0;
+	bool emulate = false;
 
 	memset(re, 0, sizeof(*re));
 	re->flags = flags;
-	tr_init(&t, run, at, pat, len, flags, &out);
-	if (!translate(&t))
-		goto fail;
 	if (flags & JSREGEX_I)
 		opts |= PCRE2_CASELESS;
 	if (flags & JSREGEX_Y)
 		opts |= PCRE2_ANCHORED;
+	if (body)
+		opts |= PCRE2_NO_AUTO_POSSESS | PCRE2_NO_START_OPTIMIZE |
+		    PCRE2_NO_DOTSTAR_ANCHOR;
+again:
+	tr_init(&t, run, at, pat, len, flags, &out);
+	t.emulate = emulate;
+	if (body)
+		buf_puts(&out, "(?C254)(?:");
+	if (!translate(&t))
+		goto fail;
+	if (body)
+		buf_puts(&out, ")(?C255)");
 	code = pcre2_compile((PCRE2_SPTR)(out.data ? out.data : ""), out.len,
 	    opts, &err, &eoff, NULL);
+	if (!code && !emulate && (err ==
+	    PCRE2_ERROR_LOOKBEHIND_NOT_FIXED_LENGTH ||
+	    err == PCRE2_ERROR_LOOKBEHIND_TOO_COMPLICATED ||
+	    err == PCRE2_ERROR_LOOKBEHIND_TOO_LONG)) {
+		/* Again, with every look-behind run by a callout. */
+		free(t.origin);
+		free(t.names);
+		free(t.namebuf);
+		free_behinds(t.behind, t.nbehind);
+		buf_reset(&out);
+		emulate = true;
+		goto again;
+	}
 	if (!code) {
 		pcre2_get_error_message(err, msg, sizeof(msg));
+		eoff = eoff >= pre ? eoff - pre : 0;
 		from = eoff < t.norigin ? t.origin[eoff] : len;
-		diag_error(run, at->src, where(at, from, from < len ? 1 : 0),
-		    MSG_JSREGEX_PCRE2, at->what,
-		    diag_shown(run, (const char *)msg,
+		diag_report(run, at->warn ? DIAG_WARNING : DIAG_ERROR,
+		    at->src, where(at, from, from < len ? 1 : 0),
+		    MSG_JSREGEX_PCRE2,
+		    at->what, diag_shown(run, (const char *)msg,
 		    strlen((const char *)msg)));
 		goto fail;
 	}
@@ -1139,6 +1349,8 @@ jsregex_compile(struct run *run, const struct jsregex_origin *at,
 	re->mctx = pcre2_match_context_create(NULL);
 	if (!re->mctx)
 		die("out of memory");
+	re->behind = t.behind;
+	re->nbehind = t.nbehind;
 	jsregex_set_limits(re, JSREGEX_MATCH_LIMIT, JSREGEX_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re->mctx, JSREGEX_HEAP_LIMIT);
 	re->ngroups = t.ngroups;
@@ -1152,17 +1364,29 @@ fail:
 	free(t.origin);
 	free(t.names);
 	free(t.namebuf);
+	free_behinds(t.behind, t.nbehind);
 	buf_free(&out);
 	return false;
+}
+
+bool
+jsregex_compile(struct run *run, const struct jsregex_origin *at,
+    const char *pat, size_t len, unsigned flags, struct jsregex *re)
+{
+	return compile(run, at, pat, len, flags, re, false);
 }
 
 void
 jsregex_set_limits(struct jsregex *re, uint32_t match, uint32_t depth)
 {
+	size_t i;
+
 	if (!re->mctx)
 		return;
 	pcre2_set_match_limit(re->mctx, match);
 	pcre2_set_depth_limit(re->mctx, depth);
+	for (i = 0; i < re->nbehind; i++)
+		jsregex_set_limits(&re->behind[i].re, match, depth);
 }
 
 void
@@ -1174,6 +1398,7 @@ jsregex_free(struct jsregex *re)
 		pcre2_match_context_free(re->mctx);
 	if (re->jitstack)
 		pcre2_jit_stack_free(re->jitstack);
+	free_behinds(re->behind, re->nbehind);
 	free(re->names);
 	free(re->namebuf);
 	memset(re, 0, sizeof(*re));
@@ -1212,6 +1437,9 @@ jsregex_match(struct jsregex *re, void *md, const char *subject,
 		re->jit_pending = false;
 		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
 	}
+	/* The emulated look-behinds find re where it is now. */
+	if (re->nbehind)
+		pcre2_set_callout(re->mctx, outer_callout, re);
 	/* The caller checked the UTF-8 (jsregex_valid()), once per text
 	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,

@@ -42,8 +42,15 @@
  * \p{Lu} and \p{Ll} are not widened to the other case as in JS with iu;
  * caseless matching uses Unicode simple folding
  * (JS without u never matches an ASCII letter to a non-ASCII one, e.g.
- * k and the Kelvin sign); a lookbehind must have a bounded, fixed length
- * per alternative (PCRE2 10.42); quantifier bounds stop at 65535; the
+ * k and the Kelvin sign); PCRE2 10.42 wants a look-behind of a fixed
+ * length per alternative: a pattern whose look-behind is not
+ * (an unbounded "(?<![\"']\s*)", a "(?<=ab?)") is compiled again with
+ * every look-behind emulated by a callout that runs its body as a regex
+ * of its own and asks whether some match of it ends exactly where the
+ * look-behind stands -- JS's answer for the assertion, under the same
+ * limits; a group inside an emulated look-behind is never set, and a
+ * back-reference from its body to a group outside it refers to nothing
+ * there; quantifier bounds stop at 65535; the
  * limits below stop a runaway match with a diagnostic where JS would
  * hang.
  */
@@ -104,12 +111,17 @@ struct jsregex_origin {
 	bool whole;             /* point at the whole span (a pattern built
 	                         * by macros: offsets do not map) */
 	const char *what;       /* "findRegex of script 'X'" */
+	bool warn;              /* a pattern that cannot run is a warning
+	                         * (the caller leaves it out), not an
+	                         * error */
 };
 
 /* Default limits; a caller may lower them (tests) per regex. */
 #define JSREGEX_MATCH_LIMIT 10000000u
 #define JSREGEX_DEPTH_LIMIT 100000u
 #define JSREGEX_HEAP_LIMIT 65536u       /* KiB */
+
+struct jsregex_behind;
 
 struct jsregex {
 	void *code;             /* pcre2_code_8, owned */
@@ -122,6 +134,10 @@ struct jsregex {
 	const char **names;     /* [ngroups + 1]: group names or NULL;
 	                         * owned (one heap block) */
 	bool has_names;
+	/* Look-behinds PCRE2 10.42 cannot run (not of a fixed length),
+	 * emulated by callouts: owned, one per callout number 1..n. */
+	struct jsregex_behind *behind;
+	size_t nbehind;
 };
 
 /*

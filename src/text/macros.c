@@ -68,11 +68,17 @@ const struct macros_def macros_table[] = {
 	{ "char", 6, T, NO }, { "group", 6, T, NO },
 	{ "charIfNotGroup", 6, T, NO }, { "groupNotMuted", 6, T, NO },
 	{ "notChar", 6, T, NO }, { "model", 6, T, NO },
-	{ "lastChatMessage", 6, T, NO }, { "isMobile", 6, T, NO },
+	{ "lastChatMessage", 6, T, NO },
+	/* registered by SillyTavern's extensions and initMacros() */
+	{ "authorsNote", 6, T, NO }, { "charAuthorsNote", 6, T, NO },
+	{ "defaultAuthorsNote", 6, T, NO }, { "summary", 6, T, NO },
+	{ "lastGenerationType", 6, T, NO }, { "isMobile", 6, T, NO },
 	/* 7: the chat */
 	{ "maxPrompt", 7, T, NO }, { "lastMessage", 7, T, NO },
 	{ "lastMessageId", 7, T, NO }, { "lastUserMessage", 7, T, NO },
-	{ "lastCharMessage", 7, T, NO },
+	{ "lastCharMessage", 7, T, NO }, { "firstIncludedMessageId", 7, T, NO },
+	{ "firstDisplayedMessageId", 7, T, NO }, { "lastSwipeId", 7, T, NO },
+	{ "currentSwipeId", 7, T, NO },
 	/* 8 */
 	{ "reverse", 8, F, ONE }, { "//", 8, F, ANY },
 	/* 9: time, from --now */

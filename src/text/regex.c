@@ -276,9 +276,12 @@ compile(struct run *run, struct regex_set *set, struct regex_script *s,
 	at.whole = !mapped;
 	at.base = parts.off;
 	at.what = what(run, s);
+	/* SillyTavern leaves out a script whose regex it cannot make;
+	 * strata does the same with one it cannot run, and says so. */
+	at.warn = true;
 	if (!jsregex_compile(run, &at, pat + parts.off, parts.len,
 	    parts.flags, &s->re))
-		return false;
+		return true;
 	jsregex_set_limits(&s->re, set->match_limit, set->depth_limit);
 	need_groups(set, s->re.ngroups);
 	s->ok = true;

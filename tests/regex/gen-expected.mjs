@@ -164,6 +164,17 @@ const cases = [
   ['\\', '', 'a'],
   ['a\\', '', 'a'],
   ['(?<=a+)b', '', 'aab'],
+  // look-behinds PCRE2 10.42 refuses (not of a fixed length): emulated
+  ['(?<=a+)b', 'g', 'b ab aab xb'],
+  ['(?<![\"\']\\s*)\\bhello', 'g', 'hello "hello \'  hello say hello "\nhello'],
+  ['(?<=ab?)c', 'g', 'ac abc bc xc'],
+  ['(?<=\\d+(?:px|em)\\s*)x', 'g', '12px  x 3x emx 4em x'],
+  ['(?<!^\\s*)-', 'gm', '- a - b\n  - c'],
+  ['(?<=(?<!x)a+)b', 'g', 'ab xab xaab'],
+  ['(?<=\\b[A-Z][a-z]*)\\.', 'g', 'Mr. Smith. mr. Dr.'],
+  ['(?<=[\u4e00-\u9fff]+)。', 'g', '中文。abc。日本語。'],
+  ['\\w+(?<!ing)\\b', 'g', 'sing a song singing songs'],
+  ['(?<=<([a-z]+)>.*)x', 'g', '<b>ax x'],
   ['\\2(a)', 'u', 'a'],
   ['\\c', 'u', 'c'],
 ];
