@@ -60,6 +60,10 @@ const char cmd_build_help[] =
     "      --persona-name NAME, --persona TEXT\n"
     "                             the persona, over settings.json's\n"
     "      --greeting N           the card's Nth alternate greeting\n"
+    "      --extra-system TEXT    a system text after the description\n"
+    "      --globals FILE         global variables (JSON), saved after\n"
+    "                             the build unless --dry-run\n"
+    "      --global-var NAME=VALUE  a global variable ({{getglobalvar}})\n"
     "      --seed N               {{random}}, {{roll}} and world info rolls\n"
     "      --state FILE|-         an [agent] profile's loop state (JSON)\n"
     "      --prestart TOOL=FILE   add a prestart tool result to the state\n"
@@ -67,8 +71,8 @@ const char cmd_build_help[] =
     "      --profile-format toml|yaml\n"
     "                             the profile's format, whatever its name\n"
     "                             (PROFILE - reads standard input)\n"
-    "      --color=WHEN           colour messages: auto (default), always,\n"
-    "                             never\n"
+    "      --params FILE|-        fast-tavern's parameters (-f fast-tavern)\n"
+    "      --color=WHEN           colour: auto (default), always, never\n"
     "  -h, --help                 show this help\n";
 
 int

@@ -97,6 +97,9 @@ void cmd_usage(const char *verb);
  * status.
  */
 int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
+/* build --params (params.c): the parameters file's build, printed. */
+struct options;
+int cmd_params(const struct options *opt);
 /* Append NAME=VALUE argument arg of option optname to *arr (on the
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,

@@ -25,6 +25,7 @@
 #include "emit/emit.h"
 #include "emit/emit_html.h"
 #include "pipeline/assemble.h"
+#include "session/globals.h"
 #include "session/session.h"
 #include "tavern/titem.h"
 #include "text/templates.h"
@@ -120,6 +121,7 @@ options_free(struct options *opt)
 	free(opt->prestarts);
 	free(opt->tool_results);
 	free(opt->images);
+	free(opt->global_vars);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -139,6 +141,10 @@ enum {
 	OPT_SEED,
 	OPT_STAGE,
 	OPT_ALLOW_FILES,
+	OPT_PARAMS,
+	OPT_EXTRA_SYSTEM,
+	OPT_GLOBAL_VAR,
+	OPT_GLOBALS,
 	OPT_BUDGET,
 };
 
@@ -315,6 +321,10 @@ static const struct option pipeline_longopts[] = {
 	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ "allow-history-files", required_argument, NULL, OPT_ALLOW_FILES },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "params", required_argument, NULL, OPT_PARAMS },
+	{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
+	{ "global-var", required_argument, NULL, OPT_GLOBAL_VAR },
+	{ "globals", required_argument, NULL, OPT_GLOBALS },
 	{ NULL, 0, NULL, 0 },
 };
 const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
@@ -328,8 +338,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
 {
 	struct tavern_input *tv = &opt->tavern;
-	size_t cap[8] = { 0 };  /* contexts, vars, sets, injects, removes,
-	                         * prestarts, tool results, images */
+	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
+	                         * prestarts, tool results, images,
+	                         * global vars */
 	enum out_format f;
 	enum tavern_stage stage;
 	int ch;
@@ -391,6 +402,11 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			    &cap[6], "--tool-result", optarg);
 			break;
 		case 'f':
+			/* Formats of a --params build only. */
+			if (strcmp(optarg, "fast-tavern") == 0) {
+				opt->format = optarg;
+				break;
+			}
 			/* html is a view of the build, not a request body:
 			 * the build keeps the profile's format. */
 			if (strcmp(optarg, "html") == 0 && debug) {
@@ -447,6 +463,25 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case OPT_SEED: tv->seed = optarg; break;
 		case OPT_ALLOW_FILES:
 			opt->allow_history_files = optarg;
+			break;
+		case OPT_GLOBAL_VAR:
+			cmd_push(&opt->global_vars, &opt->nglobal_vars,
+			    &cap[8], "--global-var", optarg);
+			break;
+		case OPT_GLOBALS:
+			opt->globals = optarg;
+			break;
+		case OPT_EXTRA_SYSTEM:
+			opt->extra_system = optarg;
+			break;
+		case OPT_PARAMS:
+			if (debug) {
+				fprintf(stderr, "%s %s: unrecognized option "
+				    "'--params' (did you mean build "
+				    "--params?)\n", progname, verb);
+				goto usage;
+			}
+			opt->params = optarg;
 			break;
 		case OPT_BUDGET: {
 			/* --set budget.max_tokens=N, checked here. */
@@ -544,6 +579,12 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		fprintf(stderr, "%s %s: --image cannot go with a SillyTavern "
 		    "build (--card, --preset, --chat, --settings, --world or "
 		    "--regex): it does not send images\n", progname, verb);
+		goto usage;
+	}
+	if (opt->format && strcmp(opt->format, "fast-tavern") == 0 &&
+	    !opt->params) {
+		fprintf(stderr, "%s %s: -f fast-tavern prints the build of "
+		    "--params FILE\n", progname, verb);
 		goto usage;
 	}
 	if (opt->html && (opt->json || opt->stage)) {
@@ -770,11 +811,16 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * stdout. */
 static void
 finish(struct run *run, const struct options *opt, struct session_hold *hold,
-    const struct chat *c, const struct buf *out, bool human)
+    const struct chat *c, const struct buf *out, bool debug, bool human)
 {
 	const char *thread = NULL;
 
 	if (hold && !save_turn(run, opt, c, hold, &thread))
+		return;
+	/* The global variables the build changed, unless --dry-run. */
+	if (opt->globals && !debug && !opt->dry_run && opt->tavern.state &&
+	    !globals_update(run, opt->globals,
+	    opt->tavern.state->globals_changed))
 		return;
 	if (opt->log_debug)
 		trace(run, opt, c, out, thread);
@@ -837,7 +883,7 @@ run_pipeline(const struct options *opt, bool debug)
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)
 			finish(&run, opt, held ? &hold : NULL, &chat, &out,
-			    (debug &&
+			    debug, (debug &&
 			    !opt->json) || (!debug && chat.format ==
 			    FORMAT_TEXT && isatty(STDOUT_FILENO)));
 	}
@@ -856,7 +902,8 @@ cmd_pipeline(int argc, char **argv, const char *verb, bool debug)
 	int status = parse_options(argc, argv, verb, debug, &opt);
 
 	if (status < 0)
-		status = run_pipeline(&opt, debug);
+		status = opt.params ? cmd_params(&opt) :
+		    run_pipeline(&opt, debug);
 	options_free(&opt);
 	return status;
 }

@@ -437,6 +437,17 @@ enum diag_level {
 	X(MSG_BAD_ANCHOR, "'%s' must be \"before:IDENTIFIER\" or \"after:IDENTIFIER\" (a prompt of the preset's prompt_order), not '%s'") \
 	X(MSG_ANCHOR_PLACE, "'anchor' places an injection among a SillyTavern preset's prompts, so it does not go with %s") \
 	X(MSG_TAVERN_ANCHOR_UNKNOWN, "anchor '%s' names no prompt of the preset's prompt_order%s") \
+	/* params (--params) and fast-tavern's engine */ \
+	X(MSG_FTAV_THROW, "%s: fast-tavern 0.1.8 throws on this input") \
+	X(MSG_FTAV_REGEX_LIMIT, "%s: the regex ran past its match limit (fast-tavern would not finish)") \
+	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
+	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
+	X(MSG_PARAMS_NOT_FT, "not fast-tavern's buildPrompt parameters (none of preset, character, globals, history, outputFormat, systemRolePolicy, globalVariables, options): strata reads no other parameters yet") \
+	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
+	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
+	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
+	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
+	X(MSG_GLOBAL_VAR_ARG, "--global-var '%s' is not NAME=VALUE") \
 	/* budget */ \
 	X(MSG_BUDGET_PROTECTED, "what the budget may not cut needs %zu tokens, more than the %lld the budget allows (%s): %s") \
 	X(MSG_BUDGET_NO_ROOM, "the reply's %lld tokens leave no room in a context window of %lld tokens") \

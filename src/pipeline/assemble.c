@@ -10,6 +10,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
@@ -17,6 +18,7 @@
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
+#include "session/globals.h"
 #include "tavern/plug.h"
 
 /* A profile string that looks templated but is sent as written. */
@@ -382,6 +384,118 @@ tavern_own(struct run *run, const struct options *opt,
 	return true;
 }
 
+/*
+ * A sandbox (seed 002): -H with a card is the chat itself -- no greeting,
+ * the messages as given; --extra-system goes right after the character
+ * description as the entry sandbox.extra_system.
+ */
+static bool
+sandbox(struct run *run, const struct options *opt, const struct inputs *in,
+    struct tavern_input *tin)
+{
+	struct tavern_msg *v;
+	struct tavern_entry *te;
+	size_t i;
+
+	if (opt->history) {
+		struct node *arr;
+
+		if (tin->chat) {
+			diag_plain(run, DIAG_ERROR, MSG_SANDBOX_TWO_CHATS,
+			    tin->chat);
+			return false;
+		}
+		/* In file order, system lines where they stand (the -H
+		 * reader, which has checked the file, splits them out). */
+		if (!in->histsrc || !json_parse(run, (struct source *)
+		    in->histsrc, &arr) || arr->kind != NODE_ARRAY)
+			return false;
+		v = arena_array(&run->arena, arr->u.array.n + 1, sizeof(*v));
+		for (i = 0; i < arr->u.array.n; i++) {
+			const struct node *m = arr->u.array.items[i];
+			const struct node *r = tree_get(m, "role");
+			const struct node *c = tree_get(m, "content");
+			const struct node *nm = tree_get(m, "name");
+
+			if (!r || r->kind != NODE_STRING || (strcmp(r->u.str.s,
+			    "user") && strcmp(r->u.str.s, "assistant") &&
+			    strcmp(r->u.str.s, "system")) || (c &&
+			    c->kind != NODE_STRING && c->kind != NODE_NULL) ||
+			    tree_get(m, "tool_calls")) {
+				diag_error(run, run_source(run, m->src),
+				    m->span, MSG_SANDBOX_ROLE);
+				return false;
+			}
+			v[i].role = r->u.str.s;
+			v[i].name = nm && nm->kind == NODE_STRING ?
+			    nm->u.str.s : NULL;
+			v[i].text = c && c->kind == NODE_STRING ?
+			    c->u.str.s : "";
+		}
+		tin->msgs = v;
+		tin->nmsgs = arr->u.array.n;
+		tin->has_msgs = true;
+	}
+	if (opt->extra_system) {
+		te = arena_array(&run->arena, tin->nentries + 2, sizeof(*te));
+		memcpy(te, tin->entries, tin->nentries * sizeof(*te));
+		memset(&te[tin->nentries], 0, sizeof(*te));
+		te[tin->nentries].key = "sandbox.extra_system";
+		te[tin->nentries].text = opt->extra_system;
+		te[tin->nentries].role = "system";
+		te[tin->nentries].place = TAVERN_PLACE_SYSTEM;
+		te[tin->nentries].anchor = "charDescription";
+		tin->entries = te;
+		tin->nentries++;
+	}
+	return true;
+}
+
+/* NAME=VALUE arguments into table t (the last of a name wins). */
+static bool
+kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(v[i].arg, '=');
+
+		if (!eq || eq == v[i].arg) {
+			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
+			    v[i].arg);
+			return false;
+		}
+		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
+		    span_make(0, 0), tree_str(&run->arena, eq + 1));
+	}
+	return true;
+}
+
+/*
+ * The variables a SillyTavern build starts from, over the chat's and
+ * the settings': -v as local variables, the --globals file and then
+ * --global-var as global ones.
+ */
+static bool
+tavern_vars(struct run *run, const struct options *opt,
+    struct tavern_input *tin)
+{
+	struct node *l = tree_table(&run->arena), *g;
+
+	if (opt->globals) {
+		if (!globals_load(run, opt->globals, &g))
+			return false;
+	} else {
+		g = tree_table(&run->arena);
+	}
+	if (!kv_table(run, opt->vars, opt->nvars, l) ||
+	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
+		return false;
+	tin->vars = l->u.table.n ? l : NULL;
+	tin->global_vars = g->u.table.n ? g : NULL;
+	return true;
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
 bool
@@ -400,7 +514,8 @@ assemble_tavern(struct run *run, const struct options *opt,
 	 * card's greeting), unless --chat names another. */
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
 		tin.chat = opt->session;
-	if (!tavern_own(run, opt, p, in, c, &tin))
+	if (!tavern_own(run, opt, p, in, c, &tin) ||
+	    !sandbox(run, opt, in, &tin) || !tavern_vars(run, opt, &tin))
 		return false;
 	/* Never silently: the profile's budget has no say here. */
 	if (p->budget.node)
@@ -438,7 +553,13 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	} else if (ok && tavern_wanted(&opt->tavern,
 	    profile_tavern(as.profile)))
 		ok = assemble_tavern(run, opt, as.profile, &in, c);
-	else if (ok)
+	else if (ok && (opt->extra_system || opt->globals ||
+	    opt->nglobal_vars)) {
+		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA,
+		    opt->extra_system ? "--extra-system" : opt->globals ?
+		    "--globals" : "--global-var");
+		ok = false;
+	} else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);
 	inputs_free(&in);
 	return ok;

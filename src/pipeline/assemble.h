@@ -66,6 +66,11 @@ struct options {
 	                                 * NULL: by the profile's name */
 	const char *allow_history_files;        /* --allow-history-files
 	                                         * DIR, or NULL */
+	const char *params;     /* --params FILE|-, or NULL */
+	const char *extra_system;       /* --extra-system TEXT, or NULL */
+	struct kv *global_vars;         /* --global-var NAME=VALUE */
+	size_t nglobal_vars;
+	const char *globals;            /* --globals FILE, or NULL */
 	bool quiet;             /* -q: no note of what the budget cut */
 };
 

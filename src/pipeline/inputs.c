@@ -418,7 +418,9 @@ inputs_read(struct run *run, const struct options *opt,
 		ok = false;
 	if (ok && !inputs_session_merge(run, opt, in))
 		ok = false;
-	if (ok && in->hist) {
+	/* A SillyTavern build takes the messages as given (a sandbox). */
+	if (ok && in->hist && !tavern_wanted(&opt->tavern,
+	    profile_tavern(p))) {
 		cleanup_history(run, p, in, &in->hist, &in->nhist);
 		in->histroom = in->nhist + 1;
 	}

@@ -10,6 +10,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "tavern/card.h"
+#include "tavern/ftav.h"
 #include "tavern/macro.h"
 #include "tavern/wi.h"
 #include "tavern/world.h"
@@ -62,10 +63,14 @@ static bool
 add_file(struct run *run, struct regex_set *set, const char *path)
 {
 	struct source *src = run_read(run, path, NULL, span_make(0, 0));
-	struct node *n;
+	struct node *n, *ft;
 
-	return src && json_parse(run, src, &n) &&
-	    regex_set_add(run, set, REGEX_GLOBAL, n);
+	if (!src || !json_parse(run, src, &n))
+		return false;
+	/* fast-tavern's rules (targets, view) as SillyTavern's scripts. */
+	if ((ft = ftav_regex_for_tavern(run, n)) != NULL)
+		n = ft;
+	return regex_set_add(run, set, REGEX_GLOBAL, n);
 }
 
 static bool

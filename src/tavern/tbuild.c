@@ -501,6 +501,34 @@ ext_collect(struct tb *t, int position, int64_t depth, int role,
 
 /* --- inputs --- */
 
+/* A chat of the build's own: a chat file, or a sandbox's messages. */
+static bool
+chat_given(const struct tavern_input *in)
+{
+	return in->chat || in->has_msgs;
+}
+
+/* The sandbox's messages as the chat (tbuild.h: struct tavern_msg). */
+static void
+sandbox_chat(struct tb *t)
+{
+	const struct tavern_input *in = t->in;
+	const char *user = in->persona_name ? in->persona_name :
+	    t->s.user_name;
+	size_t i;
+
+	for (i = 0; i < in->nmsgs; i++) {
+		const struct tavern_msg *m = &in->msgs[i];
+		bool is_user = strcmp(m->role, "user") == 0;
+
+		tchat_add(t->run, &t->chat, m->name ? m->name : is_user ?
+		    user : t->card->name.s, m->text, is_user);
+		t->chat.msgs[t->chat.n - 1].narrator =
+		    t->chat.all[t->chat.nall - 1].narrator =
+		    strcmp(m->role, "system") == 0;
+	}
+}
+
 static bool
 read_inputs(struct tb *t)
 {
@@ -521,6 +549,8 @@ read_inputs(struct tb *t)
 	else
 		ok &= preset_read(run, NULL, &t->p);
 	ok &= tchat_read(run, in->chat, &t->chat);
+	if (ok && in->has_msgs)
+		sandbox_chat(t);
 	return ok;
 }
 
@@ -583,6 +613,8 @@ setup_env(struct tb *t)
 		vars = tree_get(t->chat.meta, "variables");
 	macro_vars_load(run, &t->locals, vars);
 	macro_vars_load(run, &t->globals, t->s.global_vars);
+	macro_vars_load(run, &t->locals, t->in->vars);
+	macro_vars_load(run, &t->globals, t->in->global_vars);
 	t->env.locals = &t->locals;
 	t->env.globals = &t->globals;
 	note_macros(t);
@@ -797,14 +829,14 @@ chat_messages(struct tb *t)
 	for (i = 0; i < t->chat.n; i++)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
-	if (t->in->chat && t->chat.nall) {
+	if (chat_given(t->in) && t->chat.nall) {
 		const char *x = sub(t, t->chat.all[0].text);
 
 		t->chat.all[0].text = x;
 		if (!t->chat.all[0].hidden)
 			t->cmac[0] = t->chat.msgs[0].text = x;
 	}
-	if (!t->in->chat) {
+	if (!chat_given(t->in)) {
 		const struct card_text *g = &t->card->first_mes;
 		long n = 0;
 
@@ -1425,7 +1457,8 @@ history(struct tb *t, struct tlist *out)
 		    "user" : "assistant";
 		const char *name = t->p->names == PRESET_NAMES_COMPLETION ?
 		    completion_name(a, m->name) : NULL;
-		bool greeting = !t->in->chat && i == 0 && !m->is_user;
+		bool greeting = !chat_given(t->in) && i == 0 &&
+		    !m->is_user;
 		/* world_info() made (or left for later) this same call. */
 		bool same = n == t->nrx && shift - 1 == t->rx_shift &&
 		    t->rx_text[i] == m->text;
@@ -3005,8 +3038,32 @@ check_type(struct run *run, const char *type)
 /* What the build changed that the chat keeps (struct tavern_state):
  * the variables whose text is not what was loaded (before), the timed
  * world-info state, a new chat's greeting. */
+static const struct node *
+vars_changed(struct tb *t, const struct macro_vars *now,
+    const struct macro_var *before, size_t nbefore)
+{
+	struct arena *a = &t->run->arena;
+	struct node *vars = NULL;
+	size_t i, k;
+
+	for (i = 0; i < now->n; i++) {
+		const struct macro_var *v = &now->v[i];
+
+		for (k = 0; k < nbefore; k++)
+			if (strcmp(before[k].name, v->name) == 0)
+				break;
+		if (k < nbefore && strcmp(before[k].value, v->value) == 0)
+			continue;
+		if (!vars)
+			vars = tree_table(a);
+		tree_put(a, vars, v->name, tree_str(a, v->value));
+	}
+	return vars;
+}
+
 static void
 save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
+    const struct macro_var *gbefore, size_t ngbefore,
     struct tavern_state *st)
 {
 	struct arena *a = &t->run->arena;
@@ -3027,8 +3084,15 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 		tree_put(a, vars, v->name, tree_str(a, v->value));
 	}
 	st->vars_changed = vars;
+	st->globals_changed = vars_changed(t, &t->globals, gbefore, ngbefore);
+	vars = tree_table(a);
+	for (i = 0; i < t->globals.n; i++)
+		tree_set(a, vars, t->globals.v[i].name,
+		    strlen(t->globals.v[i].name), 0, span_make(0, 0),
+		    tree_str(a, t->globals.v[i].value));
+	st->globals = vars;
 	st->timed = t->wi.timed;
-	if (!t->in->chat && t->chat.n && !t->chat.msgs[0].is_user) {
+	if (!chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
 		st->char_name = t->char_name;
 	}
@@ -3042,8 +3106,8 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 bool
 tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 {
-	struct macro_var *before;
-	size_t nbefore;
+	struct macro_var *before, *gbefore;
+	size_t nbefore, ngbefore;
 	struct tb t;
 	struct tavern_seams seams;
 	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
@@ -3077,6 +3141,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	before = arena_array(&run->arena, nbefore + 1, sizeof(*before));
 	if (nbefore)
 		memcpy(before, t.locals.v, nbefore * sizeof(*before));
+	ngbefore = t.globals.n;
+	gbefore = arena_array(&run->arena, ngbefore + 1, sizeof(*gbefore));
+	if (ngbefore)
+		memcpy(gbefore, t.globals.v, ngbefore * sizeof(*gbefore));
 	t.env.model = c->model;
 	card_fields(&t);
 	if (!regex_scope(&t) || !chat_messages(&t) || !authors_note(&t))
@@ -3196,6 +3264,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	t.rep->tokenizer = seams.tokens.name;
 	c->tavern = t.rep;
 	if (in->state)
-		save_state(&t, before, nbefore, in->state);
+		save_state(&t, before, nbefore, gbefore, ngbefore,
+		    in->state);
 	return true;
 }

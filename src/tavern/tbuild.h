@@ -35,6 +35,9 @@ struct tavern_state {
 	/* chat_metadata.variables the macros set or changed ({{setvar}},
 	 * {{addvar}}, {{incvar}}, ...): name -> the new text; NULL if none. */
 	const struct node *vars_changed;
+	/* The global variables ({{setglobalvar}} ...) the build changed,
+	 * the same way, and all of them as the build left them. */
+	const struct node *globals_changed, *globals;
 	/* chat_metadata.timedWorldInfo after the scan, or NULL when no world
 	 * info ran. */
 	const struct node *timed;
@@ -81,6 +84,12 @@ struct tavern_entry {
 	const char *note;       /* more words, or NULL */
 };
 
+/* One message of a sandbox (-H): role user, assistant or system (a
+ * narrator's line); name NULL for the persona's or the character's. */
+struct tavern_msg {
+	const char *role, *name, *text;
+};
+
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
@@ -95,6 +104,16 @@ struct tavern_input {
 	const char *type;               /* --type, or NULL (normal) */
 	const char *now;                /* --now RFC 3339, or NULL */
 	const char *seed;               /* --seed N, or NULL */
+	/* A sandbox's messages (-H with a card): they replace the chat
+	 * file -- no greeting, the messages as given.  has_msgs even when
+	 * the list is empty. */
+	const struct tavern_msg *msgs;
+	size_t nmsgs;
+	bool has_msgs;
+	/* Variables given to the build (-v, --global-var, --globals):
+	 * name -> value tables, over the chat's and settings' own; NULL:
+	 * none. */
+	const struct node *vars, *global_vars;
 	struct tavern_seams seams;
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and
