@@ -346,11 +346,12 @@ one(struct batch *b, size_t lineno, const char *s, size_t n)
 	const char *where = arena_printf(&run->arena, "%s:%zu", b->path,
 	    lineno);
 	const char *id = arena_printf(&run->arena, "%zu", lineno);
-	const struct source *src = run_source_mem(run, where, s, n);
+	struct source *src = run_source_mem(run, b->path, s, n);
 	struct turn t;
 	struct chat chat;
 	struct span idspan;
 
+	src->line_base = lineno > 0 ? (unsigned)lineno - 1 : 0;
 	memset(&t, 0, sizeof(t));
 	t.where = where;
 	b->linesrc = src;

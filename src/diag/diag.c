@@ -183,7 +183,7 @@ echo(struct buf *out, const struct source *src, struct span sp, unsigned line,
 	while (mark.len && (mark.data[mark.len - 1] == ' ' ||
 	    mark.data[mark.len - 1] == '\t'))
 		mark.data[--mark.len] = '\0';
-	snprintf(gutter, sizeof(gutter), "%u", line);
+	snprintf(gutter, sizeof(gutter), "%u", line + src->line_base);
 	buf_printf(out, " %s | %s\n", gutter, text.data ? text.data : "");
 	buf_printf(out, " %*s | %s%s%s\n", (int)strlen(gutter), "",
 	    color ? "\033[1;32m" : "", mark.data, color ? "\033[0m" : "");
@@ -262,7 +262,7 @@ vreport(struct diag *d, enum diag_level level, const struct source *src,
 		source_linecol(src, sp.off, &line, &col);
 		buf_puts(&out, color ? "\033[1m" : "");
 		escape(&out, src->path, strlen(src->path), 0);
-		buf_printf(&out, ":%u:%u:%s ", line, col,
+		buf_printf(&out, ":%u:%u:%s ", line + src->line_base, col,
 		    color ? "\033[0m" : "");
 	} else {
 		buf_printf(&out, "%s: ", progname);

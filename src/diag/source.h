@@ -35,6 +35,9 @@ struct source {
 	bool binary;            /* a binary file (PNG): messages give a
 				 * 0-based byte offset, not line:col */
 	bool file;              /* read by sources_read(), not from memory */
+	/* Lines of the named file before this text (a JSON Lines line read
+	 * on its own): messages number lines from line_base + 1. */
+	unsigned line_base;
 };
 
 /* Every source of a run, by id. */
