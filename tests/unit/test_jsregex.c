@@ -281,6 +281,7 @@ compile_json(const char *json, const char *what)
 	CHECK(json_parse(&run, src, &root));
 	v = tree_get(root, "findRegex");
 	jsregex_split(v->u.str.s, v->u.str.len, &p);
+	memset(&at, 0, sizeof(at));
 	at.src = src;
 	at.span = v->span;
 	at.json = true;
