@@ -668,8 +668,9 @@ response_fold(struct run *run, const struct source *src,
 	/* A Gemini stream blocked at the prompt has no finishReason. */
 	if (!fd.done && !(fd.f == RESPONSE_GEMINI && fd.feedback &&
 	    !fd.blocks.n)) {
-		static const char *const end[] = { "", "", "no data: [DONE] "
-			"and no finish_reason", "no response.completed",
+		static const char *const end[] = { "", "",
+			"no data: [DONE] and no finish_reason",
+			"no response.completed",
 			"no message_stop", "no chunk with a finishReason",
 			"no line with \"done\": true" };
 

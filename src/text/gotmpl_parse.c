@@ -794,6 +794,9 @@ var_push(struct parser *p, const char *name)
 	p->vars[p->nvars++] = name;
 }
 
+/* What term() returns where no term starts: not NULL (an error). */
+static struct gt_arg noterm;
+
 static struct gt_arg *
 term(struct parser *p)
 {
@@ -874,14 +877,14 @@ term(struct parser *p)
 		p->i--;
 		if (t->t == T_SPACE)
 			p->i++;
-		return (struct gt_arg *)"";     /* no term here */
+		return &noterm;         /* no term here */
 	}
 }
 
 static bool
 is_noterm(const struct gt_arg *a)
 {
-	return a == (const struct gt_arg *)"";
+	return a == &noterm;
 }
 
 static struct gt_arg *
