@@ -47,6 +47,11 @@ emit_fn emit_user;
 void emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
     const char *bold, const char *off);
 
+/* A SillyTavern build's message i at stage k (enum tavern_stage): its
+ * items' texts, one per line (emit_tavern.c; in a's memory). */
+const char *emit_tavern_stage(struct arena *a, const struct chat *c,
+    size_t i, int k);
+
 /* The emitter of a format. */
 emit_fn *emit_for(enum out_format f);
 

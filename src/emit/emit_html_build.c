@@ -465,32 +465,6 @@ put_gone_entries(struct page *p, size_t s)
 		put_entry_line(p, p->c->stack.all[p->slot_of[k]], true);
 }
 
-/* A SillyTavern message's text at stage k: its items' texts. */
-static const char *
-stage_text(struct page *p, size_t i, enum tavern_stage k)
-{
-	const struct tavern_report *r = p->c->tavern;
-	struct buf b = BUF_INIT;
-	const char *s;
-	uint32_t j;
-
-	if (!r->msg_nitems[i])
-		return p->c->msgs[i].content;
-	if (r->msg_nitems[i] == 1)
-		return r->items[r->msg_items[i][0]].text[k];
-	for (j = 0; j < r->msg_nitems[i]; j++) {
-		const struct tavern_item *it = &r->items[r->msg_items[i][j]];
-
-		if (j)
-			buf_puts(&b, it->sep ? it->sep : "\n");
-		buf_puts(&b, it->text[k]);
-	}
-	buf_putc(&b, '\0');
-	s = arena_strdup(p->a, b.data);
-	buf_free(&b);
-	return s;
-}
-
 static void
 stage_open(struct page *p, size_t i, size_t k, const char *label,
     const char *words, bool changed)
@@ -580,7 +554,7 @@ tavern_stages(struct page *p, size_t i)
 	bool any = false;
 
 	for (k = 0; k < TAVERN_NSTAGES; k++) {
-		t[k] = stage_text(p, i, (enum tavern_stage)k);
+		t[k] = emit_tavern_stage(p->a, p->c, i, k);
 		if (k && strcmp(t[k], t[k - 1]))
 			any = true;
 	}

@@ -25,10 +25,8 @@ static const char *const stage_words[TAVERN_NSTAGES] = {
 	"after the regex scripts that run after macros",
 };
 
-/* Message i's text at stage k: its items' texts, one per line. */
-static const char *
-message_stage(struct arena *a, const struct chat *c, size_t i,
-    enum tavern_stage k)
+const char *
+emit_tavern_stage(struct arena *a, const struct chat *c, size_t i, int k)
 {
 	const struct tavern_report *r = c->tavern;
 	struct buf b = BUF_INIT;
@@ -183,7 +181,7 @@ emit_debug_stage(struct run *run, const struct chat *c, struct buf *out)
 			    r->items[r->msg_items[i][j]].id);
 		buf_puts(out, ")\n");
 		buf_puts(out, "  ");
-		put_lines(out, message_stage(&run->arena, c, i, k), 2);
+		put_lines(out, emit_tavern_stage(&run->arena, c, i, k), 2);
 	}
 	return true;
 }
@@ -215,7 +213,7 @@ emit_json_tavern_message(struct arena *a, const struct chat *c, size_t i,
 		tree_push(a, ids, tree_str(a,
 		    r->items[r->msg_items[i][j]].id));
 	for (k = 0; k < TAVERN_NSTAGES; k++)
-		text[k] = message_stage(a, c, i, (enum tavern_stage)k);
+		text[k] = emit_tavern_stage(a, c, i, k);
 	tree_put(a, o, "stages", stages(a, text));
 }
 
