@@ -669,9 +669,10 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
  */
 static bool
 save_turn(struct run *run, const struct options *opt, const struct chat *c,
-    const struct tavern_state *ts, struct session_hold *hold,
+    const struct assemble_out *res, struct session_hold *hold,
     const char **thread)
 {
+	const struct tavern_state *ts = &res->tavern;
 	struct session_turn t;
 	const char **images = arena_array(&run->arena, opt->nimages + 1,
 	    sizeof(*images));
@@ -681,12 +682,7 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
 	t.chat = c;
 	t.seed = opt->tavern.seed;
 	t.now = opt->now;
-	if (!opt->now) {
-		t.now_ms = clock_now_ms();
-	} else if (!clock_parse(opt->now, &t.now_ms)) {
-		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
-		return false;
-	}
+	t.now_ms = res->has_now ? res->now_ms : clock_now_ms();
 	t.greeting = ts->greeting;
 	t.char_name = ts->char_name;
 	t.vars_changed = ts->vars_changed;
@@ -752,7 +748,7 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 	const struct options *opt = &args->build;
 	const char *thread = NULL;
 
-	if (hold && !save_turn(run, opt, c, &res->tavern, hold, &thread))
+	if (hold && !save_turn(run, opt, c, res, hold, &thread))
 		return;
 	/* The global variables the build changed, unless --dry-run. */
 	if (opt->globals && !debug && !args->dry_run &&

@@ -516,6 +516,8 @@ assemble_tavern(struct run *run, const struct options *opt,
 	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
 	tin.user = in->user ? in->user->text : NULL;
+	tin.has_now = in->has_now;
+	tin.now_ms = in->now_ms;
 	/* --session: the session is the chat (a new one starts with the
 	 * card's greeting), unless --chat names another. */
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
@@ -553,6 +555,10 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 		return false;
 	ok = inputs_read(run, opt, as.profile, as.vars, as.ctxs, as.injs,
 	    &in);
+	if (out) {
+		out->has_now = in.has_now;
+		out->now_ms = in.now_ms;
+	}
 	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
 	    opt->nimages) {
 		/* The tavern build does not take the turn's parts. */

@@ -68,10 +68,13 @@ struct options {
 };
 
 /* What a build leaves besides the chat: a SillyTavern build's state
- * (tbuild.h), for the session and --globals to keep; zeroed for a
- * profile build. */
+ * (tbuild.h), for the session and --globals to keep (zeroed for a
+ * profile build), and --now as the build parsed it (has_now false: the
+ * clock). */
 struct assemble_out {
 	struct tavern_state tavern;
+	bool has_now;
+	int64_t now_ms;
 };
 
 /* Run the pipeline into *chat, and what else the build leaves into *out

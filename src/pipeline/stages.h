@@ -56,6 +56,10 @@ struct inputs {
 	/* --allow-history-files: the one directory history parts may name
 	 * files in (borrowed), or NULL: none. */
 	const char *allow_files;
+	/* --now, parsed here once for the macros, the tavern build and the
+	 * session's new messages; has_now false: the clock. */
+	bool has_now;
+	int64_t now_ms;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
