@@ -155,8 +155,7 @@ template_var_node(struct run *run, struct tvars *v, const char *name,
 
 	template_var(run, v, name, s, len, src, span);
 	t = template_var_get(v, name, strlen(name));
-	if (value->kind == NODE_ARRAY || value->kind == NODE_TABLE)
-		t->node = value;
+	t->node = value;
 }
 
 static bool
@@ -905,7 +904,7 @@ do_each(struct ctx *x, const struct tok *t, size_t *pos, struct out *o)
 	else if (found && o && (!val.node || val.node->kind != NODE_ARRAY))
 		REPORT(x, t->a0, t->a1 - t->a0, MSG_TEMPLATE_NOT_LIST,
 		    (int)(t->a1 - t->a0), s + t->a0);
-	else if (found && val.node)
+	else if (found && val.node && val.node->kind == NODE_ARRAY)
 		n = val.node->u.array.n;
 	if (var && o)
 		var->used = true;

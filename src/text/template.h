@@ -45,7 +45,8 @@ struct tvar {
 	const char *name;
 	const char *value;      /* NUL-terminated text */
 	size_t len;
-	const struct node *node;        /* a list or object value, or NULL */
+	const struct node *node;        /* the value as read (JSON, YAML),
+	                                 * or NULL: text */
 	const struct source *src;       /* where it was defined */
 	struct span span;
 	bool used;
