@@ -25,6 +25,10 @@
 #define AR (&gt_set(x)->run->arena)
 #define ARGS_UNUSED (void)x; (void)a; (void)n
 
+/* A mode bit: the must* spelling, which fails where the other gives a
+ * zero value. */
+#define GT_MUST 0x100
+
 /* The families' tables (gotmpl_funcs_FAMILY.c). */
 #define GT_FAMILY(f) \
 	extern const struct gt_func gt_funcs_##f[]; \

@@ -145,8 +145,6 @@ pick_omit(struct gt_exec *x, struct gv *a, size_t n, struct gv *out,
 	return true;
 }
 
-static bool f_pick(A) { return pick_omit(x, a, n, out, true); }
-static bool f_omit(A) { return pick_omit(x, a, n, out, false); }
 
 static void
 merge_into(struct gt_exec *x, struct gv_map *dst, const struct gv_map *src,
@@ -179,8 +177,20 @@ merge(struct gt_exec *x, struct gv *a, size_t n, struct gv *out, bool over)
 	return true;
 }
 
-static bool f_merge(A) { return merge(x, a, n, out, false); }
-static bool f_mergeover(A) { return merge(x, a, n, out, true); }
+
+/* pick ('p'), omit. */
+static bool
+f_pick(A)
+{
+	return pick_omit(x, a, n, out, gt_callmode(x) == 'p');
+}
+
+/* merge, mergeOverwrite ('o'), and their must spellings. */
+static bool
+f_merge(A)
+{
+	return merge(x, a, n, out, gt_callmode(x) == 'o');
+}
 
 static bool
 f_dig(A)
@@ -368,12 +378,12 @@ const struct gt_func gt_funcs_dicts[] = {
 	{ "kindIs", "sa", f_kindis, NULL, false, 0 },
 	{ "kindOf", "a", f_kindof, NULL, false, 0 },
 	{ "merge", "mm*", f_merge, NULL, false, 0 },
-	{ "mergeOverwrite", "mm*", f_mergeover, NULL, false, 0 },
+	{ "mergeOverwrite", "mm*", f_merge, NULL, false, 'o' },
 	{ "mustDeepCopy", "a", f_deepcopy, NULL, false, 0 },
 	{ "mustMerge", "mm*", f_merge, NULL, false, 0 },
-	{ "mustMergeOverwrite", "mm*", f_mergeover, NULL, false, 0 },
-	{ "omit", "ms*", f_omit, NULL, false, 0 },
-	{ "pick", "ms*", f_pick, NULL, false, 0 },
+	{ "mustMergeOverwrite", "mm*", f_merge, NULL, false, 'o' },
+	{ "omit", "ms*", f_pick, NULL, false, 0 },
+	{ "pick", "ms*", f_pick, NULL, false, 'p' },
 	{ "pluck", "sm*", f_pluck, NULL, false, 0 },
 	{ "set", "msa", f_set, NULL, false, 0 },
 	{ "ternary", "aab", f_ternary, NULL, false, 0 },

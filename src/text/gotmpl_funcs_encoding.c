@@ -159,15 +159,23 @@ json_gv(struct buf *b, const struct gv *v, int indent, int level, bool html)
 	return false;
 }
 
+/* toJson and its spellings: mode JSON_PRETTY (indent 2), JSON_RAW (no
+ * HTML escapes), GT_MUST (an error for what JSON cannot hold, else ""). */
+#define JSON_PRETTY 1
+#define JSON_RAW 2
+
 static bool
-to_json(struct gt_exec *x, const struct gv *v, int indent, bool html,
-    bool must, struct gv *out)
+f_tojson(A)
 {
+	int mode = gt_callmode(x);
+	const struct gv *v = &a[0];
 	struct buf b = BUF_INIT;
 
-	if (!json_gv(&b, v, indent, 0, html)) {
+	ARGS_UNUSED;
+	if (!json_gv(&b, v, mode & JSON_PRETTY ? 2 : -1, 0,
+	    !(mode & JSON_RAW))) {
 		buf_free(&b);
-		if (must)
+		if (mode & GT_MUST)
 			return gt_fail(x, "json: unsupported value: %s",
 			    isnan(v->u.f) ? "NaN" : v->u.f > 0 ? "+Inf" :
 			    "-Inf");
@@ -178,12 +186,6 @@ to_json(struct gt_exec *x, const struct gv *v, int indent, bool html,
 	return true;
 }
 
-static bool f_tojson(A) { ARGS_UNUSED; return to_json(x, &a[0], -1, true, false, out); }
-static bool f_toprettyjson(A) { ARGS_UNUSED; return to_json(x, &a[0], 2, true, false, out); }
-static bool f_torawjson(A) { ARGS_UNUSED; return to_json(x, &a[0], -1, false, false, out); }
-static bool f_musttojson(A) { ARGS_UNUSED; return to_json(x, &a[0], -1, true, true, out); }
-static bool f_musttoprettyjson(A) { ARGS_UNUSED; return to_json(x, &a[0], 2, true, true, out); }
-static bool f_musttorawjson(A) { ARGS_UNUSED; return to_json(x, &a[0], -1, false, true, out); }
 
 struct jp {
 	struct gt_exec *x;
@@ -439,9 +441,11 @@ jp_value(struct jp *p, struct gv *out)
 	return true;
 }
 
+/* fromJson, mustFromJson (GT_MUST: an error for bad JSON, else nil). */
 static bool
-from_json(struct gt_exec *x, const struct gv *s, bool must, struct gv *out)
+f_fromjson(A)
 {
+	const struct gv *s = &a[0];
 	struct jp p = { x, s->u.s.s, s->u.s.n, 0, 0, NULL };
 
 	if (jp_value(&p, out)) {
@@ -450,14 +454,13 @@ from_json(struct gt_exec *x, const struct gv *s, bool must, struct gv *out)
 			return true;
 		jp_err(&p, "after top-level value");
 	}
-	if (must)
+	ARGS_UNUSED;
+	if (gt_callmode(x) & GT_MUST)
 		return gt_fail(x, "%s", p.err);
 	*out = gv_nil();
 	return true;
 }
 
-static bool f_fromjson(A) { ARGS_UNUSED; return from_json(x, &a[0], false, out); }
-static bool f_mustfromjson(A) { ARGS_UNUSED; return from_json(x, &a[0], true, out); }
 
 /* Sprig: encodings and hashes. */
 
@@ -711,14 +714,14 @@ const struct gt_func gt_funcs_encoding[] = {
 	{ "b64dec", "s", f_b64dec, NULL, false, 0 },
 	{ "b64enc", "s", f_b64enc, NULL, false, 0 },
 	{ "fromJson", "s", f_fromjson, NULL, false, 0 },
-	{ "mustFromJson", "s", f_mustfromjson, NULL, false, 0 },
-	{ "mustToJson", "a", f_musttojson, NULL, false, 0 },
-	{ "mustToPrettyJson", "a", f_musttoprettyjson, NULL, false, 0 },
-	{ "mustToRawJson", "a", f_musttorawjson, NULL, false, 0 },
+	{ "mustFromJson", "s", f_fromjson, NULL, false, GT_MUST },
+	{ "mustToJson", "a", f_tojson, NULL, false, GT_MUST },
+	{ "mustToPrettyJson", "a", f_tojson, NULL, false, GT_MUST | JSON_PRETTY },
+	{ "mustToRawJson", "a", f_tojson, NULL, false, GT_MUST | JSON_RAW },
 	{ "sha1sum", "s", f_sha1sum, NULL, false, 0 },
 	{ "sha256sum", "s", f_sha256sum, NULL, false, 0 },
 	{ "toJson", "a", f_tojson, NULL, false, 0 },
-	{ "toPrettyJson", "a", f_toprettyjson, NULL, false, 0 },
-	{ "toRawJson", "a", f_torawjson, NULL, false, 0 },
+	{ "toPrettyJson", "a", f_tojson, NULL, false, JSON_PRETTY },
+	{ "toRawJson", "a", f_tojson, NULL, false, JSON_RAW },
 };
 const size_t gt_nfuncs_encoding = LEN(gt_funcs_encoding);

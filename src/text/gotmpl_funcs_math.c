@@ -24,85 +24,33 @@ f_add1(A)
 	return true;
 }
 
+/* add, sub, mul, div, mod, max (biggest), min: a fold of the operands
+ * (cast.ToInt64 of each) by the mode's operator, '>' max, '<' min;
+ * add's from 0.  int64 arithmetic wraps, as Go's does. */
 static bool
-f_add(A)
+f_intfold(A)
 {
-	int64_t s = 0;
-	size_t i;
+	int op = gt_callmode(x);
+	size_t i = op == '+' ? 0 : 1;
+	uint64_t s = op == '+' || !n ? 0 : (uint64_t)gt_to_int64(&a[0]);
+	int64_t v;
 
-	for (i = 0; i < n; i++)
-		s += gt_to_int64(&a[i]);
-	*out = gv_int64(s);
-	return true;
-}
-
-static bool
-f_sub(A)
-{
-	ARGS_UNUSED;
-	*out = gv_int64(gt_to_int64(&a[0]) - gt_to_int64(&a[1]));
-	return true;
-}
-
-static bool
-f_div(A)
-{
-	int64_t d = gt_to_int64(&a[1]);
-
-	ARGS_UNUSED;
-	if (d == 0)
-		return gt_fail(x, "runtime error: integer divide by zero");
-	*out = gv_int64(gt_to_int64(&a[0]) / d);
-	return true;
-}
-
-static bool
-f_mod(A)
-{
-	int64_t d = gt_to_int64(&a[1]);
-
-	ARGS_UNUSED;
-	if (d == 0)
-		return gt_fail(x, "runtime error: integer divide by zero");
-	*out = gv_int64(gt_to_int64(&a[0]) % d);
-	return true;
-}
-
-static bool
-f_mul(A)
-{
-	int64_t s = gt_to_int64(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		s *= gt_to_int64(&a[i]);
-	*out = gv_int64(s);
-	return true;
-}
-
-static bool
-f_max(A)
-{
-	int64_t s = gt_to_int64(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (gt_to_int64(&a[i]) > s)
-			s = gt_to_int64(&a[i]);
-	*out = gv_int64(s);
-	return true;
-}
-
-static bool
-f_min(A)
-{
-	int64_t s = gt_to_int64(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (gt_to_int64(&a[i]) < s)
-			s = gt_to_int64(&a[i]);
-	*out = gv_int64(s);
+	for (; i < n; i++) {
+		v = gt_to_int64(&a[i]);
+		if ((op == '/' || op == '%') && v == 0)
+			return gt_fail(x, "runtime error: integer divide by "
+			    "zero");
+		switch (op) {
+		case '+': s += (uint64_t)v; break;
+		case '-': s -= (uint64_t)v; break;
+		case '*': s *= (uint64_t)v; break;
+		case '/': s = v == -1 ? -s : (uint64_t)((int64_t)s / v); break;
+		case '%': s = v == -1 ? 0 : (uint64_t)((int64_t)s % v); break;
+		case '>': s = v > (int64_t)s ? (uint64_t)v : s; break;
+		default: s = v < (int64_t)s ? (uint64_t)v : s; break;
+		}
+	}
+	*out = gv_int64((int64_t)s);
 	return true;
 }
 
@@ -230,15 +178,41 @@ plain:
 	    a / b;
 }
 
+/* addf, subf, mulf, divf (decimal arithmetic), maxf, minf: a fold of
+ * the operands by the mode's operator, '>' max, '<' min. */
 static bool
-f_addf(A)
+f_floatfold(A)
 {
-	double s = 0;
+	int op = gt_callmode(x);
+	double s = n ? gt_to_float(&a[0]) : 0, v;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		s = dec_op(s, gt_to_float(&a[i]), '+');
+	/* The first operand is a decimal too (no -0) but for maxf, minf. */
+	if (op != '>' && op != '<')
+		s = dec_op(0, s, '+');
+	for (i = 1; i < n; i++) {
+		v = gt_to_float(&a[i]);
+		if (op == '/' && v == 0)
+			return gt_fail(x, "decimal division by 0");
+		if (op == '>')
+			s = fmax(s, v);
+		else if (op == '<')
+			s = fmin(s, v);
+		else
+			s = dec_op(s, v, (char)op);
+	}
 	*out = gv_float(s);
+	return true;
+}
+
+/* floor ('f'), ceil ('c'). */
+static bool
+f_floorceil(A)
+{
+	double f = gt_to_float(&a[0]);
+
+	ARGS_UNUSED;
+	*out = gv_float(gt_callmode(x) == 'f' ? floor(f) : ceil(f));
 	return true;
 }
 
@@ -247,85 +221,6 @@ f_add1f(A)
 {
 	ARGS_UNUSED;
 	*out = gv_float(dec_op(gt_to_float(&a[0]), 1, '+'));
-	return true;
-}
-
-static bool
-f_subf(A)
-{
-	double s = gt_to_float(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		s = dec_op(s, gt_to_float(&a[i]), '-');
-	*out = gv_float(s);
-	return true;
-}
-
-static bool
-f_mulf(A)
-{
-	double s = gt_to_float(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		s = dec_op(s, gt_to_float(&a[i]), '*');
-	*out = gv_float(s);
-	return true;
-}
-
-static bool
-f_divf(A)
-{
-	double s = gt_to_float(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		if (gt_to_float(&a[i]) == 0)
-			return gt_fail(x, "decimal division by 0");
-		s = dec_op(s, gt_to_float(&a[i]), '/');
-	}
-	*out = gv_float(s);
-	return true;
-}
-
-static bool
-f_maxf(A)
-{
-	double s = gt_to_float(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		s = fmax(s, gt_to_float(&a[i]));
-	*out = gv_float(s);
-	return true;
-}
-
-static bool
-f_minf(A)
-{
-	double s = gt_to_float(&a[0]);
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		s = fmin(s, gt_to_float(&a[i]));
-	*out = gv_float(s);
-	return true;
-}
-
-static bool
-f_floor(A)
-{
-	ARGS_UNUSED;
-	*out = gv_float(floor(gt_to_float(&a[0])));
-	return true;
-}
-
-static bool
-f_ceil(A)
-{
-	ARGS_UNUSED;
-	*out = gv_float(ceil(gt_to_float(&a[0])));
 	return true;
 }
 
@@ -350,19 +245,13 @@ f_round(A)
 
 /* Sprig: conversions. */
 
+/* int, int64: cast.ToInt64, typed by the name. */
 static bool
 f_int(A)
 {
 	ARGS_UNUSED;
-	*out = gv_int(gt_to_int64(&a[0]));
-	return true;
-}
-
-static bool
-f_int64(A)
-{
-	ARGS_UNUSED;
-	*out = gv_int64(gt_to_int64(&a[0]));
+	*out = gt_callmode(x) == '6' ? gv_int64(gt_to_int64(&a[0])) :
+	    gv_int(gt_to_int64(&a[0]));
 	return true;
 }
 
@@ -431,29 +320,29 @@ f_todecimal(A)
 }
 
 const struct gt_func gt_funcs_math[] = {
-	{ "add", "a*", f_add, NULL, false, 0 },
+	{ "add", "a*", f_intfold, NULL, false, '+' },
 	{ "add1", "a", f_add1, NULL, false, 0 },
 	{ "add1f", "a", f_add1f, NULL, false, 0 },
-	{ "addf", "a*", f_addf, NULL, false, 0 },
+	{ "addf", "a*", f_floatfold, NULL, false, '+' },
 	{ "atoi", "s", f_atoi, NULL, false, 0 },
-	{ "biggest", "aa*", f_max, NULL, false, 0 },
-	{ "ceil", "a", f_ceil, NULL, false, 0 },
-	{ "div", "aa", f_div, NULL, false, 0 },
-	{ "divf", "aa*", f_divf, NULL, false, 0 },
+	{ "biggest", "aa*", f_intfold, NULL, false, '>' },
+	{ "ceil", "a", f_floorceil, NULL, false, 'c' },
+	{ "div", "aa", f_intfold, NULL, false, '/' },
+	{ "divf", "aa*", f_floatfold, NULL, false, '/' },
 	{ "float64", "a", f_float64, NULL, false, 0 },
-	{ "floor", "a", f_floor, NULL, false, 0 },
+	{ "floor", "a", f_floorceil, NULL, false, 'f' },
 	{ "int", "a", f_int, NULL, false, 0 },
-	{ "int64", "a", f_int64, NULL, false, 0 },
-	{ "max", "aa*", f_max, NULL, false, 0 },
-	{ "maxf", "aa*", f_maxf, NULL, false, 0 },
-	{ "min", "aa*", f_min, NULL, false, 0 },
-	{ "minf", "aa*", f_minf, NULL, false, 0 },
-	{ "mod", "aa", f_mod, NULL, false, 0 },
-	{ "mul", "aa*", f_mul, NULL, false, 0 },
-	{ "mulf", "aa*", f_mulf, NULL, false, 0 },
+	{ "int64", "a", f_int, NULL, false, '6' },
+	{ "max", "aa*", f_intfold, NULL, false, '>' },
+	{ "maxf", "aa*", f_floatfold, NULL, false, '>' },
+	{ "min", "aa*", f_intfold, NULL, false, '<' },
+	{ "minf", "aa*", f_floatfold, NULL, false, '<' },
+	{ "mod", "aa", f_intfold, NULL, false, '%' },
+	{ "mul", "aa*", f_intfold, NULL, false, '*' },
+	{ "mulf", "aa*", f_floatfold, NULL, false, '*' },
 	{ "round", "aif*", f_round, NULL, false, 0 },
-	{ "sub", "aa", f_sub, NULL, false, 0 },
-	{ "subf", "aa*", f_subf, NULL, false, 0 },
+	{ "sub", "aa", f_intfold, NULL, false, '-' },
+	{ "subf", "aa*", f_floatfold, NULL, false, '-' },
 	{ "toDecimal", "a", f_todecimal, NULL, false, 0 },
 	{ "toString", "a", f_tostring, NULL, false, 0 },
 	{ "toStrings", "a", f_tostrings, NULL, false, 0 },

@@ -34,7 +34,7 @@ regex(struct gt_exec *x, const struct gv *pat)
 	    0, &err, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
-		bool must = strncmp(gt_callname(x), "must", 4) == 0;
+		bool must = gt_callmode(x) & GT_MUST;
 
 		if (strcmp(gt_callname(x), "regexMatch") == 0)
 			return NULL;    /* Sprig's regexMatch: false */
@@ -312,9 +312,12 @@ expand(struct buf *b, pcre2_code *re, PCRE2_SIZE *ov, uint32_t nov,
 	}
 }
 
+/* regexReplaceAll, regexReplaceAllLiteral ('l'), and their must
+ * spellings. */
 static bool
-replace_all(struct gt_exec *x, struct gv *a, struct gv *out, bool literal)
+f_regexreplaceall(A)
 {
+	bool literal = (gt_callmode(x) & 0xff) == 'l';
 	pcre2_code *re;
 	struct rematch m;
 	const struct gv *s = &a[1], *repl = &a[2];
@@ -364,8 +367,6 @@ replace_all(struct gt_exec *x, struct gv *a, struct gv *out, bool literal)
 	return true;
 }
 
-static bool f_regexreplaceall(A) { ARGS_UNUSED; return replace_all(x, a, out, false); }
-static bool f_regexreplaceallliteral(A) { ARGS_UNUSED; return replace_all(x, a, out, true); }
 
 static bool
 f_regexquotemeta(A)
@@ -384,20 +385,20 @@ f_regexquotemeta(A)
 }
 
 const struct gt_func gt_funcs_regex[] = {
-	{ "mustRegexFind", "ss", f_regexfind, NULL, false, 0 },
-	{ "mustRegexFindAll", "ssi", f_regexfindall, NULL, false, 0 },
-	{ "mustRegexMatch", "ss", f_regexmatch, NULL, false, 0 },
-	{ "mustRegexReplaceAll", "sss", f_regexreplaceall, NULL, false, 0 },
-	{ "mustRegexReplaceAllLiteral", "sss", f_regexreplaceallliteral, NULL,
-	  false, 0 },
-	{ "mustRegexSplit", "ssi", f_regexsplit, NULL, false, 0 },
+	{ "mustRegexFind", "ss", f_regexfind, NULL, false, GT_MUST },
+	{ "mustRegexFindAll", "ssi", f_regexfindall, NULL, false, GT_MUST },
+	{ "mustRegexMatch", "ss", f_regexmatch, NULL, false, GT_MUST },
+	{ "mustRegexReplaceAll", "sss", f_regexreplaceall, NULL, false, GT_MUST },
+	{ "mustRegexReplaceAllLiteral", "sss", f_regexreplaceall, NULL,
+	  false, GT_MUST | 'l' },
+	{ "mustRegexSplit", "ssi", f_regexsplit, NULL, false, GT_MUST },
 	{ "regexFind", "ss", f_regexfind, NULL, false, 0 },
 	{ "regexFindAll", "ssi", f_regexfindall, NULL, false, 0 },
 	{ "regexMatch", "ss", f_regexmatch, NULL, false, 0 },
 	{ "regexQuoteMeta", "s", f_regexquotemeta, NULL, false, 0 },
 	{ "regexReplaceAll", "sss", f_regexreplaceall, NULL, false, 0 },
-	{ "regexReplaceAllLiteral", "sss", f_regexreplaceallliteral, NULL,
-	  false, 0 },
+	{ "regexReplaceAllLiteral", "sss", f_regexreplaceall, NULL,
+	  false, 'l' },
 	{ "regexSplit", "ssi", f_regexsplit, NULL, false, 0 },
 };
 const size_t gt_nfuncs_regex = LEN(gt_funcs_regex);

@@ -105,6 +105,40 @@ trim_cut(const struct gv *cut, const char **s, size_t *len, bool left,
 	}
 }
 
+/* Whether s ends (mode 's') or starts (else) with fix. */
+static bool
+affixed(const struct gv *fix, const struct gv *s, int mode)
+{
+	const char *at = mode == 's' ? s->u.s.s + s->u.s.n - fix->u.s.n :
+	    s->u.s.s;
+
+	return s->u.s.n >= fix->u.s.n && memcmp(at, fix->u.s.s,
+	    fix->u.s.n) == 0;
+}
+
+/* trimPrefix ('p'), trimSuffix ('s'): Sprig's order, (fix, s). */
+static bool
+f_trimaffix(A)
+{
+	int mode = gt_callmode(x);
+
+	ARGS_UNUSED;
+	*out = a[1];
+	if (affixed(&a[0], &a[1], mode))
+		*out = gv_str(a[1].u.s.s + (mode == 's' ? 0 : a[0].u.s.n),
+		    a[1].u.s.n - a[0].u.s.n);
+	return true;
+}
+
+/* hasPrefix ('p'), hasSuffix ('s'). */
+static bool
+f_hasaffix(A)
+{
+	ARGS_UNUSED;
+	*out = gv_bool(affixed(&a[0], &a[1], gt_callmode(x)));
+	return true;
+}
+
 static bool
 f_trimall(A)
 {
@@ -114,30 +148,6 @@ f_trimall(A)
 	ARGS_UNUSED;
 	trim_cut(&a[0], &s, &len, true, true);
 	return gt_ret_str(x, out, s, len);
-}
-
-static bool
-f_trimprefix(A)
-{
-	ARGS_UNUSED;
-	if (a[1].u.s.n >= a[0].u.s.n && memcmp(a[1].u.s.s, a[0].u.s.s,
-	    a[0].u.s.n) == 0)
-		*out = gv_str(a[1].u.s.s + a[0].u.s.n, a[1].u.s.n - a[0].u.s.n);
-	else
-		*out = a[1];
-	return true;
-}
-
-static bool
-f_trimsuffix(A)
-{
-	ARGS_UNUSED;
-	if (a[1].u.s.n >= a[0].u.s.n && memcmp(a[1].u.s.s + a[1].u.s.n -
-	    a[0].u.s.n, a[0].u.s.s, a[0].u.s.n) == 0)
-		*out = gv_str(a[1].u.s.s, a[1].u.s.n - a[0].u.s.n);
-	else
-		*out = a[1];
-	return true;
 }
 
 /* Simple case mapping: ASCII, Latin-1, Latin Extended-A, Greek,
@@ -249,11 +259,14 @@ map_case(struct gt_exec *x, const struct gv *s, int mode, struct gv *out)
 	return true;
 }
 
-static bool f_upper(A) { ARGS_UNUSED; return map_case(x, &a[0], 'u', out); }
-static bool f_lower(A) { ARGS_UNUSED; return map_case(x, &a[0], 'l', out); }
-static bool f_title(A) { ARGS_UNUSED; return map_case(x, &a[0], 't', out); }
-static bool f_untitle(A) { ARGS_UNUSED; return map_case(x, &a[0], 'n', out); }
-static bool f_swapcase(A) { ARGS_UNUSED; return map_case(x, &a[0], 's', out); }
+
+/* upper, lower, title, untitle, swapcase: the mode names the mapping. */
+static bool
+f_case(A)
+{
+	ARGS_UNUSED;
+	return map_case(x, &a[0], gt_callmode(x), out);
+}
 
 static bool
 f_replace(A)
@@ -310,24 +323,6 @@ f_contains(A)
 }
 
 static bool
-f_hasprefix(A)
-{
-	ARGS_UNUSED;
-	*out = gv_bool(a[1].u.s.n >= a[0].u.s.n && memcmp(a[1].u.s.s,
-	    a[0].u.s.s, a[0].u.s.n) == 0);
-	return true;
-}
-
-static bool
-f_hassuffix(A)
-{
-	ARGS_UNUSED;
-	*out = gv_bool(a[1].u.s.n >= a[0].u.s.n && memcmp(a[1].u.s.s +
-	    a[1].u.s.n - a[0].u.s.n, a[0].u.s.s, a[0].u.s.n) == 0);
-	return true;
-}
-
-static bool
 quote_all(struct gt_exec *x, struct gv *a, size_t n, struct gv *out,
     bool dbl)
 {
@@ -356,8 +351,13 @@ quote_all(struct gt_exec *x, struct gv *a, size_t n, struct gv *out,
 	return true;
 }
 
-static bool f_quote(A) { return quote_all(x, a, n, out, true); }
-static bool f_squote(A) { return quote_all(x, a, n, out, false); }
+
+/* quote ('"': strconv.Quote), squote ('\''). */
+static bool
+f_quote(A)
+{
+	return quote_all(x, a, n, out, gt_callmode(x) == '"');
+}
 
 static bool
 f_cat(A)
@@ -401,18 +401,12 @@ indent_str(struct gt_exec *x, int64_t spaces, const struct gv *s, bool nl,
 	return true;
 }
 
+/* indent, nindent ('n': a newline first). */
 static bool
 f_indent(A)
 {
 	ARGS_UNUSED;
-	return indent_str(x, a[0].u.i, &a[1], false, out);
-}
-
-static bool
-f_nindent(A)
-{
-	ARGS_UNUSED;
-	return indent_str(x, a[0].u.i, &a[1], true, out);
+	return indent_str(x, a[0].u.i, &a[1], gt_callmode(x) == 'n', out);
 }
 
 static bool
@@ -844,36 +838,36 @@ const struct gt_func gt_funcs_strings[] = {
 	{ "camelcase", "s", f_camelcase, NULL, false, 0 },
 	{ "cat", "a*", f_cat, NULL, false, 0 },
 	{ "contains", "ss", f_contains, NULL, false, 0 },
-	{ "hasPrefix", "ss", f_hasprefix, NULL, false, 0 },
-	{ "hasSuffix", "ss", f_hassuffix, NULL, false, 0 },
+	{ "hasPrefix", "ss", f_hasaffix, NULL, false, 'p' },
+	{ "hasSuffix", "ss", f_hasaffix, NULL, false, 's' },
 	{ "hello", "", f_hello, NULL, false, 0 },
 	{ "indent", "is", f_indent, NULL, false, 0 },
 	{ "initials", "s", f_initials, NULL, false, 0 },
 	{ "join", "sa", f_join, NULL, false, 0 },
 	{ "kebabcase", "s", f_kebabcase, NULL, false, 0 },
-	{ "lower", "s", f_lower, NULL, false, 0 },
-	{ "nindent", "is", f_nindent, NULL, false, 0 },
+	{ "lower", "s", f_case, NULL, false, 'l' },
+	{ "nindent", "is", f_indent, NULL, false, 'n' },
 	{ "nospace", "s", f_nospace, NULL, false, 0 },
 	{ "plural", "ssi", f_plural, NULL, false, 0 },
-	{ "quote", "a*", f_quote, NULL, false, 0 },
+	{ "quote", "a*", f_quote, NULL, false, '"' },
 	{ "repeat", "is", f_repeat, NULL, false, 0 },
 	{ "replace", "sss", f_replace, NULL, false, 0 },
 	{ "snakecase", "s", f_snakecase, NULL, false, 0 },
 	{ "split", "ss", f_split, NULL, false, 0 },
 	{ "splitList", "ss", f_splitlist, NULL, false, 0 },
 	{ "splitn", "sis", f_splitn, NULL, false, 0 },
-	{ "squote", "a*", f_squote, NULL, false, 0 },
+	{ "squote", "a*", f_quote, NULL, false, '\'' },
 	{ "substr", "iis", f_substr, NULL, false, 0 },
-	{ "swapcase", "s", f_swapcase, NULL, false, 0 },
-	{ "title", "s", f_title, NULL, false, 0 },
+	{ "swapcase", "s", f_case, NULL, false, 's' },
+	{ "title", "s", f_case, NULL, false, 't' },
 	{ "trim", "s", f_trim, NULL, false, 0 },
 	{ "trimAll", "ss", f_trimall, NULL, false, 0 },
-	{ "trimPrefix", "ss", f_trimprefix, NULL, false, 0 },
-	{ "trimSuffix", "ss", f_trimsuffix, NULL, false, 0 },
+	{ "trimPrefix", "ss", f_trimaffix, NULL, false, 'p' },
+	{ "trimSuffix", "ss", f_trimaffix, NULL, false, 's' },
 	{ "trimall", "ss", f_trimall, NULL, false, 0 },
 	{ "trunc", "is", f_trunc, NULL, false, 0 },
-	{ "untitle", "s", f_untitle, NULL, false, 0 },
-	{ "upper", "s", f_upper, NULL, false, 0 },
+	{ "untitle", "s", f_case, NULL, false, 'n' },
+	{ "upper", "s", f_case, NULL, false, 'u' },
 	{ "wrap", "is", f_wrap, NULL, false, 0 },
 	{ "wrapWith", "iss", f_wrapwith, NULL, false, 0 },
 };
