@@ -1,9 +1,11 @@
 /*
  * gotmpl_int: what the parts of the Go template engine share -- values,
  * the syntax tree, the function table.  gotmpl_value.c makes and compares
- * values, gotmpl_parse.c lexes and parses, gotmpl_exec.c walks the tree,
- * gotmpl_fmt.c prints values as Go's fmt does, gotmpl_funcs*.c hold the built-in and Sprig functions (their
- * own private header: gotmpl_funcs.h).
+ * values, gotmpl_lex.c and gotmpl_parse.c lex and parse (their
+ * private header: gotmpl_lex.h), gotmpl_exec.c walks the tree,
+ * gotmpl_fmt.c prints values as Go's fmt does, gotmpl_funcs*.c hold
+ * the built-in and Sprig functions (their own private header:
+ * gotmpl_funcs.h).
  *
  * Ownership: everything lives in the run's arena, except compiled regular
  * expressions (cached in the set, freed by gotmpl_free()).
