@@ -38,6 +38,7 @@
 #include "diag/source.h"
 #include "prompt/entry.h"
 
+struct arena;
 struct node;
 struct run;
 
@@ -79,6 +80,10 @@ void template_var_node(struct run *run, struct tvars *v, const char *name,
     const struct node *value, const struct source *src, struct span span);
 /* Is a value true for {{if}}? */
 bool template_truthy(const struct tvar *t);
+/* A scalar node's text (numbers and booleans as written by JSON), in the
+ * arena; "" for a list or an object. */
+const char *template_scalar_text(struct arena *a, const struct node *x,
+    size_t *len);
 /* Every scalar of a [vars] table (numbers and booleans as their text). */
 void template_vars_from(struct run *run, struct tvars *v,
     const struct node *table);
