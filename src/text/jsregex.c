@@ -288,11 +288,10 @@ group_name(const char *p, size_t n, size_t i)
 	return k < n && k > i ? k + 1 : 0;
 }
 
-/* The offset of the next capturing group's '(' in p[i..n) -- plain
- * "(" or a named "(?<name>", not a look-behind -- skipping escapes and
- * character classes; n when there is none. */
+/* The next '(' or ')' at or after p[i] that is syntax -- not escaped,
+ * not inside a class ([)] and [^)] included); n when there is none. */
 static size_t
-next_group(const char *p, size_t n, size_t i)
+next_paren(const char *p, size_t n, size_t i)
 {
 	bool cls = false;
 
@@ -310,44 +309,38 @@ next_group(const char *p, size_t n, size_t i)
 				i++;
 				cls = false;
 			}
-		} else if (p[i] == '(') {
-			if (!(i + 1 < n && p[i + 1] == '?'))
-				return i;
-			if (i + 3 < n && p[i + 2] == '<' && p[i + 3] != '=' &&
-			    p[i + 3] != '!')
-				return i;
+		} else if (p[i] == '(' || p[i] == ')') {
+			return i;
 		}
 	}
 	return n;
 }
 
-/* The offset of the ')' closing the group whose '(' is at p[i], skipping
- * escapes and classes; n when it is not closed. */
+/* The offset of the next capturing group's '(' in p[i..n) -- plain
+ * "(" or a named "(?<name>", not a look-behind; n when there is none. */
+static size_t
+next_group(const char *p, size_t n, size_t i)
+{
+	for (i = next_paren(p, n, i); i < n; i = next_paren(p, n, i + 1))
+		if (p[i] == '(' && (!(i + 1 < n && p[i + 1] == '?') ||
+		    (i + 3 < n && p[i + 2] == '<' && p[i + 3] != '=' &&
+		    p[i + 3] != '!')))
+			return i;
+	return n;
+}
+
+/* The offset of the ')' closing the group whose '(' is at p[i]; n when
+ * it is not closed. */
 static size_t
 group_close(const char *p, size_t n, size_t i)
 {
-	bool cls = false;
 	size_t depth = 0;
 
-	for (; i < n; i++) {
-		if (p[i] == '\\') {
-			i++;
-		} else if (cls) {
-			if (p[i] == ']')
-				cls = false;
-		} else if (p[i] == '[') {
-			cls = true;
-			if (i + 1 < n && p[i + 1] == '^')
-				i++;
-			if (i + 1 < n && p[i + 1] == ']') {
-				i++;
-				cls = false;
-			}
-		} else if (p[i] == '(') {
+	for (i = next_paren(p, n, i); i < n; i = next_paren(p, n, i + 1)) {
+		if (p[i] == '(')
 			depth++;
-		} else if (p[i] == ')' && --depth == 0) {
+		else if (--depth == 0)
 			return i;
-		}
 	}
 	return n;
 }
