@@ -903,6 +903,57 @@ braces(const char *p, size_t n, size_t i, unsigned long *lo,
 	return k < n && p[k] == '}' ? k + 1 : 0;
 }
 
+/* The group that opens at t->p[t->i]: plain, named, non-capturing,
+ * look-ahead, look-behind (emulated or PCRE2's); its kind is pushed on
+ * stack[*depth]. */
+static bool
+open_group(struct tr *t, unsigned char *stack, size_t *depth)
+{
+	const char *p = t->p;
+	size_t n = t->n, i = t->i, end;
+
+	if (*depth == MAX_NEST)
+		return fail(t, i, 1, MSG_JSREGEX_TOO_DEEP);
+	t->canq = false;
+	if (i + 1 >= n || p[i + 1] != '?') {
+		t->opened++;
+		emit(t, "(", i);
+		stack[(*depth)++] = G_CAP;
+		t->i = i + 1;
+	} else if (i + 2 < n && p[i + 2] == ':') {
+		emit(t, "(?:", i);
+		stack[(*depth)++] = G_NONCAP;
+		t->i = i + 3;
+	} else if (i + 2 < n && (p[i + 2] == '=' || p[i + 2] == '!')) {
+		emitn(t, p + i, 3, i);
+		stack[(*depth)++] = G_AHEAD;
+		t->i = i + 3;
+	} else if (i + 3 < n && p[i + 2] == '<' && (p[i + 3] == '=' ||
+	    p[i + 3] == '!')) {
+		if (t->emulate) {
+			if (!emulate_behind(t, i))
+				return false;
+			t->canq = false;
+			return true;
+		}
+		emitn(t, p + i, 4, i);
+		stack[(*depth)++] = G_BEHIND;
+		t->i = i + 4;
+	} else if (i + 2 < n && p[i + 2] == '<' &&
+	    (end = group_name(p, n, i + 3)) != 0) {
+		/* The first group of this name must be this one. */
+		if (name_index(t, p + i + 3, end - i - 4) != t->opened + 1)
+			return fail(t, i, end - i, MSG_JSREGEX_DUP_NAME);
+		t->opened++;
+		emit(t, "(", i);
+		stack[(*depth)++] = G_CAP;
+		t->i = end;
+	} else {
+		return fail(t, i, 2, MSG_JSREGEX_BAD_GROUP);
+	}
+	return true;
+}
+
 static bool
 translate(struct tr *t)
 {
@@ -927,53 +978,8 @@ translate(struct tr *t)
 				return false;
 			continue;
 		case '(':
-			if (depth == MAX_NEST)
-				return fail(t, i, 1, MSG_JSREGEX_TOO_DEEP);
-			if (i + 1 < n && p[i + 1] == '?') {
-				if (i + 2 < n && p[i + 2] == ':') {
-					emit(t, "(?:", i);
-					stack[depth++] = G_NONCAP;
-					t->i = i + 3;
-				} else if (i + 2 < n && (p[i + 2] == '=' ||
-				    p[i + 2] == '!')) {
-					emitn(t, p + i, 3, i);
-					stack[depth++] = G_AHEAD;
-					t->i = i + 3;
-				} else if (i + 3 < n && p[i + 2] == '<' &&
-				    (p[i + 3] == '=' || p[i + 3] == '!') &&
-				    t->emulate) {
-					if (!emulate_behind(t, i))
-						return false;
-					t->canq = false;
-					continue;
-				} else if (i + 3 < n && p[i + 2] == '<' &&
-				    (p[i + 3] == '=' || p[i + 3] == '!')) {
-					emitn(t, p + i, 4, i);
-					stack[depth++] = G_BEHIND;
-					t->i = i + 4;
-				} else if (i + 2 < n && p[i + 2] == '<' &&
-				    (end = group_name(p, n, i + 3)) != 0) {
-					/* The first group of this name must
-					 * be this one. */
-					if (name_index(t, p + i + 3, end - i - 4)
-					    != t->opened + 1)
-						return fail(t, i, end - i,
-						    MSG_JSREGEX_DUP_NAME);
-					t->opened++;
-					emit(t, "(", i);
-					stack[depth++] = G_CAP;
-					t->i = end;
-				} else {
-					return fail(t, i, 2,
-					    MSG_JSREGEX_BAD_GROUP);
-				}
-			} else {
-				t->opened++;
-				emit(t, "(", i);
-				stack[depth++] = G_CAP;
-				t->i = i + 1;
-			}
-			t->canq = false;
+			if (!open_group(t, stack, &depth))
+				return false;
 			continue;
 		case ')':
 			if (depth == 0)
