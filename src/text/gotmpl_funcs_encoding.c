@@ -1,7 +1,7 @@
 /*
  * gotmpl_funcs_encoding: JSON as Go's encoding/json writes and reads
  * it (toJson, fromJson and their spellings), base64 and base32, and the
- * hashes (sha1sum, sha256sum, adler32sum).
+ * hashes (sha1sum, sha256sum, adler32sum), and decryptAES.
  */
 #include "text/gotmpl_funcs.h"
 
@@ -475,6 +475,16 @@ f_b64enc(A)
 	return true;
 }
 
+/* base64.StdEncoding.DecodeString of s into b; false with *where the
+ * byte Go's "illegal base64 data at input byte N" names. */
+static bool
+std_base64(const struct gv *s, struct buf *b, size_t *where)
+{
+	*where = s->u.s.n - s->u.s.n % 4;
+	return !(s->u.s.n % 4) && base64_decode(b, s->u.s.s, s->u.s.n,
+	    where) == BASE64_OK;
+}
+
 static bool
 f_b64dec(A)
 {
@@ -482,9 +492,7 @@ f_b64dec(A)
 	size_t where;
 
 	ARGS_UNUSED;
-	where = a[0].u.s.n - a[0].u.s.n % 4;
-	if (a[0].u.s.n % 4 || base64_decode(&b, a[0].u.s.s, a[0].u.s.n,
-	    &where) != BASE64_OK) {
+	if (!std_base64(&a[0], &b, &where)) {
 		buf_free(&b);
 		*out = gv_cstr(arena_printf(AR,
 		    "illegal base64 data at input byte %zu", where));
@@ -707,11 +715,205 @@ f_adler32sum(A)
 	return true;
 }
 
+/*
+ * AES-256 decryption (FIPS 197), for Sprig's decryptAES: the S-box from
+ * its definition (the inverse in GF(2^8), then the affine map), the key
+ * schedule, and the inverse cipher.
+ */
+static uint8_t
+rotl8(uint8_t v, int k)
+{
+	return (uint8_t)(v << k | v >> (8 - k));
+}
+
+static uint8_t
+gmul(uint8_t a, uint8_t b)
+{
+	uint8_t r = 0;
+
+	while (b) {
+		if (b & 1)
+			r ^= a;
+		a = (uint8_t)(a << 1 ^ (a & 0x80 ? 0x1b : 0));
+		b >>= 1;
+	}
+	return r;
+}
+
+struct aes {
+	uint8_t sbox[256], inv[256];
+	uint32_t w[60];
+};
+
+static void
+aes_init(struct aes *k, const uint8_t key[32])
+{
+	uint8_t p = 1, q = 1, rcon = 1;
+	uint32_t t;
+	int i;
+
+	/* p runs through the powers of 3, q through those of 3^-1. */
+	do {
+		p = (uint8_t)(p ^ p << 1 ^ (p & 0x80 ? 0x1b : 0));
+		q ^= (uint8_t)(q << 1);
+		q ^= (uint8_t)(q << 2);
+		q ^= (uint8_t)(q << 4);
+		if (q & 0x80)
+			q ^= 0x09;
+		k->sbox[p] = (uint8_t)(q ^ rotl8(q, 1) ^ rotl8(q, 2) ^
+		    rotl8(q, 3) ^ rotl8(q, 4) ^ 0x63);
+	} while (p != 1);
+	k->sbox[0] = 0x63;
+	for (i = 0; i < 256; i++)
+		k->inv[k->sbox[i]] = (uint8_t)i;
+	for (i = 0; i < 8; i++)
+		k->w[i] = (uint32_t)key[4 * i] << 24 |
+		    (uint32_t)key[4 * i + 1] << 16 |
+		    (uint32_t)key[4 * i + 2] << 8 | key[4 * i + 3];
+	for (i = 8; i < 60; i++) {
+		t = k->w[i - 1];
+		if (i % 8 == 0)
+			t = t << 8 | t >> 24;
+		if (i % 8 == 0 || i % 8 == 4)
+			t = (uint32_t)k->sbox[t >> 24] << 24 |
+			    (uint32_t)k->sbox[t >> 16 & 0xff] << 16 |
+			    (uint32_t)k->sbox[t >> 8 & 0xff] << 8 |
+			    k->sbox[t & 0xff];
+		if (i % 8 == 0) {
+			t ^= (uint32_t)rcon << 24;
+			rcon = gmul(rcon, 2);
+		}
+		k->w[i] = k->w[i - 8] ^ t;
+	}
+}
+
+static void
+add_round_key(uint8_t s[16], const uint32_t *w)
+{
+	int c;
+
+	for (c = 0; c < 4; c++) {
+		s[4 * c] ^= (uint8_t)(w[c] >> 24);
+		s[4 * c + 1] ^= (uint8_t)(w[c] >> 16);
+		s[4 * c + 2] ^= (uint8_t)(w[c] >> 8);
+		s[4 * c + 3] ^= (uint8_t)w[c];
+	}
+}
+
+/* InvShiftRows and InvSubBytes: row r moves r columns right. */
+static void
+inv_shift_sub(const struct aes *k, uint8_t s[16])
+{
+	uint8_t t[16];
+	int r, c;
+
+	for (r = 0; r < 4; r++)
+		for (c = 0; c < 4; c++)
+			t[r + 4 * ((c + r) % 4)] = k->inv[s[r + 4 * c]];
+	memcpy(s, t, 16);
+}
+
+static void
+inv_mix_columns(uint8_t s[16])
+{
+	int c;
+
+	for (c = 0; c < 4; c++) {
+		uint8_t *a = s + 4 * c, a0 = a[0], a1 = a[1], a2 = a[2],
+		    a3 = a[3];
+
+		a[0] = gmul(a0, 14) ^ gmul(a1, 11) ^ gmul(a2, 13) ^ gmul(a3, 9);
+		a[1] = gmul(a0, 9) ^ gmul(a1, 14) ^ gmul(a2, 11) ^ gmul(a3, 13);
+		a[2] = gmul(a0, 13) ^ gmul(a1, 9) ^ gmul(a2, 14) ^ gmul(a3, 11);
+		a[3] = gmul(a0, 11) ^ gmul(a1, 13) ^ gmul(a2, 9) ^ gmul(a3, 14);
+	}
+}
+
+static void
+aes_decrypt_block(const struct aes *k, uint8_t s[16])
+{
+	int round;
+
+	add_round_key(s, k->w + 56);
+	for (round = 13; round >= 1; round--) {
+		inv_shift_sub(k, s);
+		add_round_key(s, k->w + 4 * round);
+		inv_mix_columns(s);
+	}
+	inv_shift_sub(k, s);
+	add_round_key(s, k->w);
+}
+
+/* Sprig's decryptAES(password, base64): AES-256-CBC with the password's
+ * first 32 bytes (zero-padded) as the key and the first block as the
+ * IV, then the last byte's count of bytes cut off; Go's panics where the
+ * data is too short or not whole blocks. */
+static bool
+f_decryptaes(A)
+{
+	struct buf b = BUF_INIT;
+	uint8_t key[32] = { 0 }, prev[16], cur[16];
+	struct aes *k;
+	size_t where, i, len, cut;
+	unsigned char *d;
+
+	ARGS_UNUSED;
+	if (!a[1].u.s.n) {
+		*out = gv_cstr("");
+		return true;
+	}
+	memcpy(key, a[0].u.s.s, a[0].u.s.n < 32 ? a[0].u.s.n : 32);
+	if (!std_base64(&a[1], &b, &where)) {
+		buf_free(&b);
+		return gt_fail(x, "illegal base64 data at input byte %zu",
+		    where);
+	}
+	len = b.len;
+	if (len < 16) {
+		buf_free(&b);
+		return gt_fail(x, "runtime error: slice bounds out of range "
+		    "[:16] with capacity %zu", len);
+	}
+	if ((len - 16) % 16) {
+		buf_free(&b);
+		return gt_fail(x, "crypto/cipher: input not full blocks");
+	}
+	if (len == 16) {
+		buf_free(&b);
+		return gt_fail(x, "runtime error: index out of range [-1]");
+	}
+	k = xmalloc(sizeof(*k));
+	aes_init(k, key);
+	d = (unsigned char *)b.data;
+	memcpy(prev, d, 16);
+	for (i = 16; i < len; i += 16) {
+		size_t j;
+
+		memcpy(cur, d + i, 16);
+		aes_decrypt_block(k, d + i);
+		for (j = 0; j < 16; j++)
+			d[i + j] ^= prev[j];
+		memcpy(prev, cur, 16);
+	}
+	free(k);
+	cut = d[len - 1];
+	if (cut > len - 16) {
+		buf_free(&b);
+		return gt_fail(x, "runtime error: slice bounds out of range "
+		    "[:%lld]", (long long)(len - 16) - (long long)cut);
+	}
+	*out = gv_str(arena_strndup(AR, (char *)d + 16, len - 16 - cut),
+	    len - 16 - cut);
+	buf_free(&b);
+	return true;
+}
+
 const struct gt_func gt_funcs_encoding[] = {
 	{ "adler32sum", "s", f_adler32sum, NULL, false, 0 },
 	{ "b32dec", "s", f_b32dec, NULL, false, 0 },
 	{ "b32enc", "s", f_b32enc, NULL, false, 0 },
 	{ "b64dec", "s", f_b64dec, NULL, false, 0 },
+	{ "decryptAES", "ss", f_decryptaes, NULL, false, 0 },
 	{ "b64enc", "s", f_b64enc, NULL, false, 0 },
 	{ "fromJson", "s", f_fromjson, NULL, false, 0 },
 	{ "mustFromJson", "s", f_fromjson, NULL, false, GT_MUST },
