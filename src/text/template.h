@@ -84,7 +84,8 @@ bool template_truthy(const struct tvar *t);
  * arena; "" for a list or an object. */
 const char *template_scalar_text(struct arena *a, const struct node *x,
     size_t *len);
-/* Every scalar of a [vars] table (numbers and booleans as their text). */
+/* Every scalar of a [vars] table (numbers and booleans as their text,
+ * their node kept for the Go dot). */
 void template_vars_from(struct run *run, struct tvars *v,
     const struct node *table);
 /* The variable of name, or NULL. */

@@ -106,6 +106,10 @@ template_vars_from(struct run *run, struct tvars *v, const struct node *t)
 		len = x->kind == NODE_STRING ? x->u.str.len : strlen(s);
 		template_var(run, v, m->key, s, len, run_source(run,
 		    m->keysrc), m->keyspan);
+		/* Numbers and booleans keep their type for the Go dot. */
+		if (x->kind == NODE_INT || x->kind == NODE_FLOAT ||
+		    x->kind == NODE_BOOL)
+			template_var_get(v, m->key, strlen(m->key))->node = x;
 	}
 }
 
