@@ -100,6 +100,10 @@ int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
 /* build --params (params.c): the parameters file's build, printed. */
 struct options;
 int cmd_params(const struct options *opt);
+/* Build (or debug) what opt names in run, print it, write what the build
+ * keeps; the exit status.  The caller owns run. */
+int cmd_pipeline_run(struct run *run, const struct options *opt,
+    bool debug);
 /* Append NAME=VALUE argument arg of option optname to *arr (on the
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,

@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "base/vec.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
@@ -122,6 +123,7 @@ options_free(struct options *opt)
 	free(opt->tool_results);
 	free(opt->images);
 	free(opt->global_vars);
+	free(opt->macros);
 	memset(opt, 0, sizeof(*opt));
 }
 
@@ -146,6 +148,11 @@ enum {
 	OPT_GLOBAL_VAR,
 	OPT_GLOBALS,
 	OPT_BUDGET,
+	OPT_VIEW,
+	OPT_OUTPUT,
+	OPT_MACRO,
+	OPT_PERSONA_FILE,
+	OPT_SINCE,
 };
 
 static void
@@ -325,6 +332,11 @@ static const struct option pipeline_longopts[] = {
 	{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
 	{ "global-var", required_argument, NULL, OPT_GLOBAL_VAR },
 	{ "globals", required_argument, NULL, OPT_GLOBALS },
+	{ "view", required_argument, NULL, OPT_VIEW },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "macro", required_argument, NULL, OPT_MACRO },
+	{ "persona-file", required_argument, NULL, OPT_PERSONA_FILE },
+	{ "since", required_argument, NULL, OPT_SINCE },
 	{ NULL, 0, NULL, 0 },
 };
 const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
@@ -338,9 +350,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
     struct options *opt)
 {
 	struct tavern_input *tv = &opt->tavern;
-	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
+	size_t cap[10] = { 0 }; /* contexts, vars, sets, injects, removes,
 	                         * prestarts, tool results, images,
-	                         * global vars */
+	                         * global vars, macros */
 	enum out_format f;
 	enum tavern_stage stage;
 	int ch;
@@ -405,6 +417,13 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			/* Formats of a --params build only. */
 			if (strcmp(optarg, "fast-tavern") == 0) {
 				opt->format = optarg;
+				break;
+			}
+			/* Seed 002's BuildResult: a SillyTavern build's
+			 * messages, variables, world info and scripts. */
+			if (strcmp(optarg, "result") == 0 && !debug) {
+				opt->result = true;
+				opt->format = NULL;
 				break;
 			}
 			/* html is a view of the build, not a request body:
@@ -473,6 +492,36 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 			break;
 		case OPT_EXTRA_SYSTEM:
 			opt->extra_system = optarg;
+			break;
+		case OPT_VIEW:
+			if (strcmp(optarg, "user_view") &&
+			    strcmp(optarg, "assistant_view")) {
+				fprintf(stderr, "%s %s: --view: unknown view "
+				    "'%s' (expected user_view or "
+				    "assistant_view)\n", progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			opt->view = optarg;
+			break;
+		case OPT_OUTPUT:
+			if (strcmp(optarg, "full") && strcmp(optarg,
+			    "history") && strcmp(optarg, "delta")) {
+				fprintf(stderr, "%s %s: --output: unknown output "
+				    "'%s' (expected full, history or delta)\n",
+				    progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			opt->output = optarg;
+			break;
+		case OPT_MACRO:
+			cmd_push(&opt->macros, &opt->nmacros, &cap[9],
+			    "--macro", optarg);
+			break;
+		case OPT_PERSONA_FILE:
+			opt->persona_file = optarg;
+			break;
+		case OPT_SINCE:
+			opt->since = optarg;
 			break;
 		case OPT_PARAMS:
 			if (debug) {
@@ -585,6 +634,19 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 	    !opt->params) {
 		fprintf(stderr, "%s %s: -f fast-tavern prints the build of "
 		    "--params FILE\n", progname, verb);
+		goto usage;
+	}
+	if (((opt->output && strcmp(opt->output, "full")) || opt->since) &&
+	    !opt->result && !opt->params) {
+		fprintf(stderr, "%s %s: --output %s and --since go with -f "
+		    "result\n", progname, verb, opt->output ? opt->output :
+		    "delta");
+		goto usage;
+	}
+	if (opt->since && !(opt->output && strcmp(opt->output, "delta") ==
+	    0)) {
+		fprintf(stderr, "%s %s: --since FILE gives --output delta "
+		    "the previous result\n", progname, verb);
 		goto usage;
 	}
 	if (opt->html && (opt->json || opt->stage)) {
@@ -840,10 +902,77 @@ finish(struct run *run, const struct options *opt, struct session_hold *hold,
 		diag_system(run);
 }
 
+/* --since FILE: the fingerprints of a previous -f result. */
+static bool
+since(struct run *run, const char *path, struct emit_result *r)
+{
+	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	struct node *n;
+	const struct node *fp, *vh, *vf;
+
+	if (!src || !json_parse(run, src, &n))
+		return false;
+	fp = tree_get(n, "fingerprints");
+	vh = tree_get(n, "variables_hash");
+	vf = tree_get(n, "variables_fingerprints");
+	if (n->kind != NODE_TABLE || !fp || fp->kind != NODE_TABLE || !vh ||
+	    vh->kind != NODE_STRING || !vf || vf->kind != NODE_TABLE) {
+		diag_error(run, src, n->span, MSG_SINCE_NOT_RESULT);
+		return false;
+	}
+	r->fingerprints = fp;
+	r->vars_hash = vh->u.str.s;
+	r->vars_fingerprints = vf;
+	return true;
+}
+
+/*
+ * -f result: seed 002's BuildResult of a SillyTavern build, with what
+ * --output delta compares against (--since FILE, or --params' own
+ * fingerprints).
+ */
+static bool
+result(struct run *run, const struct options *opt, const struct chat *c,
+    struct buf *out)
+{
+	struct emit_result r;
+
+	memset(&r, 0, sizeof(r));
+	if (!c->tavern) {
+		diag_plain(run, DIAG_ERROR, MSG_RESULT_NOT_TAVERN);
+		return false;
+	}
+	r.output = opt->output ? opt->output : "full";
+	r.stages = opt->include_stages;
+	r.per_item = opt->include_per_item;
+	r.fingerprints = opt->fingerprints;
+	r.vars_fingerprints = opt->vars_fingerprints;
+	r.vars_hash = opt->vars_hash;
+	if (opt->since && !since(run, opt->since, &r))
+		return false;
+	if (opt->tavern.state) {
+		r.locals = opt->tavern.state->locals;
+		r.globals = opt->tavern.state->globals;
+	}
+	return emit_result(run, c, &r, out);
+}
+
 static int
 run_pipeline(const struct options *opt, bool debug)
 {
 	struct run run;
+	int status;
+
+	run_init(&run);
+	run.diag.color = emit_color(STDERR_FILENO, opt->color);
+	status = cmd_pipeline_run(&run, opt, debug);
+	run_free(&run);
+	return status;
+}
+
+int
+cmd_pipeline_run(struct run *run, const struct options *opt, bool debug)
+{
 	struct chat chat;
 	struct buf out = BUF_INIT;
 	struct options o = *opt;
@@ -863,35 +992,30 @@ run_pipeline(const struct options *opt, bool debug)
 	o.tavern.skip_unsent = !debug && !opt->log_debug && opt->format &&
 	    strcmp(opt->format, "json") != 0;
 	opt = &o;
-	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO, opt->color);
-	if (held && !session_hold(&run, opt->session, &hold)) {
-		status = diag_status(&run);
-		run_free(&run);
-		return status;
-	}
-	if (assemble(&run, opt, &chat)) {
+	if (held && !session_hold(run, opt->session, &hold))
+		return diag_status(run);
+	if (assemble(run, opt, &chat)) {
 		chat.color = emit_color(STDOUT_FILENO, opt->color);
 		chat.stage = opt->stage;
 		if (opt->stage && !chat.tavern)
-			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
+			diag_plain(run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    opt->stage);
 		if (debug)
 			fn = opt->html ? emit_html : opt->json ?
 			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
-		if (fn(&run, &chat, &out) && run.diag.errors == 0)
-			finish(&run, opt, held ? &hold : NULL, &chat, &out,
+		if ((opt->result ? result(run, opt, &chat, &out) :
+		    fn(run, &chat, &out)) && run->diag.errors == 0)
+			finish(run, opt, held ? &hold : NULL, &chat, &out,
 			    debug, (debug &&
 			    !opt->json) || (!debug && chat.format ==
 			    FORMAT_TEXT && isatty(STDOUT_FILENO)));
 	}
 	if (held)
 		session_release(&hold);
-	status = diag_status(&run);
+	status = diag_status(run);
 	buf_free(&out);
-	run_free(&run);
 	return status;
 }
 

@@ -446,6 +446,16 @@ enum diag_level {
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
 	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
+	X(MSG_PERSONA_FILE, "a persona file in JSON is an object with a string 'name', a string 'description' or both") \
+	X(MSG_PARAMS_KEY, "unknown build parameter '%s' (seed 002's BuildParams: conversation_file, character_file, preset_file, persona_file, llm_config_file, worldbook_files, regex_files, messages, extra_system, view, output, target_node_id, fingerprints, variables_hash, variables_fingerprints, variables, global_variables, macros, include_stages, include_per_item, dry_run)") \
+	X(MSG_PARAMS_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_PARAMS_WORD, "'%s' must be %s, not '%s'") \
+	X(MSG_PARAMS_LLM_CONFIG, "llm_config_file: strata takes the model and its sampling parameters from the preset and the profile ([llm_profiles], --llm-profile), not from an LLM config file") \
+	X(MSG_PARAMS_TARGET_NODE, "target_node_id names where a reply is written: strata build writes no reply (strata reply and --session do), so it is not used") \
+	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \
+	X(MSG_PARAMS_RESULT_FORMAT, "seed 002's parameters print its BuildResult (-f result), not -f %s") \
+	X(MSG_RESULT_NOT_TAVERN, "-f result prints the result of a SillyTavern build (--card FILE, a [tavern] table or --params)") \
+	X(MSG_SINCE_NOT_RESULT, "not a BuildResult with fingerprints (save one with strata build -f result)") \
 	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
 	X(MSG_GLOBAL_VAR_ARG, "--global-var '%s' is not NAME=VALUE") \
 	/* budget */ \

@@ -397,7 +397,7 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 	struct tavern_entry *te;
 	size_t i;
 
-	if (opt->history) {
+	if (opt->history || opt->history_src) {
 		struct node *arr;
 
 		if (tin->chat) {
@@ -496,6 +496,47 @@ tavern_vars(struct run *run, const struct options *opt,
 	return true;
 }
 
+/*
+ * --persona-file FILE (seed 002's persona_file): a JSON object's name
+ * and description, or else the file's text as the description.  The
+ * command line's --persona-name and --persona win.
+ */
+static bool
+persona_file(struct run *run, const struct options *opt,
+    struct tavern_input *tin)
+{
+	struct source *src;
+	struct node *n;
+
+	if (!opt->persona_file)
+		return true;
+	src = run_read(run, opt->persona_file, NULL, span_make(0, 0));
+	if (!src)
+		return false;
+	if (src->len && src->text[strspn(src->text, " \t\r\n")] == '{') {
+		const struct node *nm, *d;
+
+		if (!json_parse(run, src, &n))
+			return false;
+		nm = tree_get(n, "name");
+		d = tree_get(n, "description");
+		if ((nm && nm->kind != NODE_STRING) || (d &&
+		    d->kind != NODE_STRING) || (!nm && !d)) {
+			diag_error(run, src, n->span, MSG_PERSONA_FILE);
+			return false;
+		}
+		if (nm && !tin->persona_name)
+			tin->persona_name = nm->u.str.s;
+		if (d && !tin->persona)
+			tin->persona = d->u.str.s;
+		return true;
+	}
+	if (!tin->persona)
+		tin->persona = arena_strndup(&run->arena, src->text,
+		    src->len);
+	return true;
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
 bool
@@ -526,8 +567,12 @@ assemble_tavern(struct run *run, const struct options *opt,
 		    p->context_node->span, MSG_BUDGET_TAVERN,
 		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
+	plug.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
-	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
+	    p->embedded ? NULL : p->src->path) &&
+	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
+	if (ok)
+		c->merged_regex = tavern_plug_rules(&run->arena, &plug);
 	tavern_plug_free(&plug);
 	return ok;
 }

@@ -72,6 +72,23 @@ struct options {
 	size_t nglobal_vars;
 	const char *globals;            /* --globals FILE, or NULL */
 	bool quiet;             /* -q: no note of what the budget cut */
+	/* Seed 002's contract (strata-params(5)): */
+	const char *view;       /* --view user_view|assistant_view, or NULL */
+	const char *output;     /* --output full|history|delta, or NULL */
+	struct kv *macros;      /* --macro NAME=TEXT */
+	size_t nmacros;
+	const char *persona_file;       /* --persona-file FILE, or NULL */
+	const char *since;      /* --since FILE: the previous -f result */
+	bool result;            /* -f result: seed 002's BuildResult */
+	bool include_stages, include_per_item;  /* --params' own */
+	/* --params' messages: a source of the params file's own text (so
+	 * that -H's messages point there), read as -H is; NULL: none. */
+	struct source *history_src;
+	/* --output delta's previous state (--params or --since FILE):
+	 * message fingerprints and variable fingerprints (name -> text
+	 * tables, or NULL), and the variables' hash (or NULL). */
+	const struct node *fingerprints, *vars_fingerprints;
+	const char *vars_hash;
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.

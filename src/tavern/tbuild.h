@@ -38,6 +38,8 @@ struct tavern_state {
 	/* The global variables ({{setglobalvar}} ...) the build changed,
 	 * the same way, and all of them as the build left them. */
 	const struct node *globals_changed, *globals;
+	/* All the chat's variables as the build left them (a table). */
+	const struct node *locals;
 	/* chat_metadata.timedWorldInfo after the scan, or NULL when no world
 	 * info ran. */
 	const struct node *timed;
