@@ -880,8 +880,9 @@ finish(struct run *run, const struct options *opt, struct session_hold *hold,
 	if (hold && !save_turn(run, opt, c, hold, &thread))
 		return;
 	/* The global variables the build changed, unless --dry-run. */
-	if (opt->globals && !debug && !opt->dry_run && opt->tavern.state &&
-	    !globals_update(run, opt->globals,
+	if (!debug && !opt->dry_run && opt->tavern.state &&
+	    opt->tavern.state->globals_file &&
+	    !globals_update(run, opt->tavern.state->globals_file,
 	    opt->tavern.state->globals_changed))
 		return;
 	if (opt->log_debug)
@@ -938,10 +939,6 @@ result(struct run *run, const struct options *opt, const struct chat *c,
 	struct emit_result r;
 
 	memset(&r, 0, sizeof(r));
-	if (!c->tavern) {
-		diag_plain(run, DIAG_ERROR, MSG_RESULT_NOT_TAVERN);
-		return false;
-	}
 	r.output = opt->output ? opt->output : "full";
 	r.stages = opt->include_stages;
 	r.per_item = opt->include_per_item;

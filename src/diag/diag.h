@@ -454,10 +454,9 @@ enum diag_level {
 	X(MSG_PARAMS_TARGET_NODE, "target_node_id names where a reply is written: strata build writes no reply (strata reply and --session do), so it is not used") \
 	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \
 	X(MSG_PARAMS_RESULT_FORMAT, "seed 002's parameters print its BuildResult (-f result), not -f %s") \
-	X(MSG_RESULT_NOT_TAVERN, "-f result prints the result of a SillyTavern build (--card FILE, a [tavern] table or --params)") \
 	X(MSG_SINCE_NOT_RESULT, "not a BuildResult with fingerprints (save one with strata build -f result)") \
 	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
-	X(MSG_GLOBAL_VAR_ARG, "--global-var '%s' is not NAME=VALUE") \
+	X(MSG_GLOBAL_VAR_ARG, "%s '%s' is not NAME=VALUE") \
 	/* budget */ \
 	X(MSG_BUDGET_PROTECTED, "what the budget may not cut needs %zu tokens, more than the %lld the budget allows (%s): %s") \
 	X(MSG_BUDGET_NO_ROOM, "the reply's %lld tokens leave no room in a context window of %lld tokens") \

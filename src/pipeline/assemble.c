@@ -462,7 +462,7 @@ kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
 
 		if (!eq || eq == v[i].arg) {
 			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
-			    v[i].arg);
+			    v[i].opt, v[i].arg);
 			return false;
 		}
 		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
@@ -477,13 +477,13 @@ kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
  * --global-var as global ones.
  */
 static bool
-tavern_vars(struct run *run, const struct options *opt,
+tavern_vars(struct run *run, const struct options *opt, const char *globals,
     struct tavern_input *tin)
 {
 	struct node *l = tree_table(&run->arena), *g;
 
-	if (opt->globals) {
-		if (!globals_load(run, opt->globals, &g))
+	if (globals) {
+		if (!globals_load(run, globals, &g))
 			return false;
 	} else {
 		g = tree_table(&run->arena);
@@ -491,6 +491,13 @@ tavern_vars(struct run *run, const struct options *opt,
 	if (!kv_table(run, opt->vars, opt->nvars, l) ||
 	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
 		return false;
+	if (opt->nmacros) {
+		struct node *m = tree_table(&run->arena);
+
+		if (!kv_table(run, opt->macros, opt->nmacros, m))
+			return false;
+		tin->macros = m;
+	}
 	tin->vars = l->u.table.n ? l : NULL;
 	tin->global_vars = g->u.table.n ? g : NULL;
 	return true;
@@ -537,6 +544,26 @@ persona_file(struct run *run, const struct options *opt,
 	return true;
 }
 
+/* The global variables file: --globals, else the profile's [tavern]
+ * globals (relative to the profile), else none. */
+static const char *
+globals_path(struct run *run, const struct options *opt,
+    const struct profile *p)
+{
+	const struct node *t = profile_tavern(p), *v;
+	const char *slash;
+
+	if (opt->globals)
+		return opt->globals;
+	if (!t || !(v = tree_get(t, "globals")) || v->kind != NODE_STRING)
+		return NULL;
+	if (v->u.str.s[0] == '/' || p->embedded || !p->src ||
+	    !(slash = strrchr(p->src->path, '/')))
+		return v->u.str.s;
+	return arena_printf(&run->arena, "%.*s/%s",
+	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
 bool
@@ -545,6 +572,7 @@ assemble_tavern(struct run *run, const struct options *opt,
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
+	const char *globals;
 	bool ok;
 
 	memset(c, 0, sizeof(*c));
@@ -555,8 +583,10 @@ assemble_tavern(struct run *run, const struct options *opt,
 	 * card's greeting), unless --chat names another. */
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
 		tin.chat = opt->session;
+	globals = globals_path(run, opt, p);
 	if (!tavern_own(run, opt, p, in, c, &tin) ||
-	    !sandbox(run, opt, in, &tin) || !tavern_vars(run, opt, &tin))
+	    !sandbox(run, opt, in, &tin) ||
+	    !tavern_vars(run, opt, globals, &tin))
 		return false;
 	/* Never silently: the profile's budget has no say here. */
 	if (p->budget.node)
@@ -573,6 +603,8 @@ assemble_tavern(struct run *run, const struct options *opt,
 	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
 	if (ok)
 		c->merged_regex = tavern_plug_rules(&run->arena, &plug);
+	if (ok && tin.state)
+		tin.state->globals_file = globals;
 	tavern_plug_free(&plug);
 	return ok;
 }
@@ -599,10 +631,13 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 	    profile_tavern(as.profile)))
 		ok = assemble_tavern(run, opt, as.profile, &in, c);
 	else if (ok && (opt->extra_system || opt->globals ||
-	    opt->nglobal_vars)) {
+	    opt->nglobal_vars || opt->nmacros || opt->view ||
+	    opt->persona_file || opt->result)) {
 		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA,
 		    opt->extra_system ? "--extra-system" : opt->globals ?
-		    "--globals" : "--global-var");
+		    "--globals" : opt->nglobal_vars ? "--global-var" :
+		    opt->nmacros ? "--macro" : opt->view ? "--view" :
+		    opt->persona_file ? "--persona-file" : "-f result");
 		ok = false;
 	} else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);
