@@ -442,7 +442,6 @@ enum diag_level {
 	X(MSG_FTAV_REGEX_LIMIT, "%s: the regex ran past its match limit (fast-tavern would not finish)") \
 	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
 	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
-	X(MSG_PARAMS_NOT_FT, "not fast-tavern's buildPrompt parameters (none of preset, character, globals, history, outputFormat, systemRolePolicy, globalVariables, options): strata reads no other parameters yet") \
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
 	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
@@ -453,7 +452,7 @@ enum diag_level {
 	X(MSG_PARAMS_LLM_CONFIG, "llm_config_file: strata takes the model and its sampling parameters from the preset and the profile ([llm_profiles], --llm-profile), not from an LLM config file") \
 	X(MSG_PARAMS_TARGET_NODE, "target_node_id names where a reply is written: strata build writes no reply (strata reply and --session do), so it is not used") \
 	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \
-	X(MSG_PARAMS_RESULT_FORMAT, "seed 002's parameters print its BuildResult (-f result), not -f %s") \
+	X(MSG_PARAMS_RESULT_FORMAT, "seed 002's parameters print its BuildResult (-f result) or a request body, not -f %s") \
 	X(MSG_SINCE_NOT_RESULT, "not a BuildResult with fingerprints (save one with strata build -f result)") \
 	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
 	X(MSG_GLOBAL_VAR_ARG, "%s '%s' is not NAME=VALUE") \
