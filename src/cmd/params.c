@@ -277,9 +277,11 @@ field(struct seed *s, const struct member *m)
 		    MSG_PARAMS_LLM_CONFIG);
 		return false;
 	}
-	if (strcmp(k, "worldbook_files") == 0)
+	if (strcmp(k, "worldbook_files") == 0) {
+		o->worlds_active = true;
 		return path_list(s, m, (const char ***)&tv->worlds,
 		    &tv->nworlds, &s->capw);
+	}
 	if (strcmp(k, "regex_files") == 0)
 		return path_list(s, m, (const char ***)&tv->regex,
 		    &tv->nregex, &s->capr);
@@ -358,6 +360,7 @@ seed_build(struct run *run, const struct options *opt,
     const struct source *src, const struct node *params)
 {
 	struct seed s;
+	const struct node *msgs;
 	const char *slash;
 	size_t i;
 	bool ok = true;
@@ -384,9 +387,10 @@ seed_build(struct run *run, const struct options *opt,
 	    sizeof(*opt->tavern.regex), &s.capr);
 	for (i = 0; i < params->u.table.n; i++)
 		ok &= field(&s, &params->u.table.items[i]);
-	if (ok && s.o.history_src && opt->history) {
-		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_TWO_CHATS,
-		    "the parameters' messages");
+	msgs = tree_get(params, "messages");
+	if (ok && s.o.history_src && (opt->history || s.o.tavern.chat)) {
+		diag_error(run, src, msgs->span, MSG_PARAMS_TWO_CHATS,
+		    opt->history ? "-H" : s.o.tavern.chat);
 		ok = false;
 	}
 	if (ok && !s.o.tavern.card && !opt->profile) {

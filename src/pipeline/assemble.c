@@ -598,6 +598,7 @@ assemble_tavern(struct run *run, const struct options *opt,
 		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	plug.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
+	plug.worlds_active = opt->worlds_active;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) &&
 	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);

@@ -236,12 +236,13 @@ char_lore(const struct node *wi, const char *card_file)
  * A --world file is global lore when settings.json's globalSelect names
  * it, chat lore when the chat's metadata does, character lore when the
  * card's extensions.world does; a file nothing names is not active, as
- * in SillyTavern.  The card's embedded book is its character lore unless
+ * in SillyTavern (unless worlds_active: seed 002's worldbook_files are
+ * global lore when nothing else names them).  The card's embedded book is its character lore unless
  * a --world file is the book it was imported as.
  */
 static bool
-books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
-    size_t *nout)
+books(struct run *run, const struct tavern_wi_scan *in, bool active,
+    struct wi_book **out, size_t *nout)
 {
 	struct arena *a = &run->arena;
 	const struct node *wi = in->wi_settings ?
@@ -288,6 +289,9 @@ books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
 		} else if ((cw.s && cw.len && strcmp(cw.s, name) == 0) ||
 		    tree_has_string(extra, name)) {
 			v[n].source = WI_SOURCE_CHARACTER;
+		} else if (active) {
+			/* Seed 002's worldbook_files: books in effect. */
+			v[n].source = WI_SOURCE_GLOBAL;
 		} else {
 			continue;
 		}
@@ -371,7 +375,8 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	size_t i;
 
 	memset(&wi, 0, sizeof(wi));
-	if (!books(run, in, (struct wi_book **)&wi.books, &wi.nbooks))
+	if (!books(run, in, p->worlds_active, (struct wi_book **)&wi.books,
+	    &wi.nbooks))
 		return false;
 	wi_settings_default(&ws);
 	if (in->settings || in->wi_settings)

@@ -28,6 +28,8 @@ struct tavern_plug {
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
 	const char *fired;      /* the last regex_run()'s scripts, or NULL */
+	bool worlds_active;     /* a --world file nothing names is global
+	                         * lore (seed 002's worldbook_files) */
 	bool user_view;         /* prompt texts get the display-only
 	                         * (markdownOnly) scripts, not the
 	                         * prompt-only ones (--view user_view) */
