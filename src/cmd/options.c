@@ -26,6 +26,7 @@
 #include "emit/emit.h"
 #include "emit/emit_html.h"
 #include "pipeline/assemble.h"
+#include "pipeline/hook.h"
 #include "session/globals.h"
 #include "session/session.h"
 #include "tavern/titem.h"
@@ -124,7 +125,46 @@ options_free(struct options *opt)
 	free(opt->images);
 	free(opt->global_vars);
 	free(opt->macros);
+	if (opt->hooks)
+		free((void *)opt->hooks->v);
+	free(opt->hooks);
 	memset(opt, 0, sizeof(*opt));
+}
+
+/* --hook POINT=COMMAND: a point of seed 002's that a build runs. */
+static bool
+hook_arg(const char *verb, const char *arg, struct options *opt)
+{
+	const char *eq = strchr(arg, '=');
+	struct hook *v;
+	size_t i, n;
+
+	for (i = 0; eq && hook_points[i]; i++)
+		if (strlen(hook_points[i]) == (size_t)(eq - arg) &&
+		    strncmp(hook_points[i], arg, (size_t)(eq - arg)) == 0)
+			break;
+	if (!eq || !eq[1] || !hook_points[i]) {
+		fprintf(stderr, "%s %s: --hook takes POINT=COMMAND with one "
+		    "of seed 002's points (see strata(1), HOOKS), not '%s'\n",
+		    progname, verb, arg);
+		return false;
+	}
+	if (!hook_point_runs(hook_points[i])) {
+		fprintf(stderr, "%s %s: --hook %s: strata %s runs hooks at "
+		    "beforeVariablesSave and afterVariablesSave only (see "
+		    "strata(1), HOOKS)\n", progname, verb, hook_points[i],
+		    verb);
+		return false;
+	}
+	if (!opt->hooks)
+		opt->hooks = xcalloc(1, sizeof(*opt->hooks));
+	n = opt->hooks->n;
+	v = xrealloc((void *)opt->hooks->v, (n + 1) * sizeof(*v));
+	v[n].point = hook_points[i];
+	v[n].command = eq + 1;
+	opt->hooks->v = v;
+	opt->hooks->n = n + 1;
+	return true;
 }
 
 /* Long options without a short form: SillyTavern inputs. */
@@ -153,6 +193,8 @@ enum {
 	OPT_MACRO,
 	OPT_PERSONA_FILE,
 	OPT_SINCE,
+	OPT_HOOK,
+	OPT_HOOK_TIMEOUT,
 };
 
 static void
@@ -337,6 +379,8 @@ static const struct option pipeline_longopts[] = {
 	{ "macro", required_argument, NULL, OPT_MACRO },
 	{ "persona-file", required_argument, NULL, OPT_PERSONA_FILE },
 	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "hook", required_argument, NULL, OPT_HOOK },
+	{ "hook-timeout", required_argument, NULL, OPT_HOOK_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
@@ -523,6 +567,30 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		case OPT_SINCE:
 			opt->since = optarg;
 			break;
+		case OPT_HOOK:
+			if (debug) {
+				fprintf(stderr, "%s %s: --hook: debug saves "
+				    "nothing, so no hook point is reached\n",
+				    progname, verb);
+				return EXIT_USAGE;
+			}
+			if (!hook_arg(verb, optarg, opt))
+				return EXIT_USAGE;
+			break;
+		case OPT_HOOK_TIMEOUT: {
+			size_t k = strspn(optarg, "0123456789");
+
+			if (!opt->hooks)
+				opt->hooks = xcalloc(1, sizeof(*opt->hooks));
+			if (!k || optarg[k] || k > 6 || atoi(optarg) == 0) {
+				fprintf(stderr, "%s %s: --hook-timeout takes a "
+				    "positive number of seconds, not '%s'\n",
+				    progname, verb, optarg);
+				return EXIT_USAGE;
+			}
+			opt->hooks->timeout_ms = (unsigned)atoi(optarg) * 1000u;
+			break;
+		}
 		case OPT_PARAMS:
 			if (debug) {
 				fprintf(stderr, "%s %s: unrecognized option "
@@ -868,6 +936,57 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
 		fwrite(out->data, 1, out->len, stderr);
 }
 
+/*
+ * beforeVariablesSave / afterVariablesSave: the variables the build is
+ * about to save (after: has saved), {"local": {...}, "global": {...}},
+ * through the user's hooks; before the save, what the hook returns is
+ * what is saved.
+ */
+static bool
+vars_hook(struct run *run, const struct options *opt, const char *point,
+    struct node **vars)
+{
+	struct arena *a = &run->arena;
+	struct tavern_state *ts = opt->tavern.state;
+	struct node *d;
+	size_t i;
+	int k;
+
+	if (!hook_wanted(opt->hooks, point))
+		return true;
+	if (!*vars) {
+		*vars = tree_table(a);
+		tree_put(a, *vars, "local", ts->vars_changed ?
+		    tree_copy(a, ts->vars_changed) : tree_table(a));
+		tree_put(a, *vars, "global", ts->globals_changed ?
+		    tree_copy(a, ts->globals_changed) : tree_table(a));
+	}
+	d = *vars;
+	if (!hook_run(run, opt->hooks, point, &d))
+		return false;
+	for (k = 0; k < 2; k++) {
+		const struct node *t = tree_get(d, k ? "global" : "local");
+
+		for (i = 0; i < t->u.table.n; i++)
+			if (t->u.table.items[i].value->kind != NODE_STRING) {
+				diag_plain(run, DIAG_ERROR, MSG_HOOK_VALUE,
+				    point, t->u.table.items[i].key,
+				    tree_kind_article(
+				    t->u.table.items[i].value->kind));
+				return false;
+			}
+	}
+	*vars = d;
+	if (strcmp(point, "beforeVariablesSave") == 0) {
+		const struct node *l = tree_get(d, "local");
+		const struct node *g = tree_get(d, "global");
+
+		ts->vars_changed = l->u.table.n ? l : NULL;
+		ts->globals_changed = g->u.table.n ? g : NULL;
+	}
+	return true;
+}
+
 /* The request is built: the session takes the turn (build --session,
  * not --dry-run or regenerate), the trace goes to stderr, the request to
  * stdout. */
@@ -876,14 +995,20 @@ finish(struct run *run, const struct options *opt, struct session_hold *hold,
     const struct chat *c, const struct buf *out, bool debug, bool human)
 {
 	const char *thread = NULL;
+	struct tavern_state *ts = opt->tavern.state;
+	bool saves = !debug && ts && (hold || (!opt->dry_run &&
+	    ts->globals_file));
+	struct node *vars = NULL;
 
+	if (saves && !vars_hook(run, opt, "beforeVariablesSave", &vars))
+		return;
 	if (hold && !save_turn(run, opt, c, hold, &thread))
 		return;
 	/* The global variables the build changed, unless --dry-run. */
-	if (!debug && !opt->dry_run && opt->tavern.state &&
-	    opt->tavern.state->globals_file &&
-	    !globals_update(run, opt->tavern.state->globals_file,
-	    opt->tavern.state->globals_changed))
+	if (!debug && !opt->dry_run && ts && ts->globals_file &&
+	    !globals_update(run, ts->globals_file, ts->globals_changed))
+		return;
+	if (saves && !vars_hook(run, opt, "afterVariablesSave", &vars))
 		return;
 	if (opt->log_debug)
 		trace(run, opt, c, out, thread);

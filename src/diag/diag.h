@@ -451,6 +451,8 @@ enum diag_level {
 	X(MSG_PARAMS_WORD, "'%s' must be %s, not '%s'") \
 	X(MSG_PARAMS_LLM_CONFIG, "llm_config_file: strata takes the model and its sampling parameters from the preset and the profile ([llm_profiles], --llm-profile), not from an LLM config file") \
 	X(MSG_PARAMS_TARGET_NODE, "target_node_id names where a reply is written: strata build writes no reply (strata reply and --session do), so it is not used") \
+	X(MSG_HOOK_FAILED, "hook %s (%s): %s") \
+	X(MSG_HOOK_VALUE, "hook %s: the variable '%s' must be a string, not %s") \
 	X(MSG_PARAMS_TWO_CHATS, "messages are the chat's messages and so is %s: give one of them") \
 	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \
 	X(MSG_PARAMS_RESULT_FORMAT, "seed 002's parameters print its BuildResult (-f result) or a request body, not -f %s") \

@@ -16,6 +16,7 @@
 #include "profile/profile.h"
 #include "tavern/tbuild.h"
 
+struct hooks;
 struct run;
 
 /* --turn: decided by the session (or -H), or forced. */
@@ -91,6 +92,8 @@ struct options {
 	 * tables, or NULL), and the variables' hash (or NULL). */
 	const struct node *fingerprints, *vars_fingerprints;
 	const char *vars_hash;
+	struct hooks *hooks;    /* --hook POINT=COMMAND, --hook-timeout
+	                         * (pipeline/hook.h), or NULL: none */
 };
 
 /* Run the pipeline into *chat.  False (after reporting) on any error.
