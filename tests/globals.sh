@@ -49,4 +49,44 @@ check "a file that is not an object" "1:$(cat /dev/null)" "$?:$(cat out)"
 check "its message" "bad.json:1:1: error: a global variables file holds one JSON object, not an array" \
     "$(head -1 err)"
 check "not written over" "[1]" "$(cat bad.json)"
+
+# A profile names the global variables file: [tavern] globals, relative
+# to the profile; two sessions of that profile share it.
+mkdir -p prof
+cat >prof/p.toml <<'TOML'
+[tavern]
+card = "../card.json"
+globals = "shared.json"
+TOML
+printf '{"visits": "1"}' >prof/shared.json
+pdesc() {
+	"$bin" build prof/p.toml -f openai --set output.model=m "$@" |
+	    sed -n 's/.*"content": "\(Mira is[^"]*\)".*/\1/p'
+}
+check "profile globals: session c" "Mira is ; visits 2.2" \
+    "$(pdesc -u x --session c.jsonl)"
+check "profile globals: session d sees c's" "Mira is ; visits 3.3" \
+    "$(pdesc -u x --session d.jsonl)"
+check "profile globals: saved beside the profile" '{ "visits": "3" }' \
+    "$(tr -s ' \n' ' ' <prof/shared.json | sed 's/ $//')"
+
+# Seed 002's params: variables and global variables reach the card, the
+# result holds them all as the build left them; dry_run saves nothing,
+# a build without it saves the globals in the profile's file.
+cat >params.json <<'JSON'
+{"character_file": "card.json", "messages": [{"role": "user", "content": "x"}],
+ "variables": {"mood": "calm"}, "global_variables": {"visits": 10},
+ "dry_run": true}
+JSON
+res=$("$bin" build prof/p.toml --params params.json)
+check "params: local variables in the result" '{"mood":"calm","seen":"yes"}' \
+    "$(printf '%s' "$res" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["variables"]["local"], separators=(",", ":")))')"
+check "params: global variables in the result" '{"visits":"11"}' \
+    "$(printf '%s' "$res" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["variables"]["global"], separators=(",", ":")))')"
+check "params dry_run: nothing saved" '{ "visits": "3" }' \
+    "$(tr -s ' \n' ' ' <prof/shared.json | sed 's/ $//')"
+sed 's/"dry_run": true/"dry_run": false/' params.json >params2.json
+"$bin" build prof/p.toml --params params2.json >/dev/null
+check "params: saved without dry_run" '{ "visits": "11" }' \
+    "$(tr -s ' \n' ' ' <prof/shared.json | sed 's/ $//')"
 exit $fail

@@ -4,6 +4,12 @@
  */
 #include "cmd/cmd.h"
 
+/* The help is longer than the 4,095 bytes C99 promises a string literal;
+ * gcc and clang take any length, and one literal keeps it one text. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+
 const char cmd_build_help[] =
     "usage: strata build [PROFILE] [options]\n"
     "\n"
@@ -31,7 +37,8 @@ const char cmd_build_help[] =
     "                             (global,session,turn)\n"
     "  -f, --format FORMAT        openai | anthropic | gemini | responses |\n"
     "                             ollama | messages | text | review |\n"
-    "                             json | prompt | system | user\n"
+    "                             json | prompt | system | user |\n"
+    "                             result (seed 002's BuildResult)\n"
     "      --session FILE         a SillyTavern chat file: its messages are\n"
     "                             the history, its variables and entries\n"
     "                             are used; -u is appended once built\n"
@@ -59,11 +66,22 @@ const char cmd_build_help[] =
     "      --regex FILE           regex scripts (repeatable)\n"
     "      --persona-name NAME, --persona TEXT\n"
     "                             the persona, over settings.json's\n"
+    "      --persona-file FILE    the persona: JSON {name, description}\n"
+    "                             or the description's text\n"
     "      --greeting N           the card's Nth alternate greeting\n"
     "      --extra-system TEXT    a system text after the description\n"
     "      --globals FILE         global variables (JSON), saved after\n"
     "                             the build unless --dry-run\n"
     "      --global-var NAME=VALUE  a global variable ({{getglobalvar}})\n"
+    "      --macro NAME=TEXT      a macro of your own: {{NAME}} is TEXT\n"
+    "      --view VIEW            assistant_view (the request) | user_view\n"
+    "                             (the display-only regex scripts)\n"
+    "      --output OUTPUT        with -f result: full | history (the\n"
+    "                             chat's messages) | delta (what changed)\n"
+    "      --since FILE           --output delta: the previous -f result\n"
+    "      --hook POINT=COMMAND   a filter at beforeVariablesSave or\n"
+    "                             afterVariablesSave (JSON in, JSON out)\n"
+    "      --hook-timeout SECONDS each hook's time (default 10)\n"
     "      --seed N               {{random}}, {{roll}} and world info rolls\n"
     "      --state FILE|-         an [agent] profile's loop state (JSON)\n"
     "      --prestart TOOL=FILE   add a prestart tool result to the state\n"
@@ -71,7 +89,8 @@ const char cmd_build_help[] =
     "      --profile-format toml|yaml\n"
     "                             the profile's format, whatever its name\n"
     "                             (PROFILE - reads standard input)\n"
-    "      --params FILE|-        fast-tavern's parameters (-f fast-tavern)\n"
+    "      --params FILE|-        seed 002's BuildParams (-f result), or\n"
+    "                             fast-tavern's parameters (-f fast-tavern)\n"
     "      --color=WHEN           colour: auto (default), always, never\n"
     "  -h, --help                 show this help\n";
 

@@ -118,6 +118,10 @@ struct cmd_pipeline_args {
 };
 /* build --params (params.c): the parameters file's build, printed. */
 int cmd_params(const struct cmd_pipeline_args *args);
+/* Build (or debug) what args names in run, print it, write what the
+ * build keeps; the exit status.  The caller owns run. */
+int cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
+    bool debug);
 /* Append NAME=VALUE argument arg of option optname to *arr (on the
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,

@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "base/vec.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
@@ -25,6 +26,7 @@
 #include "emit/emit.h"
 #include "emit/emit_html.h"
 #include "pipeline/assemble.h"
+#include "pipeline/hook.h"
 #include "session/globals.h"
 #include "session/session.h"
 #include "tavern/titem.h"
@@ -122,7 +124,47 @@ options_free(struct options *opt)
 	free(opt->tool_results);
 	free(opt->images);
 	free(opt->global_vars);
+	free(opt->macros);
+	if (opt->hooks)
+		free((void *)opt->hooks->v);
+	free(opt->hooks);
 	memset(opt, 0, sizeof(*opt));
+}
+
+/* --hook POINT=COMMAND: a point of seed 002's that a build runs. */
+static bool
+hook_arg(const char *verb, const char *arg, struct options *opt)
+{
+	const char *eq = strchr(arg, '=');
+	struct hook *v;
+	size_t i, n;
+
+	for (i = 0; eq && hook_points[i]; i++)
+		if (strlen(hook_points[i]) == (size_t)(eq - arg) &&
+		    strncmp(hook_points[i], arg, (size_t)(eq - arg)) == 0)
+			break;
+	if (!eq || !eq[1] || !hook_points[i]) {
+		fprintf(stderr, "%s %s: --hook takes POINT=COMMAND with one "
+		    "of seed 002's points (see strata(1), HOOKS), not '%s'\n",
+		    progname, verb, arg);
+		return false;
+	}
+	if (!hook_point_runs(hook_points[i])) {
+		fprintf(stderr, "%s %s: --hook %s: strata %s runs hooks at "
+		    "beforeVariablesSave and afterVariablesSave only (see "
+		    "strata(1), HOOKS)\n", progname, verb, hook_points[i],
+		    verb);
+		return false;
+	}
+	if (!opt->hooks)
+		opt->hooks = xcalloc(1, sizeof(*opt->hooks));
+	n = opt->hooks->n;
+	v = xrealloc((void *)opt->hooks->v, (n + 1) * sizeof(*v));
+	v[n].point = hook_points[i];
+	v[n].command = eq + 1;
+	opt->hooks->v = v;
+	opt->hooks->n = n + 1;
+	return true;
 }
 
 /* Long options without a short form: SillyTavern inputs. */
@@ -146,6 +188,13 @@ enum {
 	OPT_GLOBAL_VAR,
 	OPT_GLOBALS,
 	OPT_BUDGET,
+	OPT_VIEW,
+	OPT_OUTPUT,
+	OPT_MACRO,
+	OPT_PERSONA_FILE,
+	OPT_SINCE,
+	OPT_HOOK,
+	OPT_HOOK_TIMEOUT,
 };
 
 static void
@@ -326,6 +375,13 @@ static const struct option pipeline_longopts[] = {
 	{ "extra-system", required_argument, NULL, OPT_EXTRA_SYSTEM },
 	{ "global-var", required_argument, NULL, OPT_GLOBAL_VAR },
 	{ "globals", required_argument, NULL, OPT_GLOBALS },
+	{ "view", required_argument, NULL, OPT_VIEW },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "macro", required_argument, NULL, OPT_MACRO },
+	{ "persona-file", required_argument, NULL, OPT_PERSONA_FILE },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "hook", required_argument, NULL, OPT_HOOK },
+	{ "hook-timeout", required_argument, NULL, OPT_HOOK_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
@@ -352,6 +408,13 @@ cli_option(int ch, const char *verb, bool debug,
 		/* Formats of a --params build only. */
 		if (strcmp(optarg, "fast-tavern") == 0) {
 			opt->format = optarg;
+			return GO_ON;
+		}
+		/* Seed 002's BuildResult: a SillyTavern build's
+		 * messages, variables, world info and scripts. */
+		if (strcmp(optarg, "result") == 0 && !debug) {
+			opt->result = true;
+			opt->format = NULL;
 			return GO_ON;
 		}
 		/* html is a view of the build, not a request body:
@@ -464,6 +527,70 @@ tavern_option(int ch, struct options *opt, size_t *cap)
 	case OPT_EXTRA_SYSTEM:
 		opt->extra_system = optarg;
 		return GO_ON;
+	}
+	return NOT_MINE;
+}
+
+/* Seed 002's contract: the views, the outputs, macros, hooks. */
+static int
+contract_option(int ch, const char *verb, bool debug, struct options *opt,
+    size_t *cap)
+{
+	switch (ch) {
+	case OPT_VIEW:
+		if (strcmp(optarg, "user_view") &&
+		    strcmp(optarg, "assistant_view")) {
+			fprintf(stderr, "%s %s: --view: unknown view "
+			    "'%s' (expected user_view or "
+			    "assistant_view)\n", progname, verb, optarg);
+			return EXIT_USAGE;
+		}
+		opt->view = optarg;
+		return GO_ON;
+	case OPT_OUTPUT:
+		if (strcmp(optarg, "full") && strcmp(optarg,
+		    "history") && strcmp(optarg, "delta")) {
+			fprintf(stderr, "%s %s: --output: unknown output "
+			    "'%s' (expected full, history or delta)\n",
+			    progname, verb, optarg);
+			return EXIT_USAGE;
+		}
+		opt->output = optarg;
+		return GO_ON;
+	case OPT_MACRO:
+		cmd_push(&opt->macros, &opt->nmacros, &cap[9],
+		    "--macro", optarg);
+		return GO_ON;
+	case OPT_PERSONA_FILE:
+		opt->persona_file = optarg;
+		return GO_ON;
+	case OPT_SINCE:
+		opt->since = optarg;
+		return GO_ON;
+	case OPT_HOOK:
+		if (debug) {
+			fprintf(stderr, "%s %s: --hook: debug saves "
+			    "nothing, so no hook point is reached\n",
+			    progname, verb);
+			return EXIT_USAGE;
+		}
+		if (!hook_arg(verb, optarg, opt))
+			return EXIT_USAGE;
+		return GO_ON;
+	case OPT_HOOK_TIMEOUT: {
+		size_t k = strspn(optarg, "0123456789");
+
+		if (!opt->hooks)
+			opt->hooks = xcalloc(1, sizeof(*opt->hooks));
+		if (!k || optarg[k] || k > 6 || atoi(optarg) == 0) {
+			fprintf(stderr, "%s %s: --hook-timeout takes a "
+			    "positive number of seconds, not '%s'\n",
+			    progname, verb, optarg);
+			return EXIT_USAGE;
+		}
+		opt->hooks->timeout_ms = (unsigned)atoi(optarg) * 1000u;
+		return GO_ON;
+	}
 	}
 	return NOT_MINE;
 }
@@ -616,6 +743,19 @@ combination(int argc, char **argv, const char *verb,
 		    "--params FILE\n", progname, verb);
 		goto usage;
 	}
+	if (((opt->output && strcmp(opt->output, "full")) || opt->since) &&
+	    !opt->result && !args->params) {
+		fprintf(stderr, "%s %s: --output %s and --since go with -f "
+		    "result\n", progname, verb, opt->output ? opt->output :
+		    "delta");
+		goto usage;
+	}
+	if (opt->since && !(opt->output && strcmp(opt->output, "delta") ==
+	    0)) {
+		fprintf(stderr, "%s %s: --since FILE gives --output delta "
+		    "the previous result\n", progname, verb);
+		goto usage;
+	}
 	if (args->html && (args->json || args->stage)) {
 		fprintf(stderr, "%s %s: -f html shows every stage of every "
 		    "message; it goes with neither --json nor --stage\n",
@@ -642,9 +782,9 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
     struct cmd_pipeline_args *args)
 {
 	struct options *opt = &args->build;
-	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
+	size_t cap[10] = { 0 }; /* contexts, vars, sets, injects, removes,
 	                         * prestarts, tool results, images,
-	                         * global vars */
+	                         * global vars, macros */
 	int ch, r;
 
 	memset(args, 0, sizeof(*args));
@@ -656,6 +796,8 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		r = cli_option(ch, verb, debug, args);
 		if (r == NOT_MINE)
 			r = tavern_option(ch, opt, cap);
+		if (r == NOT_MINE)
+			r = contract_option(ch, verb, debug, opt, cap);
 		if (r == NOT_MINE)
 			r = build_option(ch, verb, opt, cap);
 		if (r == NOT_MINE || r == USAGE) {
@@ -743,22 +885,80 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
 		fwrite(out->data, 1, out->len, stderr);
 }
 
+/*
+ * beforeVariablesSave / afterVariablesSave: the variables the build is
+ * about to save (after: has saved), {"local": {...}, "global": {...}},
+ * through the user's hooks; before the save, what the hook returns is
+ * what is saved.
+ */
+static bool
+vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
+    const char *point, struct node **vars)
+{
+	struct arena *a = &run->arena;
+	struct node *d;
+	size_t i;
+	int k;
+
+	if (!hook_wanted(opt->hooks, point))
+		return true;
+	if (!*vars) {
+		*vars = tree_table(a);
+		tree_put(a, *vars, "local", ts->vars_changed ?
+		    tree_copy(a, ts->vars_changed) : tree_table(a));
+		tree_put(a, *vars, "global", ts->globals_changed ?
+		    tree_copy(a, ts->globals_changed) : tree_table(a));
+	}
+	d = *vars;
+	if (!hook_run(run, opt->hooks, point, &d))
+		return false;
+	for (k = 0; k < 2; k++) {
+		const struct node *t = tree_get(d, k ? "global" : "local");
+
+		for (i = 0; i < t->u.table.n; i++)
+			if (t->u.table.items[i].value->kind != NODE_STRING) {
+				diag_plain(run, DIAG_ERROR, MSG_HOOK_VALUE,
+				    point, t->u.table.items[i].key,
+				    tree_kind_article(
+				    t->u.table.items[i].value->kind));
+				return false;
+			}
+	}
+	*vars = d;
+	if (strcmp(point, "beforeVariablesSave") == 0) {
+		const struct node *l = tree_get(d, "local");
+		const struct node *g = tree_get(d, "global");
+
+		ts->vars_changed = l->u.table.n ? l : NULL;
+		ts->globals_changed = g->u.table.n ? g : NULL;
+	}
+	return true;
+}
+
 /* The request is built: the session takes the turn (build --session,
  * not --dry-run or regenerate), the trace goes to stderr, the request to
  * stdout. */
 static void
 finish(struct run *run, const struct cmd_pipeline_args *args,
-    const struct assemble_out *res, struct session_hold *hold,
+    struct assemble_out *res, struct session_hold *hold,
     const struct chat *c, const struct buf *out, bool debug, bool human)
 {
 	const struct options *opt = &args->build;
 	const char *thread = NULL;
+	struct tavern_state *ts = &res->tavern;
+	bool saves = !debug && ts && (hold || (!args->dry_run &&
+	    ts->globals_file));
+	struct node *vars = NULL;
 
+	if (saves && !vars_hook(run, opt, ts, "beforeVariablesSave", &vars))
+		return;
 	if (hold && !save_turn(run, opt, c, res, hold, &thread))
 		return;
 	/* The global variables the build changed, unless --dry-run. */
-	if (opt->globals && !debug && !args->dry_run &&
-	    !globals_update(run, opt->globals, res->tavern.globals_changed))
+	if (!debug && !args->dry_run && ts && ts->globals_file &&
+	    !globals_update(run, ts->globals_file, ts->globals_changed))
+		return;
+	if (saves && !vars_hook(run, opt, ts, "afterVariablesSave", &vars))
 		return;
 	if (args->log_debug)
 		trace(run, opt, c, out, thread);
@@ -778,10 +978,72 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 		diag_system(run);
 }
 
+/* --since FILE: the fingerprints of a previous -f result. */
+static bool
+since(struct run *run, const char *path, struct emit_result *r)
+{
+	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	struct node *n;
+	const struct node *fp, *vh, *vf;
+
+	if (!src || !json_parse(run, src, &n))
+		return false;
+	fp = tree_get(n, "fingerprints");
+	vh = tree_get(n, "variables_hash");
+	vf = tree_get(n, "variables_fingerprints");
+	if (n->kind != NODE_TABLE || !fp || fp->kind != NODE_TABLE || !vh ||
+	    vh->kind != NODE_STRING || !vf || vf->kind != NODE_TABLE) {
+		diag_error(run, src, n->span, MSG_SINCE_NOT_RESULT);
+		return false;
+	}
+	r->fingerprints = fp;
+	r->vars_hash = vh->u.str.s;
+	r->vars_fingerprints = vf;
+	return true;
+}
+
+/*
+ * -f result: seed 002's BuildResult of a SillyTavern build, with what
+ * --output delta compares against (--since FILE, or --params' own
+ * fingerprints).
+ */
+static bool
+result(struct run *run, const struct options *opt,
+    const struct assemble_out *res, const struct chat *c, struct buf *out)
+{
+	struct emit_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.output = opt->output ? opt->output : "full";
+	r.stages = opt->include_stages;
+	r.per_item = opt->include_per_item;
+	r.fingerprints = opt->fingerprints;
+	r.vars_fingerprints = opt->vars_fingerprints;
+	r.vars_hash = opt->vars_hash;
+	if (opt->since && !since(run, opt->since, &r))
+		return false;
+	r.locals = res->tavern.locals;
+	r.globals = res->tavern.globals;
+	return emit_result(run, c, &r, out);
+}
+
 static int
 run_pipeline(const struct cmd_pipeline_args *args, bool debug)
 {
 	struct run run;
+	int status;
+
+	run_init(&run);
+	run.diag.color = emit_color(STDERR_FILENO, args->color);
+	status = cmd_pipeline_run(&run, args, debug);
+	run_free(&run);
+	return status;
+}
+
+int
+cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
+    bool debug)
+{
 	struct chat chat;
 	struct buf out = BUF_INIT;
 	struct options o = args->build;
@@ -798,35 +1060,30 @@ run_pipeline(const struct cmd_pipeline_args *args, bool debug)
 	/* A request body shows no message the budget left out. */
 	o.tavern.skip_unsent = !debug && !args->log_debug && opt->format &&
 	    strcmp(opt->format, "json") != 0;
-	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO, args->color);
-	if (held && !session_hold(&run, opt->session, &hold)) {
-		status = diag_status(&run);
-		run_free(&run);
-		return status;
-	}
-	if (assemble(&run, opt, &chat, &res)) {
+	if (held && !session_hold(run, opt->session, &hold))
+		return diag_status(run);
+	if (assemble(run, opt, &chat, &res)) {
 		chat.color = emit_color(STDOUT_FILENO, args->color);
 		chat.stage = args->stage;
 		if (args->stage && !chat.tavern)
-			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
+			diag_plain(run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    args->stage);
 		if (debug)
 			fn = args->html ? emit_html : args->json ?
 			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
-		if (fn(&run, &chat, &out) && run.diag.errors == 0)
-			finish(&run, args, &res, held ? &hold : NULL, &chat,
+		if ((opt->result ? result(run, opt, &res, &chat, &out) :
+		    fn(run, &chat, &out)) && run->diag.errors == 0)
+			finish(run, args, &res, held ? &hold : NULL, &chat,
 			    &out, debug, (debug && !args->json) || (!debug &&
 			    chat.format == FORMAT_TEXT &&
 			    isatty(STDOUT_FILENO)));
 	}
 	if (held)
 		session_release(&hold);
-	status = diag_status(&run);
+	status = diag_status(run);
 	buf_free(&out);
-	run_free(&run);
 	return status;
 }
 

@@ -442,12 +442,23 @@ enum diag_level {
 	X(MSG_FTAV_REGEX_LIMIT, "%s: the regex ran past its match limit (fast-tavern would not finish)") \
 	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
 	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
-	X(MSG_PARAMS_NOT_FT, "not fast-tavern's buildPrompt parameters (none of preset, character, globals, history, outputFormat, systemRolePolicy, globalVariables, options): strata reads no other parameters yet") \
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
 	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
+	X(MSG_PERSONA_FILE, "a persona file in JSON is an object with a string 'name', a string 'description' or both") \
+	X(MSG_PARAMS_KEY, "unknown build parameter '%s' (seed 002's BuildParams: conversation_file, character_file, preset_file, persona_file, llm_config_file, worldbook_files, regex_files, messages, extra_system, view, output, target_node_id, fingerprints, variables_hash, variables_fingerprints, variables, global_variables, macros, include_stages, include_per_item, dry_run)") \
+	X(MSG_PARAMS_TYPE, "'%s' must be %s, not %s") \
+	X(MSG_PARAMS_WORD, "'%s' must be %s, not '%s'") \
+	X(MSG_PARAMS_LLM_CONFIG, "llm_config_file: strata takes the model and its sampling parameters from the preset and the profile ([llm_profiles], --llm-profile), not from an LLM config file") \
+	X(MSG_PARAMS_TARGET_NODE, "target_node_id names where a reply is written: strata build writes no reply (strata reply and --session do), so it is not used") \
+	X(MSG_HOOK_FAILED, "hook %s (%s): %s") \
+	X(MSG_HOOK_VALUE, "hook %s: the variable '%s' must be a string, not %s") \
+	X(MSG_PARAMS_TWO_CHATS, "messages are the chat's messages and so is %s: give one of them") \
+	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \
+	X(MSG_PARAMS_RESULT_FORMAT, "seed 002's parameters print its BuildResult (-f result) or a request body, not -f %s") \
+	X(MSG_SINCE_NOT_RESULT, "not a BuildResult with fingerprints (save one with strata build -f result)") \
 	X(MSG_GLOBALS_NOT_OBJECT, "a global variables file holds one JSON object, not %s") \
-	X(MSG_GLOBAL_VAR_ARG, "--global-var '%s' is not NAME=VALUE") \
+	X(MSG_GLOBAL_VAR_ARG, "%s '%s' is not NAME=VALUE") \
 	/* budget */ \
 	X(MSG_BUDGET_PROTECTED, "what the budget may not cut needs %zu tokens, more than the %lld the budget allows (%s): %s") \
 	X(MSG_BUDGET_NO_ROOM, "the reply's %lld tokens leave no room in a context window of %lld tokens") \

@@ -172,6 +172,22 @@ void emit_json_tavern_message(struct arena *a, const struct chat *c,
     size_t i, struct node *o);
 struct node *emit_json_tavern_items(struct arena *a, const struct chat *c);
 
+/*
+ * -f result (emit_result.c): seed 002's BuildResult of a SillyTavern
+ * build.  output is full, history or delta; delta compares with the
+ * fingerprints of the previous result (NULL: none, everything is new).
+ * locals and globals are the variables as the build left them.
+ */
+struct emit_result {
+	const char *output;
+	bool stages, per_item;
+	const struct node *fingerprints, *vars_fingerprints;
+	const char *vars_hash;
+	const struct node *locals, *globals;
+};
+bool emit_result(struct run *run, const struct chat *c,
+    const struct emit_result *r, struct buf *out);
+
 /* May output to descriptor fd be coloured?  when is --color's word:
  * "always", "never", or "auto" (or NULL): a terminal, and NO_COLOR unset
  * or empty (https://no-color.org).  For every colour strata prints:

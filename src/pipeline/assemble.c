@@ -397,7 +397,7 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 	struct tavern_entry *te;
 	size_t i;
 
-	if (opt->history) {
+	if (opt->history || opt->history_src) {
 		struct node *arr;
 
 		if (tin->chat) {
@@ -464,7 +464,7 @@ kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
 
 		if (!eq || eq == v[i].arg) {
 			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
-			    v[i].arg);
+			    v[i].opt, v[i].arg);
 			return false;
 		}
 		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
@@ -479,13 +479,13 @@ kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
  * --global-var as global ones.
  */
 static bool
-tavern_vars(struct run *run, const struct options *opt,
+tavern_vars(struct run *run, const struct options *opt, const char *globals,
     struct tavern_input *tin)
 {
 	struct node *l = tree_table(&run->arena), *g;
 
-	if (opt->globals) {
-		if (!globals_load(run, opt->globals, &g))
+	if (globals) {
+		if (!globals_load(run, globals, &g))
 			return false;
 	} else {
 		g = tree_table(&run->arena);
@@ -493,9 +493,77 @@ tavern_vars(struct run *run, const struct options *opt,
 	if (!kv_table(run, opt->vars, opt->nvars, l) ||
 	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
 		return false;
+	if (opt->nmacros) {
+		struct node *m = tree_table(&run->arena);
+
+		if (!kv_table(run, opt->macros, opt->nmacros, m))
+			return false;
+		tin->macros = m;
+	}
 	tin->vars = l->u.table.n ? l : NULL;
 	tin->global_vars = g->u.table.n ? g : NULL;
 	return true;
+}
+
+/*
+ * --persona-file FILE (seed 002's persona_file): a JSON object's name
+ * and description, or else the file's text as the description.  The
+ * command line's --persona-name and --persona win.
+ */
+static bool
+persona_file(struct run *run, const struct options *opt,
+    struct tavern_input *tin)
+{
+	struct source *src;
+	struct node *n;
+
+	if (!opt->persona_file)
+		return true;
+	src = run_read(run, opt->persona_file, NULL, span_make(0, 0));
+	if (!src)
+		return false;
+	if (src->len && src->text[strspn(src->text, " \t\r\n")] == '{') {
+		const struct node *nm, *d;
+
+		if (!json_parse(run, src, &n))
+			return false;
+		nm = tree_get(n, "name");
+		d = tree_get(n, "description");
+		if ((nm && nm->kind != NODE_STRING) || (d &&
+		    d->kind != NODE_STRING) || (!nm && !d)) {
+			diag_error(run, src, n->span, MSG_PERSONA_FILE);
+			return false;
+		}
+		if (nm && !tin->persona_name)
+			tin->persona_name = nm->u.str.s;
+		if (d && !tin->persona)
+			tin->persona = d->u.str.s;
+		return true;
+	}
+	if (!tin->persona)
+		tin->persona = arena_strndup(&run->arena, src->text,
+		    src->len);
+	return true;
+}
+
+/* The global variables file: --globals, else the profile's [tavern]
+ * globals (relative to the profile), else none. */
+static const char *
+globals_path(struct run *run, const struct options *opt,
+    const struct profile *p)
+{
+	const struct node *t = profile_tavern(p), *v;
+	const char *slash;
+
+	if (opt->globals)
+		return opt->globals;
+	if (!t || !(v = tree_get(t, "globals")) || v->kind != NODE_STRING)
+		return NULL;
+	if (v->u.str.s[0] == '/' || p->embedded || !p->src ||
+	    !(slash = strrchr(p->src->path, '/')))
+		return v->u.str.s;
+	return arena_printf(&run->arena, "%.*s/%s",
+	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
 }
 
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
@@ -507,6 +575,7 @@ assemble_tavern(struct run *run, const struct options *opt,
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
+	const char *globals;
 	bool ok;
 
 	/* The build's state comes back in *out, never through opt. */
@@ -522,8 +591,10 @@ assemble_tavern(struct run *run, const struct options *opt,
 	 * card's greeting), unless --chat names another. */
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
 		tin.chat = opt->session;
+	globals = globals_path(run, opt, p);
 	if (!tavern_own(run, opt, p, in, c, &tin) ||
-	    !sandbox(run, opt, in, &tin) || !tavern_vars(run, opt, &tin))
+	    !sandbox(run, opt, in, &tin) ||
+	    !tavern_vars(run, opt, globals, &tin))
 		return false;
 	/* Never silently: the profile's budget has no say here. */
 	if (p->budget.node)
@@ -534,8 +605,15 @@ assemble_tavern(struct run *run, const struct options *opt,
 		    p->context_node->span, MSG_BUDGET_TAVERN,
 		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
+	plug.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
+	plug.worlds_active = opt->worlds_active;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
-	    p->embedded ? NULL : p->src->path) && tavern_build(run, &tin, c);
+	    p->embedded ? NULL : p->src->path) &&
+	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
+	if (ok)
+		c->merged_regex = tavern_plug_rules(&run->arena, &plug);
+	if (ok && tin.state)
+		tin.state->globals_file = globals;
 	tavern_plug_free(&plug);
 	return ok;
 }
@@ -569,10 +647,13 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 	    profile_tavern(as.profile)))
 		ok = assemble_tavern(run, opt, as.profile, &in, c, out);
 	else if (ok && (opt->extra_system || opt->globals ||
-	    opt->nglobal_vars)) {
+	    opt->nglobal_vars || opt->nmacros || opt->view ||
+	    opt->persona_file || opt->result)) {
 		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA,
 		    opt->extra_system ? "--extra-system" : opt->globals ?
-		    "--globals" : "--global-var");
+		    "--globals" : opt->nglobal_vars ? "--global-var" :
+		    opt->nmacros ? "--macro" : opt->view ? "--view" :
+		    opt->persona_file ? "--persona-file" : "-f result");
 		ok = false;
 	} else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);

@@ -16,6 +16,7 @@
 #include "profile/profile.h"
 #include "tavern/tbuild.h"
 
+struct hooks;
 struct run;
 
 /* --turn: decided by the session (or -H), or forced. */
@@ -66,6 +67,27 @@ struct options {
 	size_t nglobal_vars;
 	const char *globals;            /* --globals FILE, or NULL */
 	bool quiet;             /* -q: no note of what the budget cut */
+	/* Seed 002's contract (strata-params(5)): */
+	const char *view;       /* --view user_view|assistant_view, or NULL */
+	const char *output;     /* --output full|history|delta, or NULL */
+	struct kv *macros;      /* --macro NAME=TEXT */
+	size_t nmacros;
+	const char *persona_file;       /* --persona-file FILE, or NULL */
+	const char *since;      /* --since FILE: the previous -f result */
+	bool result;            /* -f result: seed 002's BuildResult */
+	bool include_stages, include_per_item;  /* --params' own */
+	bool worlds_active;     /* --params' worldbook_files: every world
+	                         * file is in effect */
+	/* --params' messages: a source of the params file's own text (so
+	 * that -H's messages point there), read as -H is; NULL: none. */
+	struct source *history_src;
+	/* --output delta's previous state (--params or --since FILE):
+	 * message fingerprints and variable fingerprints (name -> text
+	 * tables, or NULL), and the variables' hash (or NULL). */
+	const struct node *fingerprints, *vars_fingerprints;
+	const char *vars_hash;
+	struct hooks *hooks;    /* --hook POINT=COMMAND, --hook-timeout
+	                         * (pipeline/hook.h), or NULL: none */
 };
 
 /* What a build leaves besides the chat: a SillyTavern build's state

@@ -452,6 +452,9 @@ inputs_read(struct run *run, const struct options *opt,
 	}
 	if (opt->history && !history_read(run, opt->history, in))
 		ok = false;
+	/* --params' messages: read as -H reads a file. */
+	if (opt->history_src && !history_parse(run, opt->history_src, in))
+		ok = false;
 	if (ok && !inputs_session_merge(run, opt, in))
 		ok = false;
 	/* A SillyTavern build takes the messages as given (a sandbox). */

@@ -186,6 +186,7 @@ static const struct schema_field tavern_fields[] = {
 	{ "regex", SCHEMA_STRINGS, 0, NULL, NULL },
 	{ "user", SCHEMA_STRING, 0, NULL, NULL },
 	{ "persona", SCHEMA_STRING, 0, NULL, NULL },
+	{ "globals", SCHEMA_STRING, 0, NULL, NULL },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -167,6 +167,38 @@ replace_literal(struct arena *a, char *s, const char *lit,
 	return r;
 }
 
+/* {{name}} (exactly, case and all) as with, everywhere in s: a macro of
+ * the user's own (--macro). */
+static char *
+replace_user(struct arena *a, char *s, const char *name, size_t len,
+    const char *with)
+{
+	struct buf out = BUF_INIT;
+	char *p, *r;
+
+	for (;;) {
+		p = strstr(s, "{{");
+		if (!p)
+			break;
+		buf_put(&out, s, (size_t)(p - s));
+		if (strncmp(p + 2, name, len) == 0 &&
+		    strncmp(p + 2 + len, "}}", 2) == 0) {
+			buf_puts(&out, with);
+			s = p + 4 + len;
+		} else {
+			buf_put(&out, p, 2);
+			s = p + 2;
+		}
+	}
+	if (!out.len)
+		return s;
+	buf_puts(&out, s);
+	buf_putc(&out, '\0');
+	r = arena_strdup(a, out.data);
+	buf_free(&out);
+	return r;
+}
+
 static const char *
 or_empty(const char *s)
 {
@@ -813,6 +845,7 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 	struct mctx m;
 	char var_key[32];
 	char *s = arena_strndup(a, text, len);
+	size_t i;
 
 	m.run = run;
 	m.env = env;
@@ -833,6 +866,14 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 	/* Every step below needs a "{{" and none runs without one. */
 	if (!strstr(s, "{{"))
 		return s;
+	for (i = 0; env->user_macros && i < env->user_macros->u.table.n;
+	    i++) {
+		const struct member *um = &env->user_macros->u.table.items[i];
+
+		if (strstr(s, "{{"))
+			s = replace_user(a, s, um->key, um->keylen,
+			    um->value->u.str.s);
+	}
 #define STEP(fn) if (strstr(s, "{{")) s = apply(&m, s, fn)
 #define STEP_IF(key, fn) if (has_open(s, key)) s = apply(&m, s, fn)
 	STEP_IF("roll", step_roll);

@@ -68,6 +68,9 @@ struct macro_env {
 	bool card_macros;               /* false: the card texts are not
 	                                 * offered (card fields themselves) */
 	struct macro_vars *locals, *globals;
+	/* The user's own macros (--macro NAME=TEXT): {{NAME}} is TEXT,
+	 * before any other macro; a name -> text table, or NULL. */
+	const struct node *user_macros;
 	int64_t now_ms;                 /* for the time macros */
 	uint64_t rng;                   /* {{random}}, {{roll}}: state */
 	uint64_t chat_id_hash;          /* {{pick}}: cyrb53 of the chat */

@@ -94,6 +94,15 @@ regex_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
 	return ok;
 }
 
+/* The call a prompt's text is: what the model reads (SillyTavern's
+ * isPrompt), or for --view user_view what a chat shows (isMarkdown:
+ * the display-only scripts instead of the prompt-only ones). */
+static enum regex_call
+call_kind(const struct tavern_plug *p)
+{
+	return p->user_view ? REGEX_MARKDOWN : REGEX_PROMPT;
+}
+
 static const char *
 regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
     bool is_prompt, int depth, const char *text)
@@ -111,7 +120,7 @@ regex_run(void *ctx, struct run *run, enum tavern_regex_place place,
 	len = strlen(text);
 	p->scripts.fired = &fired;
 	if (regex_apply(run, &p->scripts, (enum regex_placement)place,
-	    is_prompt ? REGEX_PROMPT : 0, depth == TAVERN_NO_DEPTH ?
+	    is_prompt ? call_kind(p) : 0, depth == TAVERN_NO_DEPTH ?
 	    REGEX_NO_DEPTH : depth, text, len, &out, &m) &&
 	    (out.len != len || memcmp(out.data, text, len) != 0)) {
 		r = arena_strndup(&run->arena, out.data ? out.data : "",
@@ -152,14 +161,14 @@ regex_pure(void *ctx, enum tavern_regex_place place, const char *text)
 	if (!p->loaded || !text)
 		return true;
 	if ((unsigned)place >= LEN(p->pure))
-		return regex_set_pure(&p->scripts, pl, REGEX_PROMPT, text,
+		return regex_set_pure(&p->scripts, pl, call_kind(p), text,
 		    strlen(text), fixed_cb, p);
 	/* The scripts' part of the answer is the same for every text. */
 	k = &p->pure[place];
 	if (!*k)
-		*k = regex_set_pure(&p->scripts, pl, REGEX_PROMPT, "{", 1,
+		*k = regex_set_pure(&p->scripts, pl, call_kind(p), "{", 1,
 		    fixed_cb, p) ? 1 : regex_set_pure(&p->scripts, pl,
-		    REGEX_PROMPT, "", 0, fixed_cb, p) ? 2 : 3;
+		    call_kind(p), "", 0, fixed_cb, p) ? 2 : 3;
 	return *k == 1 || (*k == 2 && !strchr(text, '{'));
 }
 
@@ -227,12 +236,13 @@ char_lore(const struct node *wi, const char *card_file)
  * A --world file is global lore when settings.json's globalSelect names
  * it, chat lore when the chat's metadata does, character lore when the
  * card's extensions.world does; a file nothing names is not active, as
- * in SillyTavern.  The card's embedded book is its character lore unless
+ * in SillyTavern (unless worlds_active: seed 002's worldbook_files are
+ * global lore when nothing else names them).  The card's embedded book is its character lore unless
  * a --world file is the book it was imported as.
  */
 static bool
-books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
-    size_t *nout)
+books(struct run *run, const struct tavern_wi_scan *in, bool active,
+    struct wi_book **out, size_t *nout)
 {
 	struct arena *a = &run->arena;
 	const struct node *wi = in->wi_settings ?
@@ -279,6 +289,9 @@ books(struct run *run, const struct tavern_wi_scan *in, struct wi_book **out,
 		} else if ((cw.s && cw.len && strcmp(cw.s, name) == 0) ||
 		    tree_has_string(extra, name)) {
 			v[n].source = WI_SOURCE_CHARACTER;
+		} else if (active) {
+			/* Seed 002's worldbook_files: books in effect. */
+			v[n].source = WI_SOURCE_GLOBAL;
 		} else {
 			continue;
 		}
@@ -362,7 +375,8 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	size_t i;
 
 	memset(&wi, 0, sizeof(wi));
-	if (!books(run, in, (struct wi_book **)&wi.books, &wi.nbooks))
+	if (!books(run, in, p->worlds_active, (struct wi_book **)&wi.books,
+	    &wi.nbooks))
 		return false;
 	wi_settings_default(&ws);
 	if (in->settings || in->wi_settings)
@@ -468,4 +482,35 @@ tavern_plug_free(struct tavern_plug *p)
 {
 	regex_set_free(&p->scripts);
 	tokenizer_release();
+}
+
+/* ---- the scripts as one list (seed 002's merged_regex) ---- */
+
+struct node *
+tavern_plug_rules(struct arena *a, const struct tavern_plug *p)
+{
+	static const char *const scopes[] = { "global", "preset",
+	    "scoped" };
+	struct node *res = tree_table(a), *rules = tree_array(a);
+	struct node *meta, *order, *counts;
+	size_t n[LEN(scopes)] = { 0 }, i;
+
+	for (i = 0; p->loaded && i < p->scripts.n; i++) {
+		const struct regex_script *sc = &p->scripts.v[i];
+
+		n[sc->scope]++;
+		tree_push(a, rules, tree_copy(a, sc->node));
+	}
+	tree_put(a, res, "regex_rules", rules);
+	meta = tree_put(a, res, "meta", tree_table(a));
+	order = tree_put(a, meta, "order", tree_array(a));
+	counts = tree_put(a, meta, "input_counts", tree_table(a));
+	for (i = 0; i < LEN(scopes); i++) {
+		tree_push(a, order, tree_str(a, scopes[i]));
+		tree_put(a, counts, scopes[i], tree_int(a, (int64_t)n[i]));
+	}
+	/* SillyTavern runs every script it holds, duplicates too. */
+	tree_put(a, meta, "dedup_removed_count", tree_int(a, 0));
+	tree_put(a, meta, "total", tree_int(a, (int64_t)rules->u.array.n));
+	return res;
 }

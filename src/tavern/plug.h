@@ -28,6 +28,11 @@ struct tavern_plug {
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
 	const char *fired;      /* the last regex_run()'s scripts, or NULL */
+	bool worlds_active;     /* a --world file nothing names is global
+	                         * lore (seed 002's worldbook_files) */
+	bool user_view;         /* prompt texts get the display-only
+	                         * (markdownOnly) scripts, not the
+	                         * prompt-only ones (--view user_view) */
 };
 
 /*
@@ -37,5 +42,11 @@ struct tavern_plug {
 void tavern_plug_init(struct tavern_plug *p, struct tavern_seams *s,
     const char *model);
 void tavern_plug_free(struct tavern_plug *p);
+/* The scripts the build read, in the order they run, as seed 002's
+ * merged_regex: {regex_rules: each script object as read, meta: {order,
+ * input_counts by scope, dedup_removed_count, total}}. */
+struct arena;
+struct node;
+struct node *tavern_plug_rules(struct arena *a, const struct tavern_plug *p);
 
 #endif

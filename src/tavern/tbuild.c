@@ -180,6 +180,12 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 		    strlen(t->globals.v[i].name), 0, span_make(0, 0),
 		    tree_str(a, t->globals.v[i].value));
 	st->globals = vars;
+	vars = tree_table(a);
+	for (i = 0; i < t->locals.n; i++)
+		tree_set(a, vars, t->locals.v[i].name,
+		    strlen(t->locals.v[i].name), 0, span_make(0, 0),
+		    tree_str(a, t->locals.v[i].value));
+	st->locals = vars;
 	st->timed = t->wi.timed;
 	if (!tb_chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;

@@ -38,6 +38,12 @@ struct tavern_state {
 	/* The global variables ({{setglobalvar}} ...) the build changed,
 	 * the same way, and all of them as the build left them. */
 	const struct node *globals_changed, *globals;
+	/* All the chat's variables as the build left them (a table). */
+	const struct node *locals;
+	/* The global variables file the build read (--globals or the
+	 * profile's [tavern] globals), to save them in; NULL: none.  Set
+	 * by the caller of tavern_build(). */
+	const char *globals_file;
 	/* chat_metadata.timedWorldInfo after the scan, or NULL when no world
 	 * info ran. */
 	const struct node *timed;
@@ -116,6 +122,9 @@ struct tavern_input {
 	 * name -> value tables, over the chat's and settings' own; NULL:
 	 * none. */
 	const struct node *vars, *global_vars;
+	/* The user's own macros (--macro NAME=TEXT): name -> text, or
+	 * NULL. */
+	const struct node *macros;
 	struct tavern_seams seams;
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and

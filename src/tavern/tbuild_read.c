@@ -173,6 +173,7 @@ tb_setup_env(struct tb *t)
 	macro_vars_load(run, &t->globals, t->in->global_vars);
 	t->env.locals = &t->locals;
 	t->env.globals = &t->globals;
+	t->env.user_macros = t->in->macros;
 	note_macros(t);
 	if (t->in->has_now)
 		t->env.now_ms = t->in->now_ms;

@@ -302,6 +302,7 @@ read_script(struct run *run, struct regex_set *set, enum regex_scope scope,
 	s->scope = scope;
 	s->src = run_source(run, obj->src);
 	s->span = obj->span;
+	s->node = obj;
 	s->findspan = obj->span;
 	s->name = "";
 	s->min_depth = s->max_depth = NAN;

@@ -120,6 +120,9 @@ struct regex_script {
 	enum regex_scope scope;
 	const struct source *src;
 	struct span span;       /* the script object */
+	const struct node *node;        /* the script object as read
+	                                 * (borrowed from the caller's
+	                                 * tree) */
 	struct span findspan;   /* the findRegex string (or the object) */
 	const char *find;       /* in the arena */
 	size_t findlen;
