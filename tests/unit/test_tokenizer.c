@@ -744,6 +744,98 @@ check_memo(void)
 	tokenizer_ids_free(&ids);
 }
 
+/*
+ * Long pieces are merged in windows (tokenizer_chunking()); the tokens
+ * must be exactly those of the whole piece merged at once.  Small
+ * windows put many cuts in each input: runs of one letter, of two or
+ * three letters in random order (the merges of "ab", "ba", "aba" overlap
+ * at every cut), random letters of both cases, base64-like runs, CJK,
+ * letters with combining marks, a repeated word with a break, mixed
+ * scripts; each encoded whole and in windows of 64 to 4096 bytes, ids
+ * compared one by one.
+ */
+static void
+encode_both(enum tokenizer_kind k, const struct buf *b, size_t window)
+{
+	struct tokenizer_ids whole = TOKENIZER_IDS_INIT;
+	struct tokenizer_ids cut = TOKENIZER_IDS_INIT;
+
+	tokenizer_chunking(0);
+	tokenizer_encode(k, b->data, b->len, &whole);
+	tokenizer_chunking(window);
+	tokenizer_encode(k, b->data, b->len, &cut);
+	CHECK_INT(cut.len, whole.len);
+	CHECK(cut.len == whole.len &&
+	    memcmp(cut.v, whole.v, cut.len * sizeof(*cut.v)) == 0);
+	CHECK_INT(tokenizer_count(k, b->data, b->len), whole.len);
+	tokenizer_chunking(8192);
+	tokenizer_ids_free(&whole);
+	tokenizer_ids_free(&cut);
+}
+
+static void
+check_chunked(void)
+{
+	static const char *const alphabets[][8] = {
+		{ "a" }, { "a", "b" }, { "a", "b", "c" },
+		{ "x", "y", "z", "Q" }, { "e", "\xcc\x81" },
+		{ "\xe4\xb8\xad", "\xe6\x96\x87", "\xe5\xad\x97" },
+		{ "\xed\x95\x9c", "\xea\xb8\x80" },
+		{ "\xd0\xb0", "\xd0\xb1", "b" },
+		{ "the", "re", "in", "g", "ation" },
+		/* punctuation: one piece, tokens of up to 128 bytes that
+		 * cross small windows' cuts */
+		{ "================================", "=", "-",
+		  "----------------", "________", "*" },
+		{ "////////////////", "/", "=", "********************" },
+	};
+	static const size_t windows[] = { 64, 100, 257, 1024, 4096 };
+	struct rng r;
+	struct buf b = BUF_INIT;
+	enum tokenizer_kind k;
+	size_t a, n, i, w, len, rounds = timed() ? 40 : 12;
+
+	rng_seed(&r, 27);
+	for (k = TOKENIZER_CL100K; k <= TOKENIZER_O200K; k++) {
+		for (a = 0; a < sizeof(alphabets) / sizeof(alphabets[0]); a++) {
+			for (n = 0; alphabets[a][n] && n < 8; n++)
+				;
+			for (i = 0; i < rounds; i++) {
+				buf_reset(&b);
+				len = 300 + rng_next(&r) % 20000;
+				while (b.len < len)
+					buf_puts(&b, alphabets[a][
+					    rng_next(&r) % n]);
+				w = windows[rng_next(&r) % LEN(windows)];
+				encode_both(k, &b, w);
+			}
+		}
+		for (i = 0; i < rounds * 4; i++) {
+			/* random letters, both cases, and base64's digits
+			 * (split there: several long pieces in a row) */
+			buf_reset(&b);
+			len = 300 + rng_next(&r) % 30000;
+			while (b.len < len) {
+				uint64_t x = rng_next(&r) % 64;
+
+				buf_putc(&b, x < 26 ? 'a' + (int)x : x < 52 ?
+				    'A' + (int)(x - 26) : x < 62 ?
+				    '0' + (int)(x - 52) : x == 62 ? '+' : '/');
+			}
+			encode_both(k, &b, windows[i % LEN(windows)]);
+		}
+		/* One letter, whole windows the same: the copied window. */
+		buf_reset(&b);
+		for (i = 0; i < 50000; i++)
+			buf_putc(&b, 'x');
+		encode_both(k, &b, 64);
+		encode_both(k, &b, 1000);
+		buf_puts(&b, "y");
+		encode_both(k, &b, 64);
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -751,6 +843,7 @@ main(void)
 	check_expected();
 	check_names();
 	check_pathological();
+	check_chunked();
 	check_split_additive();
 	check_ascii_split();
 	check_mixed_split();
