@@ -11,6 +11,7 @@
 
 #include "text/tokenizer_table.h"
 #include "text/tokenizer_unicode.h"
+#include "base/hash.h"
 #include "base/util.h"
 
 #define NONE	UINT32_MAX
@@ -101,6 +102,28 @@ static struct memo {
 	uint32_t ids[MEMO_IDS];
 } memos[LEN(encodings)][MEMO_SLOTS];
 
+/*
+ * The counts of texts of COUNTED_MIN bytes or more, by their bytes (and
+ * encoding), so that a text a build counts again (a world-info entry for
+ * its budget and then in its message, a card field in the prompt and the
+ * debug view) is tokenized once.  Open addressing on SipHash; each slot
+ * owns a copy of its text, compared in full on a hit.  At most
+ * COUNTED_SLOTS * 3 / 4 texts and COUNTED_BYTES bytes are kept; beyond
+ * that texts are counted without being kept.  Freed by
+ * tokenizer_release().  Shorter texts cost less to count than to hash.
+ */
+#define COUNTED_MIN	64
+#define COUNTED_SLOTS	1024
+#define COUNTED_BYTES	((size_t)8 << 20)
+
+static struct counted {
+	char *text;             /* NULL: empty slot */
+	size_t len, count;
+	uint64_t hash;
+	enum tokenizer_kind kind;
+} counted[COUNTED_SLOTS];
+static size_t counted_n, counted_bytes;
+
 /* The full pattern is JIT-compiled (which costs about as much as a
  * thousand interpreted matches) at this many matches, or at once when
  * the interpreter reports an error. */
@@ -166,6 +189,11 @@ tokenizer_release(void)
 {
 	size_t i;
 
+	for (i = 0; i < COUNTED_SLOTS; i++) {
+		free(counted[i].text);
+		counted[i].text = NULL;
+	}
+	counted_n = counted_bytes = 0;
 	for (i = 0; i < LEN(cache); i++) {
 		pcre2_match_data_free(cache[i].md);
 		pcre2_match_context_free(cache[i].mc);
@@ -1020,8 +1048,33 @@ size_t
 tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len)
 {
 	struct sink out = { NULL, 0 };
+	struct counted *c = NULL;
+	uint64_t h = 0;
+	size_t i;
 
+	if (len >= COUNTED_MIN) {
+		h = hash_keyed(s, len);
+		for (i = h & (COUNTED_SLOTS - 1); counted[i].text;
+		    i = (i + 1) & (COUNTED_SLOTS - 1))
+			if (counted[i].hash == h && counted[i].len == len &&
+			    counted[i].kind == kind &&
+			    memcmp(counted[i].text, s, len) == 0)
+				return counted[i].count;
+		if (counted_n < COUNTED_SLOTS / 4 * 3 &&
+		    len <= COUNTED_BYTES - counted_bytes)
+			c = &counted[i];
+	}
 	tokenize(kind, s, len, &out);
+	if (c) {
+		c->text = xmalloc(len);
+		memcpy(c->text, s, len);
+		c->len = len;
+		c->count = out.count;
+		c->hash = h;
+		c->kind = kind;
+		counted_n++;
+		counted_bytes += len;
+	}
 	return out.count;
 }
 

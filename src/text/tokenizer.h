@@ -6,10 +6,12 @@
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
  * once per encoding, when a text first has a non-ASCII character other
  * than some punctuation (ASCII text is split by hand, see 5 below), and
- * kept until tokenizer_release().
- * That cache, and a fixed-size table of the ids of recent pieces that are
- * not one token (kept by their bytes, see below), are this module's only
- * mutable state; neither is thread-safe.
+ * kept until tokenizer_release() (which also empties the count cache).
+ * That cache, a fixed-size table of the ids of recent pieces that are
+ * not one token (kept by their bytes, see below), and the counts of texts
+ * of 64 bytes or more already counted (by their bytes, at most 768 texts
+ * and 8 MB, so a text a build counts twice is tokenized once) are this
+ * module's only mutable state; none is thread-safe.
  * Callers own the strings they pass and every struct tokenizer_ids.
  *
  * Input is bytes.  Invalid UTF-8 is first replaced the way a WHATWG

@@ -745,6 +745,64 @@ check_memo(void)
 }
 
 /*
+ * The count cache (texts of 64 bytes or more, by their bytes): a text
+ * counted again gives the same count; one byte changed, a prefix, the
+ * other encoding or a text the full cache no longer keeps are counted
+ * afresh, never given another text's count; tokenizer_release() empties
+ * it.
+ */
+static void
+check_count_cache(void)
+{
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	struct buf b = BUF_INIT;
+	size_t i, want[2], got;
+	enum tokenizer_kind k;
+
+	buf_puts(&b, "The guardian of the glade hums softly as the lantern "
+	    "light falls on the old stone path; \xe4\xb8\xad\xe6\x96\x87.");
+	for (k = TOKENIZER_CL100K; k <= TOKENIZER_O200K; k++) {
+		ids.len = 0;
+		tokenizer_encode(k, b.data, b.len, &ids);
+		want[k] = ids.len;
+		CHECK_INT(tokenizer_count(k, b.data, b.len), want[k]);
+		CHECK_INT(tokenizer_count(k, b.data, b.len), want[k]);
+	}
+	CHECK(want[0] != want[1]);      /* so a mix-up would show */
+	/* One byte changed: its own count. */
+	b.data[4] = 'G';
+	ids.len = 0;
+	tokenizer_encode(TOKENIZER_CL100K, b.data, b.len, &ids);
+	CHECK_INT(tokenizer_count(TOKENIZER_CL100K, b.data, b.len), ids.len);
+	b.data[4] = 'g';
+	CHECK_INT(tokenizer_count(TOKENIZER_CL100K, b.data, b.len), want[0]);
+	/* A prefix (same first bytes, shorter). */
+	ids.len = 0;
+	tokenizer_encode(TOKENIZER_O200K, b.data, b.len - 7, &ids);
+	CHECK_INT(tokenizer_count(TOKENIZER_O200K, b.data, b.len - 7),
+	    ids.len);
+	/* Past what the cache keeps: 2,000 texts, each counted twice. */
+	for (i = 0; i < 2000; i++) {
+		buf_reset(&b);
+		buf_printf(&b, "%zu lanterns in the river city, and %zu more "
+		    "along the northern gate road tonight", i, i * 7);
+		ids.len = 0;
+		tokenizer_encode(TOKENIZER_CL100K, b.data, b.len, &ids);
+		got = tokenizer_count(TOKENIZER_CL100K, b.data, b.len);
+		CHECK_INT(got, ids.len);
+		CHECK_INT(tokenizer_count(TOKENIZER_CL100K, b.data, b.len),
+		    ids.len);
+	}
+	tokenizer_release();
+	buf_reset(&b);
+	buf_puts(&b, "The guardian of the glade hums softly as the lantern "
+	    "light falls on the old stone path; \xe4\xb8\xad\xe6\x96\x87.");
+	CHECK_INT(tokenizer_count(TOKENIZER_O200K, b.data, b.len), want[1]);
+	tokenizer_ids_free(&ids);
+	buf_free(&b);
+}
+
+/*
  * Long pieces are merged in windows (tokenizer_chunking()); the tokens
  * must be exactly those of the whole piece merged at once.  Small
  * windows put many cuts in each input: runs of one letter, of two or
@@ -844,6 +902,7 @@ main(void)
 	check_names();
 	check_pathological();
 	check_chunked();
+	check_count_cache();
 	check_split_additive();
 	check_ascii_split();
 	check_mixed_split();
