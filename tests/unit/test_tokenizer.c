@@ -851,7 +851,7 @@ check_chunked(void)
 	struct rng r;
 	struct buf b = BUF_INIT;
 	enum tokenizer_kind k;
-	size_t a, n, i, w, len, rounds = timed() ? 40 : 12;
+	size_t a, n, i, w, len, rounds = timed() ? 16 : 5;
 
 	rng_seed(&r, 27);
 	for (k = TOKENIZER_CL100K; k <= TOKENIZER_O200K; k++) {
@@ -860,7 +860,7 @@ check_chunked(void)
 				;
 			for (i = 0; i < rounds; i++) {
 				buf_reset(&b);
-				len = 300 + rng_next(&r) % 20000;
+				len = 300 + rng_next(&r) % 12000;
 				while (b.len < len)
 					buf_puts(&b, alphabets[a][
 					    rng_next(&r) % n]);
@@ -872,7 +872,7 @@ check_chunked(void)
 			/* random letters, both cases, and base64's digits
 			 * (split there: several long pieces in a row) */
 			buf_reset(&b);
-			len = 300 + rng_next(&r) % 30000;
+			len = 300 + rng_next(&r) % 16000;
 			while (b.len < len) {
 				uint64_t x = rng_next(&r) % 64;
 
