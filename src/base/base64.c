@@ -50,7 +50,7 @@ base64_encode(struct buf *out, const void *data, size_t n)
 
 /* The 6-bit value of c, -1 for whitespace, -2 for '=', -3 otherwise. */
 static int
-sextet(unsigned char c)
+sextet_of(unsigned char c)
 {
 	if (c >= 'A' && c <= 'Z')
 		return c - 'A';
@@ -69,6 +69,22 @@ sextet(unsigned char c)
 	return -3;
 }
 
+/* sextet_of() by table, filled on first use (the same values each time,
+ * so a second filling changes nothing). */
+static signed char sextets[256];
+static bool sextets_ready;
+
+static inline int
+sextet(unsigned char c)
+{
+	if (!sextets_ready) {
+		for (int i = 0; i < 256; i++)
+			sextets[i] = (signed char)sextet_of((unsigned char)i);
+		sextets_ready = true;
+	}
+	return sextets[c];
+}
+
 enum base64_error
 base64_decode(struct buf *out, const char *s, size_t n, size_t *where)
 {
@@ -83,6 +99,27 @@ base64_decode(struct buf *out, const char *s, size_t n, size_t *where)
 	buf_reserve(out, n / 4 * 3 + 3);
 	o = out->data + out->len;
 	for (i = 0; i < n; i++) {
+		/* Whole groups of four data characters, the common case,
+		 * without the checks below (which see anything else). */
+		while (k == 0 && i + 4 <= n) {
+			int a = sextet((unsigned char)s[i]);
+			int b = sextet((unsigned char)s[i + 1]);
+			int c = sextet((unsigned char)s[i + 2]);
+			int d = sextet((unsigned char)s[i + 3]);
+
+			if ((a | b | c | d) < 0 || pads)
+				break;
+			acc = (uint32_t)a << 18 | (uint32_t)b << 12 |
+			    (uint32_t)c << 6 | (uint32_t)d;
+			*o++ = (char)(acc >> 16);
+			*o++ = (char)(acc >> 8);
+			*o++ = (char)acc;
+			acc = 0;
+			last = i + 3;
+			i += 4;
+		}
+		if (i >= n)
+			break;
 		v = sextet((unsigned char)s[i]);
 		if (v == -1)
 			continue;

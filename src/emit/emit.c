@@ -469,8 +469,7 @@ write_items(struct run *run, const struct chat *c, size_t from,
 			done += c->msgs[k].len;
 		if (n++)
 			buf_putc(out, ',');
-		buf_putc(out, '\n');
-		buf_printf(out, "%*s", 2 * (level + 1), "");
+		buf_put(out, "\n        ", 1 + 2 * (size_t)(level + 1));
 		json_write_level(out, o, 2, level + 1);
 		if (scratch.total > SCRATCH_BYTES) {
 			arena_free(&scratch);
@@ -479,7 +478,7 @@ write_items(struct run *run, const struct chat *c, size_t from,
 		room_for_rest(out, start, c, from, i, done, all);
 	}
 	if (n)
-		buf_printf(out, "\n%*s", 2 * level, "");
+		buf_put(out, "\n        ", 1 + 2 * (size_t)level);
 	buf_putc(out, ']');
 	arena_free(&scratch);
 	return ok;

@@ -11,6 +11,7 @@
 
 #include "text/tokenizer_table.h"
 #include "text/tokenizer_unicode.h"
+#include "base/hash.h"
 #include "base/util.h"
 
 #define NONE	UINT32_MAX
@@ -101,6 +102,28 @@ static struct memo {
 	uint32_t ids[MEMO_IDS];
 } memos[LEN(encodings)][MEMO_SLOTS];
 
+/*
+ * The counts of texts of COUNTED_MIN bytes or more, by their bytes (and
+ * encoding), so that a text a build counts again (a world-info entry for
+ * its budget and then in its message, a card field in the prompt and the
+ * debug view) is tokenized once.  Open addressing on SipHash; each slot
+ * owns a copy of its text, compared in full on a hit.  At most
+ * COUNTED_SLOTS * 3 / 4 texts and COUNTED_BYTES bytes are kept; beyond
+ * that texts are counted without being kept.  Freed by
+ * tokenizer_release().  Shorter texts cost less to count than to hash.
+ */
+#define COUNTED_MIN	64
+#define COUNTED_SLOTS	1024
+#define COUNTED_BYTES	((size_t)8 << 20)
+
+static struct counted {
+	char *text;             /* NULL: empty slot */
+	size_t len, count;
+	uint64_t hash;
+	enum tokenizer_kind kind;
+} counted[COUNTED_SLOTS];
+static size_t counted_n, counted_bytes;
+
 /* The full pattern is JIT-compiled (which costs about as much as a
  * thousand interpreted matches) at this many matches, or at once when
  * the interpreter reports an error. */
@@ -166,6 +189,11 @@ tokenizer_release(void)
 {
 	size_t i;
 
+	for (i = 0; i < COUNTED_SLOTS; i++) {
+		free(counted[i].text);
+		counted[i].text = NULL;
+	}
+	counted_n = counted_bytes = 0;
 	for (i = 0; i < LEN(cache); i++) {
 		pcre2_match_data_free(cache[i].md);
 		pcre2_match_context_free(cache[i].mc);
@@ -402,6 +430,163 @@ merge_piece(struct merge *m, const struct tokenizer_table *t,
 	}
 }
 
+/*
+ * Long pieces (a megabyte of one letter, a run of CJK, base64 without a
+ * slash) are merged in windows, so that their cost is linear and their
+ * scratch memory fixed, with the result merge_piece() gives on the whole
+ * piece.  Why that is exact (the facts are those of BPE in general, as
+ * github.com/github/rust-gems/crates/bpe explains them): call a token
+ * sequence valid when merging its bytes gives it back.  (a) A run of
+ * tokens taken from a valid sequence is valid: merging never joined
+ * anything across its ends.  (b) Valid A and valid B whose join (the
+ * last token of A, the first of B) is itself valid join into a valid
+ * A B.  (c) A text has exactly one valid sequence.  So: merge the window
+ * W = p[pos..pos+window), keep its tokens up to the last one that ends
+ * in W's first half (valid by (a)), merge the next window from there and
+ * check the join by merging the two tokens' bytes; a valid join extends
+ * the valid sequence (b), and the last window ends the piece, so by (c)
+ * the tokens are merge_piece()'s.  A join that is not valid moves the
+ * cut one token back and tries again; should none of the tokens in the
+ * last 2 x maxlen bytes before it give a valid join (no input met in
+ * the tests does that), the piece is merged whole, as before.
+ * chunk_window is 0 (never) or at least 64; tokenizer_chunking() sets it
+ * for the tests.
+ */
+#define CHUNK_WINDOW	8192
+static size_t chunk_window = CHUNK_WINDOW;
+
+void
+tokenizer_chunking(size_t window)
+{
+	chunk_window = window == 0 ? 0 : window < 64 ? 64 : window;
+}
+
+/* The tokens of one window, each with the offset (from the window's
+ * start) where it ends. */
+struct window {
+	uint32_t *tok, *end;
+	size_t n, cap;
+	const unsigned char *src;	/* last: the bytes merged, len of them */
+	size_t len;
+};
+
+static void
+window_grow(struct window *w, size_t n)
+{
+	if (n > w->cap) {
+		w->cap = n;
+		w->tok = xreallocarray(w->tok, n, sizeof(*w->tok));
+		w->end = xreallocarray(w->end, n, sizeof(*w->end));
+	}
+}
+
+/* The tokens of p[0..n) into w; last holds the window merged before
+ * (its bytes at last->src), which a piece of one repeated pattern (a
+ * megabyte of "x") gives again and again: then it is copied, not
+ * merged. */
+static void
+window_merge(struct merge *m, const struct tokenizer_table *t,
+    const unsigned char *p, size_t n, struct window *w, struct window *last)
+{
+	uint32_t i;
+
+	window_grow(w, n);
+	if (last->src && last->len == n && memcmp(last->src, p, n) == 0) {
+		memcpy(w->tok, last->tok, last->n * sizeof(*w->tok));
+		memcpy(w->end, last->end, last->n * sizeof(*w->end));
+		w->n = last->n;
+		return;
+	}
+	w->n = 0;
+	if (n == 1) {
+		w->tok[0] = t->byte_rank[p[0]];
+		w->end[0] = 1;
+		w->n = 1;
+		return;
+	}
+	merge_piece(m, t, p, (uint32_t)n);
+	for (i = 0; i < n; i = m->next[i]) {
+		w->tok[w->n] = m->tok[i];
+		w->end[w->n++] = m->next[i];
+	}
+	window_grow(last, n);
+	memcpy(last->tok, w->tok, w->n * sizeof(*w->tok));
+	memcpy(last->end, w->end, w->n * sizeof(*w->end));
+	last->n = w->n;
+	last->src = p;
+	last->len = n;
+}
+
+/* Whether tokens a then b are what merging their bytes gives. */
+static bool
+join_valid(struct merge *m, const struct tokenizer_table *t, uint32_t a,
+    uint32_t b)
+{
+	unsigned char buf[2 * 256];
+	size_t la = t->off[a + 1] - t->off[a], lb = t->off[b + 1] - t->off[b];
+	uint32_t j;
+
+	if (la + lb > sizeof(buf))
+		return false;
+	memcpy(buf, t->bytes + t->off[a], la);
+	memcpy(buf + la, t->bytes + t->off[b], lb);
+	merge_piece(m, t, buf, (uint32_t)(la + lb));
+	j = m->next[0];
+	return m->tok[0] == a && j == la && m->tok[j] == b &&
+	    m->next[j] == la + lb;
+}
+
+/* p[0..n), n > 2 x chunk_window, window by window into out; false (out
+ * as it was) if a cut found no valid join. */
+static bool
+encode_long(struct merge *m, const struct tokenizer_table *t,
+    const unsigned char *p, size_t n, struct sink *out)
+{
+	struct window a = {0}, b = {0}, last = {0}, tmp;
+	struct merge mj = {0};
+	size_t count0 = out->count, len0 = out->ids ? out->ids->len : 0;
+	size_t pos = 0, k, cut, lo, i;
+	bool ok = true;
+
+	window_merge(m, t, p, chunk_window, &a, &last);
+	while (pos + chunk_window < n) {
+		/* The last token of a that ends in its first half, at or
+		 * before which a cut may go, back to 2 x maxlen bytes. */
+		for (k = a.n; k > 1 && a.end[k - 1] > chunk_window / 2; k--)
+			;
+		lo = a.end[k - 1] > 2 * (size_t)t->maxlen + 1 ?
+		    a.end[k - 1] - 2 * (size_t)t->maxlen - 1 : 1;
+		for (; k > 0 && a.end[k - 1] >= lo; k--) {
+			cut = pos + a.end[k - 1];
+			window_merge(m, t, p + cut, n - cut < chunk_window ?
+			    n - cut : chunk_window, &b, &last);
+			if (join_valid(&mj, t, a.tok[k - 1], b.tok[0]))
+				break;
+		}
+		if (k == 0 || a.end[k - 1] < lo) {
+			ok = false;
+			break;
+		}
+		for (i = 0; i < k; i++)
+			emit(out, a.tok[i]);
+		pos += a.end[k - 1];
+		tmp = a, a = b, b = tmp;
+	}
+	if (ok)
+		for (i = 0; i < a.n; i++)
+			emit(out, a.tok[i]);
+	else {
+		out->count = count0;
+		if (out->ids)
+			out->ids->len = len0;
+	}
+	free(a.tok), free(a.end), free(b.tok), free(b.end);
+	free(last.tok), free(last.end);
+	free(mj.next), free(mj.prev), free(mj.tok), free(mj.pair);
+	free(mj.heap);
+	return ok;
+}
+
 /* The tokens of the piece p[0..n): one, or those merge_piece() gives,
  * or those memo (the encoding's table) kept for these bytes. */
 static void
@@ -433,6 +618,9 @@ encode_piece(struct merge *m, const struct tokenizer_table *t,
 			}
 		}
 	}
+	if (chunk_window && n > 2 * chunk_window &&
+	    encode_long(m, t, p, n, out))
+		return;
 	if (n >= UINT32_MAX)
 		die("tokenizer: a piece of %zu bytes is too long", n);
 	merge_piece(m, t, p, (uint32_t)n);
@@ -860,8 +1048,33 @@ size_t
 tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len)
 {
 	struct sink out = { NULL, 0 };
+	struct counted *c = NULL;
+	uint64_t h = 0;
+	size_t i;
 
+	if (len >= COUNTED_MIN) {
+		h = hash_keyed(s, len);
+		for (i = h & (COUNTED_SLOTS - 1); counted[i].text;
+		    i = (i + 1) & (COUNTED_SLOTS - 1))
+			if (counted[i].hash == h && counted[i].len == len &&
+			    counted[i].kind == kind &&
+			    memcmp(counted[i].text, s, len) == 0)
+				return counted[i].count;
+		if (counted_n < COUNTED_SLOTS / 4 * 3 &&
+		    len <= COUNTED_BYTES - counted_bytes)
+			c = &counted[i];
+	}
 	tokenize(kind, s, len, &out);
+	if (c) {
+		c->text = xmalloc(len);
+		memcpy(c->text, s, len);
+		c->len = len;
+		c->count = out.count;
+		c->hash = h;
+		c->kind = kind;
+		counted_n++;
+		counted_bytes += len;
+	}
 	return out.count;
 }
 

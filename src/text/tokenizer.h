@@ -6,10 +6,12 @@
  * compiled in (ranks/, tokgen.c); the split patterns are compiled by PCRE2
  * once per encoding, when a text first has a non-ASCII character other
  * than some punctuation (ASCII text is split by hand, see 5 below), and
- * kept until tokenizer_release().
- * That cache, and a fixed-size table of the ids of recent pieces that are
- * not one token (kept by their bytes, see below), are this module's only
- * mutable state; neither is thread-safe.
+ * kept until tokenizer_release() (which also empties the count cache).
+ * That cache, a fixed-size table of the ids of recent pieces that are
+ * not one token (kept by their bytes, see below), and the counts of texts
+ * of 64 bytes or more already counted (by their bytes, at most 768 texts
+ * and 8 MB, so a text a build counts twice is tokenized once) are this
+ * module's only mutable state; none is thread-safe.
  * Callers own the strings they pass and every struct tokenizer_ids.
  *
  * Input is bytes.  Invalid UTF-8 is first replaced the way a WHATWG
@@ -77,7 +79,8 @@
  *      characters does not pay for its JIT compile.
  *
  * Pieces are merged by rank with a heap over a linked list of parts, so a
- * long piece (1 MB of one letter) costs O(n log n), not O(n^2); the result
+ * piece costs O(n log n), not O(n^2), and a long one (1 MB of one letter)
+ * is merged in windows of 8 KB, in linear time (tokenizer_chunking()); the result
  * is the same as tiktoken's (lowest rank first, leftmost on ties).  The
  * result for a short piece is kept (1,024 slots per encoding, each piece
  * in the slot its hash picks, replacing what was there), so a repeated
@@ -185,6 +188,12 @@ size_t tokenizer_count_chat(const char *model,
  * want tokenizer_count(). */
 size_t tokenizer_ascii_piece(enum tokenizer_kind kind, const char *s,
     size_t len, size_t pos);
+
+/* Pieces longer than 2 x window bytes are merged in windows of that
+ * many bytes (linear time, fixed scratch memory, the same tokens; see
+ * tokenizer.c); 0 merges every piece whole.  The default is 8192; the
+ * unit test sets small windows to compare both ways. */
+void tokenizer_chunking(size_t window);
 
 /* Free the compiled split patterns (for leak checkers at exit); the next
  * call compiles them again. */

@@ -82,6 +82,32 @@ test_lengths(void)
 		CHECK_INT(e, BASE64_OK);
 		CHECK_INT(d.len, n);
 		CHECK(n == 0 || memcmp(d.data, data, n) == 0);
+		/* Line breaks every 5 and every 76 characters (the groups
+		 * of four read whole, and those a break cuts); a bad
+		 * character at the end of a long text, found where it is. */
+		for (size_t every = 5; every <= 76; every += 71) {
+			struct buf w = BUF_INIT;
+
+			for (i = 0; i < b.len; i++) {
+				if (i && i % every == 0)
+					buf_puts(&w, "\r\n");
+				buf_putc(&w, b.data[i]);
+			}
+			buf_reset(&d);
+			e = base64_decode(&d, w.data ? w.data : "", w.len,
+			    &at);
+			CHECK_INT(e, BASE64_OK);
+			CHECK(d.len == n && (n == 0 ||
+			    memcmp(d.data, data, n) == 0));
+			buf_putc(&w, '*');
+			buf_reset(&d);
+			CHECK_INT(base64_decode(&d, w.data, w.len, &at),
+			    b.len % 4 == 1 ? BASE64_TRUNCATED :
+			    BASE64_BAD_CHAR);
+			if (b.len % 4 != 1)
+				CHECK_INT(at, w.len - 1);
+			buf_free(&w);
+		}
 	}
 	buf_free(&b);
 	buf_free(&d);

@@ -744,6 +744,156 @@ check_memo(void)
 	tokenizer_ids_free(&ids);
 }
 
+/*
+ * The count cache (texts of 64 bytes or more, by their bytes): a text
+ * counted again gives the same count; one byte changed, a prefix, the
+ * other encoding or a text the full cache no longer keeps are counted
+ * afresh, never given another text's count; tokenizer_release() empties
+ * it.
+ */
+static void
+check_count_cache(void)
+{
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	struct buf b = BUF_INIT;
+	size_t i, want[2], got;
+	enum tokenizer_kind k;
+
+	buf_puts(&b, "The guardian of the glade hums softly as the lantern "
+	    "light falls on the old stone path; \xe4\xb8\xad\xe6\x96\x87.");
+	for (k = TOKENIZER_CL100K; k <= TOKENIZER_O200K; k++) {
+		ids.len = 0;
+		tokenizer_encode(k, b.data, b.len, &ids);
+		want[k] = ids.len;
+		CHECK_INT(tokenizer_count(k, b.data, b.len), want[k]);
+		CHECK_INT(tokenizer_count(k, b.data, b.len), want[k]);
+	}
+	CHECK(want[0] != want[1]);      /* so a mix-up would show */
+	/* One byte changed: its own count. */
+	b.data[4] = 'G';
+	ids.len = 0;
+	tokenizer_encode(TOKENIZER_CL100K, b.data, b.len, &ids);
+	CHECK_INT(tokenizer_count(TOKENIZER_CL100K, b.data, b.len), ids.len);
+	b.data[4] = 'g';
+	CHECK_INT(tokenizer_count(TOKENIZER_CL100K, b.data, b.len), want[0]);
+	/* A prefix (same first bytes, shorter). */
+	ids.len = 0;
+	tokenizer_encode(TOKENIZER_O200K, b.data, b.len - 7, &ids);
+	CHECK_INT(tokenizer_count(TOKENIZER_O200K, b.data, b.len - 7),
+	    ids.len);
+	/* Past what the cache keeps: 2,000 texts, each counted twice. */
+	for (i = 0; i < 2000; i++) {
+		buf_reset(&b);
+		buf_printf(&b, "%zu lanterns in the river city, and %zu more "
+		    "along the northern gate road tonight", i, i * 7);
+		ids.len = 0;
+		tokenizer_encode(TOKENIZER_CL100K, b.data, b.len, &ids);
+		got = tokenizer_count(TOKENIZER_CL100K, b.data, b.len);
+		CHECK_INT(got, ids.len);
+		CHECK_INT(tokenizer_count(TOKENIZER_CL100K, b.data, b.len),
+		    ids.len);
+	}
+	tokenizer_release();
+	buf_reset(&b);
+	buf_puts(&b, "The guardian of the glade hums softly as the lantern "
+	    "light falls on the old stone path; \xe4\xb8\xad\xe6\x96\x87.");
+	CHECK_INT(tokenizer_count(TOKENIZER_O200K, b.data, b.len), want[1]);
+	tokenizer_ids_free(&ids);
+	buf_free(&b);
+}
+
+/*
+ * Long pieces are merged in windows (tokenizer_chunking()); the tokens
+ * must be exactly those of the whole piece merged at once.  Small
+ * windows put many cuts in each input: runs of one letter, of two or
+ * three letters in random order (the merges of "ab", "ba", "aba" overlap
+ * at every cut), random letters of both cases, base64-like runs, CJK,
+ * letters with combining marks, a repeated word with a break, mixed
+ * scripts; each encoded whole and in windows of 64 to 4096 bytes, ids
+ * compared one by one.
+ */
+static void
+encode_both(enum tokenizer_kind k, const struct buf *b, size_t window)
+{
+	struct tokenizer_ids whole = TOKENIZER_IDS_INIT;
+	struct tokenizer_ids cut = TOKENIZER_IDS_INIT;
+
+	tokenizer_chunking(0);
+	tokenizer_encode(k, b->data, b->len, &whole);
+	tokenizer_chunking(window);
+	tokenizer_encode(k, b->data, b->len, &cut);
+	CHECK_INT(cut.len, whole.len);
+	CHECK(cut.len == whole.len &&
+	    memcmp(cut.v, whole.v, cut.len * sizeof(*cut.v)) == 0);
+	CHECK_INT(tokenizer_count(k, b->data, b->len), whole.len);
+	tokenizer_chunking(8192);
+	tokenizer_ids_free(&whole);
+	tokenizer_ids_free(&cut);
+}
+
+static void
+check_chunked(void)
+{
+	static const char *const alphabets[][8] = {
+		{ "a" }, { "a", "b" }, { "a", "b", "c" },
+		{ "x", "y", "z", "Q" }, { "e", "\xcc\x81" },
+		{ "\xe4\xb8\xad", "\xe6\x96\x87", "\xe5\xad\x97" },
+		{ "\xed\x95\x9c", "\xea\xb8\x80" },
+		{ "\xd0\xb0", "\xd0\xb1", "b" },
+		{ "the", "re", "in", "g", "ation" },
+		/* punctuation: one piece, tokens of up to 128 bytes that
+		 * cross small windows' cuts */
+		{ "================================", "=", "-",
+		  "----------------", "________", "*" },
+		{ "////////////////", "/", "=", "********************" },
+	};
+	static const size_t windows[] = { 64, 100, 257, 1024, 4096 };
+	struct rng r;
+	struct buf b = BUF_INIT;
+	enum tokenizer_kind k;
+	size_t a, n, i, w, len, rounds = timed() ? 16 : 5;
+
+	rng_seed(&r, 27);
+	for (k = TOKENIZER_CL100K; k <= TOKENIZER_O200K; k++) {
+		for (a = 0; a < sizeof(alphabets) / sizeof(alphabets[0]); a++) {
+			for (n = 0; alphabets[a][n] && n < 8; n++)
+				;
+			for (i = 0; i < rounds; i++) {
+				buf_reset(&b);
+				len = 300 + rng_next(&r) % 12000;
+				while (b.len < len)
+					buf_puts(&b, alphabets[a][
+					    rng_next(&r) % n]);
+				w = windows[rng_next(&r) % LEN(windows)];
+				encode_both(k, &b, w);
+			}
+		}
+		for (i = 0; i < rounds * 4; i++) {
+			/* random letters, both cases, and base64's digits
+			 * (split there: several long pieces in a row) */
+			buf_reset(&b);
+			len = 300 + rng_next(&r) % 16000;
+			while (b.len < len) {
+				uint64_t x = rng_next(&r) % 64;
+
+				buf_putc(&b, x < 26 ? 'a' + (int)x : x < 52 ?
+				    'A' + (int)(x - 26) : x < 62 ?
+				    '0' + (int)(x - 52) : x == 62 ? '+' : '/');
+			}
+			encode_both(k, &b, windows[i % LEN(windows)]);
+		}
+		/* One letter, whole windows the same: the copied window. */
+		buf_reset(&b);
+		for (i = 0; i < 50000; i++)
+			buf_putc(&b, 'x');
+		encode_both(k, &b, 64);
+		encode_both(k, &b, 1000);
+		buf_puts(&b, "y");
+		encode_both(k, &b, 64);
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -751,6 +901,8 @@ main(void)
 	check_expected();
 	check_names();
 	check_pathological();
+	check_chunked();
+	check_count_cache();
 	check_split_additive();
 	check_ascii_split();
 	check_mixed_split();
