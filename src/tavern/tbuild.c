@@ -201,6 +201,7 @@ type_prompts(struct tb *t)
 		uint32_t it = tb_item_add(t, "impersonate", "preset", "system",
 		    -1, t->p->impersonation_prompt);
 
+		tb_item_preset(t, it, "impersonation_prompt");
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,

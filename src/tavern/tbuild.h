@@ -82,6 +82,10 @@ struct tavern_entry {
 	struct span anchor_span;
 	const char *reason;     /* NULL: offered; else why it is out */
 	const char *note;       /* more words, or NULL */
+	bool has_src;           /* src/span: where its text was read (the
+	                         * profile, or the -i option) */
+	uint32_t src;
+	struct span span;
 };
 
 /* One message of a sandbox (-H): role user, assistant or system (a

@@ -141,6 +141,11 @@ tb_history(struct tb *t, struct tlist *out)
 		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
 		    t->craw[i]);
 
+		if (greeting)
+			tb_item_card(t, it, t->greeting_field,
+			    t->greeting_node);
+		else
+			tb_item_at(t, it, m->node);
 		tb_item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
 		if (t->rep->items[it].text[TAVERN_STAGE_REGEX_PRE] !=
 		    t->rep->items[it].text[TAVERN_STAGE_RAW])

@@ -175,6 +175,12 @@ tb_authors_note(struct tb *t)
 			note = arena_printf(a, "%s\n%s", note, t->persona);
 	}
 	ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
+	{
+		const struct node *np = tree_get(t->chat.meta, "note_prompt");
+
+		tb_item_at(t, t->ext[t->next - 1].item, np &&
+		    np->kind == NODE_STRING ? np : t->s.note_node);
+	}
 	if (!t->an_fires)
 		tb_item_out(t, t->ext[t->next - 1].item, "interval",
 		    interval > 0 ?
@@ -205,6 +211,9 @@ tb_depth_prompts(struct tb *t)
 		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
 		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
 		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
+		tb_item_card(t, t->ext[t->next - 1].item,
+		    "extensions.depth_prompt.prompt", tree_get(tree_get(
+		    t->card->extensions, "depth_prompt"), "prompt"));
 		/* The card's text; its macros ran as a card field. */
 		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
 		    dp.prompt.s);
@@ -214,6 +223,7 @@ tb_depth_prompts(struct tb *t)
 	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
 		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
 		    t->s.persona_depth, (int)t->s.persona_role);
+		tb_item_at(t, t->ext[t->next - 1].item, t->s.persona_node);
 		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
 		    t->s.persona);
 		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,

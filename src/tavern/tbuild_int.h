@@ -132,6 +132,10 @@ struct tb {
 	size_t nrx;
 	int rx_shift;           /* 1 on continue: the message continued
 	                         * has depth -1 */
+	/* A new chat's greeting: the card field it is and where it was
+	 * read (NULL: the card lacks it). */
+	const char *greeting_field;
+	const struct node *greeting_node;
 };
 
 /* The in-chat injections: preset prompts at a depth (injection_position
@@ -152,11 +156,15 @@ void tb_insert_at(struct run *run, struct tlist *l, size_t at,
     const struct tmsg *m);
 uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
     const char *role, int64_t depth, const char *raw);
+void tb_item_at(struct tb *t, uint32_t i, const struct node *n);
+void tb_item_card(struct tb *t, uint32_t i, const char *field,
+    const struct node *n);
 void tb_item_empty(struct tb *t, uint32_t i);
+void tb_item_preset(struct tb *t, uint32_t i, const char *key);
 void tb_item_note(struct tb *t, uint32_t i, const char *note);
 void tb_item_out(struct tb *t, uint32_t i, const char *reason,
     const char *note);
-void tb_item_skip(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
     const char *role, int64_t depth, const char *raw, const char *reason,
     const char *note);
 void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,

@@ -136,6 +136,45 @@ tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
 		it->text[j] = s;
 }
 
+/* Item i's text was read at n (NULL: nowhere known). */
+void
+tb_item_at(struct tb *t, uint32_t i, const struct node *n)
+{
+	struct tavern_item *it = &t->rep->items[i];
+
+	if (!n)
+		return;
+	it->has_src = true;
+	it->src = n->src;
+	it->span = n->span;
+}
+
+/* Item i is the preset's top-level field key (new_chat_prompt, ...). */
+void
+tb_item_preset(struct tb *t, uint32_t i, const char *key)
+{
+	tb_item_at(t, i, tree_get(t->p->root, key));
+}
+
+/* Item i is the card's field (its name as the card spells it) read at
+ * n, or NULL when the card lacks it.  A PNG card's item points at the
+ * PNG file and the field, the decoded text having no file of its own. */
+void
+tb_item_card(struct tb *t, uint32_t i, const char *field,
+    const struct node *n)
+{
+	struct tavern_item *it = &t->rep->items[i];
+
+	it->field = field;
+	if (n && !t->card->file->binary) {
+		tb_item_at(t, i, n);
+		return;
+	}
+	it->has_src = true;
+	it->src = t->card->file->id;
+	it->span = span_make(0, 0);
+}
+
 /* Item i is left out for reason (note: NULL or more words). */
 void
 tb_item_out(struct tb *t, uint32_t i, const char *reason, const char *note)
@@ -161,13 +200,15 @@ tb_item_note(struct tb *t, uint32_t i, const char *note)
 	t->rep->items[i].note = note;
 }
 
-/* An item left out before it had any text of its own. */
-void
+/* An item left out before it had any text of its own: its index. */
+uint32_t
 tb_item_skip(struct tb *t, const char *id, const char *source, const char *role,
     int64_t depth, const char *raw, const char *reason, const char *note)
 {
-	tb_item_out(t, tb_item_add(t, id, source, role, depth, raw), reason,
-	    note);
+	uint32_t i = tb_item_add(t, id, source, role, depth, raw);
+
+	tb_item_out(t, i, reason, note);
+	return i;
 }
 
 /* The items of a and then b, in a new array. */

@@ -40,6 +40,11 @@ own_item(struct tb *t, const struct tavern_entry *e, int64_t depth,
 
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, e->text);
 	t->rep->items[it].place = place;
+	if (e->has_src) {
+		t->rep->items[it].has_src = true;
+		t->rep->items[it].src = e->src;
+		t->rep->items[it].span = e->span;
+	}
 	if (e->reason)
 		tb_item_out(t, it, e->reason, e->note);
 	else if (e->note)

@@ -148,15 +148,50 @@ persona_moved(struct tb *t)
 	    "persona_description_position: in the Author's Note";
 }
 
+/* Where marker id's text (or, for no marker, prompt pp's) was read:
+ * the card's field, the settings' persona, the preset's prompt.  World
+ * info slots join many entries, whose places the world-info view
+ * gives. */
+static void
+item_where(struct tb *t, uint32_t it, const char *id,
+    const struct preset_prompt *pp)
+{
+	static const char *const card_fields[][2] = {
+		{ "charDescription", "description" },
+		{ "charPersonality", "personality" },
+		{ "scenario", "scenario" },
+	};
+	const char *source;
+	size_t k;
+
+	if (marker_raw(t, id, &source)) {
+		if (strcmp(source, "card") == 0) {
+			for (k = 0; k < LEN(card_fields); k++)
+				if (strcmp(card_fields[k][0], id) == 0)
+					tb_item_card(t, it, card_fields[k][1],
+					    card_field_node(t->card,
+					    card_fields[k][1]));
+		} else if (strcmp(source, "settings") == 0)
+			tb_item_at(t, it, t->s.persona_node);
+		if (strcmp(source, "preset"))
+			return;
+	}
+	if (pp && pp->node)
+		tb_item_at(t, it, tree_get(pp->node, "content") ?
+		    tree_get(pp->node, "content") : pp->node);
+}
+
 /* A prompt of the order: its item, with text raw. */
 static uint32_t
 prompt_item(struct tb *t, const struct preset_prompt *pp, const char *raw)
 {
 	const char *source, *mr = marker_raw(t, pp->identifier, &source);
+	uint32_t it = tb_item_add(t, pp->identifier, source, pp->role,
+	    pp->in_chat && !is_collection(pp->identifier) ? pp->depth : -1,
+	    raw ? raw : mr ? mr : pp->content);
 
-	return tb_item_add(t, pp->identifier, source, pp->role, pp->in_chat &&
-	    !is_collection(pp->identifier) ? pp->depth : -1, raw ? raw :
-	    mr ? mr : pp->content);
+	item_where(t, it, pp->identifier, pp);
+	return it;
 }
 
 /* An in-chat prompt of the order (not a collection): into injs, unless
@@ -261,6 +296,7 @@ collect_appended(struct tb *t, const char *id)
 			return;
 		it = tb_item_add(t, id, "settings", "assistant", -1,
 		    t->s.user_prompt_bias);
+		tb_item_at(t, it, t->s.bias_node);
 		if (strcmp(t->type, "impersonate") == 0 ||
 		    strcmp(t->type, "continue") == 0) {
 			tb_item_out(t, it, "trigger", arena_printf(a,
@@ -283,6 +319,7 @@ collect_appended(struct tb *t, const char *id)
 		return;
 	it = tb_item_add(t, id, source, pp ? pp->role : "system", -1,
 	    raw);
+	item_where(t, it, id, pp);
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	tb_item_note(t, it, "marker missing from prompt_order: "
 	    "appended");
@@ -405,6 +442,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	newchat.nitems = 0;
 	nci = tb_item_add(t, "newMainChat", "preset", "system", -1,
 	    t->p->new_chat_prompt);
+	tb_item_preset(t, nci, "new_chat_prompt");
 	tb_item_stage(t, nci, TAVERN_STAGE_MACROS, newchat.content);
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
@@ -494,15 +532,20 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 		if (*sep.content) {
 			si = tb_item_add(t, "newChat", "preset", "system", -1,
 			    t->p->new_example_chat_prompt);
+			tb_item_preset(t, si, "new_example_chat_prompt");
 			tb_item_stage(t, si, TAVERN_STAGE_MACROS, sep.content);
 			t->rep->items[si].tokens = (size_t)need;
 			t->rep->items[si].counted = true;
 		}
 		tb_example_messages(t, blocks.v[i].content, &msgs);
 		for (j = 0; j < msgs.n; j++) {
-			tb_holds(t, &msgs.v[j], tb_item_add(t, arena_printf(a,
+			uint32_t ei = tb_item_add(t, arena_printf(a,
 			    "example#%zu", ne++), "card", "system", -1,
-			    msgs.v[j].content));
+			    msgs.v[j].content);
+
+			tb_item_card(t, ei, "mes_example",
+			    card_field_node(t->card, "mes_example"));
+			tb_holds(t, &msgs.v[j], ei);
 			need += (long)tb_count(t, &msgs.v[j]);
 		}
 		if (out || need > left) {
@@ -549,8 +592,10 @@ tb_fill(struct tb *t, struct tlist *hist)
 		return false;
 	}
 	if (ex && t->s.strip_examples)
-		tb_item_skip(t, "dialogueExamples", "card", "system", -1,
-		    t->mes_example, "disabled", "strip_examples is set");
+		tb_item_card(t, tb_item_skip(t, "dialogueExamples", "card",
+		    "system", -1, t->mes_example, "disabled",
+		    "strip_examples is set"), "mes_example",
+		    card_field_node(t->card, "mes_example"));
 	/* pin_examples: the examples get the budget first. */
 	if (ex && !t->s.strip_examples && t->s.pin_examples)
 		fill_examples(t, ex, &left);
@@ -634,6 +679,7 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	if (*text) {
 		it = tb_item_add(t, "continueNudge", "preset", "system", -1,
 		    t->p->continue_nudge_prompt);
+		tb_item_preset(t, it, "continue_nudge_prompt");
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, text);
 		tb_push_item(t, &s->msgs, "system", NULL, text, "continueNudge",
 		    it);

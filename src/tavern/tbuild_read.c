@@ -367,6 +367,28 @@ chat_macros(struct tb *t)
 	}
 }
 
+/* Where greeting g, the card's first_mes or one of its
+ * alternate_greetings, was read (tb.greeting_field, greeting_node). */
+static void
+greeting_where(struct tb *t, const struct card_text *g)
+{
+	const struct card_list *alt = &t->card->alternate_greetings;
+	const struct node *arr;
+	size_t k;
+
+	t->greeting_field = "first_mes";
+	t->greeting_node = card_field_node(t->card, "first_mes");
+	if (g == &t->card->first_mes)
+		return;
+	k = (size_t)(g - alt->items);
+	arr = card_field_node(t->card, "alternate_greetings");
+	t->greeting_field = arena_printf(&t->run->arena,
+	    "alternate_greetings[%zu]", k);
+	/* The list skips nulls: the node only when none was skipped. */
+	t->greeting_node = arr && arr->kind == NODE_ARRAY &&
+	    arr->u.array.n == alt->n ? arr->u.array.items[k] : NULL;
+}
+
 /* A new chat starts with the greeting; then the message typed. */
 bool
 tb_chat_messages(struct tb *t)
@@ -411,6 +433,7 @@ tb_chat_messages(struct tb *t)
 			g = &t->card->alternate_greetings.items[n - 1];
 		else if (!g->len && t->card->alternate_greetings.n)
 			g = &t->card->alternate_greetings.items[0];
+		greeting_where(t, g);
 		if (g->len) {
 			const char *s = re->apply(re->ctx, run,
 			    TAVERN_RE_AI_OUTPUT, false, TAVERN_NO_DEPTH,
@@ -451,20 +474,20 @@ tb_chat_messages(struct tb *t)
 		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
 
 		if (!m->hidden)
-			tb_item_skip(t, arena_printf(&run->arena, "chat#%zu",
-			    t->chat.n - 1), "chat", "assistant", 0, m->text,
-			    "replaced", "--type regenerate deletes the last "
-			    "reply and generates it anew");
+			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
+			    "chat#%zu", t->chat.n - 1), "chat", "assistant", 0,
+			    m->text, "replaced", "--type regenerate deletes "
+			    "the last reply and generates it anew"), m->node);
 		tchat_pop(&t->chat);
 	} else if (strcmp(t->type, "swipe") == 0 && t->chat.n &&
 	    !t->chat.msgs[t->chat.n - 1].is_user) {
 		t->chat.n--;
 		t->swiping = true;
-		tb_item_skip(t, arena_printf(&run->arena, "chat#%zu",
-		    t->chat.n),
-		    "chat", "assistant", 0, t->chat.msgs[t->chat.n].text,
-		    "replaced", "--type swipe generates a new swipe of the "
-		    "last reply");
+		tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
+		    "chat#%zu", t->chat.n), "chat", "assistant", 0,
+		    t->chat.msgs[t->chat.n].text, "replaced", "--type swipe "
+		    "generates a new swipe of the last reply"),
+		    t->chat.msgs[t->chat.n].node);
 	}
 	/* The message typed is sent only by a normal generation; with
 	 * none, send_if_empty is sent as the user's. */

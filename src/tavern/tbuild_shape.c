@@ -271,6 +271,8 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 		if (*s) {
 			it = tb_item_add(t, imp ? "assistantImpersonation" :
 			    "assistantPrefill", "preset", "assistant", -1, raw);
+			tb_item_preset(t, it, imp ? "assistant_impersonation" :
+			    "assistant_prefill");
 			s = arena_strndup(a, s, n);
 			tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
 			tb_item_note(t, it, "Claude: the reply starts with it");

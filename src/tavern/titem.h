@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag/span.h"
+
 enum tavern_stage {
 	TAVERN_STAGE_RAW,
 	TAVERN_STAGE_REGEX_PRE,
@@ -57,6 +59,16 @@ struct tavern_item {
 	/* What changed the text at a stage, when known: the regex scripts'
 	 * names, ", " between them; else NULL. */
 	const char *by[TAVERN_NSTAGES];
+	/* Where its text was read, as struct entry (prompt/entry.h) says
+	 * it: when has_src, span inside the run's source src (preset.json,
+	 * the card, world.json, chat.jsonl, settings.json, the profile or
+	 * the -i option).  field names the card field a card item came
+	 * from (a PNG card's source is the PNG file, which has no lines:
+	 * its file and field say where), else NULL. */
+	bool has_src;
+	uint32_t src;
+	struct span span;
+	const char *field;
 };
 
 struct tavern_report {
