@@ -321,7 +321,7 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 		    it->tokens);
 	if (gone && it->reason) {
 		buf_puts(p->out, "<span class=\"why\">out: ");
-		esc(p, it->reason);
+		esc(p, entry_status_name(it->reason));
 		buf_puts(p->out, "</span>");
 	}
 	if (it->note) {
@@ -1130,7 +1130,7 @@ put_items(struct page *p)
 		buf_puts(p->out, "</td><td>");
 		if (it->reason) {
 			buf_puts(p->out, "<span class=\"why\">out: ");
-			esc(p, it->reason);
+			esc(p, entry_status_name(it->reason));
 			buf_puts(p->out, "</span>");
 		} else if (it->message >= 0) {
 			buf_printf(p->out, "<a href=\"#m%ld\">message %ld</a>",

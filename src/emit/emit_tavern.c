@@ -181,8 +181,9 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 		buf_printf(out, "%-*s  ", (int)ws, where[i]);
 		if (it->reason)
 			buf_printf(out, "%sout: %s%s%s%s%s\n", warn,
-			    it->reason, off, it->note ? " (" : "", it->note ?
-			    it->note : "", it->note ? ")" : "");
+			    entry_status_name(it->reason), off, it->note ?
+			    " (" : "", it->note ? it->note : "", it->note ?
+			    ")" : "");
 		else if (it->message >= 0)
 			buf_printf(out, "message %ld%s%s%s\n", it->message + 1,
 			    it->note ? " (" : "", it->note ? it->note : "",
@@ -302,7 +303,8 @@ emit_json_tavern_items(struct run *run, const struct chat *c)
 		    it->message + 1) : tree_new(a, NODE_NULL, 0,
 		    span_make(0, 0)));
 		tree_put(a, o, "reason", it->reason ? tree_str(a,
-		    it->reason) : tree_new(a, NODE_NULL, 0, span_make(0, 0)));
+		    entry_status_name(it->reason)) : tree_new(a, NODE_NULL, 0,
+		    span_make(0, 0)));
 		tree_put(a, o, "note", it->note ? tree_str(a, it->note) :
 		    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
 		tree_put(a, o, "stages", stages(a, it->text));

@@ -293,7 +293,7 @@ tavern_entry(struct run *run, const struct profile *p,
 	te->src = e->src;
 	te->span = e->span;
 	if (e->status != ENTRY_ACTIVE) {
-		te->reason = entry_status_name(e->status);
+		te->reason = e->status;
 		return;
 	}
 	if (te->place != TAVERN_PLACE_SYSTEM)

@@ -271,7 +271,7 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 		if (t->rep->items[i].message < 0 && !t->rep->items[i].reason &&
 		    strcmp(t->rep->items[i].id, "chatHistory") &&
 		    strcmp(t->rep->items[i].id, "dialogueExamples"))
-			tb_item_out(t, (uint32_t)i, "not placed", NULL);
+			tb_item_out(t, (uint32_t)i, ENTRY_NOT_PLACED, NULL);
 }
 
 bool

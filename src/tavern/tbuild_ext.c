@@ -50,7 +50,7 @@ ext_add(struct tb *t, const char *key, const char *value, int position,
 	    "world info", tb_roles[e.role], position == EXT_IN_CHAT ? depth :
 	    -1, value);
 	if (!*tb_trim(&t->run->arena, value))
-		tb_item_out(t, e.item, "empty", NULL);
+		tb_item_out(t, e.item, ENTRY_EMPTY, NULL);
 	if (t->next == t->extcap)
 		t->ext = avec_grow(&t->run->arena, t->ext, &t->extcap, t->next,
 		    t->next + 1, sizeof(*t->ext));
@@ -182,7 +182,7 @@ tb_authors_note(struct tb *t)
 		    np->kind == NODE_STRING ? np : t->s.note_node);
 	}
 	if (!t->an_fires)
-		tb_item_out(t, t->ext[t->next - 1].item, "interval",
+		tb_item_out(t, t->ext[t->next - 1].item, ENTRY_INTERVAL,
 		    interval > 0 ?
 		    arena_printf(a, "note_interval %lld, %lld user message%s",
 		    (long long)interval, (long long)n, n == 1 ? "" : "s") :
@@ -431,7 +431,7 @@ tb_world_info(struct tb *t)
 			e->value = arena_strndup(&run->arena, s, n);
 			tb_item_stage(t, e->item, TAVERN_STAGE_RAW, e->value);
 			if (*tb_trim(&run->arena, e->value))
-				tb_item_out(t, e->item, NULL, NULL);
+				tb_item_out(t, e->item, ENTRY_ACTIVE, NULL);
 		}
 	return true;
 }

@@ -162,10 +162,10 @@ void tb_item_card(struct tb *t, uint32_t i, const char *field,
 void tb_item_empty(struct tb *t, uint32_t i);
 void tb_item_preset(struct tb *t, uint32_t i, const char *key);
 void tb_item_note(struct tb *t, uint32_t i, const char *note);
-void tb_item_out(struct tb *t, uint32_t i, const char *reason,
+void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
     const char *note);
 uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
-    const char *role, int64_t depth, const char *raw, const char *reason,
+    const char *role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
 void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,
     const char *s);

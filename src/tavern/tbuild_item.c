@@ -177,7 +177,8 @@ tb_item_card(struct tb *t, uint32_t i, const char *field,
 
 /* Item i is left out for reason (note: NULL or more words). */
 void
-tb_item_out(struct tb *t, uint32_t i, const char *reason, const char *note)
+tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
+    const char *note)
 {
 	t->rep->items[i].reason = reason;
 	if (note)
@@ -190,7 +191,7 @@ tb_item_empty(struct tb *t, uint32_t i)
 {
 	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
 
-	tb_item_out(t, i, "empty", *tb_trim(&t->run->arena, raw) ?
+	tb_item_out(t, i, ENTRY_EMPTY, *tb_trim(&t->run->arena, raw) ?
 	    "empty after macros" : NULL);
 }
 
@@ -203,7 +204,8 @@ tb_item_note(struct tb *t, uint32_t i, const char *note)
 /* An item left out before it had any text of its own: its index. */
 uint32_t
 tb_item_skip(struct tb *t, const char *id, const char *source, const char *role,
-    int64_t depth, const char *raw, const char *reason, const char *note)
+    int64_t depth, const char *raw, enum entry_status reason,
+    const char *note)
 {
 	uint32_t i = tb_item_add(t, id, source, role, depth, raw);
 

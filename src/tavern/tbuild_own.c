@@ -112,7 +112,7 @@ tb_own_inchat(struct tb *t)
 		if (e->reason)
 			continue;
 		if (e->depth > 10000) {
-			tb_item_out(t, x.item, "depth",
+			tb_item_out(t, x.item, ENTRY_DEPTH,
 			    "SillyTavern injects at depths 0 to 10000");
 			continue;
 		}
@@ -265,7 +265,7 @@ tb_own_context(struct tb *t, struct tlist *hist)
 		if (e->reason)
 			continue;
 		if (why) {
-			tb_item_out(t, it, "no user message", why);
+			tb_item_out(t, it, ENTRY_NO_USER_MESSAGE, why);
 			continue;
 		}
 		if (!vi)

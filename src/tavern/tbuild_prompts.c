@@ -204,11 +204,11 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	uint32_t it = prompt_item(t, pp, NULL);
 
 	if (!enabled) {
-		tb_item_out(t, it, "disabled", "disabled in prompt_order");
+		tb_item_out(t, it, ENTRY_DISABLED, "disabled in prompt_order");
 		return;
 	}
 	if (!pp->has_depth) {
-		tb_item_out(t, it, "no depth",
+		tb_item_out(t, it, ENTRY_NO_DEPTH,
 		    "in-chat without injection_depth");
 		return;
 	}
@@ -267,11 +267,11 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	if (*content)
 		tb_push_item(t, &s->msgs, pp->role, NULL, content, id, it);
 	else if (!enabled)
-		tb_item_out(t, it, "disabled", "main is disabled: its "
+		tb_item_out(t, it, ENTRY_DISABLED, "main is disabled: its "
 		    "place stays, for the Author's Note beside it");
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
-		tb_item_out(t, it, "moved", persona_moved(t));
+		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
 	else
 		tb_item_empty(t, it);
 }
@@ -299,7 +299,7 @@ collect_appended(struct tb *t, const char *id)
 		tb_item_at(t, it, t->s.bias_node);
 		if (strcmp(t->type, "impersonate") == 0 ||
 		    strcmp(t->type, "continue") == 0) {
-			tb_item_out(t, it, "trigger", arena_printf(a,
+			tb_item_out(t, it, ENTRY_TRIGGER, arena_printf(a,
 			    "not sent on --type %s", t->type));
 			return;
 		}
@@ -328,9 +328,9 @@ collect_appended(struct tb *t, const char *id)
 		    "system", NULL, content, id, it);
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
-		tb_item_out(t, it, "moved", persona_moved(t));
+		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
 	else
-		tb_item_out(t, it, "empty", "marker missing from "
+		tb_item_out(t, it, ENTRY_EMPTY, "marker missing from "
 		    "prompt_order; empty after macros");
 }
 
@@ -354,19 +354,19 @@ tb_collect(struct tb *t, struct inj **injs, size_t *ninj)
 		struct slot *s;
 
 		if (!p->order[i].enabled && !main) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "disabled",
+			tb_item_out(t, prompt_item(t, pp, NULL), ENTRY_DISABLED,
 			    "disabled in prompt_order");
 			continue;
 		}
 		if (!preset_triggered(pp, t->type)) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "trigger",
+			tb_item_out(t, prompt_item(t, pp, NULL), ENTRY_TRIGGER,
 			    arena_printf(a, "injection_trigger does not "
 			    "name %s", t->type));
 			continue;
 		}
 		if (slot_find(t, id)) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "duplicate",
-			    "listed before in prompt_order");
+			tb_item_out(t, prompt_item(t, pp, NULL),
+			    ENTRY_DUPLICATE, "listed before in prompt_order");
 			continue;
 		}
 		if (pp->in_chat && !is_collection(id)) {
@@ -377,8 +377,9 @@ tb_collect(struct tb *t, struct inj **injs, size_t *ninj)
 		/* Only the built-ins and the user's own prompts
 		 * (system_prompt false) are placed. */
 		if (pp->system_prompt && !builtin_prompt(id)) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "not placed",
-			    "a system prompt SillyTavern does not know");
+			tb_item_out(t, prompt_item(t, pp, NULL),
+			    ENTRY_NOT_PLACED, "a system prompt SillyTavern "
+			    "does not know");
 			continue;
 		}
 		s = tb_slot_add(t, id);
@@ -447,7 +448,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
 	else
-		tb_item_out(t, nci, "empty", "new_chat_prompt is empty");
+		tb_item_out(t, nci, ENTRY_EMPTY, "new_chat_prompt is empty");
 	/* (On continue the message continued has left the history.) */
 	if (hist->n && strcmp(hist->v[hist->n - 1].role,
 	    "assistant") == 0 && *t->p->send_if_empty) {
@@ -473,7 +474,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		c = *m->content || m->name ? (long)tb_count(t, m) : 0;
 		if (c > left) {
 			for (k = 0; k < m->nitems; k++)
-				tb_item_out(t, m->items[k], "budget",
+				tb_item_out(t, m->items[k], ENTRY_BUDGET,
 				    arena_printf(a, "%ld tokens, %ld left of "
 				    "the %ld-token budget", c, left,
 				    t->budget));
@@ -481,8 +482,8 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		}
 		if (!*m->content)
 			for (k = 0; k < m->nitems; k++)
-				tb_item_out(t, m->items[k], "empty", "an empty "
-				    "message is not sent");
+				tb_item_out(t, m->items[k], ENTRY_EMPTY,
+				    "an empty message is not sent");
 		else
 			left -= c;
 		first--;
@@ -490,7 +491,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	/* Everything older than the first that did not fit is out too. */
 	for (i = 0; first > 0 && i + 1 < first; i++)
 		for (k = 0; k < hist->v[i].nitems; k++)
-			tb_item_out(t, hist->v[i].items[k], "budget",
+			tb_item_out(t, hist->v[i].items[k], ENTRY_BUDGET,
 			    "older than a message that did not fit");
 	if (*newchat.content) {
 		left += (long)tb_tokens(t, &newchat);
@@ -501,7 +502,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 			t->rep->items[nci].tokens = tb_tokens(t, &newchat);
 			t->rep->items[nci].counted = true;
 		} else
-			tb_item_out(t, nci, "budget", arena_printf(a, "%zu "
+			tb_item_out(t, nci, ENTRY_BUDGET, arena_printf(a, "%zu "
 			    "tokens, %ld left", tb_tokens(t, &newchat), left));
 	}
 	for (i = first; i < hist->n; i++)
@@ -554,9 +555,9 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 			    "needs %ld tokens, %ld left", need, left);
 
 			if (*sep.content)
-				tb_item_out(t, si, "budget", why);
+				tb_item_out(t, si, ENTRY_BUDGET, why);
 			for (j = 0; j < msgs.n; j++)
-				tb_item_out(t, msgs.v[j].items[0], "budget",
+				tb_item_out(t, msgs.v[j].items[0], ENTRY_BUDGET,
 				    why);
 			out = true;
 			continue;
@@ -593,7 +594,7 @@ tb_fill(struct tb *t, struct tlist *hist)
 	}
 	if (ex && t->s.strip_examples)
 		tb_item_card(t, tb_item_skip(t, "dialogueExamples", "card",
-		    "system", -1, t->mes_example, "disabled",
+		    "system", -1, t->mes_example, ENTRY_DISABLED,
 		    "strip_examples is set"), "mes_example",
 		    card_field_node(t->card, "mes_example"));
 	/* pin_examples: the examples get the budget first. */
@@ -642,7 +643,7 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	hist->n--;
 	t->continued = cm;
 	for (i = 0; i < m.nitems; i++)
-		tb_item_out(t, m.items[i], "continued",
+		tb_item_out(t, m.items[i], ENTRY_CONTINUED,
 		    "sent at the end, as the message continued");
 	s = tb_slot_add(t, "continue");
 	if (prefill) {

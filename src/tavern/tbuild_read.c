@@ -476,8 +476,9 @@ tb_chat_messages(struct tb *t)
 		if (!m->hidden)
 			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
 			    "chat#%zu", t->chat.n - 1), "chat", "assistant", 0,
-			    m->text, "replaced", "--type regenerate deletes "
-			    "the last reply and generates it anew"), m->node);
+			    m->text, ENTRY_REPLACED, "--type regenerate "
+			    "deletes the last reply and generates it anew"),
+			    m->node);
 		tchat_pop(&t->chat);
 	} else if (strcmp(t->type, "swipe") == 0 && t->chat.n &&
 	    !t->chat.msgs[t->chat.n - 1].is_user) {
@@ -485,8 +486,8 @@ tb_chat_messages(struct tb *t)
 		t->swiping = true;
 		tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
 		    "chat#%zu", t->chat.n), "chat", "assistant", 0,
-		    t->chat.msgs[t->chat.n].text, "replaced", "--type swipe "
-		    "generates a new swipe of the last reply"),
+		    t->chat.msgs[t->chat.n].text, ENTRY_REPLACED,
+		    "--type swipe generates a new swipe of the last reply"),
 		    t->chat.msgs[t->chat.n].node);
 	}
 	/* The message typed is sent only by a normal generation; with
@@ -520,7 +521,7 @@ tb_chat_messages(struct tb *t)
 		t->quiet = tb_sub(t, t->in->user);
 	} else if (t->in->user && *t->in->user)
 		tb_item_skip(t, "userInput", "chat", "user", 0, t->in->user,
-		    "trigger", arena_printf(&run->arena, "only a normal "
+		    ENTRY_TRIGGER, arena_printf(&run->arena, "only a normal "
 		    "generation sends the message typed, not --type %s",
 		    t->type));
 	chat_macros(t);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "diag/span.h"
+#include "prompt/entry.h"
 
 enum tavern_stage {
 	TAVERN_STAGE_RAW,
@@ -48,7 +49,9 @@ struct tavern_item {
 	int64_t depth;          /* in-chat at this depth, or -1: relative */
 	const char *place;      /* NULL: relative or in-chat, by depth;
 	                         * else its position (user-context) */
-	const char *reason;     /* NULL: in the request; else why not */
+	enum entry_status reason;       /* ENTRY_ACTIVE (0): in the request;
+	                                 * else why not (one spelling:
+	                                 * entry_status_name()) */
 	const char *note;       /* more words on either, or NULL */
 	size_t tokens;          /* counted as SillyTavern counts, or 0 */
 	bool counted;           /* tokens holds a count */
