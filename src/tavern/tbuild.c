@@ -111,15 +111,10 @@ check_options(struct run *run, const struct tavern_input *in)
 static bool
 check_type(struct run *run, const char *type)
 {
-	static const char *const types[] = { "normal", "continue",
-		"impersonate", "swipe", "regenerate", "quiet" };
-	size_t i;
+	enum tavern_gen g;
 
-	if (!type)
+	if (!type || tavern_gen_parse(type, &g))
 		return true;
-	for (i = 0; i < LEN(types); i++)
-		if (strcmp(type, types[i]) == 0)
-			return true;
 	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
 	return false;
 }
@@ -185,7 +180,7 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 		st->greeting = t->chat.msgs[0].text;
 		st->char_name = t->char_name;
 	}
-	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0 &&
+	if (t->in->user && *t->in->user && t->gen == TAVERN_GEN_NORMAL &&
 	    t->chat.n && t->chat.msgs[t->chat.n - 1].is_user) {
 		st->user = t->chat.msgs[t->chat.n - 1].text;
 		st->user_name = t->user_name;
@@ -196,7 +191,7 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 static void
 type_prompts(struct tb *t)
 {
-	if (strcmp(t->type, "impersonate") == 0) {
+	if (t->gen == TAVERN_GEN_IMPERSONATE) {
 		const char *s = tb_sub(t, t->p->impersonation_prompt);
 		uint32_t it = tb_item_add(t, "impersonate", "preset", "system",
 		    -1, t->p->impersonation_prompt);
@@ -335,11 +330,11 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	tb_own_system(&t);
 	type_prompts(&t);
 	tb_history(&t, &hist);
-	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
 		tb_continued(&t, &hist, true);
 	tb_own_context(&t, &hist);
 	tb_inject(&t, &hist, injs, ninj);
-	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
 		tb_continued(&t, &hist, false);
 	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
 	if (!tb_fill(&t, &hist))

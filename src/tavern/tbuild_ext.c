@@ -339,7 +339,7 @@ tb_world_info(struct tb *t)
 	t->nrx = t->chat.n;
 	/* SillyTavern regexes its chat once, for world info and the
 	 * prompt: on continue both see the message continued at -1. */
-	t->rx_shift = strcmp(t->type, "continue") == 0 && t->chat.n ? 1 : 0;
+	t->rx_shift = t->gen == TAVERN_GEN_CONTINUE && t->chat.n ? 1 : 0;
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_by = arena_array(&run->arena, t->nrx + 1, sizeof(char *));

@@ -94,6 +94,7 @@ struct tb {
 	struct macro_env env;
 	struct macro_vars locals, globals;
 	const char *type, *user_name, *char_name, *card_file;
+	enum tavern_gen gen;            /* type's */
 	/* card fields, substituted once */
 	const char *description, *personality, *scenario, *mes_example,
 	    *system_prompt, *phi, *depth_prompt, *creator_notes, *persona;

@@ -248,8 +248,8 @@ tb_own_context(struct tb *t, struct tlist *hist)
 	uint32_t *vi = NULL, nv = 0;
 	size_t i;
 
-	if (strcmp(t->type, "continue") == 0 ||
-	    strcmp(t->type, "impersonate") == 0)
+	if (t->gen == TAVERN_GEN_CONTINUE ||
+	    t->gen == TAVERN_GEN_IMPERSONATE)
 		why = arena_printf(a, "--type %s sends no message of the "
 		    "user's", t->type);
 	else if (!m || strcmp(m->role, "user") || !t->chat.n ||

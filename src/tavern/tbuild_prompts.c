@@ -297,8 +297,8 @@ collect_appended(struct tb *t, const char *id)
 		it = tb_item_add(t, id, "settings", "assistant", -1,
 		    t->s.user_prompt_bias);
 		tb_item_at(t, it, t->s.bias_node);
-		if (strcmp(t->type, "impersonate") == 0 ||
-		    strcmp(t->type, "continue") == 0) {
+		if (t->gen == TAVERN_GEN_IMPERSONATE ||
+		    t->gen == TAVERN_GEN_CONTINUE) {
 			tb_item_out(t, it, ENTRY_TRIGGER, arena_printf(a,
 			    "not sent on --type %s", t->type));
 			return;

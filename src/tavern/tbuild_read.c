@@ -147,6 +147,8 @@ tb_setup_env(struct tb *t)
 	int64_t ms;
 
 	t->type = t->in->type ? t->in->type : "normal";
+	if (!tavern_gen_parse(t->type, &t->gen))
+		t->gen = TAVERN_GEN_NORMAL;     /* checked before */
 	t->user_name = t->in->persona_name ? t->in->persona_name :
 	    t->s.user_name;
 	t->char_name = t->card->name.s;
@@ -469,7 +471,7 @@ tb_chat_messages(struct tb *t)
 	 * (even a hidden one); a swipe keeps it in the chat, the macros
 	 * skip it as a swipe in progress, and only the prompt and world
 	 * info lose it. */
-	if (strcmp(t->type, "regenerate") == 0 && t->chat.nall &&
+	if (t->gen == TAVERN_GEN_REGENERATE && t->chat.nall &&
 	    !t->chat.all[t->chat.nall - 1].is_user) {
 		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
 
@@ -480,7 +482,7 @@ tb_chat_messages(struct tb *t)
 			    "deletes the last reply and generates it anew"),
 			    m->node);
 		tchat_pop(&t->chat);
-	} else if (strcmp(t->type, "swipe") == 0 && t->chat.n &&
+	} else if (t->gen == TAVERN_GEN_SWIPE && t->chat.n &&
 	    !t->chat.msgs[t->chat.n - 1].is_user) {
 		t->chat.n--;
 		t->swiping = true;
@@ -492,7 +494,7 @@ tb_chat_messages(struct tb *t)
 	}
 	/* The message typed is sent only by a normal generation; with
 	 * none, send_if_empty is sent as the user's. */
-	if (strcmp(t->type, "normal") == 0 && (!t->in->user ||
+	if (t->gen == TAVERN_GEN_NORMAL && (!t->in->user ||
 	    !*t->in->user) && *tb_trim(&run->arena, t->p->send_if_empty)) {
 		const char *u = tb_trim(&run->arena, t->p->send_if_empty);
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
@@ -504,7 +506,7 @@ tb_chat_messages(struct tb *t)
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
-	    strcmp(t->type, "normal") == 0) {
+	    t->gen == TAVERN_GEN_NORMAL) {
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
 		    false, TAVERN_NO_DEPTH, t->in->user);
 
@@ -515,7 +517,7 @@ tb_chat_messages(struct tb *t)
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
-	    strcmp(t->type, "quiet") == 0) {
+	    t->gen == TAVERN_GEN_QUIET) {
 		/* The quiet prompt: world info scans it, and it is the
 		 * last message. */
 		t->quiet = tb_sub(t, t->in->user);

@@ -256,9 +256,9 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 		    "Claude: the messages must start with the user's");
 		tb_insert_at(t->run, l, lead, &ph);
 	}
-	if (claude && strcmp(t->type, "quiet") && !(strcmp(t->type,
-	    "continue") == 0 && t->p->continue_prefill)) {
-		bool imp = strcmp(t->type, "impersonate") == 0;
+	if (claude && t->gen != TAVERN_GEN_QUIET &&
+	    !(t->gen == TAVERN_GEN_CONTINUE && t->p->continue_prefill)) {
+		bool imp = t->gen == TAVERN_GEN_IMPERSONATE;
 		const char *raw = imp ? t->p->assistant_impersonation :
 		    t->p->assistant_prefill;
 		const char *s = tb_sub(t, raw);

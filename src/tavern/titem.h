@@ -85,6 +85,22 @@ struct tavern_report {
 	const char *tokenizer;  /* its name, or NULL: estimated counts */
 };
 
+/* SillyTavern's generation types (--type). */
+enum tavern_gen {
+	TAVERN_GEN_NORMAL,
+	TAVERN_GEN_CONTINUE,
+	TAVERN_GEN_IMPERSONATE,
+	TAVERN_GEN_SWIPE,
+	TAVERN_GEN_REGENERATE,
+	TAVERN_GEN_QUIET,
+	TAVERN_NGENS,
+};
+
+/* A generation type's name (normal, continue, ...). */
+const char *tavern_gen_name(enum tavern_gen g);
+/* The generation type named name; false when there is none. */
+bool tavern_gen_parse(const char *name, enum tavern_gen *g);
+
 /* A stage's name (raw, regex-pre, macros, regex-post). */
 const char *tavern_stage_name(enum tavern_stage s);
 /* The stage named name; false when there is none. */
