@@ -193,25 +193,25 @@ type_prompts(struct tb *t)
 {
 	if (t->gen == TAVERN_GEN_IMPERSONATE) {
 		const char *s = tb_sub(t, t->p->impersonation_prompt);
-		uint32_t it = tb_item_add(t, "impersonate", "preset", "system",
-		    -1, t->p->impersonation_prompt);
+		uint32_t it = tb_item_add(t, "impersonate", "preset",
+		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
 
 		tb_item_preset(t, it, "impersonation_prompt");
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,
-			    "system", NULL, s, "impersonate", it);
+			    ROLE_SYSTEM, NULL, s, "impersonate", it);
 		else
 			tb_item_empty(t, it);
 	}
 	if (t->quiet) {
-		uint32_t it = tb_item_add(t, "quietPrompt", "chat", "system",
+		uint32_t it = tb_item_add(t, "quietPrompt", "chat", ROLE_SYSTEM,
 		    -1, t->in->user);
 
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, t->quiet);
 		if (*t->quiet)
 			tb_push_item(t, &tb_slot_add(t, "quietPrompt")->msgs,
-			    "system", NULL, t->quiet, "quietPrompt", it);
+			    ROLE_SYSTEM, NULL, t->quiet, "quietPrompt", it);
 		else
 			tb_item_empty(t, it);
 	}
@@ -235,9 +235,7 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 		struct message *m = &c->msgs[c->n++];
 
 		memset(m, 0, sizeof(*m));
-		m->role = strcmp(all->v[i].role, "user") == 0 ? ROLE_USER :
-		    strcmp(all->v[i].role, "assistant") == 0 ?
-		    ROLE_ASSISTANT : ROLE_SYSTEM;
+		m->role = all->v[i].role;
 		m->name = all->v[i].name;
 		m->content = all->v[i].content;
 		m->len = strlen(m->content);

@@ -209,8 +209,8 @@ tb_depth_prompts(struct tb *t)
 
 	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
 		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
-		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
-		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
+		    dp.depth, tb_role_of(dp.role) == ROLE_USER ? 1 :
+		    tb_role_of(dp.role) == ROLE_ASSISTANT ? 2 : 0);
 		tb_item_card(t, t->ext[t->next - 1].item,
 		    "extensions.depth_prompt.prompt", tree_get(tree_get(
 		    t->card->extensions, "depth_prompt"), "prompt"));
@@ -448,7 +448,7 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 	size_t i;
 
 	for (i = 0; i < t->wi.nem_top; i++)
-		tb_push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL, arena_printf(a,
 		    "<START>\n%s\n", tb_em_block(a,
 		    tb_sub(t, t->wi.em_top[i]))), NULL);
 	if (*s && strcmp(s, "<START>")) {
@@ -464,7 +464,7 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 			buf_reset(&b);
 			buf_put(&b, p, (size_t)(next - p));
 			buf_putc(&b, '\0');
-			tb_push(t->run, blocks_out, "system", NULL,
+			tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL,
 			    arena_printf(a, "<START>\n%s\n",
 			    tb_trim(a, b.data)), NULL);
 			if (!*next)
@@ -472,7 +472,7 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 		}
 	}
 	for (i = 0; i < t->wi.nem_bottom; i++)
-		tb_push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL, arena_printf(a,
 		    "<START>\n%s\n", tb_em_block(a,
 		    tb_sub(t, t->wi.em_bottom[i]))), NULL);
 	buf_free(&b);
@@ -495,7 +495,7 @@ tb_example_messages(struct tb *t, const char *block, struct tlist *out)
 	at = strstr(tmp.data, (prefix)); \
 	m = at ? arena_printf(a, "%.*s%s", (int)(at - tmp.data), tmp.data, \
 	    at + strlen(prefix)) : tmp.data; \
-	tb_push(t->run, out, "system", (sysname), tb_trim(a, m), NULL); \
+	tb_push(t->run, out, ROLE_SYSTEM, (sysname), tb_trim(a, m), NULL); \
 	buf_reset(&tmp); \
 } while (0)
 	while (line) {

@@ -44,11 +44,11 @@
 enum { EXT_IN_PROMPT = 0, EXT_IN_CHAT = 1, EXT_BEFORE_PROMPT = 2 };
 
 /* system, user, assistant: by extension prompt role (0-2). */
-extern const char *const tb_roles[3];
+extern const enum role tb_roles[3];
 
 /* A message while it is being assembled. */
 struct tmsg {
-	const char *role;
+	enum role role;                 /* system, user or assistant */
 	const char *name;               /* NULL: none */
 	const char *content;
 	const char *id;                 /* newMainChat, newChat, ... or NULL */
@@ -143,7 +143,8 @@ struct tb {
  * 1) and the IN_CHAT extension prompts, into the history (oldest first
  * in and out). */
 struct inj {
-	const char *role, *content;
+	enum role role;
+	const char *content;
 	int64_t depth, order;
 	uint32_t item;
 };
@@ -156,7 +157,7 @@ void tb_holds(struct tb *t, struct tmsg *m, uint32_t i);
 void tb_insert_at(struct run *run, struct tlist *l, size_t at,
     const struct tmsg *m);
 uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
-    const char *role, int64_t depth, const char *raw);
+    enum role role, int64_t depth, const char *raw);
 void tb_item_at(struct tb *t, uint32_t i, const struct node *n);
 void tb_item_card(struct tb *t, uint32_t i, const char *field,
     const struct node *n);
@@ -166,16 +167,16 @@ void tb_item_note(struct tb *t, uint32_t i, const char *note);
 void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
     const char *note);
 uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
-    const char *role, int64_t depth, const char *raw, enum entry_status reason,
+    enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
 void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
     const uint32_t *b, uint32_t nb);
 void tb_last_holds(struct tb *t, struct tlist *l, uint32_t i);
-void tb_push(struct run *run, struct tlist *l, const char *role,
+void tb_push(struct run *run, struct tlist *l, enum role role,
     const char *name, const char *content, const char *id);
-void tb_push_item(struct tb *t, struct tlist *l, const char *role,
+void tb_push_item(struct tb *t, struct tlist *l, enum role role,
     const char *name, const char *content, const char *id, uint32_t item);
 void tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m);
 void tb_reserve(struct run *run, struct tlist *l, size_t n);
@@ -183,6 +184,7 @@ const char *tb_strip_cr(struct arena *a, const char *s);
 const char *tb_sub(struct tb *t, const char *s);
 size_t tb_tokens(struct tb *t, struct tmsg *m);
 const char *tb_trim(struct arena *a, const char *s);
+enum role tb_role_of(const char *s);
 
 /* tbuild_read.c: the inputs (card, preset, settings, chat), the macro
  * environment */

@@ -28,10 +28,22 @@
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
 
-const char *const tb_roles[3] = { "system", "user", "assistant" };
+const enum role tb_roles[3] = { ROLE_SYSTEM, ROLE_USER, ROLE_ASSISTANT };
+
+/* The role a file names (a preset prompt's, a card's depth prompt's, a
+ * sandbox message's), spelled as names_roles spells it: user or
+ * assistant, else system as SillyTavern reads anything else. */
+enum role
+tb_role_of(const char *s)
+{
+	int k = s ? names_index(names_roles, s, strlen(s)) : -1;
+
+	return k == ROLE_USER || k == ROLE_ASSISTANT ? (enum role)k :
+	    ROLE_SYSTEM;
+}
 
 void
-tb_push(struct run *run, struct tlist *l, const char *role, const char *name,
+tb_push(struct run *run, struct tlist *l, enum role role, const char *name,
     const char *content, const char *id)
 {
 	struct tmsg m;
@@ -80,7 +92,8 @@ size_t
 tb_tokens(struct tb *t, struct tmsg *m)
 {
 	tb_resolve(t, m);
-	return t->seams->tokens.count(t->seams->tokens.ctx, m->role, m->name,
+	return t->seams->tokens.count(t->seams->tokens.ctx,
+	    names_role(m->role), m->name,
 	    m->content, strlen(m->content));
 }
 
@@ -98,7 +111,7 @@ tb_fired(struct tb *t)
 
 /* A new item with text raw at every stage; its index. */
 uint32_t
-tb_item_add(struct tb *t, const char *id, const char *source, const char *role,
+tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
     int64_t depth, const char *raw)
 {
 	struct tavern_report *r = t->rep;
@@ -112,7 +125,7 @@ tb_item_add(struct tb *t, const char *id, const char *source, const char *role,
 	memset(it, 0, sizeof(*it));
 	it->id = id;
 	it->source = source;
-	it->role = role;
+	it->role = names_role(role);
 	it->depth = depth;
 	it->message = -1;
 	for (k = 0; k < TAVERN_NSTAGES; k++)
@@ -203,7 +216,7 @@ tb_item_note(struct tb *t, uint32_t i, const char *note)
 
 /* An item left out before it had any text of its own: its index. */
 uint32_t
-tb_item_skip(struct tb *t, const char *id, const char *source, const char *role,
+tb_item_skip(struct tb *t, const char *id, const char *source, enum role role,
     int64_t depth, const char *raw, enum entry_status reason,
     const char *note)
 {
@@ -250,7 +263,7 @@ tb_last_holds(struct tb *t, struct tlist *l, uint32_t i)
 
 /* tb_push() for a message that is one item. */
 void
-tb_push_item(struct tb *t, struct tlist *l, const char *role, const char *name,
+tb_push_item(struct tb *t, struct tlist *l, enum role role, const char *name,
     const char *content, const char *id, uint32_t item)
 {
 	tb_push(t->run, l, role, name, content, id);
@@ -282,7 +295,7 @@ tb_count(struct tb *t, struct tmsg *m)
 
 		it->counted = true;
 		it->tokens = m->nitems == 1 ? c : t->seams->tokens.count(
-		    t->seams->tokens.ctx, m->role, NULL,
+		    t->seams->tokens.ctx, names_role(m->role), NULL,
 		    it->text[TAVERN_STAGE_REGEX_POST],
 		    strlen(it->text[TAVERN_STAGE_REGEX_POST]));
 	}

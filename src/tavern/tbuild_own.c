@@ -35,7 +35,8 @@ static uint32_t
 own_item(struct tb *t, const struct tavern_entry *e, int64_t depth,
     const char *place)
 {
-	uint32_t it = tb_item_add(t, e->key, "profile", e->role, depth,
+	uint32_t it = tb_item_add(t, e->key, "profile",
+	    tb_role_of(e->role), depth,
 	    e->raw ? e->raw : e->text);
 
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, e->text);
@@ -117,7 +118,7 @@ tb_own_inchat(struct tb *t)
 			continue;
 		}
 		/* system, user, else assistant */
-		for (r = 0; r < 2 && strcmp(tb_roles[r], e->role); r++)
+		for (r = 0; r < 2 && tb_roles[r] != tb_role_of(e->role); r++)
 			;
 		x.key = arena_printf(&t->run->arena, "~strata%08zu", n++);
 		x.value = e->text;
@@ -189,7 +190,7 @@ tb_own_system(struct tb *t)
 			memset(&groups[ng], 0, sizeof(groups[ng]));
 			groups[ng].id = id;
 			ranks[ng++] = rank;
-			tb_push(t->run, &groups[k].msgs, "system", NULL,
+			tb_push(t->run, &groups[k].msgs, ROLE_SYSTEM, NULL,
 			    e->text, "strata");
 			tb_last_holds(t, &groups[k].msgs, it);
 			continue;
@@ -252,7 +253,7 @@ tb_own_context(struct tb *t, struct tlist *hist)
 	    t->gen == TAVERN_GEN_IMPERSONATE)
 		why = arena_printf(a, "--type %s sends no message of the "
 		    "user's", t->type);
-	else if (!m || strcmp(m->role, "user") || !t->chat.n ||
+	else if (!m || m->role != ROLE_USER || !t->chat.n ||
 	    !t->chat.msgs[t->chat.n - 1].is_user)
 		why = "the chat does not end with a message of the user's";
 	for (i = 0; i < in->nentries; i++) {

@@ -186,8 +186,9 @@ static uint32_t
 prompt_item(struct tb *t, const struct preset_prompt *pp, const char *raw)
 {
 	const char *source, *mr = marker_raw(t, pp->identifier, &source);
-	uint32_t it = tb_item_add(t, pp->identifier, source, pp->role,
-	    pp->in_chat && !is_collection(pp->identifier) ? pp->depth : -1,
+	uint32_t it = tb_item_add(t, pp->identifier, source,
+	    tb_role_of(pp->role), pp->in_chat &&
+	    !is_collection(pp->identifier) ? pp->depth : -1,
 	    raw ? raw : mr ? mr : pp->content);
 
 	item_where(t, it, pp->identifier, pp);
@@ -216,7 +217,7 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	content = tb_sub(t, content ? content : pp->content);
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	if (*content) {
-		injs[*ninj].role = pp->role;
+		injs[*ninj].role = tb_role_of(pp->role);
 		injs[*ninj].content = content;
 		injs[*ninj].depth = pp->depth;
 		injs[*ninj].order = pp->order;
@@ -265,7 +266,8 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 		    "post_history_instructions are not used");
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	if (*content)
-		tb_push_item(t, &s->msgs, pp->role, NULL, content, id, it);
+		tb_push_item(t, &s->msgs, tb_role_of(pp->role), NULL, content,
+		    id, it);
 	else if (!enabled)
 		tb_item_out(t, it, ENTRY_DISABLED, "main is disabled: its "
 		    "place stays, for the Author's Note beside it");
@@ -294,7 +296,7 @@ collect_appended(struct tb *t, const char *id)
 	if (strcmp(id, "bias") == 0) {
 		if (!*t->s.user_prompt_bias)
 			return;
-		it = tb_item_add(t, id, "settings", "assistant", -1,
+		it = tb_item_add(t, id, "settings", ROLE_ASSISTANT, -1,
 		    t->s.user_prompt_bias);
 		tb_item_at(t, it, t->s.bias_node);
 		if (t->gen == TAVERN_GEN_IMPERSONATE ||
@@ -307,7 +309,7 @@ collect_appended(struct tb *t, const char *id)
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 		if (*content)
 			tb_push_item(t, &tb_slot_add(t, id)->msgs,
-			    "assistant", NULL, content, id, it);
+			    ROLE_ASSISTANT, NULL, content, id, it);
 		else
 			tb_item_empty(t, it);
 		return;
@@ -317,15 +319,15 @@ collect_appended(struct tb *t, const char *id)
 	content = tb_sub(t, marker_content(t, id));
 	if (!*raw && !*content)
 		return;
-	it = tb_item_add(t, id, source, pp ? pp->role : "system", -1,
+	it = tb_item_add(t, id, source, tb_role_of(pp ? pp->role : NULL), -1,
 	    raw);
 	item_where(t, it, id, pp);
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	tb_item_note(t, it, "marker missing from prompt_order: "
 	    "appended");
 	if (*content)
-		tb_push_item(t, &tb_slot_add(t, id)->msgs, pp ? pp->role :
-		    "system", NULL, content, id, it);
+		tb_push_item(t, &tb_slot_add(t, id)->msgs,
+		    tb_role_of(pp ? pp->role : NULL), NULL, content, id, it);
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
 		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
@@ -412,13 +414,14 @@ tb_main_extensions(struct tb *t)
 	before = tb_ext_collect(t, EXT_BEFORE_PROMPT, -1, -1, &bi, &nb);
 	after = tb_ext_collect(t, EXT_IN_PROMPT, -1, -1, &ai, &na);
 	if (*before) {
-		struct tmsg x = { .role = "system", .content = before,
+		struct tmsg x = { .role = ROLE_SYSTEM, .content = before,
 			.id = "authorsNote", .items = bi, .nitems = nb };
 
 		tb_insert_at(t->run, &m->msgs, 0, &x);
 	}
 	if (*after) {
-		tb_push(t->run, &m->msgs, "system", NULL, after, "authorsNote");
+		tb_push(t->run, &m->msgs, ROLE_SYSTEM, NULL, after,
+		    "authorsNote");
 		m->msgs.v[m->msgs.n - 1].items = ai;
 		m->msgs.v[m->msgs.n - 1].nitems = na;
 	}
@@ -435,13 +438,13 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	long left = *lp;
 	uint32_t nci;
 
-	newchat.role = "system";
+	newchat.role = ROLE_SYSTEM;
 	newchat.name = NULL;
 	newchat.content = tb_sub(t, t->p->new_chat_prompt);
 	newchat.id = "newMainChat";
 	newchat.items = NULL;
 	newchat.nitems = 0;
-	nci = tb_item_add(t, "newMainChat", "preset", "system", -1,
+	nci = tb_item_add(t, "newMainChat", "preset", ROLE_SYSTEM, -1,
 	    t->p->new_chat_prompt);
 	tb_item_preset(t, nci, "new_chat_prompt");
 	tb_item_stage(t, nci, TAVERN_STAGE_MACROS, newchat.content);
@@ -450,12 +453,12 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	else
 		tb_item_out(t, nci, ENTRY_EMPTY, "new_chat_prompt is empty");
 	/* (On continue the message continued has left the history.) */
-	if (hist->n && strcmp(hist->v[hist->n - 1].role,
-	    "assistant") == 0 && *t->p->send_if_empty) {
-		struct tmsg e = { .role = "user",
+	if (hist->n && hist->v[hist->n - 1].role == ROLE_ASSISTANT &&
+	    *t->p->send_if_empty) {
+		struct tmsg e = { .role = ROLE_USER,
 		    .content = t->p->send_if_empty,
 		    .id = "emptyUserMessageReplacement" };
-		uint32_t it = tb_item_add(t, e.id, "preset", "user", 0,
+		uint32_t it = tb_item_add(t, e.id, "preset", ROLE_USER, 0,
 		    t->p->send_if_empty);
 
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, e.content);
@@ -520,7 +523,7 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 	size_t i, j, ne = 0;
 	long left = *lp;
 	bool out = false;
-	struct tmsg sep = { .role = "system",
+	struct tmsg sep = { .role = ROLE_SYSTEM,
 	    .content = tb_sub(t, t->p->new_example_chat_prompt),
 	    .id = "newChat" };
 
@@ -531,8 +534,8 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 		uint32_t si = 0;
 
 		if (*sep.content) {
-			si = tb_item_add(t, "newChat", "preset", "system", -1,
-			    t->p->new_example_chat_prompt);
+			si = tb_item_add(t, "newChat", "preset", ROLE_SYSTEM,
+			    -1, t->p->new_example_chat_prompt);
 			tb_item_preset(t, si, "new_example_chat_prompt");
 			tb_item_stage(t, si, TAVERN_STAGE_MACROS, sep.content);
 			t->rep->items[si].tokens = (size_t)need;
@@ -541,7 +544,7 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 		tb_example_messages(t, blocks.v[i].content, &msgs);
 		for (j = 0; j < msgs.n; j++) {
 			uint32_t ei = tb_item_add(t, arena_printf(a,
-			    "example#%zu", ne++), "card", "system", -1,
+			    "example#%zu", ne++), "card", ROLE_SYSTEM, -1,
 			    msgs.v[j].content);
 
 			tb_item_card(t, ei, "mes_example",
@@ -594,7 +597,7 @@ tb_fill(struct tb *t, struct tlist *hist)
 	}
 	if (ex && t->s.strip_examples)
 		tb_item_card(t, tb_item_skip(t, "dialogueExamples", "card",
-		    "system", -1, t->mes_example, ENTRY_DISABLED,
+		    ROLE_SYSTEM, -1, t->mes_example, ENTRY_DISABLED,
 		    "strip_examples is set"), "mes_example",
 		    card_field_node(t->card, "mes_example"));
 	/* pin_examples: the examples get the budget first. */
@@ -647,7 +650,7 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 		    "sent at the end, as the message continued");
 	s = tb_slot_add(t, "continue");
 	if (prefill) {
-		const char *pre = strcmp(m.role, "assistant") == 0 &&
+		const char *pre = m.role == ROLE_ASSISTANT &&
 		    t->format == FORMAT_ANTHROPIC ?
 		    tb_sub(t, t->p->assistant_prefill) : "";
 
@@ -678,11 +681,11 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	text = tb_sub(t, t->p->continue_nudge_prompt);
 	t->env.last_chat_message = NULL;
 	if (*text) {
-		it = tb_item_add(t, "continueNudge", "preset", "system", -1,
+		it = tb_item_add(t, "continueNudge", "preset", ROLE_SYSTEM, -1,
 		    t->p->continue_nudge_prompt);
 		tb_item_preset(t, it, "continue_nudge_prompt");
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, text);
-		tb_push_item(t, &s->msgs, "system", NULL, text, "continueNudge",
-		    it);
+		tb_push_item(t, &s->msgs, ROLE_SYSTEM, NULL, text,
+		    "continueNudge", it);
 	}
 }

@@ -75,13 +75,13 @@ sandbox_chat(struct tb *t)
 
 	for (i = 0; i < in->nmsgs; i++) {
 		const struct tavern_msg *m = &in->msgs[i];
-		bool is_user = strcmp(m->role, "user") == 0;
+		bool is_user = tb_role_of(m->role) == ROLE_USER;
 
 		tchat_add(t->run, &t->chat, m->name ? m->name : is_user ?
 		    user : t->card->name.s, m->text, is_user);
 		t->chat.msgs[t->chat.n - 1].narrator =
 		    t->chat.all[t->chat.nall - 1].narrator =
-		    strcmp(m->role, "system") == 0;
+		    tb_role_of(m->role) == ROLE_SYSTEM;
 	}
 }
 
@@ -477,8 +477,8 @@ tb_chat_messages(struct tb *t)
 
 		if (!m->hidden)
 			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
-			    "chat#%zu", t->chat.n - 1), "chat", "assistant", 0,
-			    m->text, ENTRY_REPLACED, "--type regenerate "
+			    "chat#%zu", t->chat.n - 1), "chat", ROLE_ASSISTANT,
+			    0, m->text, ENTRY_REPLACED, "--type regenerate "
 			    "deletes the last reply and generates it anew"),
 			    m->node);
 		tchat_pop(&t->chat);
@@ -487,7 +487,7 @@ tb_chat_messages(struct tb *t)
 		t->chat.n--;
 		t->swiping = true;
 		tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
-		    "chat#%zu", t->chat.n), "chat", "assistant", 0,
+		    "chat#%zu", t->chat.n), "chat", ROLE_ASSISTANT, 0,
 		    t->chat.msgs[t->chat.n].text, ENTRY_REPLACED,
 		    "--type swipe generates a new swipe of the last reply"),
 		    t->chat.msgs[t->chat.n].node);
@@ -522,7 +522,7 @@ tb_chat_messages(struct tb *t)
 		 * last message. */
 		t->quiet = tb_sub(t, t->in->user);
 	} else if (t->in->user && *t->in->user)
-		tb_item_skip(t, "userInput", "chat", "user", 0, t->in->user,
+		tb_item_skip(t, "userInput", "chat", ROLE_USER, 0, t->in->user,
 		    ENTRY_TRIGGER, arena_printf(&run->arena, "only a normal "
 		    "generation sends the message typed, not --type %s",
 		    t->type));
