@@ -21,6 +21,7 @@
 struct arena;
 struct buf;
 struct chat;
+struct tavern_item;
 struct message;
 struct node;
 struct part;
@@ -170,7 +171,15 @@ void emit_debug_tavern(struct run *run, const struct chat *c,
 emit_fn emit_debug_stage;
 void emit_json_tavern_message(struct arena *a, const struct chat *c,
     size_t i, struct node *o);
-struct node *emit_json_tavern_items(struct arena *a, const struct chat *c);
+struct node *emit_json_tavern_items(struct run *run, const struct chat *c);
+/* Where a SillyTavern item's text was read: "preset.json:12", a card
+ * field's "card.json:6 (description)" or, in a PNG card, "card.png
+ * (description)"; or NULL (made by the build, typed on
+ * the command line); and the same as {file, line, field} for -f json
+ * (line null where there is none; field only for card fields), or a
+ * JSON null.  In the run's arena. */
+const char *emit_tavern_where(struct run *run, const struct tavern_item *it);
+struct node *emit_tavern_source(struct run *run, const struct tavern_item *it);
 
 /*
  * -f result (emit_result.c): seed 002's BuildResult of a SillyTavern

@@ -167,7 +167,7 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 		    it->tokens);
 	if (gone && it->reason) {
 		buf_puts(p->out, "<span class=\"why\">out: ");
-		page_esc(p, it->reason);
+		page_esc(p, entry_status_name(it->reason));
 		buf_puts(p->out, "</span>");
 	}
 	if (it->note) {

@@ -283,7 +283,7 @@ page_put_items(struct page *p)
 		buf_puts(p->out, "</td><td>");
 		if (it->reason) {
 			buf_puts(p->out, "<span class=\"why\">out: ");
-			page_esc(p, it->reason);
+			page_esc(p, entry_status_name(it->reason));
 			buf_puts(p->out, "</span>");
 		} else if (it->message >= 0) {
 			buf_printf(p->out, "<a href=\"#m%ld\">message %ld</a>",

@@ -373,7 +373,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 		tree_put(a, doc, "budget", budget(run, c->budget));
 	/* A SillyTavern build: every prompt and message it met. */
 	if (c->tavern)
-		tree_put(a, doc, "items", emit_json_tavern_items(a, c));
+		tree_put(a, doc, "items", emit_json_tavern_items(run, c));
 	/* A SillyTavern build's world info: what each entry did, the
 	 * budget, the timed-effects state to save. */
 	if (c->world_info)

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "diag/source.h"
 #include "prompt/chat.h"
 #include "tavern/titem.h"
 
@@ -80,6 +81,55 @@ emit_debug_tavern_items(struct buf *out, const struct chat *c, size_t i)
 	buf_puts(out, r->msg_nitems[i] ? "\n" : " none\n");
 }
 
+/* The source of it, or NULL when it has none. */
+static const struct source *
+item_source(struct run *run, const struct tavern_item *it)
+{
+	return it->has_src ? run_source(run, it->src) : NULL;
+}
+
+/* Whether it's place has a line: a text source, and a card field the
+ * card has (span.len 0: the card lacks it). */
+static bool
+has_line(const struct source *s, const struct tavern_item *it)
+{
+	return !s->binary && (!it->field || it->span.len);
+}
+
+const char *
+emit_tavern_where(struct run *run, const struct tavern_item *it)
+{
+	const struct source *s = item_source(run, it);
+
+	const char *w;
+
+	if (!s)
+		return NULL;
+	w = has_line(s, it) ? arena_printf(&run->arena, "%s:%u", s->path,
+	    source_lineno(s, it->span.off)) : s->path;
+	return it->field ? arena_printf(&run->arena, "%s (%s)", w,
+	    it->field) : w;
+}
+
+struct node *
+emit_tavern_source(struct run *run, const struct tavern_item *it)
+{
+	struct arena *a = &run->arena;
+	const struct source *s = item_source(run, it);
+	struct node *o;
+
+	if (!s)
+		return tree_new(a, NODE_NULL, 0, span_make(0, 0));
+	o = tree_table(a);
+	tree_put(a, o, "file", tree_str(a, s->path));
+	tree_put(a, o, "line", has_line(s, it) ? tree_int(a,
+	    source_lineno(s, it->span.off)) : tree_new(a, NODE_NULL, 0,
+	    span_make(0, 0)));
+	if (it->field)
+		tree_put(a, o, "field", tree_str(a, it->field));
+	return o;
+}
+
 static const char *
 position(struct arena *a, const struct tavern_item *it)
 {
@@ -97,21 +147,28 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 	const char *bold = c->color ? "\033[1m" : "",
 	    *dim = c->color ? "\033[2m" : "", *warn = c->color ? "\033[33m" :
 	    "", *off = c->color ? "\033[0m" : "";
-	size_t i, w = 10, nchanged = 0;
+	size_t i, w = 10, ws = 6, nchanged = 0;
+	const char **where = arena_alloc(a, (r->n + 1) * sizeof(*where));
 	int k;
 
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
 		if (strlen(r->items[i].id) > w)
 			w = strlen(r->items[i].id);
+		where[i] = emit_tavern_where(run, &r->items[i]);
+		if (!where[i])
+			where[i] = "-";
+		if (strlen(where[i]) > ws)
+			ws = strlen(where[i]);
+	}
 	buf_printf(out, "\n%sprompts and messages%s: %zu (generation type "
 	    "%s; budget %ld tokens, the prompts use %ld)\n", bold, off, r->n,
 	    r->type, r->budget, r->used);
 	buf_printf(out, "%stokens: %s%s%s\n", dim, r->tokenizer ?
 	    r->tokenizer : "estimated", r->tokenizer ? ", with SillyTavern's "
 	    "per-message overhead" : "", off);
-	buf_printf(out, "  %s%-*s  %-10s %-9s %-13s %6s  in or out%s\n", dim,
-	    (int)w, "identifier", "source", "role", "position", "tokens",
-	    off);
+	buf_printf(out, "  %s%-*s  %-10s %-9s %-13s %6s  %-*s  in or out%s\n",
+	    dim, (int)w, "identifier", "origin", "role", "position", "tokens",
+	    (int)ws, "source", off);
 	for (i = 0; i < r->n; i++) {
 		const struct tavern_item *it = &r->items[i];
 
@@ -121,10 +178,12 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 			buf_printf(out, "%6zu  ", it->tokens);
 		else
 			buf_printf(out, "%6s  ", "-");
+		buf_printf(out, "%-*s  ", (int)ws, where[i]);
 		if (it->reason)
 			buf_printf(out, "%sout: %s%s%s%s%s\n", warn,
-			    it->reason, off, it->note ? " (" : "", it->note ?
-			    it->note : "", it->note ? ")" : "");
+			    entry_status_name(it->reason), off, it->note ?
+			    " (" : "", it->note ? it->note : "", it->note ?
+			    ")" : "");
 		else if (it->message >= 0)
 			buf_printf(out, "message %ld%s%s%s\n", it->message + 1,
 			    it->note ? " (" : "", it->note ? it->note : "",
@@ -218,8 +277,9 @@ emit_json_tavern_message(struct arena *a, const struct chat *c, size_t i,
 }
 
 struct node *
-emit_json_tavern_items(struct arena *a, const struct chat *c)
+emit_json_tavern_items(struct run *run, const struct chat *c)
 {
+	struct arena *a = &run->arena;
 	const struct tavern_report *r = c->tavern;
 	struct node *arr = tree_array(a);
 	size_t i;
@@ -229,7 +289,8 @@ emit_json_tavern_items(struct arena *a, const struct chat *c)
 		struct node *o = tree_table(a);
 
 		tree_put(a, o, "id", tree_str(a, it->id));
-		tree_put(a, o, "source", tree_str(a, it->source));
+		tree_put(a, o, "origin", tree_str(a, it->source));
+		tree_put(a, o, "source", emit_tavern_source(run, it));
 		tree_put(a, o, "role", tree_str(a, it->role));
 		tree_put(a, o, "position", tree_str(a, it->place ? it->place :
 		    it->depth < 0 ? "relative" : "in-chat"));
@@ -242,7 +303,8 @@ emit_json_tavern_items(struct arena *a, const struct chat *c)
 		    it->message + 1) : tree_new(a, NODE_NULL, 0,
 		    span_make(0, 0)));
 		tree_put(a, o, "reason", it->reason ? tree_str(a,
-		    it->reason) : tree_new(a, NODE_NULL, 0, span_make(0, 0)));
+		    entry_status_name(it->reason)) : tree_new(a, NODE_NULL, 0,
+		    span_make(0, 0)));
 		tree_put(a, o, "note", it->note ? tree_str(a, it->note) :
 		    tree_new(a, NODE_NULL, 0, span_make(0, 0)));
 		tree_put(a, o, "stages", stages(a, it->text));

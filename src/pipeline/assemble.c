@@ -289,8 +289,11 @@ tavern_entry(struct run *run, const struct profile *p,
 	    e->placement == PLACE_USER ? TAVERN_PLACE_USER :
 	    TAVERN_PLACE_SYSTEM;
 	te->depth = e->depth;
+	te->has_src = e->has_src;
+	te->src = e->src;
+	te->span = e->span;
 	if (e->status != ENTRY_ACTIVE) {
-		te->reason = entry_status_name(e->status);
+		te->reason = e->status;
 		return;
 	}
 	if (te->place != TAVERN_PLACE_SYSTEM)

@@ -260,28 +260,33 @@ stack_select_depth(const struct stack *st, struct entry ***out)
 	return n;
 }
 
+/* The one spelling of each status, in the debug views, -f json and
+ * the HTML page. */
+static const char *const status_names[ENTRY__STATUS_COUNT] = {
+	[ENTRY_ACTIVE] = "active",
+	[ENTRY_EMPTY] = "empty",
+	[ENTRY_DISABLED] = "disabled",
+	[ENTRY_REPLACED] = "replaced",
+	[ENTRY_MISSING] = "missing",
+	[ENTRY_REMOVED] = "removed",
+	[ENTRY_OUT_OF_SCOPE] = "out of scope",
+	[ENTRY_BUDGET] = "budget",
+	[ENTRY_TRIGGER] = "trigger",
+	[ENTRY_INTERVAL] = "interval",
+	[ENTRY_DUPLICATE] = "duplicate",
+	[ENTRY_NOT_PLACED] = "not placed",
+	[ENTRY_MOVED] = "moved",
+	[ENTRY_NO_DEPTH] = "no depth",
+	[ENTRY_DEPTH] = "depth",
+	[ENTRY_NO_USER_MESSAGE] = "no user message",
+	[ENTRY_CONTINUED] = "continued",
+};
+
 const char *
 entry_status_name(enum entry_status s)
 {
-	switch (s) {
-	case ENTRY_ACTIVE:
-		return "active";
-	case ENTRY_EMPTY:
-		return "empty";
-	case ENTRY_DISABLED:
-		return "disabled";
-	case ENTRY_REPLACED:
-		return "replaced";
-	case ENTRY_REMOVED:
-		return "removed";
-	case ENTRY_OUT_OF_SCOPE:
-		return "out of scope";
-	case ENTRY_BUDGET:
-		return "budget";
-	case ENTRY_MISSING:
-		break;
-	}
-	return "missing";
+	return (unsigned)s < ENTRY__STATUS_COUNT && status_names[s] ?
+	    status_names[s] : "missing";
 }
 
 enum entry_place_error

@@ -70,15 +70,33 @@ enum entry_rewrite {
 	ENTRY_CRLF = 4,         /* CRLF read as LF (prompt files) */
 };
 
+/*
+ * Whether a piece of text is in, and why not: the one set for both
+ * builds (the SillyTavern build's items, titem.h, use it too, with the
+ * numbers and details in their notes).  entry_status_name() spells each.
+ */
 enum entry_status {
 	ENTRY_ACTIVE,
 	ENTRY_EMPTY,            /* empty or whitespace-only content */
-	ENTRY_DISABLED,         /* enabled = false */
-	ENTRY_REPLACED,         /* a later entry took its key */
+	ENTRY_DISABLED,         /* enabled = false; disabled in the
+	                         * preset's prompt_order */
+	ENTRY_REPLACED,         /* a later entry took its key; a reply
+	                         * that --type regenerate or swipe redoes */
 	ENTRY_MISSING,          /* a context with no content given */
 	ENTRY_REMOVED,          /* --remove KEY */
 	ENTRY_OUT_OF_SCOPE,     /* its scope is not in --scope */
 	ENTRY_BUDGET,           /* dropped to fit the token budget */
+	/* The SillyTavern build's reasons. */
+	ENTRY_TRIGGER,          /* not sent on this generation type */
+	ENTRY_INTERVAL,         /* the Author's Note's interval skips it */
+	ENTRY_DUPLICATE,        /* an identifier already in prompt_order */
+	ENTRY_NOT_PLACED,       /* no place in the prompt takes it */
+	ENTRY_MOVED,            /* sent elsewhere (the persona) */
+	ENTRY_NO_DEPTH,         /* in-chat without injection_depth */
+	ENTRY_DEPTH,            /* a depth the chat does not reach */
+	ENTRY_NO_USER_MESSAGE,  /* user context with no user message */
+	ENTRY_CONTINUED,        /* the message continued stands instead */
+	ENTRY__STATUS_COUNT,
 };
 
 struct entry {

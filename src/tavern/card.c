@@ -322,6 +322,8 @@ card_from_tree(struct run *run, const struct source *src,
 	r.root = root;
 	r.card = card;
 	card->src = src;
+	card->file = src;
+	card->root = root;
 	if (root->kind != NODE_TABLE) {
 		diag_error(run, src_of(&r, root), root->span,
 		    MSG_CARD_NOT_OBJECT, tree_kind_json(root->kind));
@@ -345,7 +347,7 @@ card_from_tree(struct run *run, const struct source *src,
 		}
 		data = tree_get(root, "data");
 		if (data && data->kind == NODE_TABLE)
-			r.data = data;
+			r.data = card->data = data;
 		else if (data && data->kind != NODE_NULL) {
 			wrong_type(&r, data, "data", "an object");
 			return false;
@@ -420,7 +422,10 @@ card_from_png(struct run *run, struct source *src, struct card **out)
 	buf_free(&b);
 	if (!json_parse(run, json, &root))
 		return false;
-	return card_from_tree(run, json, root, out);
+	if (!card_from_tree(run, json, root, out))
+		return false;
+	(*out)->file = src;
+	return true;
 }
 
 bool
@@ -438,6 +443,20 @@ card_read(struct run *run, const char *path, struct card **out)
 	if (!json_parse(run, src, &root))
 		return false;
 	return card_from_tree(run, src, root, out);
+}
+
+const struct node *
+card_field_node(const struct card *card, const char *name)
+{
+	const struct node *n = NULL;
+
+	if (card->data)
+		n = tree_get(card->data, name);
+	if (!n && card->root)
+		n = tree_get(card->root, name);
+	if (!n && strcmp(name, "creator_notes") == 0 && card->root)
+		n = tree_get(card->root, "creatorcomment");
+	return n;
 }
 
 double

@@ -60,6 +60,10 @@ struct card_list {
 struct card {
 	enum card_spec spec;            /* what the file said it was */
 	const struct source *src;       /* the JSON text it was read from */
+	const struct source *file;      /* the file: src, or the PNG that
+	                                 * held it (binary: no lines) */
+	const struct node *root;        /* the JSON object read */
+	const struct node *data;        /* its data object (V2, V3), or NULL */
 	struct card_text name, description, personality, scenario,
 	    first_mes, mes_example, creator_notes, system_prompt,
 	    post_history_instructions, creator, character_version;
@@ -92,6 +96,10 @@ bool card_from_tree(struct run *run, const struct source *src,
     const struct node *root, struct card **out);
 /* A card from a PNG file already read into src (marked binary here). */
 bool card_from_png(struct run *run, struct source *src, struct card **out);
+
+/* The node a text field (description, ...) was read from, as card_read
+ * looks it up (data first, then the top level), or NULL. */
+const struct node *card_field_node(const struct card *card, const char *name);
 
 /* extensions.talkativeness as a number (a numeric string counts); 0.5
  * when absent or not a number. */

@@ -19,6 +19,7 @@ persona(struct run *run, const struct node *root, const struct node *pu,
 
 	ok &= field_str(run, root, "username", "User", &s->user_name);
 	ok &= field_str(run, pu, "persona_description", "", &s->persona);
+	s->persona_node = tree_get(pu, "persona_description");
 	ok &= field_int(run, pu, "persona_description_position", 0,
 	    &s->persona_position);
 	ok &= field_int(run, pu, "persona_description_depth", 2,
@@ -35,6 +36,8 @@ persona(struct run *run, const struct node *root, const struct node *pu,
 	if (d) {
 		ok &= field_str(run, d, "description", s->persona,
 		    &s->persona);
+		if (tree_get(d, "description"))
+			s->persona_node = tree_get(d, "description");
 		ok &= field_int(run, d, "position", s->persona_position,
 		    &s->persona_position);
 		ok &= field_int(run, d, "depth", s->persona_depth,
@@ -118,6 +121,7 @@ settings_read(struct run *run, const char *path, struct settings *s)
 	ok &= field_bool(run, pu, "collapse_newlines", false,
 	    &s->collapse_newlines);
 	ok &= field_str(run, pu, "user_prompt_bias", "", &s->user_prompt_bias);
+	s->bias_node = tree_get(pu, "user_prompt_bias");
 	ok &= field_int(run, pu, "chat_truncation", 100, &s->chat_truncation);
 	{
 		const struct node *r = NULL;
@@ -139,6 +143,7 @@ settings_read(struct run *run, const char *path, struct settings *s)
 		    &s->reasoning_sep);
 	}
 	ok &= field_str(run, note, "default", "", &s->note_default);
+	s->note_node = tree_get(note, "default");
 	ok &= field_int(run, note, "defaultPosition", 1, &s->note_position);
 	ok &= field_int(run, note, "defaultInterval", 1, &s->note_interval);
 	ok &= field_int(run, note, "defaultDepth", 4, &s->note_depth);

@@ -66,6 +66,10 @@ struct settings {
 	const char **stops;
 	size_t nstops;
 	bool stops_macros;
+	/* Where the texts above were read, for the build's items: the
+	 * persona description, the Author's Note default, the user prompt
+	 * bias; NULL when the file has none. */
+	const struct node *persona_node, *note_node, *bias_node;
 };
 
 /* Read path (NULL: the defaults).  Errors are reported. */

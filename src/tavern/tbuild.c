@@ -111,15 +111,10 @@ check_options(struct run *run, const struct tavern_input *in)
 static bool
 check_type(struct run *run, const char *type)
 {
-	static const char *const types[] = { "normal", "continue",
-		"impersonate", "swipe", "regenerate", "quiet" };
-	size_t i;
+	enum tavern_gen g;
 
-	if (!type)
+	if (!type || tavern_gen_parse(type, &g))
 		return true;
-	for (i = 0; i < LEN(types); i++)
-		if (strcmp(type, types[i]) == 0)
-			return true;
 	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
 	return false;
 }
@@ -191,7 +186,7 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 		st->greeting = t->chat.msgs[0].text;
 		st->char_name = t->char_name;
 	}
-	if (t->in->user && *t->in->user && strcmp(t->type, "normal") == 0 &&
+	if (t->in->user && *t->in->user && t->gen == TAVERN_GEN_NORMAL &&
 	    t->chat.n && t->chat.msgs[t->chat.n - 1].is_user) {
 		st->user = t->chat.msgs[t->chat.n - 1].text;
 		st->user_name = t->user_name;
@@ -202,26 +197,27 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 static void
 type_prompts(struct tb *t)
 {
-	if (strcmp(t->type, "impersonate") == 0) {
+	if (t->gen == TAVERN_GEN_IMPERSONATE) {
 		const char *s = tb_sub(t, t->p->impersonation_prompt);
-		uint32_t it = tb_item_add(t, "impersonate", "preset", "system",
-		    -1, t->p->impersonation_prompt);
+		uint32_t it = tb_item_add(t, "impersonate", "preset",
+		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
 
+		tb_item_preset(t, it, "impersonation_prompt");
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,
-			    "system", NULL, s, "impersonate", it);
+			    ROLE_SYSTEM, NULL, s, "impersonate", it);
 		else
 			tb_item_empty(t, it);
 	}
 	if (t->quiet) {
-		uint32_t it = tb_item_add(t, "quietPrompt", "chat", "system",
+		uint32_t it = tb_item_add(t, "quietPrompt", "chat", ROLE_SYSTEM,
 		    -1, t->in->user);
 
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, t->quiet);
 		if (*t->quiet)
 			tb_push_item(t, &tb_slot_add(t, "quietPrompt")->msgs,
-			    "system", NULL, t->quiet, "quietPrompt", it);
+			    ROLE_SYSTEM, NULL, t->quiet, "quietPrompt", it);
 		else
 			tb_item_empty(t, it);
 	}
@@ -245,9 +241,7 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 		struct message *m = &c->msgs[c->n++];
 
 		memset(m, 0, sizeof(*m));
-		m->role = strcmp(all->v[i].role, "user") == 0 ? ROLE_USER :
-		    strcmp(all->v[i].role, "assistant") == 0 ?
-		    ROLE_ASSISTANT : ROLE_SYSTEM;
+		m->role = all->v[i].role;
 		m->name = all->v[i].name;
 		m->content = all->v[i].content;
 		m->len = strlen(m->content);
@@ -276,7 +270,7 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 		if (t->rep->items[i].message < 0 && !t->rep->items[i].reason &&
 		    strcmp(t->rep->items[i].id, "chatHistory") &&
 		    strcmp(t->rep->items[i].id, "dialogueExamples"))
-			tb_item_out(t, (uint32_t)i, "not placed", NULL);
+			tb_item_out(t, (uint32_t)i, ENTRY_NOT_PLACED, NULL);
 }
 
 bool
@@ -340,11 +334,11 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	tb_own_system(&t);
 	type_prompts(&t);
 	tb_history(&t, &hist);
-	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
 		tb_continued(&t, &hist, true);
 	tb_own_context(&t, &hist);
 	tb_inject(&t, &hist, injs, ninj);
-	if (strcmp(t.type, "continue") == 0 && t.chat.n)
+	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
 		tb_continued(&t, &hist, false);
 	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
 	if (!tb_fill(&t, &hist))

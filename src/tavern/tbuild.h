@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "diag/source.h"
+#include "prompt/entry.h"
 #include "tavern/seam.h"
 
 struct chat;
@@ -86,8 +87,13 @@ struct tavern_entry {
 	bool before;            /* before anchor, else after it */
 	uint32_t anchor_src;    /* where anchor was written, for messages */
 	struct span anchor_span;
-	const char *reason;     /* NULL: offered; else why it is out */
+	enum entry_status reason;       /* ENTRY_ACTIVE (0): offered; else
+	                                 * why it is out */
 	const char *note;       /* more words, or NULL */
+	bool has_src;           /* src/span: where its text was read (the
+	                         * profile, or the -i option) */
+	uint32_t src;
+	struct span span;
 };
 
 /* One message of a sandbox (-H): role user, assistant or system (a

@@ -128,8 +128,8 @@ tb_history(struct tb *t, struct tlist *out)
 	tb_reserve(t->run, out, out->n + n);
 	for (i = 0; i < n; i++) {
 		const struct tchat_msg *m = &t->chat.msgs[i];
-		const char *role = m->narrator ? "system" : m->is_user ?
-		    "user" : "assistant";
+		enum role role = m->narrator ? ROLE_SYSTEM : m->is_user ?
+		    ROLE_USER : ROLE_ASSISTANT;
 		const char *name = t->p->names == PRESET_NAMES_COMPLETION ?
 		    tb_completion_name(a, m->name) : NULL;
 		bool greeting = !tb_chat_given(t->in) && i == 0 &&
@@ -141,6 +141,11 @@ tb_history(struct tb *t, struct tlist *out)
 		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
 		    t->craw[i]);
 
+		if (greeting)
+			tb_item_card(t, it, t->greeting_field,
+			    t->greeting_node);
+		else
+			tb_item_at(t, it, m->node);
 		tb_item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
 		if (t->rep->items[it].text[TAVERN_STAGE_REGEX_PRE] !=
 		    t->rep->items[it].text[TAVERN_STAGE_RAW])
@@ -236,8 +241,8 @@ tb_inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 
 				for (k = 0; k < npm; k++) {
 					if (pm[k].depth != d || pm[k].order !=
-					    orders[j] || strcmp(pm[k].role,
-					    tb_roles[r]))
+					    orders[j] || pm[k].role !=
+					    tb_roles[r])
 						continue;
 					if (b.len)
 						buf_putc(&b, '\n');

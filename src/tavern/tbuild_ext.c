@@ -50,7 +50,7 @@ ext_add(struct tb *t, const char *key, const char *value, int position,
 	    "world info", tb_roles[e.role], position == EXT_IN_CHAT ? depth :
 	    -1, value);
 	if (!*tb_trim(&t->run->arena, value))
-		tb_item_out(t, e.item, "empty", NULL);
+		tb_item_out(t, e.item, ENTRY_EMPTY, NULL);
 	if (t->next == t->extcap)
 		t->ext = avec_grow(&t->run->arena, t->ext, &t->extcap, t->next,
 		    t->next + 1, sizeof(*t->ext));
@@ -175,8 +175,14 @@ tb_authors_note(struct tb *t)
 			note = arena_printf(a, "%s\n%s", note, t->persona);
 	}
 	ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
+	{
+		const struct node *np = tree_get(t->chat.meta, "note_prompt");
+
+		tb_item_at(t, t->ext[t->next - 1].item, np &&
+		    np->kind == NODE_STRING ? np : t->s.note_node);
+	}
 	if (!t->an_fires)
-		tb_item_out(t, t->ext[t->next - 1].item, "interval",
+		tb_item_out(t, t->ext[t->next - 1].item, ENTRY_INTERVAL,
 		    interval > 0 ?
 		    arena_printf(a, "note_interval %lld, %lld user message%s",
 		    (long long)interval, (long long)n, n == 1 ? "" : "s") :
@@ -203,8 +209,11 @@ tb_depth_prompts(struct tb *t)
 
 	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
 		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
-		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
-		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
+		    dp.depth, tb_role_of(dp.role) == ROLE_USER ? 1 :
+		    tb_role_of(dp.role) == ROLE_ASSISTANT ? 2 : 0);
+		tb_item_card(t, t->ext[t->next - 1].item,
+		    "extensions.depth_prompt.prompt", tree_get(tree_get(
+		    t->card->extensions, "depth_prompt"), "prompt"));
 		/* The card's text; its macros ran as a card field. */
 		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
 		    dp.prompt.s);
@@ -214,6 +223,7 @@ tb_depth_prompts(struct tb *t)
 	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
 		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
 		    t->s.persona_depth, (int)t->s.persona_role);
+		tb_item_at(t, t->ext[t->next - 1].item, t->s.persona_node);
 		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
 		    t->s.persona);
 		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
@@ -329,7 +339,7 @@ tb_world_info(struct tb *t)
 	t->nrx = t->chat.n;
 	/* SillyTavern regexes its chat once, for world info and the
 	 * prompt: on continue both see the message continued at -1. */
-	t->rx_shift = strcmp(t->type, "continue") == 0 && t->chat.n ? 1 : 0;
+	t->rx_shift = t->gen == TAVERN_GEN_CONTINUE && t->chat.n ? 1 : 0;
 	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
 	t->rx_by = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
@@ -421,7 +431,7 @@ tb_world_info(struct tb *t)
 			e->value = arena_strndup(&run->arena, s, n);
 			tb_item_stage(t, e->item, TAVERN_STAGE_RAW, e->value);
 			if (*tb_trim(&run->arena, e->value))
-				tb_item_out(t, e->item, NULL, NULL);
+				tb_item_out(t, e->item, ENTRY_ACTIVE, NULL);
 		}
 	return true;
 }
@@ -438,7 +448,7 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 	size_t i;
 
 	for (i = 0; i < t->wi.nem_top; i++)
-		tb_push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL, arena_printf(a,
 		    "<START>\n%s\n", tb_em_block(a,
 		    tb_sub(t, t->wi.em_top[i]))), NULL);
 	if (*s && strcmp(s, "<START>")) {
@@ -454,7 +464,7 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 			buf_reset(&b);
 			buf_put(&b, p, (size_t)(next - p));
 			buf_putc(&b, '\0');
-			tb_push(t->run, blocks_out, "system", NULL,
+			tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL,
 			    arena_printf(a, "<START>\n%s\n",
 			    tb_trim(a, b.data)), NULL);
 			if (!*next)
@@ -462,7 +472,7 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 		}
 	}
 	for (i = 0; i < t->wi.nem_bottom; i++)
-		tb_push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL, arena_printf(a,
 		    "<START>\n%s\n", tb_em_block(a,
 		    tb_sub(t, t->wi.em_bottom[i]))), NULL);
 	buf_free(&b);
@@ -485,7 +495,7 @@ tb_example_messages(struct tb *t, const char *block, struct tlist *out)
 	at = strstr(tmp.data, (prefix)); \
 	m = at ? arena_printf(a, "%.*s%s", (int)(at - tmp.data), tmp.data, \
 	    at + strlen(prefix)) : tmp.data; \
-	tb_push(t->run, out, "system", (sysname), tb_trim(a, m), NULL); \
+	tb_push(t->run, out, ROLE_SYSTEM, (sysname), tb_trim(a, m), NULL); \
 	buf_reset(&tmp); \
 } while (0)
 	while (line) {

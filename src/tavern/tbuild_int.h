@@ -44,11 +44,11 @@
 enum { EXT_IN_PROMPT = 0, EXT_IN_CHAT = 1, EXT_BEFORE_PROMPT = 2 };
 
 /* system, user, assistant: by extension prompt role (0-2). */
-extern const char *const tb_roles[3];
+extern const enum role tb_roles[3];
 
 /* A message while it is being assembled. */
 struct tmsg {
-	const char *role;
+	enum role role;                 /* system, user or assistant */
 	const char *name;               /* NULL: none */
 	const char *content;
 	const char *id;                 /* newMainChat, newChat, ... or NULL */
@@ -94,6 +94,7 @@ struct tb {
 	struct macro_env env;
 	struct macro_vars locals, globals;
 	const char *type, *user_name, *char_name, *card_file;
+	enum tavern_gen gen;            /* type's */
 	/* card fields, substituted once */
 	const char *description, *personality, *scenario, *mes_example,
 	    *system_prompt, *phi, *depth_prompt, *creator_notes, *persona;
@@ -132,13 +133,18 @@ struct tb {
 	size_t nrx;
 	int rx_shift;           /* 1 on continue: the message continued
 	                         * has depth -1 */
+	/* A new chat's greeting: the card field it is and where it was
+	 * read (NULL: the card lacks it). */
+	const char *greeting_field;
+	const struct node *greeting_node;
 };
 
 /* The in-chat injections: preset prompts at a depth (injection_position
  * 1) and the IN_CHAT extension prompts, into the history (oldest first
  * in and out). */
 struct inj {
-	const char *role, *content;
+	enum role role;
+	const char *content;
 	int64_t depth, order;
 	uint32_t item;
 };
@@ -151,22 +157,26 @@ void tb_holds(struct tb *t, struct tmsg *m, uint32_t i);
 void tb_insert_at(struct run *run, struct tlist *l, size_t at,
     const struct tmsg *m);
 uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
-    const char *role, int64_t depth, const char *raw);
+    enum role role, int64_t depth, const char *raw);
+void tb_item_at(struct tb *t, uint32_t i, const struct node *n);
+void tb_item_card(struct tb *t, uint32_t i, const char *field,
+    const struct node *n);
 void tb_item_empty(struct tb *t, uint32_t i);
+void tb_item_preset(struct tb *t, uint32_t i, const char *key);
 void tb_item_note(struct tb *t, uint32_t i, const char *note);
-void tb_item_out(struct tb *t, uint32_t i, const char *reason,
+void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
     const char *note);
-void tb_item_skip(struct tb *t, const char *id, const char *source,
-    const char *role, int64_t depth, const char *raw, const char *reason,
+uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
+    enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
 void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
     const uint32_t *b, uint32_t nb);
 void tb_last_holds(struct tb *t, struct tlist *l, uint32_t i);
-void tb_push(struct run *run, struct tlist *l, const char *role,
+void tb_push(struct run *run, struct tlist *l, enum role role,
     const char *name, const char *content, const char *id);
-void tb_push_item(struct tb *t, struct tlist *l, const char *role,
+void tb_push_item(struct tb *t, struct tlist *l, enum role role,
     const char *name, const char *content, const char *id, uint32_t item);
 void tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m);
 void tb_reserve(struct run *run, struct tlist *l, size_t n);
@@ -174,6 +184,7 @@ const char *tb_strip_cr(struct arena *a, const char *s);
 const char *tb_sub(struct tb *t, const char *s);
 size_t tb_tokens(struct tb *t, struct tmsg *m);
 const char *tb_trim(struct arena *a, const char *s);
+enum role tb_role_of(const char *s);
 
 /* tbuild_read.c: the inputs (card, preset, settings, chat), the macro
  * environment */

@@ -28,10 +28,22 @@
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
 
-const char *const tb_roles[3] = { "system", "user", "assistant" };
+const enum role tb_roles[3] = { ROLE_SYSTEM, ROLE_USER, ROLE_ASSISTANT };
+
+/* The role a file names (a preset prompt's, a card's depth prompt's, a
+ * sandbox message's), spelled as names_roles spells it: user or
+ * assistant, else system as SillyTavern reads anything else. */
+enum role
+tb_role_of(const char *s)
+{
+	int k = s ? names_index(names_roles, s, strlen(s)) : -1;
+
+	return k == ROLE_USER || k == ROLE_ASSISTANT ? (enum role)k :
+	    ROLE_SYSTEM;
+}
 
 void
-tb_push(struct run *run, struct tlist *l, const char *role, const char *name,
+tb_push(struct run *run, struct tlist *l, enum role role, const char *name,
     const char *content, const char *id)
 {
 	struct tmsg m;
@@ -80,7 +92,8 @@ size_t
 tb_tokens(struct tb *t, struct tmsg *m)
 {
 	tb_resolve(t, m);
-	return t->seams->tokens.count(t->seams->tokens.ctx, m->role, m->name,
+	return t->seams->tokens.count(t->seams->tokens.ctx,
+	    names_role(m->role), m->name,
 	    m->content, strlen(m->content));
 }
 
@@ -98,7 +111,7 @@ tb_fired(struct tb *t)
 
 /* A new item with text raw at every stage; its index. */
 uint32_t
-tb_item_add(struct tb *t, const char *id, const char *source, const char *role,
+tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
     int64_t depth, const char *raw)
 {
 	struct tavern_report *r = t->rep;
@@ -112,7 +125,7 @@ tb_item_add(struct tb *t, const char *id, const char *source, const char *role,
 	memset(it, 0, sizeof(*it));
 	it->id = id;
 	it->source = source;
-	it->role = role;
+	it->role = names_role(role);
 	it->depth = depth;
 	it->message = -1;
 	for (k = 0; k < TAVERN_NSTAGES; k++)
@@ -136,9 +149,49 @@ tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
 		it->text[j] = s;
 }
 
+/* Item i's text was read at n (NULL: nowhere known). */
+void
+tb_item_at(struct tb *t, uint32_t i, const struct node *n)
+{
+	struct tavern_item *it = &t->rep->items[i];
+
+	if (!n)
+		return;
+	it->has_src = true;
+	it->src = n->src;
+	it->span = n->span;
+}
+
+/* Item i is the preset's top-level field key (new_chat_prompt, ...). */
+void
+tb_item_preset(struct tb *t, uint32_t i, const char *key)
+{
+	tb_item_at(t, i, tree_get(t->p->root, key));
+}
+
+/* Item i is the card's field (its name as the card spells it) read at
+ * n, or NULL when the card lacks it.  A PNG card's item points at the
+ * PNG file and the field, the decoded text having no file of its own. */
+void
+tb_item_card(struct tb *t, uint32_t i, const char *field,
+    const struct node *n)
+{
+	struct tavern_item *it = &t->rep->items[i];
+
+	it->field = field;
+	if (n && !t->card->file->binary) {
+		tb_item_at(t, i, n);
+		return;
+	}
+	it->has_src = true;
+	it->src = t->card->file->id;
+	it->span = span_make(0, 0);
+}
+
 /* Item i is left out for reason (note: NULL or more words). */
 void
-tb_item_out(struct tb *t, uint32_t i, const char *reason, const char *note)
+tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
+    const char *note)
 {
 	t->rep->items[i].reason = reason;
 	if (note)
@@ -151,7 +204,7 @@ tb_item_empty(struct tb *t, uint32_t i)
 {
 	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
 
-	tb_item_out(t, i, "empty", *tb_trim(&t->run->arena, raw) ?
+	tb_item_out(t, i, ENTRY_EMPTY, *tb_trim(&t->run->arena, raw) ?
 	    "empty after macros" : NULL);
 }
 
@@ -161,13 +214,16 @@ tb_item_note(struct tb *t, uint32_t i, const char *note)
 	t->rep->items[i].note = note;
 }
 
-/* An item left out before it had any text of its own. */
-void
-tb_item_skip(struct tb *t, const char *id, const char *source, const char *role,
-    int64_t depth, const char *raw, const char *reason, const char *note)
+/* An item left out before it had any text of its own: its index. */
+uint32_t
+tb_item_skip(struct tb *t, const char *id, const char *source, enum role role,
+    int64_t depth, const char *raw, enum entry_status reason,
+    const char *note)
 {
-	tb_item_out(t, tb_item_add(t, id, source, role, depth, raw), reason,
-	    note);
+	uint32_t i = tb_item_add(t, id, source, role, depth, raw);
+
+	tb_item_out(t, i, reason, note);
+	return i;
 }
 
 /* The items of a and then b, in a new array. */
@@ -207,7 +263,7 @@ tb_last_holds(struct tb *t, struct tlist *l, uint32_t i)
 
 /* tb_push() for a message that is one item. */
 void
-tb_push_item(struct tb *t, struct tlist *l, const char *role, const char *name,
+tb_push_item(struct tb *t, struct tlist *l, enum role role, const char *name,
     const char *content, const char *id, uint32_t item)
 {
 	tb_push(t->run, l, role, name, content, id);
@@ -239,7 +295,7 @@ tb_count(struct tb *t, struct tmsg *m)
 
 		it->counted = true;
 		it->tokens = m->nitems == 1 ? c : t->seams->tokens.count(
-		    t->seams->tokens.ctx, m->role, NULL,
+		    t->seams->tokens.ctx, names_role(m->role), NULL,
 		    it->text[TAVERN_STAGE_REGEX_POST],
 		    strlen(it->text[TAVERN_STAGE_REGEX_POST]));
 	}

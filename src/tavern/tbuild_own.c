@@ -35,11 +35,17 @@ static uint32_t
 own_item(struct tb *t, const struct tavern_entry *e, int64_t depth,
     const char *place)
 {
-	uint32_t it = tb_item_add(t, e->key, "profile", e->role, depth,
+	uint32_t it = tb_item_add(t, e->key, "profile",
+	    tb_role_of(e->role), depth,
 	    e->raw ? e->raw : e->text);
 
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, e->text);
 	t->rep->items[it].place = place;
+	if (e->has_src) {
+		t->rep->items[it].has_src = true;
+		t->rep->items[it].src = e->src;
+		t->rep->items[it].span = e->span;
+	}
 	if (e->reason)
 		tb_item_out(t, it, e->reason, e->note);
 	else if (e->note)
@@ -107,12 +113,12 @@ tb_own_inchat(struct tb *t)
 		if (e->reason)
 			continue;
 		if (e->depth > 10000) {
-			tb_item_out(t, x.item, "depth",
+			tb_item_out(t, x.item, ENTRY_DEPTH,
 			    "SillyTavern injects at depths 0 to 10000");
 			continue;
 		}
 		/* system, user, else assistant */
-		for (r = 0; r < 2 && strcmp(tb_roles[r], e->role); r++)
+		for (r = 0; r < 2 && tb_roles[r] != tb_role_of(e->role); r++)
 			;
 		x.key = arena_printf(&t->run->arena, "~strata%08zu", n++);
 		x.value = e->text;
@@ -184,7 +190,7 @@ tb_own_system(struct tb *t)
 			memset(&groups[ng], 0, sizeof(groups[ng]));
 			groups[ng].id = id;
 			ranks[ng++] = rank;
-			tb_push(t->run, &groups[k].msgs, "system", NULL,
+			tb_push(t->run, &groups[k].msgs, ROLE_SYSTEM, NULL,
 			    e->text, "strata");
 			tb_last_holds(t, &groups[k].msgs, it);
 			continue;
@@ -243,11 +249,11 @@ tb_own_context(struct tb *t, struct tlist *hist)
 	uint32_t *vi = NULL, nv = 0;
 	size_t i;
 
-	if (strcmp(t->type, "continue") == 0 ||
-	    strcmp(t->type, "impersonate") == 0)
+	if (t->gen == TAVERN_GEN_CONTINUE ||
+	    t->gen == TAVERN_GEN_IMPERSONATE)
 		why = arena_printf(a, "--type %s sends no message of the "
 		    "user's", t->type);
-	else if (!m || strcmp(m->role, "user") || !t->chat.n ||
+	else if (!m || m->role != ROLE_USER || !t->chat.n ||
 	    !t->chat.msgs[t->chat.n - 1].is_user)
 		why = "the chat does not end with a message of the user's";
 	for (i = 0; i < in->nentries; i++) {
@@ -260,7 +266,7 @@ tb_own_context(struct tb *t, struct tlist *hist)
 		if (e->reason)
 			continue;
 		if (why) {
-			tb_item_out(t, it, "no user message", why);
+			tb_item_out(t, it, ENTRY_NO_USER_MESSAGE, why);
 			continue;
 		}
 		if (!vi)

@@ -148,15 +148,51 @@ persona_moved(struct tb *t)
 	    "persona_description_position: in the Author's Note";
 }
 
+/* Where marker id's text (or, for no marker, prompt pp's) was read:
+ * the card's field, the settings' persona, the preset's prompt.  World
+ * info slots join many entries, whose places the world-info view
+ * gives. */
+static void
+item_where(struct tb *t, uint32_t it, const char *id,
+    const struct preset_prompt *pp)
+{
+	static const char *const card_fields[][2] = {
+		{ "charDescription", "description" },
+		{ "charPersonality", "personality" },
+		{ "scenario", "scenario" },
+	};
+	const char *source;
+	size_t k;
+
+	if (marker_raw(t, id, &source)) {
+		if (strcmp(source, "card") == 0) {
+			for (k = 0; k < LEN(card_fields); k++)
+				if (strcmp(card_fields[k][0], id) == 0)
+					tb_item_card(t, it, card_fields[k][1],
+					    card_field_node(t->card,
+					    card_fields[k][1]));
+		} else if (strcmp(source, "settings") == 0)
+			tb_item_at(t, it, t->s.persona_node);
+		if (strcmp(source, "preset"))
+			return;
+	}
+	if (pp && pp->node)
+		tb_item_at(t, it, tree_get(pp->node, "content") ?
+		    tree_get(pp->node, "content") : pp->node);
+}
+
 /* A prompt of the order: its item, with text raw. */
 static uint32_t
 prompt_item(struct tb *t, const struct preset_prompt *pp, const char *raw)
 {
 	const char *source, *mr = marker_raw(t, pp->identifier, &source);
+	uint32_t it = tb_item_add(t, pp->identifier, source,
+	    tb_role_of(pp->role), pp->in_chat &&
+	    !is_collection(pp->identifier) ? pp->depth : -1,
+	    raw ? raw : mr ? mr : pp->content);
 
-	return tb_item_add(t, pp->identifier, source, pp->role, pp->in_chat &&
-	    !is_collection(pp->identifier) ? pp->depth : -1, raw ? raw :
-	    mr ? mr : pp->content);
+	item_where(t, it, pp->identifier, pp);
+	return it;
 }
 
 /* An in-chat prompt of the order (not a collection): into injs, unless
@@ -169,11 +205,11 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	uint32_t it = prompt_item(t, pp, NULL);
 
 	if (!enabled) {
-		tb_item_out(t, it, "disabled", "disabled in prompt_order");
+		tb_item_out(t, it, ENTRY_DISABLED, "disabled in prompt_order");
 		return;
 	}
 	if (!pp->has_depth) {
-		tb_item_out(t, it, "no depth",
+		tb_item_out(t, it, ENTRY_NO_DEPTH,
 		    "in-chat without injection_depth");
 		return;
 	}
@@ -181,7 +217,7 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	content = tb_sub(t, content ? content : pp->content);
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	if (*content) {
-		injs[*ninj].role = pp->role;
+		injs[*ninj].role = tb_role_of(pp->role);
 		injs[*ninj].content = content;
 		injs[*ninj].depth = pp->depth;
 		injs[*ninj].order = pp->order;
@@ -230,13 +266,14 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 		    "post_history_instructions are not used");
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	if (*content)
-		tb_push_item(t, &s->msgs, pp->role, NULL, content, id, it);
+		tb_push_item(t, &s->msgs, tb_role_of(pp->role), NULL, content,
+		    id, it);
 	else if (!enabled)
-		tb_item_out(t, it, "disabled", "main is disabled: its "
+		tb_item_out(t, it, ENTRY_DISABLED, "main is disabled: its "
 		    "place stays, for the Author's Note beside it");
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
-		tb_item_out(t, it, "moved", persona_moved(t));
+		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
 	else
 		tb_item_empty(t, it);
 }
@@ -259,11 +296,12 @@ collect_appended(struct tb *t, const char *id)
 	if (strcmp(id, "bias") == 0) {
 		if (!*t->s.user_prompt_bias)
 			return;
-		it = tb_item_add(t, id, "settings", "assistant", -1,
+		it = tb_item_add(t, id, "settings", ROLE_ASSISTANT, -1,
 		    t->s.user_prompt_bias);
-		if (strcmp(t->type, "impersonate") == 0 ||
-		    strcmp(t->type, "continue") == 0) {
-			tb_item_out(t, it, "trigger", arena_printf(a,
+		tb_item_at(t, it, t->s.bias_node);
+		if (t->gen == TAVERN_GEN_IMPERSONATE ||
+		    t->gen == TAVERN_GEN_CONTINUE) {
+			tb_item_out(t, it, ENTRY_TRIGGER, arena_printf(a,
 			    "not sent on --type %s", t->type));
 			return;
 		}
@@ -271,7 +309,7 @@ collect_appended(struct tb *t, const char *id)
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 		if (*content)
 			tb_push_item(t, &tb_slot_add(t, id)->msgs,
-			    "assistant", NULL, content, id, it);
+			    ROLE_ASSISTANT, NULL, content, id, it);
 		else
 			tb_item_empty(t, it);
 		return;
@@ -281,19 +319,20 @@ collect_appended(struct tb *t, const char *id)
 	content = tb_sub(t, marker_content(t, id));
 	if (!*raw && !*content)
 		return;
-	it = tb_item_add(t, id, source, pp ? pp->role : "system", -1,
+	it = tb_item_add(t, id, source, tb_role_of(pp ? pp->role : NULL), -1,
 	    raw);
+	item_where(t, it, id, pp);
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	tb_item_note(t, it, "marker missing from prompt_order: "
 	    "appended");
 	if (*content)
-		tb_push_item(t, &tb_slot_add(t, id)->msgs, pp ? pp->role :
-		    "system", NULL, content, id, it);
+		tb_push_item(t, &tb_slot_add(t, id)->msgs,
+		    tb_role_of(pp ? pp->role : NULL), NULL, content, id, it);
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
-		tb_item_out(t, it, "moved", persona_moved(t));
+		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
 	else
-		tb_item_out(t, it, "empty", "marker missing from "
+		tb_item_out(t, it, ENTRY_EMPTY, "marker missing from "
 		    "prompt_order; empty after macros");
 }
 
@@ -317,19 +356,19 @@ tb_collect(struct tb *t, struct inj **injs, size_t *ninj)
 		struct slot *s;
 
 		if (!p->order[i].enabled && !main) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "disabled",
+			tb_item_out(t, prompt_item(t, pp, NULL), ENTRY_DISABLED,
 			    "disabled in prompt_order");
 			continue;
 		}
 		if (!preset_triggered(pp, t->type)) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "trigger",
+			tb_item_out(t, prompt_item(t, pp, NULL), ENTRY_TRIGGER,
 			    arena_printf(a, "injection_trigger does not "
 			    "name %s", t->type));
 			continue;
 		}
 		if (slot_find(t, id)) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "duplicate",
-			    "listed before in prompt_order");
+			tb_item_out(t, prompt_item(t, pp, NULL),
+			    ENTRY_DUPLICATE, "listed before in prompt_order");
 			continue;
 		}
 		if (pp->in_chat && !is_collection(id)) {
@@ -340,8 +379,9 @@ tb_collect(struct tb *t, struct inj **injs, size_t *ninj)
 		/* Only the built-ins and the user's own prompts
 		 * (system_prompt false) are placed. */
 		if (pp->system_prompt && !builtin_prompt(id)) {
-			tb_item_out(t, prompt_item(t, pp, NULL), "not placed",
-			    "a system prompt SillyTavern does not know");
+			tb_item_out(t, prompt_item(t, pp, NULL),
+			    ENTRY_NOT_PLACED, "a system prompt SillyTavern "
+			    "does not know");
 			continue;
 		}
 		s = tb_slot_add(t, id);
@@ -374,13 +414,14 @@ tb_main_extensions(struct tb *t)
 	before = tb_ext_collect(t, EXT_BEFORE_PROMPT, -1, -1, &bi, &nb);
 	after = tb_ext_collect(t, EXT_IN_PROMPT, -1, -1, &ai, &na);
 	if (*before) {
-		struct tmsg x = { .role = "system", .content = before,
+		struct tmsg x = { .role = ROLE_SYSTEM, .content = before,
 			.id = "authorsNote", .items = bi, .nitems = nb };
 
 		tb_insert_at(t->run, &m->msgs, 0, &x);
 	}
 	if (*after) {
-		tb_push(t->run, &m->msgs, "system", NULL, after, "authorsNote");
+		tb_push(t->run, &m->msgs, ROLE_SYSTEM, NULL, after,
+		    "authorsNote");
 		m->msgs.v[m->msgs.n - 1].items = ai;
 		m->msgs.v[m->msgs.n - 1].nitems = na;
 	}
@@ -397,26 +438,27 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	long left = *lp;
 	uint32_t nci;
 
-	newchat.role = "system";
+	newchat.role = ROLE_SYSTEM;
 	newchat.name = NULL;
 	newchat.content = tb_sub(t, t->p->new_chat_prompt);
 	newchat.id = "newMainChat";
 	newchat.items = NULL;
 	newchat.nitems = 0;
-	nci = tb_item_add(t, "newMainChat", "preset", "system", -1,
+	nci = tb_item_add(t, "newMainChat", "preset", ROLE_SYSTEM, -1,
 	    t->p->new_chat_prompt);
+	tb_item_preset(t, nci, "new_chat_prompt");
 	tb_item_stage(t, nci, TAVERN_STAGE_MACROS, newchat.content);
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
 	else
-		tb_item_out(t, nci, "empty", "new_chat_prompt is empty");
+		tb_item_out(t, nci, ENTRY_EMPTY, "new_chat_prompt is empty");
 	/* (On continue the message continued has left the history.) */
-	if (hist->n && strcmp(hist->v[hist->n - 1].role,
-	    "assistant") == 0 && *t->p->send_if_empty) {
-		struct tmsg e = { .role = "user",
+	if (hist->n && hist->v[hist->n - 1].role == ROLE_ASSISTANT &&
+	    *t->p->send_if_empty) {
+		struct tmsg e = { .role = ROLE_USER,
 		    .content = t->p->send_if_empty,
 		    .id = "emptyUserMessageReplacement" };
-		uint32_t it = tb_item_add(t, e.id, "preset", "user", 0,
+		uint32_t it = tb_item_add(t, e.id, "preset", ROLE_USER, 0,
 		    t->p->send_if_empty);
 
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, e.content);
@@ -435,7 +477,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		c = *m->content || m->name ? (long)tb_count(t, m) : 0;
 		if (c > left) {
 			for (k = 0; k < m->nitems; k++)
-				tb_item_out(t, m->items[k], "budget",
+				tb_item_out(t, m->items[k], ENTRY_BUDGET,
 				    arena_printf(a, "%ld tokens, %ld left of "
 				    "the %ld-token budget", c, left,
 				    t->budget));
@@ -443,8 +485,8 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		}
 		if (!*m->content)
 			for (k = 0; k < m->nitems; k++)
-				tb_item_out(t, m->items[k], "empty", "an empty "
-				    "message is not sent");
+				tb_item_out(t, m->items[k], ENTRY_EMPTY,
+				    "an empty message is not sent");
 		else
 			left -= c;
 		first--;
@@ -452,7 +494,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	/* Everything older than the first that did not fit is out too. */
 	for (i = 0; first > 0 && i + 1 < first; i++)
 		for (k = 0; k < hist->v[i].nitems; k++)
-			tb_item_out(t, hist->v[i].items[k], "budget",
+			tb_item_out(t, hist->v[i].items[k], ENTRY_BUDGET,
 			    "older than a message that did not fit");
 	if (*newchat.content) {
 		left += (long)tb_tokens(t, &newchat);
@@ -463,7 +505,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 			t->rep->items[nci].tokens = tb_tokens(t, &newchat);
 			t->rep->items[nci].counted = true;
 		} else
-			tb_item_out(t, nci, "budget", arena_printf(a, "%zu "
+			tb_item_out(t, nci, ENTRY_BUDGET, arena_printf(a, "%zu "
 			    "tokens, %ld left", tb_tokens(t, &newchat), left));
 	}
 	for (i = first; i < hist->n; i++)
@@ -481,7 +523,7 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 	size_t i, j, ne = 0;
 	long left = *lp;
 	bool out = false;
-	struct tmsg sep = { .role = "system",
+	struct tmsg sep = { .role = ROLE_SYSTEM,
 	    .content = tb_sub(t, t->p->new_example_chat_prompt),
 	    .id = "newChat" };
 
@@ -492,17 +534,22 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 		uint32_t si = 0;
 
 		if (*sep.content) {
-			si = tb_item_add(t, "newChat", "preset", "system", -1,
-			    t->p->new_example_chat_prompt);
+			si = tb_item_add(t, "newChat", "preset", ROLE_SYSTEM,
+			    -1, t->p->new_example_chat_prompt);
+			tb_item_preset(t, si, "new_example_chat_prompt");
 			tb_item_stage(t, si, TAVERN_STAGE_MACROS, sep.content);
 			t->rep->items[si].tokens = (size_t)need;
 			t->rep->items[si].counted = true;
 		}
 		tb_example_messages(t, blocks.v[i].content, &msgs);
 		for (j = 0; j < msgs.n; j++) {
-			tb_holds(t, &msgs.v[j], tb_item_add(t, arena_printf(a,
-			    "example#%zu", ne++), "card", "system", -1,
-			    msgs.v[j].content));
+			uint32_t ei = tb_item_add(t, arena_printf(a,
+			    "example#%zu", ne++), "card", ROLE_SYSTEM, -1,
+			    msgs.v[j].content);
+
+			tb_item_card(t, ei, "mes_example",
+			    card_field_node(t->card, "mes_example"));
+			tb_holds(t, &msgs.v[j], ei);
 			need += (long)tb_count(t, &msgs.v[j]);
 		}
 		if (out || need > left) {
@@ -511,9 +558,9 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 			    "needs %ld tokens, %ld left", need, left);
 
 			if (*sep.content)
-				tb_item_out(t, si, "budget", why);
+				tb_item_out(t, si, ENTRY_BUDGET, why);
 			for (j = 0; j < msgs.n; j++)
-				tb_item_out(t, msgs.v[j].items[0], "budget",
+				tb_item_out(t, msgs.v[j].items[0], ENTRY_BUDGET,
 				    why);
 			out = true;
 			continue;
@@ -549,8 +596,10 @@ tb_fill(struct tb *t, struct tlist *hist)
 		return false;
 	}
 	if (ex && t->s.strip_examples)
-		tb_item_skip(t, "dialogueExamples", "card", "system", -1,
-		    t->mes_example, "disabled", "strip_examples is set");
+		tb_item_card(t, tb_item_skip(t, "dialogueExamples", "card",
+		    ROLE_SYSTEM, -1, t->mes_example, ENTRY_DISABLED,
+		    "strip_examples is set"), "mes_example",
+		    card_field_node(t->card, "mes_example"));
 	/* pin_examples: the examples get the budget first. */
 	if (ex && !t->s.strip_examples && t->s.pin_examples)
 		fill_examples(t, ex, &left);
@@ -597,11 +646,11 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	hist->n--;
 	t->continued = cm;
 	for (i = 0; i < m.nitems; i++)
-		tb_item_out(t, m.items[i], "continued",
+		tb_item_out(t, m.items[i], ENTRY_CONTINUED,
 		    "sent at the end, as the message continued");
 	s = tb_slot_add(t, "continue");
 	if (prefill) {
-		const char *pre = strcmp(m.role, "assistant") == 0 &&
+		const char *pre = m.role == ROLE_ASSISTANT &&
 		    t->format == FORMAT_ANTHROPIC ?
 		    tb_sub(t, t->p->assistant_prefill) : "";
 
@@ -632,10 +681,11 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	text = tb_sub(t, t->p->continue_nudge_prompt);
 	t->env.last_chat_message = NULL;
 	if (*text) {
-		it = tb_item_add(t, "continueNudge", "preset", "system", -1,
+		it = tb_item_add(t, "continueNudge", "preset", ROLE_SYSTEM, -1,
 		    t->p->continue_nudge_prompt);
+		tb_item_preset(t, it, "continue_nudge_prompt");
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, text);
-		tb_push_item(t, &s->msgs, "system", NULL, text, "continueNudge",
-		    it);
+		tb_push_item(t, &s->msgs, ROLE_SYSTEM, NULL, text,
+		    "continueNudge", it);
 	}
 }

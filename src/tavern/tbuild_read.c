@@ -76,13 +76,13 @@ sandbox_chat(struct tb *t)
 
 	for (i = 0; i < in->nmsgs; i++) {
 		const struct tavern_msg *m = &in->msgs[i];
-		bool is_user = strcmp(m->role, "user") == 0;
+		bool is_user = tb_role_of(m->role) == ROLE_USER;
 
 		tchat_add(t->run, &t->chat, m->name ? m->name : is_user ?
 		    user : t->card->name.s, m->text, is_user);
 		t->chat.msgs[t->chat.n - 1].narrator =
 		    t->chat.all[t->chat.nall - 1].narrator =
-		    strcmp(m->role, "system") == 0;
+		    tb_role_of(m->role) == ROLE_SYSTEM;
 	}
 }
 
@@ -148,6 +148,8 @@ tb_setup_env(struct tb *t)
 	int64_t ms;
 
 	t->type = t->in->type ? t->in->type : "normal";
+	if (!tavern_gen_parse(t->type, &t->gen))
+		t->gen = TAVERN_GEN_NORMAL;     /* checked before */
 	t->user_name = t->in->persona_name ? t->in->persona_name :
 	    t->s.user_name;
 	t->char_name = t->card->name.s;
@@ -362,6 +364,28 @@ chat_macros(struct tb *t)
 	}
 }
 
+/* Where greeting g, the card's first_mes or one of its
+ * alternate_greetings, was read (tb.greeting_field, greeting_node). */
+static void
+greeting_where(struct tb *t, const struct card_text *g)
+{
+	const struct card_list *alt = &t->card->alternate_greetings;
+	const struct node *arr;
+	size_t k;
+
+	t->greeting_field = "first_mes";
+	t->greeting_node = card_field_node(t->card, "first_mes");
+	if (g == &t->card->first_mes)
+		return;
+	k = (size_t)(g - alt->items);
+	arr = card_field_node(t->card, "alternate_greetings");
+	t->greeting_field = arena_printf(&t->run->arena,
+	    "alternate_greetings[%zu]", k);
+	/* The list skips nulls: the node only when none was skipped. */
+	t->greeting_node = arr && arr->kind == NODE_ARRAY &&
+	    arr->u.array.n == alt->n ? arr->u.array.items[k] : NULL;
+}
+
 /* A new chat starts with the greeting; then the message typed. */
 bool
 tb_chat_messages(struct tb *t)
@@ -406,6 +430,7 @@ tb_chat_messages(struct tb *t)
 			g = &t->card->alternate_greetings.items[n - 1];
 		else if (!g->len && t->card->alternate_greetings.n)
 			g = &t->card->alternate_greetings.items[0];
+		greeting_where(t, g);
 		if (g->len) {
 			const char *s = re->apply(re->ctx, run,
 			    TAVERN_RE_AI_OUTPUT, false, TAVERN_NO_DEPTH,
@@ -441,29 +466,30 @@ tb_chat_messages(struct tb *t)
 	 * (even a hidden one); a swipe keeps it in the chat, the macros
 	 * skip it as a swipe in progress, and only the prompt and world
 	 * info lose it. */
-	if (strcmp(t->type, "regenerate") == 0 && t->chat.nall &&
+	if (t->gen == TAVERN_GEN_REGENERATE && t->chat.nall &&
 	    !t->chat.all[t->chat.nall - 1].is_user) {
 		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
 
 		if (!m->hidden)
-			tb_item_skip(t, arena_printf(&run->arena, "chat#%zu",
-			    t->chat.n - 1), "chat", "assistant", 0, m->text,
-			    "replaced", "--type regenerate deletes the last "
-			    "reply and generates it anew");
+			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
+			    "chat#%zu", t->chat.n - 1), "chat", ROLE_ASSISTANT,
+			    0, m->text, ENTRY_REPLACED, "--type regenerate "
+			    "deletes the last reply and generates it anew"),
+			    m->node);
 		tchat_pop(&t->chat);
-	} else if (strcmp(t->type, "swipe") == 0 && t->chat.n &&
+	} else if (t->gen == TAVERN_GEN_SWIPE && t->chat.n &&
 	    !t->chat.msgs[t->chat.n - 1].is_user) {
 		t->chat.n--;
 		t->swiping = true;
-		tb_item_skip(t, arena_printf(&run->arena, "chat#%zu",
-		    t->chat.n),
-		    "chat", "assistant", 0, t->chat.msgs[t->chat.n].text,
-		    "replaced", "--type swipe generates a new swipe of the "
-		    "last reply");
+		tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
+		    "chat#%zu", t->chat.n), "chat", ROLE_ASSISTANT, 0,
+		    t->chat.msgs[t->chat.n].text, ENTRY_REPLACED,
+		    "--type swipe generates a new swipe of the last reply"),
+		    t->chat.msgs[t->chat.n].node);
 	}
 	/* The message typed is sent only by a normal generation; with
 	 * none, send_if_empty is sent as the user's. */
-	if (strcmp(t->type, "normal") == 0 && (!t->in->user ||
+	if (t->gen == TAVERN_GEN_NORMAL && (!t->in->user ||
 	    !*t->in->user) && *tb_trim(&run->arena, t->p->send_if_empty)) {
 		const char *u = tb_trim(&run->arena, t->p->send_if_empty);
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
@@ -475,7 +501,7 @@ tb_chat_messages(struct tb *t)
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
-	    strcmp(t->type, "normal") == 0) {
+	    t->gen == TAVERN_GEN_NORMAL) {
 		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
 		    false, TAVERN_NO_DEPTH, t->in->user);
 
@@ -486,13 +512,13 @@ tb_chat_messages(struct tb *t)
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
-	    strcmp(t->type, "quiet") == 0) {
+	    t->gen == TAVERN_GEN_QUIET) {
 		/* The quiet prompt: world info scans it, and it is the
 		 * last message. */
 		t->quiet = tb_sub(t, t->in->user);
 	} else if (t->in->user && *t->in->user)
-		tb_item_skip(t, "userInput", "chat", "user", 0, t->in->user,
-		    "trigger", arena_printf(&run->arena, "only a normal "
+		tb_item_skip(t, "userInput", "chat", ROLE_USER, 0, t->in->user,
+		    ENTRY_TRIGGER, arena_printf(&run->arena, "only a normal "
 		    "generation sends the message typed, not --type %s",
 		    t->type));
 	chat_macros(t);

@@ -33,7 +33,7 @@
 static bool
 squashable(const struct tmsg *m)
 {
-	return strcmp(m->role, "system") == 0 && !m->name && !(m->id &&
+	return m->role == ROLE_SYSTEM && !m->name && !(m->id &&
 	    (strcmp(m->id, "newMainChat") == 0 || strcmp(m->id, "newChat") ==
 	    0 || strcmp(m->id, "groupNudge") == 0));
 }
@@ -57,7 +57,7 @@ tb_squash(struct tb *t, struct tlist *l)
 	for (i = 0; i < l->n; i++) {
 		struct tmsg *m = &l->v[i];
 
-		if (strcmp(m->role, "system") == 0 && !*m->content)
+		if (m->role == ROLE_SYSTEM && !*m->content)
 			continue;
 		if (out.n && squashable(m) && squashable(&out.v[out.n - 1])) {
 			absorb(t, &out.v[out.n - 1], m, "\n");
@@ -91,7 +91,7 @@ merge_roles(struct tb *t, struct tlist *l)
 	for (i = 0; i < l->n; i++) {
 		const struct tmsg *m = &l->v[i];
 
-		if (out.n && strcmp(out.v[out.n - 1].role, m->role) == 0) {
+		if (out.n && out.v[out.n - 1].role == m->role) {
 			absorb(t, &out.v[out.n - 1], m, "\n\n");
 			continue;
 		}
@@ -118,7 +118,7 @@ tb_post_process(struct tb *t, struct tlist *l)
 
 		if (!who)
 			continue;
-		if (strcmp(m->role, "system") == 0)
+		if (m->role == ROLE_SYSTEM)
 			who = strcmp(who, "example_assistant") == 0 ?
 			    t->char_name : strcmp(who, "example_user") == 0 ?
 			    t->user_name : NULL;
@@ -145,16 +145,16 @@ tb_post_process(struct tb *t, struct tlist *l)
 			const struct tmsg *m = &l->v[i];
 			const char *c = m->content;
 
-			if (strcmp(m->role, "user") == 0)
+			if (m->role == ROLE_USER)
 				c = prefixed(a, t->user_name, c);
-			else if (strcmp(m->role, "assistant") == 0)
+			else if (m->role == ROLE_ASSISTANT)
 				c = prefixed(a, t->char_name, c);
 			if (b.len)
 				buf_puts(&b, "\n\n");
 			buf_puts(&b, c);
 		}
 		buf_putc(&b, '\0');
-		tb_push(t->run, &out, "user", NULL, arena_strdup(a, b.data),
+		tb_push(t->run, &out, ROLE_USER, NULL, arena_strdup(a, b.data),
 		    NULL);
 		out.v[0].items = all;
 		out.v[0].nitems = nall;
@@ -165,20 +165,21 @@ tb_post_process(struct tb *t, struct tlist *l)
 	merge_roles(t, l);
 	if (mode == PRESET_POST_SEMI || mode == PRESET_POST_STRICT) {
 		for (i = 1; i < l->n; i++)
-			if (strcmp(l->v[i].role, "system") == 0)
-				l->v[i].role = "user";
+			if (l->v[i].role == ROLE_SYSTEM)
+				l->v[i].role = ROLE_USER;
 		merge_roles(t, l);
 	}
 	if (mode == PRESET_POST_STRICT && l->n) {
 		/* Start with system then user, or with user. */
-		size_t at = strcmp(l->v[0].role, "system") == 0 ? 1 : 0;
+		size_t at = l->v[0].role == ROLE_SYSTEM ? 1 : 0;
 
-		if (at >= l->n || strcmp(l->v[at].role, "user")) {
-			struct tmsg ph = { .role = "user",
+		if (at >= l->n || l->v[at].role != ROLE_USER) {
+			struct tmsg ph = { .role = ROLE_USER,
 			    .content = t->s.strict_placeholder };
 
 			tb_holds(t, &ph, tb_item_add(t, "placeholder",
-			    "settings", "user", -1, t->s.strict_placeholder));
+			    "settings", ROLE_USER, -1,
+			    t->s.strict_placeholder));
 			tb_item_note(t, ph.items[0], "strict post-processing: "
 			    "a user message first");
 
@@ -212,7 +213,7 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 	    !strstr(t->env.model, "gemma"));
 	size_t i, lead = 0;
 
-	while (sys && lead < l->n && strcmp(l->v[lead].role, "system") == 0 &&
+	while (sys && lead < l->n && l->v[lead].role == ROLE_SYSTEM &&
 	    (claude || lead + 1 < l->n))
 		lead++;
 	for (i = 0; i < l->n; i++) {
@@ -226,39 +227,39 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 			    t->user_name : t->char_name;
 		/* Claude drops a system message's own name; Google keeps
 		 * it out of the system prompt only. */
-		if (who && *who && (example || (claude ? strcmp(m->role,
-		    "system") != 0 : i >= lead)))
+		if (who && *who && (example || (claude ?
+		    m->role != ROLE_SYSTEM : i >= lead)))
 			m->content = claude && !example ? arena_printf(a,
 			    "%s: %s", who, m->content) : prefixed(a, who,
 			    m->content);
 		m->name = NULL;
-		if (i >= lead && strcmp(m->role, "system") == 0)
-			m->role = "user";
+		if (i >= lead && m->role == ROLE_SYSTEM)
+			m->role = ROLE_USER;
 		if (claude && i >= lead) {
 			if (!*m->content)
 				m->content = "\xe2\x80\x8b";
 			m->blocks = true;
 		}
 	}
-	if (claude && (lead == l->n || strcmp(l->v[lead].role, "user"))) {
+	if (claude && (lead == l->n || l->v[lead].role != ROLE_USER)) {
 		/* SillyTavern adds it only after a system prompt that is
 		 * all there is; a first message of the character's it sends
 		 * as it is, and Claude refuses the request.  strata sends
 		 * what Claude takes.  The text is SillyTavern's
 		 * promptPlaceholder, as for strict post-processing. */
-		struct tmsg ph = { .role = "user",
+		struct tmsg ph = { .role = ROLE_USER,
 		    .content = t->s.strict_placeholder, .blocks = true };
 
 		tb_holds(t, &ph, tb_item_add(t, "promptPlaceholder", "settings",
-		    "user", -1, ph.content));
+		    ROLE_USER, -1, ph.content));
 		tb_item_note(t, ph.items[0], lead == l->n ? "Claude: a user "
 		    "message after a system prompt that is all there is" :
 		    "Claude: the messages must start with the user's");
 		tb_insert_at(t->run, l, lead, &ph);
 	}
-	if (claude && strcmp(t->type, "quiet") && !(strcmp(t->type,
-	    "continue") == 0 && t->p->continue_prefill)) {
-		bool imp = strcmp(t->type, "impersonate") == 0;
+	if (claude && t->gen != TAVERN_GEN_QUIET &&
+	    !(t->gen == TAVERN_GEN_CONTINUE && t->p->continue_prefill)) {
+		bool imp = t->gen == TAVERN_GEN_IMPERSONATE;
 		const char *raw = imp ? t->p->assistant_impersonation :
 		    t->p->assistant_prefill;
 		const char *s = tb_sub(t, raw);
@@ -270,11 +271,14 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 			n--;
 		if (*s) {
 			it = tb_item_add(t, imp ? "assistantImpersonation" :
-			    "assistantPrefill", "preset", "assistant", -1, raw);
+			    "assistantPrefill", "preset", ROLE_ASSISTANT, -1,
+			    raw);
+			tb_item_preset(t, it, imp ? "assistant_impersonation" :
+			    "assistant_prefill");
 			s = arena_strndup(a, s, n);
 			tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
 			tb_item_note(t, it, "Claude: the reply starts with it");
-			tb_push_item(t, l, "assistant", NULL, *s ? s :
+			tb_push_item(t, l, ROLE_ASSISTANT, NULL, *s ? s :
 			    "\xe2\x80\x8b", NULL, it);
 			l->v[l->n - 1].blocks = true;
 		}

@@ -106,6 +106,7 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 		m.text = text_of(o);
 		m.is_user = chatfile_is_user(o);
 		m.hidden = chatfile_is_system(o);
+		m.node = o;
 		extra = tree_get(o, "extra");
 		type = extra && extra->kind == NODE_TABLE ?
 		    tree_get(extra, "type") : NULL;

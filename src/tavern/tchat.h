@@ -25,6 +25,8 @@ struct tchat_msg {
 	int64_t nswipes;                /* -1: no swipes array */
 	const char *memory;             /* extra.memory, or NULL */
 	const char *reasoning;          /* extra.reasoning, or NULL */
+	const struct node *node;        /* its object in the chat file (for
+	                                 * its line), or NULL: made here */
 };
 
 struct tchat {

@@ -29,6 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag/span.h"
+#include "prompt/entry.h"
+
 enum tavern_stage {
 	TAVERN_STAGE_RAW,
 	TAVERN_STAGE_REGEX_PRE,
@@ -46,7 +49,9 @@ struct tavern_item {
 	int64_t depth;          /* in-chat at this depth, or -1: relative */
 	const char *place;      /* NULL: relative or in-chat, by depth;
 	                         * else its position (user-context) */
-	const char *reason;     /* NULL: in the request; else why not */
+	enum entry_status reason;       /* ENTRY_ACTIVE (0): in the request;
+	                                 * else why not (one spelling:
+	                                 * entry_status_name()) */
 	const char *note;       /* more words on either, or NULL */
 	size_t tokens;          /* counted as SillyTavern counts, or 0 */
 	bool counted;           /* tokens holds a count */
@@ -57,6 +62,16 @@ struct tavern_item {
 	/* What changed the text at a stage, when known: the regex scripts'
 	 * names, ", " between them; else NULL. */
 	const char *by[TAVERN_NSTAGES];
+	/* Where its text was read, as struct entry (prompt/entry.h) says
+	 * it: when has_src, span inside the run's source src (preset.json,
+	 * the card, world.json, chat.jsonl, settings.json, the profile or
+	 * the -i option).  field names the card field a card item came
+	 * from (a PNG card's source is the PNG file, which has no lines:
+	 * its file and field say where), else NULL. */
+	bool has_src;
+	uint32_t src;
+	struct span span;
+	const char *field;
 };
 
 struct tavern_report {
@@ -69,6 +84,22 @@ struct tavern_report {
 	const char *type;       /* the generation type */
 	const char *tokenizer;  /* its name, or NULL: estimated counts */
 };
+
+/* SillyTavern's generation types (--type). */
+enum tavern_gen {
+	TAVERN_GEN_NORMAL,
+	TAVERN_GEN_CONTINUE,
+	TAVERN_GEN_IMPERSONATE,
+	TAVERN_GEN_SWIPE,
+	TAVERN_GEN_REGENERATE,
+	TAVERN_GEN_QUIET,
+	TAVERN_NGENS,
+};
+
+/* A generation type's name (normal, continue, ...). */
+const char *tavern_gen_name(enum tavern_gen g);
+/* The generation type named name; false when there is none. */
+bool tavern_gen_parse(const char *name, enum tavern_gen *g);
 
 /* A stage's name (raw, regex-pre, macros, regex-post). */
 const char *tavern_stage_name(enum tavern_stage s);

@@ -82,6 +82,17 @@ main(void)
 	/* Every entry offered is remembered, in order. */
 	CHECK_INT(st.nall, 9);
 	CHECK_STR(entry_status_name(ENTRY_MISSING), "missing");
+	/* One spelling for both builds' reasons. */
+	CHECK_STR(entry_status_name(ENTRY_OUT_OF_SCOPE), "out of scope");
+	CHECK_STR(entry_status_name(ENTRY_NOT_PLACED), "not placed");
+	CHECK_STR(entry_status_name(ENTRY_NO_USER_MESSAGE), "no user message");
+	CHECK_STR(entry_status_name(ENTRY_CONTINUED), "continued");
+	{
+		int k;
+
+		for (k = 0; k < ENTRY__STATUS_COUNT; k++)
+			CHECK(*entry_status_name((enum entry_status)k));
+	}
 	{
 		/* A replacement that gives only its text keeps the
 		 * priority, place and scope of the entry it replaces. */

@@ -173,7 +173,7 @@ main(void)
 		CHECK(it->text[TAVERN_STAGE_MACROS] ==
 		    it->text[TAVERN_STAGE_RAW]);
 		CHECK_STR(it->text[TAVERN_STAGE_REGEX_POST], "Hello <d0>");
-		CHECK(it->reason == NULL);
+		CHECK(it->reason == ENTRY_ACTIVE);
 		CHECK_INT(c.tavern->msg_nitems[17], 2);
 		CHECK_STR(c.tavern->items[c.tavern->msg_items[17][0]].id,
 		    "authorsNote");

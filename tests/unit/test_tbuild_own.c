@@ -108,7 +108,7 @@ main(void)
 	e[5].key = "gone";
 	e[5].text = "Never sent.";
 	e[5].role = "system";
-	e[5].reason = "disabled";
+	e[5].reason = ENTRY_DISABLED;
 
 	run_init(&run);
 	memset(&c, 0, sizeof(c));
@@ -151,7 +151,7 @@ main(void)
 	CHECK(it && strcmp(it->place, "user-context") == 0 &&
 	    it->message == last);
 	it = item(&c, "gone");
-	CHECK(it && it->reason && strcmp(it->reason, "disabled") == 0 &&
+	CHECK(it && it->reason == ENTRY_DISABLED &&
 	    it->message < 0);
 	run_free(&run);
 
