@@ -344,6 +344,37 @@ wi_text(void *ctx, size_t i)
 	return wc->in->text(wc->in->text_ctx, wc->in->nmsgs - 1 - i);
 }
 
+/* The character's tag ids, as SillyTavern's tag filter reads them:
+ * settings.json's tag_map under the avatar's file name (the card's
+ * name without its extension, plus ".png").  No list there (no
+ * settings, no entry, not an array): no tag filter runs.  The card's
+ * own tags are names, not ids, and are not read. */
+static void
+char_tag_ids(struct arena *a, const struct tavern_wi_scan *in,
+    struct wi_input *wi)
+{
+	const struct node *map, *list;
+	char *key;
+	size_t i, n = 0;
+
+	if (!in->settings || !in->card_file)
+		return;
+	map = tree_get(in->settings, "tag_map");
+	if (!map || map->kind != NODE_TABLE)
+		return;
+	key = arena_printf(a, "%s.png", in->card_file);
+	list = tree_get(map, key);
+	if (!list || list->kind != NODE_ARRAY)
+		return;
+	wi->char_tags = (const char *const *)arena_array(a,
+	    list->u.array.n + 1, sizeof(char *));
+	for (i = 0; i < list->u.array.n; i++)
+		if (list->u.array.items[i]->kind == NODE_STRING)
+			((const char **)wi->char_tags)[n++] =
+			    list->u.array.items[i]->u.str.s;
+	wi->nchar_tags = n;
+}
+
 static bool
 wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
     struct tavern_wi_result *out)
@@ -382,14 +413,7 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	wi.settings = &ws;
 	wi.max_context = in->max_context;
 	wi.char_filename = in->card_file;
-	if (in->card) {
-		wi.char_tags = (const char *const *)arena_array(a,
-		    in->card->tags.n + 1, sizeof(char *));
-		for (i = 0; i < in->card->tags.n; i++)
-			((const char **)wi.char_tags)[i] =
-			    in->card->tags.items[i].s;
-		wi.nchar_tags = in->card->tags.n;
-	}
+	char_tag_ids(a, in, &wi);
 	wi.match_text[WORLD_MATCH_PERSONA] = in->persona;
 	wi.match_text[WORLD_MATCH_DESCRIPTION] = in->description;
 	wi.match_text[WORLD_MATCH_PERSONALITY] = in->personality;
