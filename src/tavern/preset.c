@@ -602,20 +602,24 @@ preset_model_body(struct run *run, const struct preset *p,
     const struct node *body)
 {
 	struct arena *a = &run->arena;
-	struct node *out = tree_copy(a, body), *bias;
+	struct node *out = tree_copy(a, body), *own = NULL, *bias;
 	const char *effort = setting_str(p, settings, "reasoning_effort",
 	    "auto");
 	const char *verb = setting_str(p, settings, "verbosity", "auto");
 
 	if (!model)
 		model = "";
+	/* Fields strata does not translate go in params' own "openai"
+	 * table, sent as written. */
+#define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
 	if ((bias = logit_bias(run, p, settings, model)))
-		tree_put(a, out, "logit_bias", bias);
+		tree_put(a, OWN(), "logit_bias", bias);
 	if (strcmp(effort, "auto") && *effort && effort_model(model))
-		tree_put(a, out, "reasoning_effort", tree_str(a,
+		tree_put(a, OWN(), "reasoning_effort", tree_str(a,
 		    strcmp(effort, "min") == 0 ? "low" :
 		    strcmp(effort, "max") == 0 ? "high" : effort));
 	if (strcmp(verb, "auto") && *verb && strncmp(model, "gpt-5", 5) == 0)
-		tree_put(a, out, "verbosity", tree_str(a, verb));
+		tree_put(a, OWN(), "verbosity", tree_str(a, verb));
+#undef OWN
 	return out;
 }
