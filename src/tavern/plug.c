@@ -345,30 +345,27 @@ wi_text(void *ctx, size_t i)
 }
 
 /* The character's tag ids, as SillyTavern's tag filter reads them:
- * settings.json's tag_map under the avatar's file name (the card's
- * name without its extension, plus ".png").  No list there (no
- * settings, no entry, not an array): no tag filter runs.  The card's
- * own tags are names, not ids, and are not read. */
+ * settings.json's tag_map list under the avatar's file name (the card's
+ * name without its extension, plus ".png").  With no list there (no
+ * settings, no entry, not an array) the character has no tags, as
+ * SillyTavern makes the entry an empty list once the character is
+ * shown.  The card's own tags are names, not ids, and are not read. */
 static void
 char_tag_ids(struct arena *a, const struct tavern_wi_scan *in,
     struct wi_input *wi)
 {
-	const struct node *map, *list;
-	char *key;
+	const struct node *map, *list = NULL;
 	size_t i, n = 0;
 
-	if (!in->settings || !in->card_file)
-		return;
-	map = tree_get(in->settings, "tag_map");
-	if (!map || map->kind != NODE_TABLE)
-		return;
-	key = arena_printf(a, "%s.png", in->card_file);
-	list = tree_get(map, key);
-	if (!list || list->kind != NODE_ARRAY)
-		return;
+	if (in->settings && in->card_file &&
+	    (map = tree_get(in->settings, "tag_map")) &&
+	    map->kind == NODE_TABLE)
+		list = tree_get(map, arena_printf(a, "%s.png", in->card_file));
+	if (list && list->kind != NODE_ARRAY)
+		list = NULL;
 	wi->char_tags = (const char *const *)arena_array(a,
-	    list->u.array.n + 1, sizeof(char *));
-	for (i = 0; i < list->u.array.n; i++)
+	    (list ? list->u.array.n : 0) + 1, sizeof(char *));
+	for (i = 0; list && i < list->u.array.n; i++)
 		if (list->u.array.items[i]->kind == NODE_STRING)
 			((const char **)wi->char_tags)[n++] =
 			    list->u.array.items[i]->u.str.s;
