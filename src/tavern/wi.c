@@ -548,13 +548,15 @@ group_score(struct engine *g, struct item *it, struct wi_record *r)
 	int p = 0, s = 0;
 	size_t i;
 
+	/* SillyTavern's getScore: no primary keys, no score; secondary
+	 * keys count whatever the entry's selective flag says. */
+	if (it->e->key.n == 0)
+		return 0;
 	prepare(g, it);
 	for (i = 0; i < it->keys.nprimary; i++) {
 		memset(&m, 0, sizeof(m));
 		p += scan_key(g, it, r, it->keys.primary, i, &m);
 	}
-	if (!it->e->selective)
-		return p;
 	for (i = 0; i < it->keys.nsecondary; i++) {
 		memset(&m, 0, sizeof(m));
 		s += scan_key(g, it, r, it->keys.secondary, i, &m);

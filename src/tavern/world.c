@@ -278,6 +278,31 @@ wrong_type(struct reader *r, const struct node *n, const char *field,
 	    "the default is used");
 }
 
+/* JavaScript's truthiness of a JSON value: SillyTavern tests most
+ * entry flags with `if (entry.flag)`. */
+static bool
+js_truthy(const struct node *n)
+{
+	switch (n->kind) {
+	case NODE_BOOL:
+		return n->u.b;
+	case NODE_INT:
+		return n->u.i != 0;
+	case NODE_FLOAT:
+		return n->u.f != 0 && !isnan(n->u.f);
+	case NODE_STRING:
+		return n->u.str.len > 0;
+	case NODE_NULL:
+		return false;
+	default:
+		return true;    /* objects and arrays */
+	}
+}
+
+/* A flag SillyTavern tests for truthiness: null keeps the default (a
+ * world file's null selective and useProbability are read by the
+ * caller), a value that is not a boolean is read as JavaScript reads
+ * it, with a warning. */
 static void
 get_bool(struct reader *r, const struct node *n, const char *field,
     bool *out)
@@ -285,10 +310,51 @@ get_bool(struct reader *r, const struct node *n, const char *field,
 
 	if (!n || n->kind == NODE_NULL)
 		return;
-	if (n->kind == NODE_BOOL)
+	*out = js_truthy(n);
+	if (n->kind != NODE_BOOL && n->kind != NODE_NULL)
+		diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+		    n->span, MSG_WI_WRONG_TYPE, field, "true or false",
+		    tree_kind_article(n->kind), *out ?
+		    "SillyTavern reads it as true" :
+		    "SillyTavern reads it as false");
+}
+
+/* disable: SillyTavern tests `entry.disable == true`, so 1 and "1"
+ * disable an entry and "true" does not. */
+static void
+get_disable(struct reader *r, const struct node *n, bool *out)
+{
+	char *end;
+	double d;
+
+	if (!n || n->kind == NODE_NULL)
+		return;
+	switch (n->kind) {
+	case NODE_BOOL:
 		*out = n->u.b;
-	else
-		wrong_type(r, n, field, "true or false", false);
+		return;
+	case NODE_INT:
+		*out = n->u.i == 1;
+		break;
+	case NODE_FLOAT:
+		*out = n->u.f == 1;
+		break;
+	case NODE_STRING:
+		d = strtod(n->u.str.s, &end);
+		while (*end == ' ' || *end == '\t' || *end == '\n' ||
+		    *end == '\r')
+			end++;
+		*out = end != n->u.str.s && *end == '\0' && d == 1;
+		break;
+	default:
+		*out = false;
+		break;
+	}
+	diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+	    n->span, MSG_WI_WRONG_TYPE, "disable", "true or false",
+	    tree_kind_article(n->kind), *out ?
+	    "SillyTavern's == true reads it as true" :
+	    "SillyTavern's == true reads it as false");
 }
 
 /* Nullable boolean: null means "use the global setting". */
@@ -303,8 +369,14 @@ get_tri(struct reader *r, const struct node *n, const char *field,
 		*out = WORLD_UNSET;
 	else if (n->kind == NODE_BOOL)
 		*out = n->u.b;
-	else
-		wrong_type(r, n, field, "true, false or null", false);
+	else {
+		*out = js_truthy(n);
+		diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+		    n->span, MSG_WI_WRONG_TYPE, field, "true, false or null",
+		    tree_kind_article(n->kind), *out ?
+		    "SillyTavern reads it as true" :
+		    "SillyTavern reads it as false");
+	}
 }
 
 static bool
@@ -512,6 +584,9 @@ read_file_entry(struct reader *r, const struct node *t,
 	get_bool(r, f[F_CONSTANT], "constant", &e->constant);
 	get_bool(r, f[F_VECTORIZED], "vectorized", &e->vectorized);
 	get_bool(r, f[F_SELECTIVE], "selective", &e->selective);
+	if (f[F_SELECTIVE] && f[F_SELECTIVE]->kind == NODE_NULL)
+		e->selective = false;           /* falsy, though new entries
+		                                 * default to true */
 	get_small(r, f[F_SELECTIVE_LOGIC], "selectiveLogic",
 	    &e->selective_logic, false);
 	get_int(r, f[F_ORDER], "order", &e->order, false);
@@ -519,7 +594,7 @@ read_file_entry(struct reader *r, const struct node *t,
 	get_int(r, f[F_DEPTH], "depth", &e->depth, false);
 	get_small(r, f[F_ROLE], "role", &e->role, false);
 	get_str(r, f[F_OUTLET_NAME], "outletName", &e->outlet_name);
-	get_bool(r, f[F_DISABLE], "disable", &e->disable);
+	get_disable(r, f[F_DISABLE], &e->disable);
 	get_bool(r, f[F_IGNORE_BUDGET], "ignoreBudget", &e->ignore_budget);
 	get_bool(r, f[F_EXCLUDE_RECURSION], "excludeRecursion",
 	    &e->exclude_recursion);
@@ -531,6 +606,8 @@ read_file_entry(struct reader *r, const struct node *t,
 	e->probability = prob;
 	get_bool(r, f[F_USE_PROBABILITY], "useProbability",
 	    &e->use_probability);
+	if (f[F_USE_PROBABILITY] && f[F_USE_PROBABILITY]->kind == NODE_NULL)
+		e->use_probability = false;
 	get_str(r, f[F_GROUP], "group", &e->group);
 	get_bool(r, f[F_GROUP_OVERRIDE], "groupOverride", &e->group_override);
 	get_num(r, f[F_GROUP_WEIGHT], "groupWeight", &weight, false);
