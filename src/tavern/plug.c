@@ -450,12 +450,19 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	out->em_bottom = r->em_bottom;
 	out->nem_bottom = r->nem_bottom;
 	out->depth = arena_array(a, r->ndepth + 1, sizeof(*out->depth));
+	out->ndepth = 0;
 	for (i = 0; i < r->ndepth; i++) {
-		out->depth[i].depth = r->depth[i].depth;
-		out->depth[i].role = r->depth[i].role;
-		out->depth[i].text = r->depth[i].text;
+		struct tavern_wi_depth *d = &out->depth[out->ndepth];
+
+		/* A group opened by an entry without a depth has none
+		 * (NaN in SillyTavern): it is never injected. */
+		if (r->depth[i].depth < 0)
+			continue;
+		d->depth = r->depth[i].depth;
+		d->role = r->depth[i].role;
+		d->text = r->depth[i].text;
+		out->ndepth++;
 	}
-	out->ndepth = r->ndepth;
 	out->outlets = arena_array(a, r->noutlets + 1, sizeof(*out->outlets));
 	for (i = 0; i < r->noutlets; i++) {
 		out->outlets[i].name = r->outlets[i].name;

@@ -1248,6 +1248,7 @@ output(struct engine *g, struct wi_result *out)
 	size_t n = 0, i, j, nbef = 0, naft = 0, nant = 0, nanb = 0;
 	const char ***dtexts;
 	size_t *dn;
+	int64_t *dkey;          /* each depth group's depth ?? 4 */
 
 	v = xcalloc(g->n + 1, sizeof(*v));
 	tmp = xcalloc(g->n + 1, sizeof(*tmp));
@@ -1271,6 +1272,7 @@ output(struct engine *g, struct wi_result *out)
 	out->outlets = arena_array(a, n + 1, sizeof(*out->outlets));
 	dtexts = xcalloc(n + 1, sizeof(*dtexts));
 	dn = xcalloc(n + 1, sizeof(*dn));
+	dkey = xcalloc(n + 1, sizeof(*dkey));
 	for (i = 0; i < n; i++) {
 		struct item *it = v[i];
 		struct wi_record *r = &g->rec[it - g->items];
@@ -1299,12 +1301,15 @@ output(struct engine *g, struct wi_result *out)
 			anb[nanb++] = c;
 			break;
 		case WORLD_DEPTH:
+			/* Grouped by (depth ?? 4, role); the group keeps the
+			 * depth of the entry that opened it. */
 			for (j = 0; j < out->ndepth; j++)
-				if (out->depth[j].depth == it->e->depth &&
+				if (dkey[j] == it->e->depth &&
 				    out->depth[j].role == it->e->role)
 					break;
 			if (j == out->ndepth) {
-				out->depth[j].depth = it->e->depth;
+				dkey[j] = it->e->depth;
+				out->depth[j].depth = it->e->depth_at;
 				out->depth[j].role = it->e->role;
 				dtexts[j] = xcalloc(n + 1, sizeof(**dtexts));
 				out->ndepth++;
@@ -1358,6 +1363,7 @@ output(struct engine *g, struct wi_result *out)
 	out->after_formatted = wi_format(a, g->s->wi_format, out->after);
 	free(dtexts);
 	free(dn);
+	free(dkey);
 	free(v);
 	free(tmp);
 }

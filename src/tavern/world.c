@@ -67,6 +67,7 @@ world_entry_default(struct world_entry *e)
 	e->use_probability = true;
 	e->order = 100;
 	e->depth = 4;
+	e->depth_at = 4;
 	e->probability = 100;
 	e->group_weight = 100;
 	e->use_group_scoring = WORLD_UNSET;
@@ -451,6 +452,22 @@ get_small(struct reader *r, const struct node *n, const char *field,
 	*out = (int)v;
 }
 
+/* position: SillyTavern places an entry by a strict switch on it, so a
+ * string ("1") places it nowhere (WORLD_UNSET). */
+static void
+get_position(struct reader *r, const struct node *n, int *out)
+{
+	if (n && n->kind == NODE_STRING) {
+		diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+		    n->span, MSG_WI_WRONG_TYPE, "position", "a number",
+		    tree_kind_article(n->kind),
+		    "SillyTavern places the entry nowhere");
+		*out = WORLD_UNSET;
+		return;
+	}
+	get_small(r, n, "position", out, false);
+}
+
 static void
 get_str(struct reader *r, const struct node *n, const char *field,
     const char **out)
@@ -590,8 +607,12 @@ read_file_entry(struct reader *r, const struct node *t,
 	get_small(r, f[F_SELECTIVE_LOGIC], "selectiveLogic",
 	    &e->selective_logic, false);
 	get_int(r, f[F_ORDER], "order", &e->order, false);
-	get_small(r, f[F_POSITION], "position", &e->position, false);
+	if (f[F_ORDER] && f[F_ORDER]->kind == NODE_NULL)
+		e->order = 0;           /* b.order - a.order reads null as 0 */
+	get_position(r, f[F_POSITION], &e->position);
 	get_int(r, f[F_DEPTH], "depth", &e->depth, false);
+	e->depth_at = !f[F_DEPTH] ? WORLD_UNSET :
+	    f[F_DEPTH]->kind == NODE_NULL ? 0 : e->depth;
 	get_small(r, f[F_ROLE], "role", &e->role, false);
 	get_str(r, f[F_OUTLET_NAME], "outletName", &e->outlet_name);
 	get_disable(r, f[F_DISABLE], &e->disable);
@@ -690,6 +711,7 @@ read_book_entry(struct reader *r, const struct node *t, size_t index,
 	get_bool(r, x_f[X_USE_PROBABILITY], "useProbability",
 	    &e->use_probability);
 	get_int(r, x_f[X_DEPTH], "depth", &e->depth, false);
+	e->depth_at = e->depth;
 	get_small(r, x_f[X_ROLE], "role", &e->role, false);
 	get_small(r, x_f[X_SELECTIVE_LOGIC], "selectiveLogic",
 	    &e->selective_logic, false);
