@@ -735,6 +735,24 @@ step_outlet(struct mctx *m, const char *s, size_t n, size_t off)
 	return r ? r : "";
 }
 
+/* {{timeDiff::A::B}}: A ends at the first "::"; neither holds a
+ * newline (SillyTavern's pattern uses ".", which stops at one). */
+static const char *
+step_timediff(struct mctx *m, const char *s, size_t n, size_t off)
+{
+	struct arena *a = &m->run->arena;
+	size_t k = iprefix(s, n, "timeDiff::"), i;
+
+	if (!k || memchr(s, '\n', n) || memchr(s, '\r', n))
+		return NULL;
+	for (i = k; i + 1 < n; i++)
+		if (s[i] == ':' && s[i + 1] == ':')
+			return macros_time_diff(a,
+			    arena_strndup(a, s + k, i - k),
+			    arena_strndup(a, s + i + 2, n - i - 2));
+	return NULL;
+}
+
 static size_t
 list_prefix(const char *s, size_t n, const char *name)
 {
@@ -910,6 +928,7 @@ macro_expand(struct run *run, struct macro_env *env, const char *text,
 		s = comment_step(a, s);
 	STEP(step_time);
 	STEP_IF("outlet::", step_outlet);
+	STEP_IF("timeDiff::", step_timediff);
 	if (has_open(s, "random") || has_open(s, "pick") ||
 	    has_open(s, "banned "))
 		s = apply(&m, s, step_random);

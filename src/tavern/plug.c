@@ -357,6 +357,34 @@ wi_text(void *ctx, size_t i)
 	return wc->in->text(wc->in->text_ctx, wc->in->nmsgs - 1 - i);
 }
 
+/* The character's tag ids, as SillyTavern's tag filter reads them:
+ * settings.json's tag_map list under the avatar's file name (the card's
+ * name without its extension, plus ".png").  With no list there (no
+ * settings, no entry, not an array) the character has no tags, as
+ * SillyTavern makes the entry an empty list once the character is
+ * shown.  The card's own tags are names, not ids, and are not read. */
+static void
+char_tag_ids(struct arena *a, const struct tavern_wi_scan *in,
+    struct wi_input *wi)
+{
+	const struct node *map, *list = NULL;
+	size_t i, n = 0;
+
+	if (in->settings && in->card_file &&
+	    (map = tree_get(in->settings, "tag_map")) &&
+	    map->kind == NODE_TABLE)
+		list = tree_get(map, arena_printf(a, "%s.png", in->card_file));
+	if (list && list->kind != NODE_ARRAY)
+		list = NULL;
+	wi->char_tags = (const char *const *)arena_array(a,
+	    (list ? list->u.array.n : 0) + 1, sizeof(char *));
+	for (i = 0; list && i < list->u.array.n; i++)
+		if (list->u.array.items[i]->kind == NODE_STRING)
+			((const char **)wi->char_tags)[n++] =
+			    list->u.array.items[i]->u.str.s;
+	wi->nchar_tags = n;
+}
+
 static bool
 wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
     struct tavern_wi_result *out)
@@ -396,14 +424,7 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	wi.settings = &ws;
 	wi.max_context = in->max_context;
 	wi.char_filename = in->card_file;
-	if (in->card) {
-		wi.char_tags = (const char *const *)arena_array(a,
-		    in->card->tags.n + 1, sizeof(char *));
-		for (i = 0; i < in->card->tags.n; i++)
-			((const char **)wi.char_tags)[i] =
-			    in->card->tags.items[i].s;
-		wi.nchar_tags = in->card->tags.n;
-	}
+	char_tag_ids(a, in, &wi);
 	wi.match_text[WORLD_MATCH_PERSONA] = in->persona;
 	wi.match_text[WORLD_MATCH_DESCRIPTION] = in->description;
 	wi.match_text[WORLD_MATCH_PERSONALITY] = in->personality;
@@ -443,12 +464,19 @@ wi_scan(void *ctx, struct run *run, const struct tavern_wi_scan *in,
 	out->em_bottom = r->em_bottom;
 	out->nem_bottom = r->nem_bottom;
 	out->depth = arena_array(a, r->ndepth + 1, sizeof(*out->depth));
+	out->ndepth = 0;
 	for (i = 0; i < r->ndepth; i++) {
-		out->depth[i].depth = r->depth[i].depth;
-		out->depth[i].role = r->depth[i].role;
-		out->depth[i].text = r->depth[i].text;
+		struct tavern_wi_depth *d = &out->depth[out->ndepth];
+
+		/* A group opened by an entry without a depth has none
+		 * (NaN in SillyTavern): it is never injected. */
+		if (r->depth[i].depth < 0)
+			continue;
+		d->depth = r->depth[i].depth;
+		d->role = r->depth[i].role;
+		d->text = r->depth[i].text;
+		out->ndepth++;
 	}
-	out->ndepth = r->ndepth;
 	out->outlets = arena_array(a, r->noutlets + 1, sizeof(*out->outlets));
 	for (i = 0; i < r->noutlets; i++) {
 		out->outlets[i].name = r->outlets[i].name;

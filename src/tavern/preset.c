@@ -1,12 +1,17 @@
 #include "tavern/preset.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
 #include "base/util.h"
+#include "data/json.h"
 #include "data/tree.h"
+#include "diag/diag.h"
 #include "diag/run.h"
 #include "tavern/field.h"
+#include "text/tokenizer.h"
 
 /* The built-in prompts, for a preset that lacks them. */
 static const struct {
@@ -361,4 +366,260 @@ preset_read(struct run *run, const char *path, struct preset **out)
 	if (seed >= 0)
 		tree_put(a, p->body, "seed", tree_int(a, seed));
 	return other_providers(run, p, seed) && (*out = p, true);
+}
+
+/* A preset field that is a string, else settings.json's oai_settings
+ * one (SillyTavern keeps the loaded setting when a preset lacks it),
+ * else def. */
+static const char *
+setting_str(const struct preset *p, const struct node *settings,
+    const char *key, const char *def)
+{
+	const struct node *v = tree_get(p->root, key), *oai;
+
+	if (!v && settings && (oai = tree_get(settings, "oai_settings")))
+		v = tree_get(oai, key);
+	return v && v->kind == NODE_STRING ? v->u.str.s : def;
+}
+
+/* OPENAI_REASONING_EFFORT_MODELS of SillyTavern 1.15's server: the
+ * names a custom source forwards reasoning_effort for, exactly. */
+static bool
+effort_model(const char *model)
+{
+	static const char *const names[] = { "o1", "o3-mini",
+		"o3-mini-2025-01-31", "o4-mini", "o4-mini-2025-04-16", "o3",
+		"o3-2025-04-16", "gpt-5", "gpt-5-2025-08-07", "gpt-5-mini",
+		"gpt-5-mini-2025-08-07", "gpt-5-nano", "gpt-5-nano-2025-08-07",
+		"gpt-5.1", "gpt-5.1-2025-11-13", "gpt-5.1-chat-latest",
+		"gpt-5.2", "gpt-5.2-2025-12-11", "gpt-5.2-chat-latest" };
+	size_t i;
+
+	for (i = 0; i < LEN(names); i++)
+		if (strcmp(model, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The family SillyTavern's server tokenizes a model name with for the
+ * logit bias, when it is not tiktoken's: NULL for an OpenAI encoding. */
+static const char *
+bias_family(const char *m)
+{
+	static const char *const fam[][2] = { { "claude", "claude" },
+		{ "llama3", "llama3" }, { "llama-3", "llama3" },
+		{ "llama", "llama" }, { "mistral", "mistral" }, { "yi", "yi" },
+		{ "deepseek", "deepseek" }, { "gemma", "gemma" },
+		{ "gemini", "gemma" }, { "learnlm", "gemma" },
+		{ "jamba", "jamba" }, { "qwen2", "qwen2" },
+		{ "command-r", "command-r" }, { "command-a", "command-a" },
+		{ "nemo", "nemo" } };
+	static const char *const openai[] = { "o1-preview", "o1-mini",
+		"o3-mini", "gpt-5", "o3", "o4-mini", "gpt-4o",
+		"chatgpt-4o-latest", "gpt-4.1", "gpt-4.5", "gpt-4",
+		"gpt-3.5-turbo" };
+	size_t i;
+
+	if (strcmp(m, "o1") == 0)
+		return NULL;
+	for (i = 0; i < LEN(openai); i++)
+		if (strstr(m, openai[i]))
+			return NULL;
+	for (i = 0; i < LEN(fam); i++)
+		if (strstr(m, fam[i][0]))
+			return fam[i][1];
+	return NULL;
+}
+
+struct bias {
+	uint32_t id;
+	const struct node *value;
+};
+
+static void
+bias_set(struct bias **v, size_t *n, size_t *cap, uint32_t id,
+    const struct node *value)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*v)[i].id == id) {
+			(*v)[i].value = value;
+			return;
+		}
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
+	(*v)[*n].id = id;
+	(*v)[(*n)++].value = value;
+}
+
+static int
+cmp_bias(const void *a, const void *b)
+{
+	const struct bias *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* "[1, 2]" (after trimming) whose JSON is an array of numbers: their
+ * ids, as a Uint32Array keeps them; else false. */
+static bool
+raw_ids(struct run *run, const char *text, struct tokenizer_ids *out)
+{
+	const char *s = text, *e = text + strlen(text);
+	struct run quiet;
+	struct node *n = NULL;
+	bool ok = false;
+	size_t i;
+
+	while (*s && strchr(" \t\n\r\f\v", *s))
+		s++;
+	while (e > s && strchr(" \t\n\r\f\v", e[-1]))
+		e--;
+	if (e - s < 2 || *s != '[' || e[-1] != ']')
+		return false;
+	run_init(&quiet);
+	quiet.diag.capped = true;
+	if (json_parse(&quiet, run_source_mem(&quiet, "bias", text,
+	    strlen(text)), &n) && n->kind == NODE_ARRAY) {
+		ok = true;
+		for (i = 0; i < n->u.array.n; i++) {
+			const struct node *x = n->u.array.items[i];
+
+			if (x->kind != NODE_INT && x->kind != NODE_FLOAT)
+				ok = false;
+		}
+		for (i = 0; ok && i < n->u.array.n; i++) {
+			const struct node *x = n->u.array.items[i];
+			double d = x->kind == NODE_INT ? (double)x->u.i :
+			    x->u.f;
+			int64_t t = isfinite(d) ? (int64_t)fmod(trunc(d),
+			    4294967296.0) : 0;
+			uint32_t id = (uint32_t)(t < 0 ? t + 4294967296 : t);
+
+			if (out->len == out->cap) {
+				out->cap = out->cap ? out->cap * 2 : 8;
+				out->v = xreallocarray(out->v, out->cap,
+				    sizeof(*out->v));
+			}
+			out->v[out->len++] = id;
+		}
+	}
+	run_free(&quiet);
+	(void)run;
+	return ok;
+}
+
+/* settings.json's oai_settings.bias_presets, else SillyTavern's two
+ * built-in ones. */
+static const struct node *
+bias_presets(struct run *run, const struct node *settings)
+{
+	struct arena *a = &run->arena;
+	const struct node *oai = settings ? tree_get(settings,
+	    "oai_settings") : NULL, *v;
+	struct node *d, *list;
+	static const struct { const char *text; int value; } anti[] = {
+		{ " bond", -50 }, { " future", -50 }, { " bonding", -50 },
+		{ " connection", -25 } };
+	size_t i;
+
+	if (oai && (v = tree_get(oai, "bias_presets")) &&
+	    v->kind != NODE_NULL)
+		return v;
+	d = tree_table(a);
+	tree_put(a, d, "Default (none)", tree_array(a));
+	list = tree_put(a, d, "Anti-bond", tree_array(a));
+	for (i = 0; i < LEN(anti); i++) {
+		struct node *e = tree_table(a);
+
+		tree_put(a, e, "text", tree_str(a, anti[i].text));
+		tree_put(a, e, "value", tree_int(a, anti[i].value));
+		tree_push(a, list, e);
+	}
+	return d;
+}
+
+static struct node *
+logit_bias(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model)
+{
+	struct arena *a = &run->arena;
+	const char *sel = setting_str(p, settings, "bias_preset_selected",
+	    "Default (none)"), *fam = bias_family(model);
+	const struct node *all = bias_presets(run, settings);
+	const struct node *list = all->kind == NODE_TABLE ?
+	    tree_get(all, sel) : NULL;
+	enum tokenizer_kind kind = tokenizer_for_model(model);
+	struct bias *v = NULL;
+	size_t n = 0, cap = 0, i, j;
+	struct node *out = NULL;
+
+	if (!list || list->kind != NODE_ARRAY || list->u.array.n == 0)
+		return NULL;
+	if (fam && strcmp(fam, "claude") == 0)
+		return NULL;    /* SillyTavern: no bias for Claude */
+	for (i = 0; i < list->u.array.n; i++) {
+		const struct node *e = list->u.array.items[i], *t, *val;
+		struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+
+		if (e->kind != NODE_TABLE || !(t = tree_get(e, "text")) ||
+		    t->kind != NODE_STRING || !*t->u.str.s)
+			continue;
+		val = tree_get(e, "value");
+		if (!raw_ids(run, t->u.str.s, &ids)) {
+			if (fam) {
+				diag_plain(run, DIAG_WARNING,
+				    MSG_TAVERN_BIAS_TOKENIZER, model, fam);
+				free(v);
+				return NULL;
+			}
+			tokenizer_encode(kind, t->u.str.s, t->u.str.len,
+			    &ids);
+		}
+		for (j = 0; j < ids.len; j++)
+			bias_set(&v, &n, &cap, ids.v[j], val);
+		tokenizer_ids_free(&ids);
+	}
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_bias);
+		out = tree_table(a);
+		for (i = 0; i < n; i++)
+			if (v[i].value)
+				tree_put(a, out, arena_printf(a, "%u",
+				    (unsigned)v[i].id), tree_copy(a,
+				    v[i].value));
+	}
+	free(v);
+	return out;
+}
+
+struct node *
+preset_model_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model,
+    const struct node *body)
+{
+	struct arena *a = &run->arena;
+	struct node *out = tree_copy(a, body), *own = NULL, *bias;
+	const char *effort = setting_str(p, settings, "reasoning_effort",
+	    "auto");
+	const char *verb = setting_str(p, settings, "verbosity", "auto");
+
+	if (!model)
+		model = "";
+	/* Fields strata does not translate go in params' own "openai"
+	 * table, sent as written. */
+#define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
+	if ((bias = logit_bias(run, p, settings, model)))
+		tree_put(a, OWN(), "logit_bias", bias);
+	if (strcmp(effort, "auto") && *effort && effort_model(model))
+		tree_put(a, OWN(), "reasoning_effort", tree_str(a,
+		    strcmp(effort, "min") == 0 ? "low" :
+		    strcmp(effort, "max") == 0 ? "high" : effort));
+	if (strcmp(verb, "auto") && *verb && strncmp(model, "gpt-5", 5) == 0)
+		tree_put(a, OWN(), "verbosity", tree_str(a, verb));
+#undef OWN
+	return out;
 }

@@ -75,6 +75,15 @@ struct preset {
 	struct node *body_claude, *body_google;
 };
 
+/* body (an OpenAI-compatible source's samplers) with what SillyTavern
+ * 1.15 adds for the model name through a custom source: logit_bias from
+ * the selected bias preset (settings.json's oai_settings.bias_presets),
+ * in the model's token ids; reasoning_effort for OpenAI's reasoning
+ * model names; verbosity for gpt-5 names.  A copy in the run's arena;
+ * settings (all of settings.json) may be NULL. */
+struct node *preset_model_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model,
+    const struct node *body);
 /* Read and check the preset at path.  Errors are reported. */
 bool preset_read(struct run *run, const char *path, struct preset **out);
 /* The prompt with this identifier, or NULL. */

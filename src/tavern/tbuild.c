@@ -361,7 +361,8 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	c->params = tb_custom_body(&t, tb_with_stops(&t, c->format ==
 	    FORMAT_ANTHROPIC ? tb_claude_params(&t) : c->format ==
 	    FORMAT_GEMINI ? t.p->body_google : c->format ==
-	    FORMAT_RESPONSES ? tb_responses_params(&t) : t.p->body));
+	    FORMAT_RESPONSES ? tb_responses_params(&t) :
+	    preset_model_body(run, t.p, t.s.root, t.env.model, t.p->body)));
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	messages_out(&t, &all, c);

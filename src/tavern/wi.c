@@ -5,6 +5,7 @@
  */
 #include "tavern/wi.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,8 @@ static const char *const reason_names[] = {
 	"delay until recursion", "recursion level", "exclude recursion",
 	"@@dont_activate", "no keys", "no key matched",
 	"secondary keys failed", "probability", "lost inclusion group",
-	"group scoring", "group already won", "over budget", "empty content",
+	"group scoring", "group already won",
+	"removed in a group's place", "over budget", "empty content",
 	"emptied by regex",
 };
 
@@ -546,13 +548,15 @@ group_score(struct engine *g, struct item *it, struct wi_record *r)
 	int p = 0, s = 0;
 	size_t i;
 
+	/* SillyTavern's getScore: no primary keys, no score; secondary
+	 * keys count whatever the entry's selective flag says. */
+	if (it->e->key.n == 0)
+		return 0;
 	prepare(g, it);
 	for (i = 0; i < it->keys.nprimary; i++) {
 		memset(&m, 0, sizeof(m));
 		p += scan_key(g, it, r, it->keys.primary, i, &m);
 	}
-	if (!it->e->selective)
-		return p;
 	for (i = 0; i < it->keys.nsecondary; i++) {
 		memset(&m, 0, sizeof(m));
 		s += scan_key(g, it, r, it->keys.secondary, i, &m);
@@ -590,17 +594,22 @@ index_like(const char *s, unsigned long *v)
 	return *end == '\0' && *v < 4294967295ul;
 }
 
-struct gname {
+/* One inclusion group of a pass: its members as they were grouped
+ * (members another group removed stay listed, as in SillyTavern). */
+struct grp {
 	const char *name;
 	unsigned long idx;
 	bool is_index;
 	size_t first;
+	bool sticky;
+	struct item **mem;
+	size_t nm;
 };
 
 static int
-cmp_gname(const void *a, const void *b)
+cmp_grp(const void *a, const void *b)
 {
-	const struct gname *x = a, *y = b;
+	const struct grp *x = a, *y = b;
 
 	if (x->is_index != y->is_index)
 		return x->is_index ? -1 : 1;
@@ -609,131 +618,177 @@ cmp_gname(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* The pass's new entries, as SillyTavern's array: removing an entry
+ * that is no longer there (splice at indexOf -1) removes the last. */
+struct live {
+	struct item **v;
+	size_t n;
+};
+
+static void
+drop(struct engine *g, struct live *l, struct item *it, enum wi_reason why,
+    const char *group, int64_t winner)
+{
+	size_t i;
+
+	for (i = 0; i < l->n && l->v[i] != it; i++)
+		;
+	if (i == l->n) {
+		if (l->n == 0)
+			return;
+		it = l->v[--l->n];
+		lose(g, it, WI_GROUP_SPLICE, group, winner);
+		return;
+	}
+	memmove(l->v + i, l->v + i + 1, (l->n - i - 1) * sizeof(*l->v));
+	l->n--;
+	lose(g, it, why, group, winner);
+}
+
+static int
+group_use_scoring(const struct engine *g, const struct item *it)
+{
+	return it->e->use_group_scoring == WORLD_UNSET ?
+	    g->s->use_group_scoring : it->e->use_group_scoring;
+}
+
+/* SillyTavern's filterByInclusionGroups, step for step: the groups in
+ * JavaScript object key order; timed effects for all groups, then
+ * scoring for all, then each group's winner; members that another
+ * group already removed are still in a group's list, and removing one
+ * again removes the pass's last new entry instead. */
 static void
 apply_groups(struct engine *g, struct item **batch, size_t nb)
 {
-	struct gname *names = NULL;
-	struct item **mem;
-	size_t nn = 0, cap = 0, i, j, k, nm;
+	struct grp *gs = NULL;
+	struct live l;
+	size_t ng = 0, cap = 0, i, j, k;
 
 	for (i = 0; i < nb; i++)
 		for (j = 0; j < batch[i]->ngroups; j++) {
-			for (k = 0; k < nn; k++)
-				if (strcmp(names[k].name,
-				    batch[i]->groups[j]) == 0)
+			for (k = 0; k < ng; k++)
+				if (strcmp(gs[k].name, batch[i]->groups[j]) == 0)
 					break;
-			if (k < nn)
-				continue;
-			if (nn == cap) {
-				cap = cap ? cap * 2 : 8;
-				names = xreallocarray(names, cap,
-				    sizeof(*names));
+			if (k == ng) {
+				if (ng == cap) {
+					cap = cap ? cap * 2 : 8;
+					gs = xreallocarray(gs, cap, sizeof(*gs));
+				}
+				memset(&gs[ng], 0, sizeof(gs[ng]));
+				gs[ng].name = batch[i]->groups[j];
+				gs[ng].is_index = index_like(gs[ng].name,
+				    &gs[ng].idx);
+				gs[ng].first = ng;
+				gs[ng].mem = xcalloc(nb + 1, sizeof(*gs[ng].mem));
+				ng++;
 			}
-			names[nn].name = batch[i]->groups[j];
-			names[nn].is_index = index_like(names[nn].name,
-			    &names[nn].idx);
-			names[nn].first = nn;
-			nn++;
+			if (gs[k].nm == 0 || gs[k].mem[gs[k].nm - 1] != batch[i])
+				gs[k].mem[gs[k].nm++] = batch[i];
 		}
-	if (nn > 1)
-		qsort(names, nn, sizeof(*names), cmp_gname);
-	mem = xcalloc(nb + 1, sizeof(*mem));
-	for (k = 0; k < nn; k++) {
-		const char *name = names[k].name;
-		bool sticky = false, scoring = g->s->use_group_scoring;
+	if (ng == 0)
+		return;
+	if (ng > 1)
+		qsort(gs, ng, sizeof(*gs), cmp_grp);
+	l.v = xcalloc(nb + 1, sizeof(*l.v));
+	memcpy(l.v, batch, nb * sizeof(*l.v));
+	l.n = nb;
+	/* Timed effects: a sticky member keeps only the sticky ones. */
+	for (k = 0; k < ng; k++) {
+		struct grp *gr = &gs[k];
 		struct item *win = NULL;
 
-		nm = 0;
-		for (i = 0; i < nb; i++) {
-			if (batch[i]->removed)
-				continue;
-			for (j = 0; j < batch[i]->ngroups; j++)
-				if (strcmp(batch[i]->groups[j], name) == 0) {
-					mem[nm++] = batch[i];
-					break;
-				}
+		for (i = 0; i < gr->nm; i++)
+			if (gr->mem[i]->sticky && !win)
+				win = gr->mem[i];
+		if (win) {
+			for (i = 0; i < gr->nm; i++)
+				if (!gr->mem[i]->sticky)
+					drop(g, &l, gr->mem[i], WI_GROUP_LOST,
+					    gr->name, win->e->uid);
+			gr->sticky = true;
 		}
-		if (nm == 0)
-			continue;
-		for (i = 0; i < nm; i++) {
-			sticky |= mem[i]->sticky;
-			scoring |= mem[i]->e->use_group_scoring == 1;
-		}
-		if (sticky) {
-			for (i = 0; i < nm; i++)
-				if (mem[i]->sticky) {
-					win = mem[i];
-					break;
-				}
-			for (i = 0; i < nm; i++)
-				if (!mem[i]->sticky)
-					lose(g, mem[i], WI_GROUP_LOST, name,
-					    win->e->uid);
-			continue;
-		}
-		if (scoring) {
-			int *score = xcalloc(nm, sizeof(*score)), max = 0;
-			size_t keep = 0;
+		for (i = 0; i < gr->nm; i++)
+			if (gr->mem[i]->cooldown)
+				drop(g, &l, gr->mem[i], WI_COOLDOWN, gr->name,
+				    -1);
+	}
+	/* Scoring: scored members below the group's best score lose. */
+	for (k = 0; k < ng; k++) {
+		struct grp *gr = &gs[k];
+		bool any = g->s->use_group_scoring;
+		int *score, max = INT_MIN;
+		size_t keep = 0;
 
-			for (i = 0; i < nm; i++) {
-				score[i] = group_score(g, mem[i],
-				    &g->rec[mem[i] - g->items]);
-				if (score[i] > max)
-					max = score[i];
-			}
-			for (i = 0; i < nm; i++) {
-				int use = mem[i]->e->use_group_scoring ==
-				    WORLD_UNSET ? g->s->use_group_scoring :
-				    mem[i]->e->use_group_scoring;
-
-				if (use && score[i] < max)
-					lose(g, mem[i], WI_GROUP_SCORE, name,
-					    -1);
-				else
-					mem[keep++] = mem[i];
-			}
-			nm = keep;
-			free(score);
+		for (i = 0; i < gr->nm; i++)
+			any |= gr->mem[i]->e->use_group_scoring == 1;
+		if (!any || gr->sticky)
+			continue;
+		score = xcalloc(gr->nm + 1, sizeof(*score));
+		for (i = 0; i < gr->nm; i++) {
+			score[i] = group_score(g, gr->mem[i],
+			    &g->rec[gr->mem[i] - g->items]);
+			if (score[i] > max)
+				max = score[i];
 		}
-		/* A member of this exact group string won earlier. */
+		for (i = 0; i < gr->nm; i++) {
+			if (group_use_scoring(g, gr->mem[i]) && score[i] < max)
+				drop(g, &l, gr->mem[i], WI_GROUP_SCORE,
+				    gr->name, -1);
+			else
+				gr->mem[keep++] = gr->mem[i];
+		}
+		gr->nm = keep;
+		free(score);
+	}
+	for (k = 0; k < ng; k++) {
+		struct grp *gr = &gs[k];
+		struct item *win = NULL;
+
+		if (gr->sticky)
+			continue;
+		/* An entry of an earlier pass has this exact group string. */
 		for (i = 0; i < g->n; i++)
 			if (g->items[i].activated &&
-			    strcmp(g->items[i].e->group, name) == 0)
+			    strcmp(g->items[i].e->group, gr->name) == 0)
 				break;
 		if (i < g->n) {
-			int64_t uid = g->items[i].e->uid;
-
-			for (j = 0; j < nm; j++)
-				lose(g, mem[j], WI_GROUP_TAKEN, name, uid);
+			for (j = 0; j < gr->nm; j++)
+				drop(g, &l, gr->mem[j], WI_GROUP_TAKEN,
+				    gr->name, g->items[i].e->uid);
 			continue;
 		}
-		if (nm <= 1)
+		if (gr->nm <= 1)
 			continue;
-		for (i = 0; i < nm; i++)
-			if (mem[i]->e->group_override &&
-			    (!win || mem[i]->e->order > win->e->order))
-				win = mem[i];
+		/* groupOverride: the highest order, the first on ties. */
+		for (i = 0; i < gr->nm; i++)
+			if (gr->mem[i]->e->group_override &&
+			    (!win || gr->mem[i]->e->order > win->e->order))
+				win = gr->mem[i];
 		if (!win) {
 			double total = 0, r, acc = 0;
 
-			for (i = 0; i < nm; i++)
-				total += mem[i]->e->group_weight;
+			for (i = 0; i < gr->nm; i++)
+				total += gr->mem[i]->e->group_weight;
 			r = rng_double(&g->rng) * total;
-			for (i = 0; i < nm; i++) {
-				acc += mem[i]->e->group_weight;
+			for (i = 0; i < gr->nm; i++) {
+				acc += gr->mem[i]->e->group_weight;
 				if (r <= acc) {
-					win = mem[i];
+					win = gr->mem[i];
 					break;
 				}
 			}
+			if (!win)
+				continue;
 		}
-		for (i = 0; i < nm; i++)
-			if (mem[i] != win)
-				lose(g, mem[i], WI_GROUP_LOST, name,
-				    win ? win->e->uid : -1);
+		for (i = 0; i < gr->nm; i++)
+			if (gr->mem[i] != win)
+				drop(g, &l, gr->mem[i], WI_GROUP_LOST,
+				    gr->name, win->e->uid);
 	}
-	free(mem);
-	free(names);
+	for (k = 0; k < ng; k++)
+		free(gs[k].mem);
+	free(gs);
+	free(l.v);
 }
 
 static bool
@@ -1193,6 +1248,7 @@ output(struct engine *g, struct wi_result *out)
 	size_t n = 0, i, j, nbef = 0, naft = 0, nant = 0, nanb = 0;
 	const char ***dtexts;
 	size_t *dn;
+	int64_t *dkey;          /* each depth group's depth ?? 4 */
 
 	v = xcalloc(g->n + 1, sizeof(*v));
 	tmp = xcalloc(g->n + 1, sizeof(*tmp));
@@ -1216,6 +1272,7 @@ output(struct engine *g, struct wi_result *out)
 	out->outlets = arena_array(a, n + 1, sizeof(*out->outlets));
 	dtexts = xcalloc(n + 1, sizeof(*dtexts));
 	dn = xcalloc(n + 1, sizeof(*dn));
+	dkey = xcalloc(n + 1, sizeof(*dkey));
 	for (i = 0; i < n; i++) {
 		struct item *it = v[i];
 		struct wi_record *r = &g->rec[it - g->items];
@@ -1244,12 +1301,15 @@ output(struct engine *g, struct wi_result *out)
 			anb[nanb++] = c;
 			break;
 		case WORLD_DEPTH:
+			/* Grouped by (depth ?? 4, role); the group keeps the
+			 * depth of the entry that opened it. */
 			for (j = 0; j < out->ndepth; j++)
-				if (out->depth[j].depth == it->e->depth &&
+				if (dkey[j] == it->e->depth &&
 				    out->depth[j].role == it->e->role)
 					break;
 			if (j == out->ndepth) {
-				out->depth[j].depth = it->e->depth;
+				dkey[j] = it->e->depth;
+				out->depth[j].depth = it->e->depth_at;
 				out->depth[j].role = it->e->role;
 				dtexts[j] = xcalloc(n + 1, sizeof(**dtexts));
 				out->ndepth++;
@@ -1303,6 +1363,7 @@ output(struct engine *g, struct wi_result *out)
 	out->after_formatted = wi_format(a, g->s->wi_format, out->after);
 	free(dtexts);
 	free(dn);
+	free(dkey);
 	free(v);
 	free(tmp);
 }

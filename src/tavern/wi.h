@@ -162,6 +162,8 @@ enum wi_reason {
 	WI_GROUP_LOST,
 	WI_GROUP_SCORE,
 	WI_GROUP_TAKEN,         /* its group was won in an earlier pass */
+	WI_GROUP_SPLICE,        /* removed as SillyTavern removes a member
+	                         * already gone: the last new entry */
 	WI_BUDGET,
 	WI_EMPTY,               /* activated, but its content is empty */
 	WI_REGEX_EMPTY,         /* activated, emptied by a WORLD_INFO regex */

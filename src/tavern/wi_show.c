@@ -58,7 +58,8 @@ wi_record_describe(struct buf *b, const struct wi_record *r, bool source)
 	if (r->roll >= 0)
 		buf_printf(b, ", rolled %.2f against %g", r->roll,
 		    r->entry->probability);
-	if ((r->reason == WI_GROUP_LOST || r->reason == WI_GROUP_TAKEN) &&
+	if ((r->reason == WI_GROUP_LOST || r->reason == WI_GROUP_TAKEN ||
+	    r->reason == WI_GROUP_SPLICE) &&
 	    r->winner >= 0)
 		buf_printf(b, " '%s' to uid %lld", r->group,
 		    (long long)r->winner);

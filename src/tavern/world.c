@@ -68,6 +68,7 @@ world_entry_default(struct world_entry *e)
 	e->use_probability = true;
 	e->order = 100;
 	e->depth = 4;
+	e->depth_at = 4;
 	e->probability = 100;
 	e->group_weight = 100;
 	e->use_group_scoring = WORLD_UNSET;
@@ -279,6 +280,31 @@ wrong_type(struct reader *r, const struct node *n, const char *field,
 	    "the default is used");
 }
 
+/* JavaScript's truthiness of a JSON value: SillyTavern tests most
+ * entry flags with `if (entry.flag)`. */
+static bool
+js_truthy(const struct node *n)
+{
+	switch (n->kind) {
+	case NODE_BOOL:
+		return n->u.b;
+	case NODE_INT:
+		return n->u.i != 0;
+	case NODE_FLOAT:
+		return n->u.f != 0 && !isnan(n->u.f);
+	case NODE_STRING:
+		return n->u.str.len > 0;
+	case NODE_NULL:
+		return false;
+	default:
+		return true;    /* objects and arrays */
+	}
+}
+
+/* A flag SillyTavern tests for truthiness: null keeps the default (a
+ * world file's null selective and useProbability are read by the
+ * caller), a value that is not a boolean is read as JavaScript reads
+ * it, with a warning. */
 static void
 get_bool(struct reader *r, const struct node *n, const char *field,
     bool *out)
@@ -286,10 +312,51 @@ get_bool(struct reader *r, const struct node *n, const char *field,
 
 	if (!n || n->kind == NODE_NULL)
 		return;
-	if (n->kind == NODE_BOOL)
+	*out = js_truthy(n);
+	if (n->kind != NODE_BOOL && n->kind != NODE_NULL)
+		diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+		    n->span, MSG_WI_WRONG_TYPE, field, "true or false",
+		    tree_kind_article(n->kind), *out ?
+		    "SillyTavern reads it as true" :
+		    "SillyTavern reads it as false");
+}
+
+/* disable: SillyTavern tests `entry.disable == true`, so 1 and "1"
+ * disable an entry and "true" does not. */
+static void
+get_disable(struct reader *r, const struct node *n, bool *out)
+{
+	char *end;
+	double d;
+
+	if (!n || n->kind == NODE_NULL)
+		return;
+	switch (n->kind) {
+	case NODE_BOOL:
 		*out = n->u.b;
-	else
-		wrong_type(r, n, field, "true or false", false);
+		return;
+	case NODE_INT:
+		*out = n->u.i == 1;
+		break;
+	case NODE_FLOAT:
+		*out = n->u.f == 1;
+		break;
+	case NODE_STRING:
+		d = strtod(n->u.str.s, &end);
+		while (*end == ' ' || *end == '\t' || *end == '\n' ||
+		    *end == '\r')
+			end++;
+		*out = end != n->u.str.s && *end == '\0' && d == 1;
+		break;
+	default:
+		*out = false;
+		break;
+	}
+	diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+	    n->span, MSG_WI_WRONG_TYPE, "disable", "true or false",
+	    tree_kind_article(n->kind), *out ?
+	    "SillyTavern's == true reads it as true" :
+	    "SillyTavern's == true reads it as false");
 }
 
 /* Nullable boolean: null means "use the global setting". */
@@ -304,8 +371,14 @@ get_tri(struct reader *r, const struct node *n, const char *field,
 		*out = WORLD_UNSET;
 	else if (n->kind == NODE_BOOL)
 		*out = n->u.b;
-	else
-		wrong_type(r, n, field, "true, false or null", false);
+	else {
+		*out = js_truthy(n);
+		diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+		    n->span, MSG_WI_WRONG_TYPE, field, "true, false or null",
+		    tree_kind_article(n->kind), *out ?
+		    "SillyTavern reads it as true" :
+		    "SillyTavern reads it as false");
+	}
 }
 
 static bool
@@ -378,6 +451,22 @@ get_small(struct reader *r, const struct node *n, const char *field,
 	if (v < -1000000)
 		v = -1000000;
 	*out = (int)v;
+}
+
+/* position: SillyTavern places an entry by a strict switch on it, so a
+ * string ("1") places it nowhere (WORLD_UNSET). */
+static void
+get_position(struct reader *r, const struct node *n, int *out)
+{
+	if (n && n->kind == NODE_STRING) {
+		diag_report(r->run, DIAG_WARNING, run_source(r->run, n->src),
+		    n->span, MSG_WI_WRONG_TYPE, "position", "a number",
+		    tree_kind_article(n->kind),
+		    "SillyTavern places the entry nowhere");
+		*out = WORLD_UNSET;
+		return;
+	}
+	get_small(r, n, "position", out, false);
 }
 
 static void
@@ -513,14 +602,21 @@ read_file_entry(struct reader *r, const struct node *t,
 	get_bool(r, f[F_CONSTANT], "constant", &e->constant);
 	get_bool(r, f[F_VECTORIZED], "vectorized", &e->vectorized);
 	get_bool(r, f[F_SELECTIVE], "selective", &e->selective);
+	if (f[F_SELECTIVE] && f[F_SELECTIVE]->kind == NODE_NULL)
+		e->selective = false;           /* falsy, though new entries
+		                                 * default to true */
 	get_small(r, f[F_SELECTIVE_LOGIC], "selectiveLogic",
 	    &e->selective_logic, false);
 	get_int(r, f[F_ORDER], "order", &e->order, false);
-	get_small(r, f[F_POSITION], "position", &e->position, false);
+	if (f[F_ORDER] && f[F_ORDER]->kind == NODE_NULL)
+		e->order = 0;           /* b.order - a.order reads null as 0 */
+	get_position(r, f[F_POSITION], &e->position);
 	get_int(r, f[F_DEPTH], "depth", &e->depth, false);
+	e->depth_at = !f[F_DEPTH] ? WORLD_UNSET :
+	    f[F_DEPTH]->kind == NODE_NULL ? 0 : e->depth;
 	get_small(r, f[F_ROLE], "role", &e->role, false);
 	get_str(r, f[F_OUTLET_NAME], "outletName", &e->outlet_name);
-	get_bool(r, f[F_DISABLE], "disable", &e->disable);
+	get_disable(r, f[F_DISABLE], &e->disable);
 	get_bool(r, f[F_IGNORE_BUDGET], "ignoreBudget", &e->ignore_budget);
 	get_bool(r, f[F_EXCLUDE_RECURSION], "excludeRecursion",
 	    &e->exclude_recursion);
@@ -532,6 +628,8 @@ read_file_entry(struct reader *r, const struct node *t,
 	e->probability = prob;
 	get_bool(r, f[F_USE_PROBABILITY], "useProbability",
 	    &e->use_probability);
+	if (f[F_USE_PROBABILITY] && f[F_USE_PROBABILITY]->kind == NODE_NULL)
+		e->use_probability = false;
 	get_str(r, f[F_GROUP], "group", &e->group);
 	get_bool(r, f[F_GROUP_OVERRIDE], "groupOverride", &e->group_override);
 	get_num(r, f[F_GROUP_WEIGHT], "groupWeight", &weight, false);
@@ -614,6 +712,7 @@ read_book_entry(struct reader *r, const struct node *t, size_t index,
 	get_bool(r, x_f[X_USE_PROBABILITY], "useProbability",
 	    &e->use_probability);
 	get_int(r, x_f[X_DEPTH], "depth", &e->depth, false);
+	e->depth_at = e->depth;
 	get_small(r, x_f[X_ROLE], "role", &e->role, false);
 	get_small(r, x_f[X_SELECTIVE_LOGIC], "selectiveLogic",
 	    &e->selective_logic, false);

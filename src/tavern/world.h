@@ -91,6 +91,10 @@ struct world_entry {
 	int64_t order;
 	int position;                   /* enum world_position */
 	int64_t depth;
+	/* The depth a position-4 group this entry opens is injected at
+	 * (SillyTavern groups by depth ?? 4 but keeps the raw value):
+	 * depth; 0 for a null depth; WORLD_UNSET (never) for none. */
+	int64_t depth_at;
 	int role;                       /* 0 system, 1 user, 2 assistant */
 	const char *outlet_name, *group, *automation_id;
 	int64_t delay_until_recursion;  /* 0 none; true is 1 */

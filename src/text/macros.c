@@ -86,7 +86,7 @@ const struct macros_def macros_table[] = {
 	{ "isotime", 9, F, NO }, { "isodate", 9, F, NO },
 	{ "datetimeformat", 9, F, ONE }, { "idle_duration", 9, T, NO },
 	{ "time_UTC", 9, F, MACROS_UTC },
-	{ "outlet", 10, T, ANY },
+	{ "outlet", 10, T, ANY }, { "timeDiff", 10, T, ANY },
 	/* 11 */
 	{ "banned", 11, T, ANY }, { "random", 11, F, MACROS_LIST },
 	{ "pick", 11, F, MACROS_LIST },
@@ -385,4 +385,299 @@ macros_utc_offset(const char *s, size_t n, int *hours)
 		return false;
 	*hours = (int)h;
 	return true;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static int64_t
+civil_days(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int
+month_days(int64_t y, int m)
+{
+	static const int n[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
+
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 29;
+	return n[m - 1];
+}
+
+/* n digits at *p: their value, else -1. */
+static int64_t
+digits(const char **p, int n)
+{
+	int64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return -1;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	return v;
+}
+
+/* "HH[:mm[:ss[.fff]]]" at *p into milliseconds of the day. */
+static bool
+iso_time(const char **p, int64_t *ms)
+{
+	int64_t h, mi = 0, s = 0, frac = 0, scale = 1;
+
+	if ((h = digits(p, 2)) < 0)
+		return false;
+	if (**p == ':') {
+		(*p)++;
+		if ((mi = digits(p, 2)) < 0)
+			return false;
+		if (**p == ':') {
+			(*p)++;
+			if ((s = digits(p, 2)) < 0)
+				return false;
+			if ((**p == '.' || **p == ',') &&
+			    isdigit((unsigned char)(*p)[1])) {
+				(*p)++;
+				while (isdigit((unsigned char)**p)) {
+					if (scale < 1000) {
+						frac = frac * 10 + (**p - '0');
+						scale *= 10;
+					}
+					(*p)++;
+				}
+			}
+		}
+	}
+	if (mi > 59 || s > 59 || h > 24 ||
+	    (h == 24 && (mi || s || frac)))
+		return false;
+	*ms = ((h * 60 + mi) * 60 + s) * 1000 + frac * 1000 / scale;
+	return true;
+}
+
+/* moment.js's extended ISO 8601 forms (a date; then "T" or " " and a
+ * time; then "Z" or an offset), local time being UTC. */
+static bool
+parse_iso(const char *s, int64_t *out)
+{
+	const char *p = s;
+	int64_t y, m = 1, d = 1, t = 0, off = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if ((y = digits(&p, 4)) < 0 || *p++ != '-')
+		return false;
+	if ((m = digits(&p, 2)) < 0)
+		return false;
+	if (*p == '-') {
+		p++;
+		if ((d = digits(&p, 2)) < 0)
+			return false;
+	} else if (isdigit((unsigned char)*p)) {
+		int64_t doy = m * 10 + (*p++ - '0');
+
+		/* YYYY-DDD, a day of the year */
+		if (doy < 1 || doy > 365 + (month_days(y, 2) == 29))
+			return false;
+		*out = (civil_days(y, 1, 1) + doy - 1) * 86400000;
+		return *p == '\0';
+	}
+	if (m < 1 || m > 12 || d < 1 || d > month_days(y, (int)m))
+		return false;
+	if (*p == 'T' || *p == ' ') {
+		p++;
+		if (!iso_time(&p, &t))
+			return false;
+		while (*p == ' ' && p[1] == 'Z')
+			p++;
+		if (*p == 'Z') {
+			p++;
+		} else if (*p == '+' || *p == '-') {
+			int sign = *p++ == '-' ? -1 : 1;
+			int64_t oh, om = 0;
+
+			if ((oh = digits(&p, 2)) < 0)
+				return false;
+			if (*p == ':')
+				p++;
+			if (isdigit((unsigned char)*p) &&
+			    (om = digits(&p, 2)) < 0)
+				return false;
+			off = sign * (oh * 60 + om) * 60000;
+		}
+	}
+	if (*p)
+		return false;
+	*out = civil_days(y, (int)m, (int)d) * 86400000 + t - off;
+	return true;
+}
+
+/* What a browser's Date makes of the common English forms moment.js
+ * hands it when a text is not ISO 8601: "November 29, 2026 4:13 AM",
+ * "29 Nov 2026 16:13:05", "2026/11/29", "11/29/2026 10:00". */
+static bool
+parse_loose(const char *s, int64_t *out)
+{
+	static const char *const mon[] = { "jan", "feb", "mar", "apr", "may",
+		"jun", "jul", "aug", "sep", "oct", "nov", "dec" };
+	static const char *const wday[] = { "sun", "mon", "tue", "wed",
+		"thu", "fri", "sat" };
+	int64_t num[3], y = -1, m = -1, d = -1, h = 0, mi = 0, sec = 0;
+	int nnum = 0, ampm = 0, k;
+	bool have_time = false, slash = false;
+	const char *p = s;
+
+	while (*p) {
+		if (isspace((unsigned char)*p) || *p == ',') {
+			p++;
+		} else if (isalpha((unsigned char)*p)) {
+			const char *w = p;
+			size_t n;
+
+			while (isalpha((unsigned char)*p))
+				p++;
+			n = (size_t)(p - w);
+			if (n == 2 && strncasecmp(w, "am", 2) == 0)
+				ampm = 1;
+			else if (n == 2 && strncasecmp(w, "pm", 2) == 0)
+				ampm = 2;
+			else if ((n == 3 && strncasecmp(w, "utc", 3) == 0) ||
+			    (n == 3 && strncasecmp(w, "gmt", 3) == 0) ||
+			    (n == 1 && (*w == 'z' || *w == 'Z')))
+				;
+			else {
+				for (k = 0; k < 12; k++)
+					if (n >= 3 && strncasecmp(w, mon[k], 3) == 0)
+						break;
+				if (k < 12 && m < 0) {
+					m = k + 1;
+					continue;
+				}
+				for (k = 0; k < 7; k++)
+					if (n >= 3 && strncasecmp(w, wday[k], 3) == 0)
+						break;
+				if (k == 7)
+					return false;
+			}
+		} else if (isdigit((unsigned char)*p)) {
+			int64_t v = 0;
+			const char *w = p;
+
+			while (isdigit((unsigned char)*p) && p - w < 9)
+				v = v * 10 + (*p++ - '0');
+			if (*p == ':') {
+				if (have_time)
+					return false;
+				have_time = true;
+				h = v;
+				p++;
+				if ((mi = digits(&p, 2)) < 0)
+					return false;
+				if (*p == ':') {
+					p++;
+					if ((sec = digits(&p, 2)) < 0)
+						return false;
+				}
+				continue;
+			}
+			if (*p == '/') {
+				slash = true;
+				p++;
+			}
+			if (nnum == 3)
+				return false;
+			num[nnum++] = v;
+		} else {
+			return false;
+		}
+	}
+	if (slash && nnum == 3 && m < 0) {
+		if (num[0] > 31) {
+			y = num[0]; m = num[1]; d = num[2];
+		} else {
+			m = num[0]; d = num[1]; y = num[2];
+		}
+	} else if (m > 0 && nnum == 2) {
+		if (num[0] > 31) {
+			y = num[0]; d = num[1];
+		} else {
+			d = num[0]; y = num[1];
+		}
+	} else {
+		return false;
+	}
+	if (y < 50)
+		y += 2000;
+	else if (y < 100)
+		y += 1900;
+	if (ampm) {
+		if (h < 1 || h > 12)
+			return false;
+		h = h % 12 + (ampm == 2 ? 12 : 0);
+	}
+	if (m < 1 || m > 12 || d < 1 || d > month_days(y, (int)m) ||
+	    h > 24 || mi > 59 || sec > 59)
+		return false;
+	*out = civil_days(y, (int)m, (int)d) * 86400000 +
+	    ((h * 60 + mi) * 60 + sec) * 1000;
+	return true;
+}
+
+static bool
+parse_when(const char *s, int64_t *ms)
+{
+	return parse_iso(s, ms) || parse_loose(s, ms);
+}
+
+const char *
+macros_time_diff(struct arena *a, const char *s1, const char *s2)
+{
+	int64_t t1, t2, diff;
+	double ms, days;
+	long long seconds, minutes, hours, nday, months, years;
+	const char *x;
+
+	if (!parse_when(s1, &t1) || !parse_when(s2, &t2))
+		return "Invalid date";
+	diff = t1 - t2;
+	ms = fabs((double)diff);
+	days = ms / 864e5;
+	seconds = llround(ms / 1e3);
+	minutes = llround(ms / 6e4);
+	hours = llround(ms / 36e5);
+	nday = llround(days);
+	months = llround(days * 4800 / 146097);
+	years = llround(days * 4800 / 146097 / 12);
+	if (seconds <= 44)
+		x = "a few seconds";
+	else if (minutes <= 1)
+		x = "a minute";
+	else if (minutes < 45)
+		x = arena_printf(a, "%lld minutes", minutes);
+	else if (hours <= 1)
+		x = "an hour";
+	else if (hours < 22)
+		x = arena_printf(a, "%lld hours", hours);
+	else if (nday <= 1)
+		x = "a day";
+	else if (nday < 26)
+		x = arena_printf(a, "%lld days", nday);
+	else if (months <= 1)
+		x = "a month";
+	else if (months < 11)
+		x = arena_printf(a, "%lld months", months);
+	else if (years <= 1)
+		x = "a year";
+	else
+		x = arena_printf(a, "%lld years", years);
+	return arena_printf(a, diff > 0 ? "in %s" : "%s ago", x);
 }

@@ -91,5 +91,11 @@ const char *macros_time_named(struct arena *a, int64_t now_ms,
     const char *name, size_t n);
 /* "+N" / "-N" of {{time_UTC+N}}: false when s[0..n) is not one. */
 bool macros_utc_offset(const char *s, size_t n, int *hours);
+/* {{timeDiff::A::B}}: the time from B to A as moment.js's humanize(true)
+ * words it in English ("in 2 hours", "3 days ago"); A and B in ISO 8601
+ * (UTC unless they say otherwise) or the common English forms a browser
+ * reads; "Invalid date" when either is neither. */
+const char *macros_time_diff(struct arena *a, const char *s1,
+    const char *s2);
 
 #endif

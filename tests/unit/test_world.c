@@ -132,11 +132,19 @@ main(void)
 	CHECK(!readw("{\"entries\": {\"0\": {\"key\": \"a\"}}}", &w));
 	CHECK(!readw("[1]", &w));
 	CHECK(!readw("{\"x\": 1}", &w));
-	/* Coerced: order as a string, wrong bool is a warning only. */
+	/* Coerced: order as a string; a flag that is not a boolean is
+	 * read as JavaScript reads it (1 is true), with a warning; disable
+	 * is true only when == true holds ("1" yes, "true" no). */
 	CHECK(readw("{\"entries\": {\"0\": {\"order\": \"12\", "
-	    "\"constant\": 1}}}", &w));
+	    "\"constant\": 1, \"selective\": null, "
+	    "\"disable\": \"true\"}, \"1\": {\"disable\": \"1\", "
+	    "\"constant\": \"\"}}}", &w));
 	CHECK_INT(w.entries[0].order, 12);
-	CHECK(!w.entries[0].constant);
+	CHECK(w.entries[0].constant);
+	CHECK(!w.entries[0].selective);
+	CHECK(!w.entries[0].disable);
+	CHECK(w.entries[1].disable);
+	CHECK(!w.entries[1].constant);
 
 	buf_free(&b);
 	run_free(&run);
