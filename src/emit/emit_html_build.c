@@ -368,6 +368,23 @@ cut_of(const struct page *p, const char *key)
 	return NULL;
 }
 
+/* What the cut needed and what was left of the budget; closes the
+ * span. */
+static void
+put_budget_left(struct page *p, const struct budget_cut *k)
+{
+	const struct budget_report *b = p->c->budget;
+	const char *ap = b->exact ? "" : "~";
+
+	buf_printf(p->out, "; %s needed %s%zu, %s%zu left of the "
+	    "%lld-token budget", k->key ? "in place it" : "the newest turn cut",
+	    ap, k->need, ap, k->left, (long long)b->budget);
+	if (!b->exact)
+		buf_printf(p->out, " (%lld after the %d%% margin)",
+		    (long long)b->room, b->margin);
+	buf_puts(p->out, "</span>");
+}
+
 static void
 put_budget_cut(struct page *p, const struct budget_cut *k)
 {
@@ -377,12 +394,12 @@ put_budget_cut(struct page *p, const struct budget_cut *k)
 	if (k->fate == BUDGET_DROPPED)
 		buf_printf(p->out, "dropped, %s%zu tokens", ap, k->was);
 	else if (k->fate == BUDGET_FALLBACK)
-		buf_printf(p->out, "its fallback, %s%zu of %zu tokens", ap,
-		    k->now, k->was);
+		buf_printf(p->out, "its fallback, %s%zu of %s%zu tokens", ap,
+		    k->now, ap, k->was);
 	else
-		buf_printf(p->out, "truncated (%s cut) to %s%zu of %zu tokens",
-		    k->how ? k->how : "", ap, k->now, k->was);
-	buf_puts(p->out, "</span>");
+		buf_printf(p->out, "truncated (%s cut) to %s%zu of %s%zu "
+		    "tokens", k->how ? k->how : "", ap, k->now, ap, k->was);
+	put_budget_left(p, k);
 }
 
 /* The history the budget dropped, where it was. */
@@ -405,11 +422,13 @@ put_history_cuts(struct page *p)
 			buf_printf(p->out, "–%zu", k->last);
 		buf_printf(p->out, "</b></span><span>%zu turn%s, oldest first"
 		    "</span>", k->turns, k->turns == 1 ? "" : "s");
-		if (k->counted)
+		if (k->counted) {
 			put_budget_cut(p, k);
-		else
+		} else {
 			buf_puts(p->out, "<span class=\"why\">budget: "
-			    "dropped</span>");
+			    "dropped");
+			put_budget_left(p, k);
+		}
 		buf_puts(p->out, "</li></ul></li>\n");
 	}
 }
