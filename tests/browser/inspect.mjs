@@ -164,6 +164,39 @@ for (const spec of pages) {
       }
       check(page, tried, "some layer shows some messages but not all");
     }
+    // Every role and layer a filtered element names is a choice of the
+    // filter, and each layer choice shows exactly the elements naming it.
+    const unnamed = await p.evaluate(() => {
+      const opts = (id) => new Set([...document.querySelectorAll(`#${id} option`)].map((o) => o.value));
+      const roles = opts("f-role"), layers = opts("f-layer"), miss = new Set();
+      for (const e of document.querySelectorAll(".f")) {
+        if (e.dataset.role && !roles.has(e.dataset.role))
+          miss.add("role " + e.dataset.role);
+        for (const l of (e.dataset.layers || "").split(" ").filter(Boolean))
+          if (!layers.has(l))
+            miss.add("layer " + l);
+      }
+      return [...miss];
+    });
+    check(page, unnamed.length === 0, `every role and layer on the page is a filter choice (missing: ${unnamed.join(", ") || "none"})`);
+    const wrong = await p.evaluate(() => {
+      const sel = document.getElementById("f-layer"), bad = [];
+      for (const o of sel.options) {
+        if (!o.value)
+          continue;
+        sel.value = o.value;
+        sel.dispatchEvent(new Event("change"));
+        for (const e of document.querySelectorAll(".f")) {
+          const names = (" " + (e.dataset.layers || "") + " ").includes(" " + o.value + " ");
+          if (names === e.hidden)
+            bad.push(`${o.value}: ${e.id || e.className} ${e.hidden ? "hidden" : "shown"}`);
+        }
+      }
+      sel.value = "";
+      sel.dispatchEvent(new Event("change"));
+      return bad;
+    });
+    check(page, wrong.length === 0, `each layer choice shows exactly what names it (${wrong.slice(0, 3).join("; ") || "none wrong"})`);
     if (spec.search) {
       await p.fill("#f-q", spec.search);
       const n = await visible(p, "li.msg");
