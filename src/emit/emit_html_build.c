@@ -61,7 +61,9 @@ struct page {
 	struct arena *a;
 	struct emit_counter count;
 	const char *approx;             /* "~" before estimated counts */
-	size_t *mtok;                   /* tokens of each message */
+	size_t *mtok;                   /* tokens of each message's text */
+	size_t *ovh;                    /* SillyTavern builds: each
+	                                 * message's overhead, else 0 */
 	size_t cut;                     /* messages [0, cut) are the prefix */
 	/* profile builds: the entry passes' names */
 	const char *pass[MAX_PASSES];
@@ -147,6 +149,24 @@ put_chip(struct page *p, const char *name)
 	buf_printf(p->out, "<span class=\"chip %s\">", emit_html_hue(name));
 	esc(p, name);
 	buf_puts(p->out, "</span>");
+}
+
+/*
+ * A SillyTavern build counts a message as its budget does (the build's
+ * tokenizer, tavern/plug.c): the text, and per message 3 tokens, its
+ * role and, with a name, the name and 1 more.  The page keeps the two
+ * apart everywhere: a message's text (as the debug view counts it) and
+ * its overhead, which together are what the budget counts.
+ */
+static size_t
+tavern_overhead(const struct page *p, const struct message *m)
+{
+	const char *role = names_role(m->role);
+	size_t n = 3 + emit_count(&p->count, role, strlen(role));
+
+	if (m->name && *m->name)
+		n += emit_count(&p->count, m->name, strlen(m->name)) + 1;
+	return n;
 }
 
 /* The text, with each piece found in it (in order) coloured. */
@@ -756,8 +776,11 @@ put_message(struct page *p, size_t i)
 		if (strcmp(m->origin, "in-chat") == 0 && m->nentries)
 			buf_printf(&head, ", depth %d", m->entries[0]->depth);
 		buf_printf(&head, "</span><span class=\"num\">%zu bytes"
-		    "</span><span class=\"num\">%s%zu tokens</span>", m->len,
+		    "</span><span class=\"num\">%s%zu tokens", m->len,
 		    p->approx, p->mtok[i]);
+		if (p->ovh[i])
+			buf_printf(&head, " + %zu overhead", p->ovh[i]);
+		buf_puts(&head, "</span>");
 		layers = message_layers(p, m, i);
 		buf_puts(&head, "</summary>\n<div>\n");
 		p->out = save;
@@ -906,55 +929,126 @@ put_bar_legend(struct page *p, const struct sums *s)
 	buf_puts(p->out, "</ul>\n");
 }
 
+/*
+ * Message i's tokens, shared among the layers or sources of its pieces
+ * (name[k] for the piece v[k].s, found in the text in order): a piece
+ * gets the tokens of the text up to its end less those up to the end of
+ * the piece before, so the shares add up to the message's count exactly
+ * however the tokenizer joins them; text after the last piece found is
+ * the last one's, text before the first the first one's.
+ */
+static void
+share(struct page *p, struct sums *s, size_t i, const struct piece *v,
+    const char *const *name, size_t n)
+{
+	const struct message *m = &p->c->msgs[i];
+	size_t k, at = 0, prev = 0, upto, last = SIZE_MAX;
+	const char *f;
+
+	for (k = 0; k < n; k++) {
+		f = find(m->content + at, m->len - at, v[k].s, v[k].len);
+		if (!f)
+			continue;
+		if (last != SIZE_MAX) {
+			upto = emit_count(&p->count, m->content, at);
+			upto = upto < prev ? prev : upto > p->mtok[i] ?
+			    p->mtok[i] : upto;
+			sums_add(s, name[last], upto - prev);
+			prev = upto;
+		}
+		at = (size_t)(f - m->content) + v[k].len;
+		last = k;
+	}
+	sums_add(s, last == SIZE_MAX ? name[0] : name[last], p->mtok[i] -
+	    prev);
+}
+
 static void
 put_tokens(struct page *p)
 {
 	const struct chat *c = p->c;
 	const struct tavern_report *r = c->tavern;
 	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
-	size_t i, k, total = 0, all = 0, before = 0, scale;
+	size_t i, k, total = 0, all = 0, before = 0, scale, rest = 0;
 	const struct budget_report *b = c->budget;
 	long budget = r ? r->budget : b && b->on ? (long)b->budget : 0;
 
 	if (r) {
-		for (i = 0; i < r->n; i++)
-			if (r->items[i].counted && !r->items[i].reason &&
-			    r->items[i].message >= 0)
-				sums_add(&s, item_source(&r->items[i]),
-				    r->items[i].tokens);
+		/* each message's text by its items' sources, then the
+		 * overheads: what the budget counts */
+		for (i = 0; i < c->n; i++) {
+			size_t n = r->msg_nitems[i];
+			struct piece *v = xcalloc(n + 1, sizeof(*v));
+			const char **name = xcalloc(n + 1, sizeof(*name));
+
+			for (k = 0; k < n; k++) {
+				const struct tavern_item *it =
+				    &r->items[r->msg_items[i][k]];
+
+				v[k].s = it->text[TAVERN_STAGE_REGEX_POST];
+				v[k].len = strlen(v[k].s);
+				name[k] = item_source(it);
+			}
+			if (!n)
+				name[0] = "chat";
+			share(p, &s, i, v, name, n);
+			free(v);
+			free(name);
+		}
+		for (i = 0; i < c->n; i++)
+			sums_add(&s, "message overhead", p->ovh[i]);
 	} else if (b && b->on) {
 		/* the budget's own count, per-message overheads and all */
 		for (i = 0; i < b->nlayers; i++)
 			sums_add(&s, b->layers[i].layer, b->layers[i].tokens);
 	} else {
+		/* each message's text by its entries' layers, as the bar
+		 * by message counts it */
 		for (i = 0; i < c->n; i++) {
 			const struct message *m = &c->msgs[i];
+			struct piece *v = xcalloc(m->nentries + 1,
+			    sizeof(*v));
+			const char **name = xcalloc(m->nentries + 1,
+			    sizeof(*name));
 
-			for (k = 0; k < m->nentries; k++)
-				sums_add(&s, m->entries[k]->layer,
-				    emit_count(&p->count,
-				    m->entries[k]->content,
-				    m->entries[k]->len));
+			for (k = 0; k < m->nentries; k++) {
+				v[k].s = m->entries[k]->content ?
+				    m->entries[k]->content : "";
+				v[k].len = m->entries[k]->content ?
+				    m->entries[k]->len : 0;
+				name[k] = m->entries[k]->layer;
+			}
 			if (!m->nentries)
-				sums_add(&s, strcmp(m->origin, "turn") ?
-				    "history" : "turn", p->mtok[i]);
+				name[0] = strcmp(m->origin, "turn") ?
+				    "history" : "turn";
+			share(p, &s, i, v, name, m->nentries);
+			free(v);
+			free(name);
 		}
 	}
 	for (i = 0; i < s.names.n; i++)
 		total += s.tok[i];
 	for (i = 0; i < c->n; i++) {
-		all += p->mtok[i];
+		all += p->mtok[i] + p->ovh[i];
 		if (i < p->cut)
-			before += p->mtok[i];
+			before += p->mtok[i] + p->ovh[i];
+	}
+	/* A profile build's budget counts more than the messages' texts:
+	 * the tools, headings and separators, the overheads.  The bar by
+	 * message ends with that rest, so both bars show what it counts. */
+	if (!r && b && b->on && total > all) {
+		rest = total - all;
+		all = total;
 	}
 	buf_puts(p->out, "<section id=\"tokens\" aria-labelledby=\"h-tokens\">"
 	    "\n<h2 id=\"h-tokens\">Tokens</h2>\n");
 	if (r)
-		buf_printf(p->out, "<p class=\"meta\">%s%s, %zu in the request "
-		    "of a %ld-token budget (the prompts use %ld).</p>\n",
-		    r->tokenizer ? r->tokenizer : "estimated", r->tokenizer ?
-		    ", with SillyTavern's per-message overhead" : "", total,
-		    r->budget, r->used);
+		buf_printf(p->out, "<p class=\"meta\">%s%zu in the request "
+		    "of a %ld-token budget (the prompts use %ld), counted as "
+		    "SillyTavern's budget counts them: each message's text "
+		    "(%s), and its overhead (3 tokens, its role, and its name "
+		    "with 1 more, if it has one).</p>\n", p->approx, total,
+		    r->budget, r->used, emit_counter_name(&p->count));
 	else if (b && b->on) {
 		buf_printf(p->out, "<p class=\"meta\">%s%zu used of a "
 		    "%lld-token budget (", b->exact ? "" : "~", b->used,
@@ -1016,10 +1110,19 @@ put_tokens(struct page *p)
 		else if (!r && m->nentries)
 			hue = emit_html_hue(m->entries[0]->layer);
 		buf_printf(p->out, "<span class=\"%s\" style=\"width:%.2f%%\" "
-		    "title=\"message %zu: %s, %s%zu tokens\"></span>", hue,
-		    100.0 * (double)p->mtok[i] / (double)all, i + 1,
+		    "title=\"message %zu: %s, %s%zu tokens", hue, 100.0 *
+		    (double)(p->mtok[i] + p->ovh[i]) / (double)all, i + 1,
 		    names_role(m->role), p->approx, p->mtok[i]);
+		if (p->ovh[i])
+			buf_printf(p->out, " + %zu overhead", p->ovh[i]);
+		buf_puts(p->out, "\"></span>");
 	}
+	if (rest)
+		buf_printf(p->out, "<span class=\"Ln\" style=\"width:%.2f%%\" "
+		    "title=\"besides the texts, the budget counts the tools, "
+		    "headings, separators and overheads: %s%zu tokens\">"
+		    "</span>", 100.0 * (double)rest / (double)all, p->approx,
+		    rest);
 	if (p->cut && all)
 		buf_printf(p->out, "<span class=\"mark\" style=\"left:%.2f%%\" "
 		    "title=\"the cached prefix ends here\"></span>", 100.0 *
@@ -1310,7 +1413,9 @@ put_header(struct page *p, const struct emit_html_names *roles,
 	    "<p class=\"meta\">", names_style(c->profile->style), c->n);
 	if (p->count.exact)
 		buf_printf(p->out, "Tokens: %s, exact, of each text alone (no "
-		    "per-message overhead).", emit_counter_name(&p->count));
+		    "per-message overhead%s).", emit_counter_name(&p->count),
+		    c->tavern ? ": SillyTavern's, which its budget counts "
+		    "too, follows as \"+ N overhead\"" : "");
 	else
 		buf_puts(p->out, "Tokens are estimates (~): a CJK character "
 		    "counts as one, other text as one per four characters.");
@@ -1347,9 +1452,12 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	emit_counter_init(&p.count, c);
 	p.approx = p.count.exact ? "" : "~";
 	p.mtok = xcalloc(c->n ? c->n : 1, sizeof(*p.mtok));
+	p.ovh = xcalloc(c->n ? c->n : 1, sizeof(*p.ovh));
 	for (i = 0; i < c->n; i++) {
 		p.mtok[i] = emit_count(&p.count, c->msgs[i].content,
 		    c->msgs[i].len);
+		if (c->tavern)
+			p.ovh[i] = tavern_overhead(&p, &c->msgs[i]);
 		emit_html_names_add(&roles, names_role(c->msgs[i].role));
 	}
 	/* the messages before the new turn (the last user message) */
@@ -1391,6 +1499,7 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	emit_html_names_free(&roles);
 	emit_html_names_free(&layers);
 	free(p.mtok);
+	free(p.ovh);
 	free(p.slot_start);
 	free(p.slot_of);
 	return true;

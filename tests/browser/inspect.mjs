@@ -107,6 +107,33 @@ for (const spec of pages) {
       const n = await p.$$eval(sel, (v) => v.length);
       check(page, n === want, `${n} of ${sel}, expected ${want}`);
     }
+    // Tokens: one rule on the page.  The bar by layer or source and the
+    // bar by message add up to the same total, and a SillyTavern
+    // message's text and overhead are what its budget counted for it.
+    {
+      const sum = (sel) => p.$$eval(sel, (v) => v.reduce((n, e) => {
+        const m = /: [^:]*?~?(\d+) tokens(?: \+ (\d+) overhead)?$/.exec(e.title);
+        return n + (m ? +m[1] + (+m[2] || 0) : NaN);
+      }, 0));
+      const bars = await p.$$("#tokens .bar");
+      if (bars.length === 2) {
+        const a = await sum("#tokens .bar:nth-of-type(1) > span:not(.mark)");
+        const b = await sum("#tokens .bar:nth-of-type(2) > span:not(.mark)");
+        check(page, a === b && a > 0, `the two token bars add up to the same total (${a}, ${b})`);
+      }
+    }
+    if (spec.counts) {
+      const got = await p.$$eval("#tokens .bar:nth-of-type(2) > span:not(.mark)", (v) =>
+        v.map((e) => /^message (\d+): .*?(\d+) tokens(?: \+ (\d+) overhead)?$/.exec(e.title)));
+      const bad = [];
+      for (const [n, want] of Object.entries(spec.counts)) {
+        const m = got.find((g) => g && g[1] === n);
+        if (!m || +m[2] + (+m[3] || 0) !== want)
+          bad.push(`message ${n}: ${m ? `${m[2]} + ${m[3]}` : "none"}, budget ${want}`);
+      }
+      check(page, bad.length === 0 && Object.keys(spec.counts).length > 0,
+        `${Object.keys(spec.counts).length} messages: text and overhead are the budget's count (${bad.slice(0, 3).join("; ") || "all"})`);
+    }
     // Injected markup: shown as text, never made into elements.
     if (spec.injected) {
       const text = await p.evaluate(() => document.body.textContent);

@@ -69,6 +69,17 @@ def aligned_rows(old, new):
     return rows
 
 
+def budget_counts(doc):
+    """What SillyTavern's budget counted for each message of one item
+    (its text and its overhead), by message number: the page's figures
+    for those messages must add up to it."""
+    per = {}
+    for it in doc["items"]:
+        if it["message"] is not None:
+            per.setdefault(it["message"], []).append(it["tokens"])
+    return {str(m): t[0] for m, t in per.items() if len(t) == 1}
+
+
 pages = []
 
 # --- a profile build ---------------------------------------------------
@@ -100,7 +111,7 @@ pages.append({
               ["li.out", sum(i["message"] is None for i in doc["items"])],
               ["tr.wi-entry", len(doc["world_info"]["considered"])]],
     "stages": True, "injected": "<script>alert(\"turn\")</script>",
-    "search": "lamp"})
+    "search": "lamp", "counts": budget_counts(doc)})
 
 # --- a diff --------------------------------------------------------------
 name = "html-diff"
@@ -220,6 +231,7 @@ if os.path.isdir(st):
         "items": [["tr.item", len(doc["items"])],
                   ["tr.wi-entry", len(doc["world_info"]["considered"])]],
         "stages": True, "injected": "<script>alert('stress')</script>",
+        "counts": budget_counts(doc),
         "search": "lantern", "maxBytes": 3 * 1024 * 1024, "maxMs": 1000})
 else:
     print("pages.py: no %s: the stress page is skipped" % st,
