@@ -8,6 +8,9 @@
  * stages and the world-info records.  Then tokens per layer against the
  * budget and where the cached prefix ends.
  */
+/* memmem(): linear however repetitive the text (a piece not found in a
+ * huge message must not cost its length times the message's) */
+#define _GNU_SOURCE
 #include "emit/emit_html.h"
 
 #include <inttypes.h>
@@ -109,14 +112,9 @@ sums_free(struct sums *s)
 static const char *
 find(const char *h, size_t hlen, const char *n, size_t nlen)
 {
-	size_t i;
-
 	if (!nlen || nlen > hlen)
 		return NULL;
-	for (i = 0; i + nlen <= hlen; i++)
-		if (h[i] == n[0] && memcmp(h + i, n, nlen) == 0)
-			return h + i;
-	return NULL;
+	return memmem(h, hlen, n, nlen);
 }
 
 /* A link to path:line (where is "path:line"). */
@@ -198,8 +196,7 @@ put_text(struct page *p, const char *s, size_t len, const struct piece *v,
 static const char *
 item_source(const struct tavern_item *it)
 {
-	return strncmp(it->id, "authorsNote", 11) == 0 ? "author's note" :
-	    it->source;
+	return emit_html_source(it->id, it->source);
 }
 
 static const char *
@@ -931,18 +928,20 @@ put_bar_legend(struct page *p, const struct sums *s)
 
 /*
  * Message i's tokens, shared among the layers or sources of its pieces
- * (name[k] for the piece v[k].s, found in the text in order): a piece
- * gets the tokens of the text up to its end less those up to the end of
- * the piece before, so the shares add up to the message's count exactly
- * however the tokenizer joins them; text after the last piece found is
- * the last one's, text before the first the first one's.
+ * (name[k] for the piece v[k].s, found in the text in order): each
+ * piece gets the tokens of the text from the end of the piece before to
+ * its own end, the last piece found the rest, so the shares add up to
+ * the message's count exactly (a share is capped by what is left, as
+ * counting in parts can give a token more than counting the whole).
+ * Text before the first piece is the first one's; each byte is counted
+ * once, so this stays linear in the text.
  */
 static void
 share(struct page *p, struct sums *s, size_t i, const struct piece *v,
     const char *const *name, size_t n)
 {
 	const struct message *m = &p->c->msgs[i];
-	size_t k, at = 0, prev = 0, upto, last = SIZE_MAX;
+	size_t k, at = 0, from = 0, used = 0, part, last = SIZE_MAX;
 	const char *f;
 
 	for (k = 0; k < n; k++) {
@@ -950,17 +949,19 @@ share(struct page *p, struct sums *s, size_t i, const struct piece *v,
 		if (!f)
 			continue;
 		if (last != SIZE_MAX) {
-			upto = emit_count(&p->count, m->content, at);
-			upto = upto < prev ? prev : upto > p->mtok[i] ?
-			    p->mtok[i] : upto;
-			sums_add(s, name[last], upto - prev);
-			prev = upto;
+			part = emit_count(&p->count, m->content + from,
+			    at - from);
+			if (part > p->mtok[i] - used)
+				part = p->mtok[i] - used;
+			sums_add(s, name[last], part);
+			used += part;
+			from = at;
 		}
 		at = (size_t)(f - m->content) + v[k].len;
 		last = k;
 	}
 	sums_add(s, last == SIZE_MAX ? name[0] : name[last], p->mtok[i] -
-	    prev);
+	    used);
 }
 
 static void

@@ -139,6 +139,8 @@ messages(struct page *p, const struct node *doc, size_t *n)
 			layer = items ? layer_of(doc, "items", "id", "source",
 			    id->u.str.s) : layer_of(doc, "entries", "key",
 			    "layer", id->u.str.s);
+			if (layer && items)
+				layer = emit_html_source(id->u.str.s, layer);
 			if (layer)
 				emit_html_names_add(&l, layer);
 		}
