@@ -1045,11 +1045,11 @@ put_tokens(struct page *p)
 	    "\n<h2 id=\"h-tokens\">Tokens</h2>\n");
 	if (r)
 		buf_printf(p->out, "<p class=\"meta\">%s%zu in the request "
-		    "of a %ld-token budget (the prompts use %ld), counted as "
-		    "SillyTavern's budget counts them: each message's text "
-		    "(%s), and its overhead (3 tokens, its role, and its name "
-		    "with 1 more, if it has one).</p>\n", p->approx, total,
-		    r->budget, r->used, emit_counter_name(&p->count));
+		    "of a %ld-token budget (the prompts use %ld), as "
+		    "SillyTavern's budget counts: each message's text (%s) "
+		    "and its overhead (3 tokens, the role, a name and 1)."
+		    "</p>\n", p->approx, total, r->budget, r->used,
+		    emit_counter_name(&p->count));
 	else if (b && b->on) {
 		buf_printf(p->out, "<p class=\"meta\">%s%zu used of a "
 		    "%lld-token budget (", b->exact ? "" : "~", b->used,
@@ -1413,10 +1413,10 @@ put_header(struct page *p, const struct emit_html_names *roles,
 	buf_printf(p->out, " · style %s · %zu messages</p>\n"
 	    "<p class=\"meta\">", names_style(c->profile->style), c->n);
 	if (p->count.exact)
-		buf_printf(p->out, "Tokens: %s, exact, of each text alone (no "
-		    "per-message overhead%s).", emit_counter_name(&p->count),
-		    c->tavern ? ": SillyTavern's, which its budget counts "
-		    "too, follows as \"+ N overhead\"" : "");
+		buf_printf(p->out, "Tokens: %s, exact, of each text alone "
+		    "(%s).", emit_counter_name(&p->count), c->tavern ?
+		    "SillyTavern's per-message overhead apart: + N overhead" :
+		    "no per-message overhead");
 	else
 		buf_puts(p->out, "Tokens are estimates (~): a CJK character "
 		    "counts as one, other text as one per four characters.");
