@@ -117,15 +117,18 @@ find(const char *h, size_t hlen, const char *n, size_t nlen)
 	return memmem(h, hlen, n, nlen);
 }
 
-/* A link to path:line (where is "path:line"). */
+/* A link to where a piece came from, shown as path:line.  A text read
+ * from inside a file (a card's JSON in a PNG chunk: "card.png[ccv3]")
+ * links to the file. */
 static void
-put_where(struct page *p, const char *where)
+put_where(struct page *p, bool has, uint32_t src, struct span sp)
 {
-	const char *colon;
+	const char *where = emit_where(p->run, has, src, sp);
+	const struct source *s = has ? run_source(p->run, src) : NULL;
+	size_t len;
 
-	if (!where)
+	if (!where || !s)
 		return;
-	colon = strrchr(where, ':');
 	/* --inject, --user: no file to point at */
 	if (*where == '-') {
 		buf_puts(p->out, "<span class=\"src mono\">");
@@ -133,9 +136,12 @@ put_where(struct page *p, const char *where)
 		buf_puts(p->out, "</span>");
 		return;
 	}
+	len = strlen(s->path);
+	if (!s->file && len && s->path[len - 1] == ']' &&
+	    strrchr(s->path, '['))
+		len = (size_t)(strrchr(s->path, '[') - s->path);
 	buf_puts(p->out, "<a class=\"src mono\" href=\"");
-	emit_html_url(p->out, where, colon ? (size_t)(colon - where) :
-	    strlen(where));
+	emit_html_url(p->out, s->path, len);
 	buf_puts(p->out, "\">");
 	esc(p, where);
 	buf_puts(p->out, "</a>");
@@ -487,7 +493,7 @@ put_entry_line(struct page *p, const struct entry *e, bool gone)
 		if (k)
 			put_budget_cut(p, k);
 	}
-	put_where(p, emit_where(p->run, e->has_src, e->src, e->span));
+	put_where(p, e->has_src, e->src, e->span);
 	buf_puts(p->out, "</li>\n");
 }
 
@@ -845,8 +851,7 @@ put_message(struct page *p, size_t i)
 			    "history message" : "user text", m->has_src &&
 			    !strcmp(m->origin, "turn") ? (size_t)m->span.len :
 			    m->len);
-			put_where(p, emit_where(p->run, m->has_src, m->src,
-			    m->span));
+			put_where(p, m->has_src, m->src, m->span);
 			buf_puts(p->out, "</li>\n");
 		}
 	}
@@ -1358,8 +1363,7 @@ put_wi(struct page *p)
 			buf_printf(p->out, w->tokens >= 0 ? "%lld tokens" :
 			    "already spent", (long long)w->tokens);
 		buf_puts(p->out, "</td><td>");
-		put_where(p, emit_where(p->run, true, w->entry->src,
-		    w->entry->span));
+		put_where(p, true, w->entry->src, w->entry->span);
 		buf_puts(p->out, "</td></tr>\n");
 	}
 	if (r->nrecords)
@@ -1392,7 +1396,7 @@ put_cleanups(struct page *p)
 		buf_puts(p->out, "</b><span>");
 		esc(p, n->change);
 		buf_puts(p->out, "</span>");
-		put_where(p, emit_where(p->run, n->has_src, n->src, n->span));
+		put_where(p, n->has_src, n->src, n->span);
 		buf_puts(p->out, "</li>\n");
 	}
 	buf_puts(p->out, "</ul>\n</section>\n");

@@ -138,6 +138,12 @@ for (const spec of pages) {
       check(page, bad.length === 0 && Object.keys(spec.counts).length > 0,
         `${Object.keys(spec.counts).length} messages: text and overhead are the budget's count (${bad.slice(0, 3).join("; ") || "all"})`);
     }
+    // Source links point at files: a text read from inside one (a
+    // card's book in a PNG chunk, "card.png[ccv3]") links to the file.
+    {
+      const inner = await p.$$eval("a.src", (v) => v.map((a) => a.getAttribute("href")).filter((h) => /\]$|%5D$/i.test(h)));
+      check(page, inner.length === 0, `every source link names a file (${inner.slice(0, 2).join(", ") || "all do"})`);
+    }
     // Injected markup: shown as text, never made into elements.
     if (spec.injected) {
       const text = await p.evaluate(() => document.body.textContent);
