@@ -1,16 +1,22 @@
 // inspect.mjs PAGES.json: load each inspector page in headless Chromium
 // (playwright-core, the system's chromium) and check it; tests/browser.sh
 // writes PAGES.json.  Each page: {name, html, png, messages, items:
-// [[selector, count], ...], stages, injected, search, maxBytes, maxMs}.
+// [[selector, count], ...], stages, injected, search, counts, maxBytes,
+// maxMs}.
 //
 // For every page: no console message of level error or warning, no page
 // error, no request other than the page itself; the number of messages
-// (li.msg) and of each kind of item are those strata's JSON said; the
-// injected text is on the page as text while no element it would have
-// made exists; with stages, clicking a stage tab shows its panel and
-// hides the others, and the arrow keys move between tabs; filtering by
-// role, by layer and by text changes what is shown, and clearing it
-// shows everything again.  A full-page screenshot goes to png.
+// (li.msg) and of each kind of item are those strata's JSON said; both
+// token bars add up to the same total, and a SillyTavern message's text
+// and overhead are what its budget counted (counts); a long history
+// opens with only its first and last 3 messages; source links name
+// files; the injected text is on the page as text while no element it
+// would have made exists; with stages, clicking a stage tab shows its
+// panel and hides the others, and the arrow keys move between tabs;
+// every role and layer an element names is a filter choice, and each
+// layer choice shows exactly what names it; filtering by role, by layer
+// and by text changes what is shown, and clearing it shows everything
+// again.  A full-page screenshot goes to png.
 import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { chromium } from "playwright-core";
@@ -137,6 +143,18 @@ for (const spec of pages) {
       }
       check(page, bad.length === 0 && Object.keys(spec.counts).length > 0,
         `${Object.keys(spec.counts).length} messages: text and overhead are the budget's count (${bad.slice(0, 3).join("; ") || "all"})`);
+    }
+    // A long history opens collapsed, but for its first and last 3
+    // messages; a click on a message opens it.
+    if (nmsg > 12) {
+      const open = await p.$$eval("li.msg > details", (v) => v.map((d) => d.open));
+      const ends = open.slice(0, 3).concat(open.slice(-3));
+      check(page, ends.every(Boolean) && open.filter(Boolean).length === 6,
+        `${open.filter(Boolean).length} of ${open.length} messages open, the first and last 3`);
+      const summary = p.locator("li.msg > details > summary").nth(5);
+      await summary.click();
+      check(page, await p.evaluate(() => document.querySelectorAll("li.msg > details")[5].open), "a click opens a closed message");
+      await summary.click();
     }
     // Source links point at files: a text read from inside one (a
     // card's book in a PNG chunk, "card.png[ccv3]") links to the file.
