@@ -59,9 +59,14 @@ for (const spec of pages) {
         problems.push(`${m.type()}: ${m.text()}`);
     });
     p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    const blocked = new Set();
     p.on("request", (r) => {
       if (r.url() !== url)
         requests.push(r.url());
+    });
+    p.on("requestfailed", (r) => {
+      if (r.failure() && r.failure().errorText === "csp")
+        blocked.add(r.url());
     });
     // A dialog would mean an injected script ran.
     p.on("dialog", (d) => {
@@ -267,6 +272,24 @@ for (const spec of pages) {
     await p.fill("#f-q", "");
     check(page, problems.length === 0, `no console errors (${problems.join("; ") || "none"})`);
     check(page, requests.length === 0, `no network requests (${requests.join(", ") || "none"})`);
+    // The policy itself: loads that markup slipping through escaping
+    // could make (an image, a font, a stylesheet, a fetch) are refused.
+    {
+      problems.length = 0;
+      await p.evaluate(() => {
+        const d = document, i = d.createElement("img"), l = d.createElement("link"), st = d.createElement("style");
+        i.src = "https://example.invalid/i.png";
+        l.rel = "stylesheet";
+        l.href = "https://example.invalid/s.css";
+        st.textContent = "@font-face{font-family:x;src:url(https://example.invalid/f.woff)}body{font-family:x}";
+        d.body.append(i, l, st);
+        fetch("https://example.invalid/f").catch(() => {});
+      });
+      await p.waitForTimeout(300);
+      const refused = problems.filter((m) => /Content Security Policy/.test(m)).length;
+      const made = requests.filter((u) => !blocked.has(u));
+      check(page, made.length === 0 && refused >= 4, `the policy refuses loads made after the fact (${refused} refused; made: ${made.join(", ") || "none"})`);
+    }
     await ctx.close();
   }
 }
