@@ -1002,7 +1002,7 @@ put_tokens(struct page *p)
 			free(name);
 		}
 		for (i = 0; i < c->n; i++)
-			sums_add(&s, "message overhead", p->ovh[i]);
+			sums_add(&s, "overhead", p->ovh[i]);
 	} else if (b && b->on) {
 		/* the budget's own count, per-message overheads and all */
 		for (i = 0; i < b->nlayers; i++)
@@ -1124,11 +1124,11 @@ put_tokens(struct page *p)
 		buf_puts(p->out, "\"></span>");
 	}
 	if (rest)
-		buf_printf(p->out, "<span class=\"Ln\" style=\"width:%.2f%%\" "
+		buf_printf(p->out, "<span class=\"%s\" style=\"width:%.2f%%\" "
 		    "title=\"besides the texts, the budget counts the tools, "
 		    "headings, separators and overheads: %s%zu tokens\">"
-		    "</span>", 100.0 * (double)rest / (double)all, p->approx,
-		    rest);
+		    "</span>", emit_html_hue("overhead"), 100.0 *
+		    (double)rest / (double)all, p->approx, rest);
 	if (p->cut && all)
 		buf_printf(p->out, "<span class=\"mark\" style=\"left:%.2f%%\" "
 		    "title=\"the cached prefix ends here\"></span>", 100.0 *
