@@ -538,6 +538,12 @@ emit_html_hue(const char *name)
 	    (sizeof(spread) / sizeof(spread[0]))];
 }
 
+const char *
+emit_html_source(const char *id, const char *source)
+{
+	return strncmp(id, "authorsNote", 11) == 0 ? "author's note" : source;
+}
+
 void
 emit_html_names_add(struct emit_html_names *l, const char *name)
 {

@@ -61,6 +61,11 @@ const char *emit_html_slug(struct arena *a, const char *name);
  * fixed colours; others are spread by a hash). */
 const char *emit_html_hue(const char *name);
 
+/* The source a SillyTavern item is coloured and filtered by on either
+ * page: its own (preset, card, world info, chat, ...), but the Author's
+ * Note, which the build counts under chat, is a source of its own. */
+const char *emit_html_source(const char *id, const char *source);
+
 /* Names in order of first appearance (roles, layers), for the filter
  * bar.  The array is on the heap: emit_html_names_free(). */
 struct emit_html_names {

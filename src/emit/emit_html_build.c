@@ -8,6 +8,9 @@
  * stages and the world-info records.  Then tokens per layer against the
  * budget and where the cached prefix ends.
  */
+/* memmem(): linear however repetitive the text (a piece not found in a
+ * huge message must not cost its length times the message's) */
+#define _GNU_SOURCE
 #include "emit/emit_html_int.h"
 
 #include <inttypes.h>
@@ -63,25 +66,23 @@ page_sums_free(struct sums *s)
 const char *
 page_find(const char *h, size_t hlen, const char *n, size_t nlen)
 {
-	size_t i;
-
 	if (!nlen || nlen > hlen)
 		return NULL;
-	for (i = 0; i + nlen <= hlen; i++)
-		if (h[i] == n[0] && memcmp(h + i, n, nlen) == 0)
-			return h + i;
-	return NULL;
+	return memmem(h, hlen, n, nlen);
 }
 
-/* A link to path:line (where is "path:line"). */
+/* A link to where a piece came from, shown as path:line.  A text read
+ * from inside a file (a card's JSON in a PNG chunk: "card.png[ccv3]")
+ * links to the file. */
 void
-page_put_where(struct page *p, const char *where)
+page_put_where(struct page *p, bool has, uint32_t src, struct span sp)
 {
-	const char *colon;
+	const char *where = emit_where(p->run, has, src, sp);
+	const struct source *s = has ? run_source(p->run, src) : NULL;
+	size_t len;
 
-	if (!where)
+	if (!where || !s)
 		return;
-	colon = strrchr(where, ':');
 	/* --inject, --user: no file to point at */
 	if (*where == '-') {
 		buf_puts(p->out, "<span class=\"src mono\">");
@@ -89,9 +90,12 @@ page_put_where(struct page *p, const char *where)
 		buf_puts(p->out, "</span>");
 		return;
 	}
+	len = strlen(s->path);
+	if (!s->file && len && s->path[len - 1] == ']' &&
+	    strrchr(s->path, '['))
+		len = (size_t)(strrchr(s->path, '[') - s->path);
 	buf_puts(p->out, "<a class=\"src mono\" href=\"");
-	emit_html_url(p->out, where, colon ? (size_t)(colon - where) :
-	    strlen(where));
+	emit_html_url(p->out, s->path, len);
 	buf_puts(p->out, "\">");
 	page_esc(p, where);
 	buf_puts(p->out, "</a>");
@@ -103,6 +107,24 @@ page_put_chip(struct page *p, const char *name)
 	buf_printf(p->out, "<span class=\"chip %s\">", emit_html_hue(name));
 	page_esc(p, name);
 	buf_puts(p->out, "</span>");
+}
+
+/*
+ * A SillyTavern build counts a message as its budget does (the build's
+ * tokenizer, tavern/plug.c): the text, and per message 3 tokens, its
+ * role and, with a name, the name and 1 more.  The page keeps the two
+ * apart everywhere: a message's text (as the debug view counts it) and
+ * its overhead, which together are what the budget counts.
+ */
+size_t
+page_tavern_overhead(const struct page *p, const struct message *m)
+{
+	const char *role = names_role(m->role);
+	size_t n = 3 + emit_count(&p->count, role, strlen(role));
+
+	if (m->name && *m->name)
+		n += emit_count(&p->count, m->name, strlen(m->name)) + 1;
+	return n;
 }
 
 /* The text, with each piece found in it (in order) coloured. */
@@ -145,8 +167,10 @@ put_header(struct page *p, const struct emit_html_names *roles,
 	buf_printf(p->out, " · style %s · %zu messages</p>\n"
 	    "<p class=\"meta\">", names_style(c->profile->style), c->n);
 	if (p->count.exact)
-		buf_printf(p->out, "Tokens: %s, exact, of each text alone (no "
-		    "per-message overhead).", emit_counter_name(&p->count));
+		buf_printf(p->out, "Tokens: %s, exact, of each text alone "
+		    "(%s).", emit_counter_name(&p->count), c->tavern ?
+		    "SillyTavern's per-message overhead apart: + N overhead" :
+		    "no per-message overhead");
 	else
 		buf_puts(p->out, "Tokens are estimates (~): a CJK character "
 		    "counts as one, other text as one per four characters.");
@@ -183,9 +207,12 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	emit_counter_init(&p.count, c);
 	p.approx = p.count.exact ? "" : "~";
 	p.mtok = xcalloc(c->n ? c->n : 1, sizeof(*p.mtok));
+	p.ovh = xcalloc(c->n ? c->n : 1, sizeof(*p.ovh));
 	for (i = 0; i < c->n; i++) {
 		p.mtok[i] = emit_count(&p.count, c->msgs[i].content,
 		    c->msgs[i].len);
+		if (c->tavern)
+			p.ovh[i] = page_tavern_overhead(&p, &c->msgs[i]);
 		emit_html_names_add(&roles, names_role(c->msgs[i].role));
 	}
 	/* the messages before the new turn (the last user message) */
@@ -227,6 +254,7 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	emit_html_names_free(&roles);
 	emit_html_names_free(&layers);
 	free(p.mtok);
+	free(p.ovh);
 	free(p.slot_start);
 	free(p.slot_of);
 	return true;

@@ -12,7 +12,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "diag/span.h"
 #include "emit/emit_html.h"
 
 struct arena;
@@ -47,7 +49,9 @@ struct page {
 	struct arena *a;
 	struct emit_counter count;
 	const char *approx;             /* "~" before estimated counts */
-	size_t *mtok;                   /* tokens of each message */
+	size_t *mtok;                   /* tokens of each message's text */
+	size_t *ovh;                    /* SillyTavern builds: each
+	                                 * message's overhead, else 0 */
 	size_t cut;                     /* messages [0, cut) are the prefix */
 	/* profile builds: the entry passes' names */
 	const char *pass[MAX_PASSES];
@@ -66,8 +70,11 @@ void page_put_chip(struct page *p, const char *name);
 /* The text, with each piece found in it (in order) coloured. */
 void page_put_text(struct page *p, const char *s, size_t len,
     const struct piece *v, size_t n);
-/* A link to path:line (where is "path:line"). */
-void page_put_where(struct page *p, const char *where);
+/* A link to where a piece came from, shown as path:line (a text read
+ * from inside a file, "card.png[ccv3]", links to the file). */
+void page_put_where(struct page *p, bool has, uint32_t src, struct span sp);
+/* A SillyTavern message's overhead, as its budget counts it. */
+size_t page_tavern_overhead(const struct page *p, const struct message *m);
 /* Add tok tokens to name's sum. */
 void page_sums_add(struct sums *s, const char *name, size_t tok);
 void page_sums_free(struct sums *s);

@@ -24,8 +24,7 @@
 const char *
 page_item_source(const struct tavern_item *it)
 {
-	return strncmp(it->id, "authorsNote", 11) == 0 ? "author's note" :
-	    it->source;
+	return emit_html_source(it->id, it->source);
 }
 
 const char *
@@ -214,6 +213,23 @@ cut_of(const struct page *p, const char *key)
 	return NULL;
 }
 
+/* What the cut needed and what was left of the budget; closes the
+ * span. */
+static void
+put_budget_left(struct page *p, const struct budget_cut *k)
+{
+	const struct budget_report *b = p->c->budget;
+	const char *ap = b->exact ? "" : "~";
+
+	buf_printf(p->out, "; %s needed %s%zu, %s%zu left of the "
+	    "%lld-token budget", k->key ? "in place it" : "the newest turn cut",
+	    ap, k->need, ap, k->left, (long long)b->budget);
+	if (!b->exact)
+		buf_printf(p->out, " (%lld after the %d%% margin)",
+		    (long long)b->room, b->margin);
+	buf_puts(p->out, "</span>");
+}
+
 static void
 put_budget_cut(struct page *p, const struct budget_cut *k)
 {
@@ -223,12 +239,12 @@ put_budget_cut(struct page *p, const struct budget_cut *k)
 	if (k->fate == BUDGET_DROPPED)
 		buf_printf(p->out, "dropped, %s%zu tokens", ap, k->was);
 	else if (k->fate == BUDGET_FALLBACK)
-		buf_printf(p->out, "its fallback, %s%zu of %zu tokens", ap,
-		    k->now, k->was);
+		buf_printf(p->out, "its fallback, %s%zu of %s%zu tokens", ap,
+		    k->now, ap, k->was);
 	else
-		buf_printf(p->out, "truncated (%s cut) to %s%zu of %zu tokens",
-		    k->how ? k->how : "", ap, k->now, k->was);
-	buf_puts(p->out, "</span>");
+		buf_printf(p->out, "truncated (%s cut) to %s%zu of %s%zu "
+		    "tokens", k->how ? k->how : "", ap, k->now, ap, k->was);
+	put_budget_left(p, k);
 }
 
 /* The history the budget dropped, where it was. */
@@ -251,11 +267,13 @@ put_history_cuts(struct page *p)
 			buf_printf(p->out, "–%zu", k->last);
 		buf_printf(p->out, "</b></span><span>%zu turn%s, oldest first"
 		    "</span>", k->turns, k->turns == 1 ? "" : "s");
-		if (k->counted)
+		if (k->counted) {
 			put_budget_cut(p, k);
-		else
+		} else {
 			buf_puts(p->out, "<span class=\"why\">budget: "
-			    "dropped</span>");
+			    "dropped");
+			put_budget_left(p, k);
+		}
 		buf_puts(p->out, "</li></ul></li>\n");
 	}
 }
@@ -297,7 +315,7 @@ page_put_entry_line(struct page *p, const struct entry *e, bool gone)
 		if (k)
 			put_budget_cut(p, k);
 	}
-	page_put_where(p, emit_where(p->run, e->has_src, e->src, e->span));
+	page_put_where(p, e->has_src, e->src, e->span);
 	buf_puts(p->out, "</li>\n");
 }
 
@@ -343,8 +361,11 @@ put_message(struct page *p, size_t i)
 		if (strcmp(m->origin, "in-chat") == 0 && m->nentries)
 			buf_printf(&head, ", depth %d", m->entries[0]->depth);
 		buf_printf(&head, "</span><span class=\"num\">%zu bytes"
-		    "</span><span class=\"num\">%s%zu tokens</span>", m->len,
+		    "</span><span class=\"num\">%s%zu tokens", m->len,
 		    p->approx, p->mtok[i]);
+		if (p->ovh[i])
+			buf_printf(&head, " + %zu overhead", p->ovh[i]);
+		buf_puts(&head, "</span>");
 		layers = page_message_layers(p, m, i);
 		buf_puts(&head, "</summary>\n<div>\n");
 		p->out = save;
@@ -412,8 +433,7 @@ put_message(struct page *p, size_t i)
 			    "history message" : "user text", m->has_src &&
 			    !strcmp(m->origin, "turn") ? (size_t)m->span.len :
 			    m->len);
-			page_put_where(p, emit_where(p->run, m->has_src, m->src,
-			    m->span));
+			page_put_where(p, m->has_src, m->src, m->span);
 			buf_puts(p->out, "</li>\n");
 		}
 	}

@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/hash.h"
+#include "base/util.h"
 #include "data/json.h"
 #include "pipeline/budget.h"
 #include "prompt/chat.h"
@@ -38,57 +39,130 @@ put_bar_legend(struct page *p, const struct sums *s)
 	buf_puts(p->out, "</ul>\n");
 }
 
+/*
+ * Message i's tokens, shared among the layers or sources of its pieces
+ * (name[k] for the piece v[k].s, found in the text in order): each
+ * piece gets the tokens of the text from the end of the piece before to
+ * its own end, the last piece found the rest, so the shares add up to
+ * the message's count exactly (a share is capped by what is left, as
+ * counting in parts can give a token more than counting the whole).
+ * Text before the first piece is the first one's; each byte is counted
+ * once, so this stays linear in the text.
+ */
+static void
+share(struct page *p, struct sums *s, size_t i, const struct piece *v,
+    const char *const *name, size_t n)
+{
+	const struct message *m = &p->c->msgs[i];
+	size_t k, at = 0, from = 0, used = 0, part, last = SIZE_MAX;
+	const char *f;
+
+	for (k = 0; k < n; k++) {
+		f = page_find(m->content + at, m->len - at, v[k].s, v[k].len);
+		if (!f)
+			continue;
+		if (last != SIZE_MAX) {
+			part = emit_count(&p->count, m->content + from,
+			    at - from);
+			if (part > p->mtok[i] - used)
+				part = p->mtok[i] - used;
+			page_sums_add(s, name[last], part);
+			used += part;
+			from = at;
+		}
+		at = (size_t)(f - m->content) + v[k].len;
+		last = k;
+	}
+	page_sums_add(s, last == SIZE_MAX ? name[0] : name[last], p->mtok[i] -
+	    used);
+}
+
 void
 page_put_tokens(struct page *p)
 {
 	const struct chat *c = p->c;
 	const struct tavern_report *r = c->tavern;
 	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
-	size_t i, k, total = 0, all = 0, before = 0, scale;
+	size_t i, k, total = 0, all = 0, before = 0, scale, rest = 0;
 	const struct budget_report *b = c->budget;
 	long budget = r ? r->budget : b && b->on ? (long)b->budget : 0;
 
 	if (r) {
-		for (i = 0; i < r->n; i++)
-			if (r->items[i].counted && !r->items[i].reason &&
-			    r->items[i].message >= 0)
-				page_sums_add(&s,
-				    page_item_source(&r->items[i]),
-				    r->items[i].tokens);
+		/* each message's text by its items' sources, then the
+		 * overheads: what the budget counts */
+		for (i = 0; i < c->n; i++) {
+			size_t n = r->msg_nitems[i];
+			struct piece *v = xcalloc(n + 1, sizeof(*v));
+			const char **name = xcalloc(n + 1, sizeof(*name));
+
+			for (k = 0; k < n; k++) {
+				const struct tavern_item *it =
+				    &r->items[r->msg_items[i][k]];
+
+				v[k].s = it->text[TAVERN_STAGE_REGEX_POST];
+				v[k].len = strlen(v[k].s);
+				name[k] = page_item_source(it);
+			}
+			if (!n)
+				name[0] = "chat";
+			share(p, &s, i, v, name, n);
+			free(v);
+			free(name);
+		}
+		for (i = 0; i < c->n; i++)
+			page_sums_add(&s, "overhead", p->ovh[i]);
 	} else if (b && b->on) {
 		/* the budget's own count, per-message overheads and all */
 		for (i = 0; i < b->nlayers; i++)
-			page_sums_add(&s, b->layers[i].layer,
-			    b->layers[i].tokens);
+			page_sums_add(&s, b->layers[i].layer, b->layers[i].tokens);
 	} else {
+		/* each message's text by its entries' layers, as the bar
+		 * by message counts it */
 		for (i = 0; i < c->n; i++) {
 			const struct message *m = &c->msgs[i];
+			struct piece *v = xcalloc(m->nentries + 1,
+			    sizeof(*v));
+			const char **name = xcalloc(m->nentries + 1,
+			    sizeof(*name));
 
-			for (k = 0; k < m->nentries; k++)
-				page_sums_add(&s, m->entries[k]->layer,
-				    emit_count(&p->count,
-				    m->entries[k]->content,
-				    m->entries[k]->len));
+			for (k = 0; k < m->nentries; k++) {
+				v[k].s = m->entries[k]->content ?
+				    m->entries[k]->content : "";
+				v[k].len = m->entries[k]->content ?
+				    m->entries[k]->len : 0;
+				name[k] = m->entries[k]->layer;
+			}
 			if (!m->nentries)
-				page_sums_add(&s, strcmp(m->origin, "turn") ?
-				    "history" : "turn", p->mtok[i]);
+				name[0] = strcmp(m->origin, "turn") ?
+				    "history" : "turn";
+			share(p, &s, i, v, name, m->nentries);
+			free(v);
+			free(name);
 		}
 	}
 	for (i = 0; i < s.names.n; i++)
 		total += s.tok[i];
 	for (i = 0; i < c->n; i++) {
-		all += p->mtok[i];
+		all += p->mtok[i] + p->ovh[i];
 		if (i < p->cut)
-			before += p->mtok[i];
+			before += p->mtok[i] + p->ovh[i];
+	}
+	/* A profile build's budget counts more than the messages' texts:
+	 * the tools, headings and separators, the overheads.  The bar by
+	 * message ends with that rest, so both bars show what it counts. */
+	if (!r && b && b->on && total > all) {
+		rest = total - all;
+		all = total;
 	}
 	buf_puts(p->out, "<section id=\"tokens\" aria-labelledby=\"h-tokens\">"
 	    "\n<h2 id=\"h-tokens\">Tokens</h2>\n");
 	if (r)
-		buf_printf(p->out, "<p class=\"meta\">%s%s, %zu in the request "
-		    "of a %ld-token budget (the prompts use %ld).</p>\n",
-		    r->tokenizer ? r->tokenizer : "estimated", r->tokenizer ?
-		    ", with SillyTavern's per-message overhead" : "", total,
-		    r->budget, r->used);
+		buf_printf(p->out, "<p class=\"meta\">%s%zu in the request "
+		    "of a %ld-token budget (the prompts use %ld), as "
+		    "SillyTavern's budget counts: each message's text (%s) "
+		    "and its overhead (3 tokens, the role, a name and 1)."
+		    "</p>\n", p->approx, total, r->budget, r->used,
+		    emit_counter_name(&p->count));
 	else if (b && b->on) {
 		buf_printf(p->out, "<p class=\"meta\">%s%zu used of a "
 		    "%lld-token budget (", b->exact ? "" : "~", b->used,
@@ -150,10 +224,19 @@ page_put_tokens(struct page *p)
 		else if (!r && m->nentries)
 			hue = emit_html_hue(m->entries[0]->layer);
 		buf_printf(p->out, "<span class=\"%s\" style=\"width:%.2f%%\" "
-		    "title=\"message %zu: %s, %s%zu tokens\"></span>", hue,
-		    100.0 * (double)p->mtok[i] / (double)all, i + 1,
+		    "title=\"message %zu: %s, %s%zu tokens", hue, 100.0 *
+		    (double)(p->mtok[i] + p->ovh[i]) / (double)all, i + 1,
 		    names_role(m->role), p->approx, p->mtok[i]);
+		if (p->ovh[i])
+			buf_printf(p->out, " + %zu overhead", p->ovh[i]);
+		buf_puts(p->out, "\"></span>");
 	}
+	if (rest)
+		buf_printf(p->out, "<span class=\"%s\" style=\"width:%.2f%%\" "
+		    "title=\"besides the texts, the budget counts the tools, "
+		    "headings, separators and overheads: %s%zu tokens\">"
+		    "</span>", emit_html_hue("overhead"), 100.0 *
+		    (double)rest / (double)all, p->approx, rest);
 	if (p->cut && all)
 		buf_printf(p->out, "<span class=\"mark\" style=\"left:%.2f%%\" "
 		    "title=\"the cached prefix ends here\"></span>", 100.0 *
@@ -388,8 +471,7 @@ page_put_wi(struct page *p)
 			buf_printf(p->out, w->tokens >= 0 ? "%lld tokens" :
 			    "already spent", (long long)w->tokens);
 		buf_puts(p->out, "</td><td>");
-		page_put_where(p, emit_where(p->run, true, w->entry->src,
-		    w->entry->span));
+		page_put_where(p, true, w->entry->src, w->entry->span);
 		buf_puts(p->out, "</td></tr>\n");
 	}
 	if (r->nrecords)
@@ -422,8 +504,7 @@ page_put_cleanups(struct page *p)
 		buf_puts(p->out, "</b><span>");
 		page_esc(p, n->change);
 		buf_puts(p->out, "</span>");
-		page_put_where(p, emit_where(p->run, n->has_src, n->src,
-		    n->span));
+		page_put_where(p, n->has_src, n->src, n->span);
 		buf_puts(p->out, "</li>\n");
 	}
 	buf_puts(p->out, "</ul>\n</section>\n");

@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/map.h"
 #include "pipeline/rewrite.h"
 #include "prompt/chat.h"
 #include "tavern/titem.h"
@@ -54,30 +55,42 @@ put_by(struct page *p, const char *what, const char *names)
 }
 
 /* The macros a macro stage replaced: the distinct {{...}} of the text
- * before it that the text after it no longer has. */
+ * before it that the text after it no longer has.  Two hash sets keep
+ * it linear however many macros a text holds. */
 static void
 put_macros(struct page *p, const char *s, const char *after)
 {
 	struct buf b = BUF_INIT;
+	struct map still, seen;
 	const char *m, *e;
+	bool added;
 
+	map_init(&still, NULL);
+	map_init(&seen, NULL);
+	for (m = strstr(after, "{{"); m; m = strstr(e, "{{")) {
+		e = strstr(m + 2, "}}");
+		if (!e)
+			break;
+		e += 2;
+		map_intern(&still, m, (size_t)(e - m), NULL);
+	}
 	for (m = strstr(s, "{{"); m; m = strstr(e, "{{")) {
 		e = strstr(m + 2, "}}");
 		if (!e)
 			break;
 		e += 2;
-		buf_putc(&b, '\0');
-		b.len--;
-		if (!page_find(b.data, b.len, m, (size_t)(e - m)) &&
-		    !strstr(after, arena_strndup(p->a, m, (size_t)(e - m)))) {
-			if (b.len)
-				buf_puts(&b, ", ");
-			buf_put(&b, m, (size_t)(e - m));
-		}
+		map_intern(&seen, m, (size_t)(e - m), &added);
+		if (!added || map_find(&still, m, (size_t)(e - m)))
+			continue;
+		if (b.len)
+			buf_puts(&b, ", ");
+		buf_put(&b, m, (size_t)(e - m));
 	}
 	buf_putc(&b, '\0');
 	put_by(p, "Macros", b.len > 1 ? b.data : NULL);
 	buf_free(&b);
+	map_free(&still);
+	map_free(&seen);
 }
 
 /* The regex scripts that changed message i at stage k (its items'),

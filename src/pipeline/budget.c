@@ -67,6 +67,7 @@ place(struct budget_item *it, size_t *left, bool *closed,
 	}
 	it->kept = 0;
 	it->fate = BUDGET_DROPPED;
+	it->left = *left;
 	if (it->turn && *closed)
 		return;
 	if (it->cost == SIZE_MAX && cost)
@@ -506,6 +507,8 @@ apply_entry(struct stage *s, struct budget_item *it, struct budget_report *r,
 	cut->priority = e->priority;
 	cut->base = e->base;
 	cut->was = ei->bodytok;
+	cut->need = it->cost;
+	cut->left = it->left;
 	cut->counted = true;
 	cut->has_src = e->has_src;
 	cut->src = e->src;
@@ -728,11 +731,17 @@ drop_turns(struct stage *s, struct budget_report *r, size_t *cap,
 {
 	struct budget_cut cut;
 	size_t was = 0, i;
-	bool counted_all = true;
+	bool counted_all = true, seen = false;
 
 	memset(&cut, 0, sizeof(cut));
 	for (i = 0; i < nv; i++)
 		if (v[i].turn && !v[i].protect && v[i].fate != BUDGET_KEPT) {
+			/* the newest cut turn was weighed first */
+			if (!seen) {
+				cut.need = v[i].cost;
+				cut.left = v[i].left;
+			}
+			seen = true;
 			if (v[i].cost == SIZE_MAX)
 				counted_all = false;
 			else

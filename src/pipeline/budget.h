@@ -72,6 +72,7 @@ struct budget_item {
 	/* out */
 	enum budget_fate fate;
 	size_t kept;            /* tokens the item costs as kept (0: cut) */
+	size_t left;            /* the room left when it was weighed */
 	void *ref;              /* the caller's */
 };
 
@@ -102,6 +103,10 @@ struct budget_cut {
 	bool base;                      /* no priority to show */
 	const char *how;                /* "head" or "tail" when truncated */
 	size_t was, now;                /* tokens before and after */
+	/* When it was weighed (history: the newest turn cut, weighed
+	 * first): what it would have cost in place, headings, separators
+	 * and overheads included, and the budget's tokens still left. */
+	size_t need, left;
 	bool counted;                   /* was is known (history: only
 	                                 * the turns counted) */
 	size_t first, last;             /* history: messages, 1-based */

@@ -139,6 +139,8 @@ messages(struct page *p, const struct node *doc, size_t *n)
 			layer = items ? layer_of(doc, "items", "id", "source",
 			    id->u.str.s) : layer_of(doc, "entries", "key",
 			    "layer", id->u.str.s);
+			if (layer && items)
+				layer = emit_html_source(id->u.str.s, layer);
 			if (layer)
 				emit_html_names_add(&l, layer);
 		}
@@ -277,12 +279,21 @@ put_text(struct page *p, const char *s, size_t len, const char *tag)
 	buf_puts(p->out, "</pre>\n");
 }
 
+/* The group a change is listed under and filtered by: an entry's
+ * layer, "tools" or "params". */
+static const char *
+group_of(const struct review_change *c)
+{
+	if (c->what == REVIEW_ENTRY && c->layer)
+		return c->layer;
+	return c->what == REVIEW_TOOL ? "tools" : "params";
+}
+
 static void
 put_change(struct page *p, const struct review_change *c)
 {
 	buf_puts(p->out, "<li class=\"f changed\" data-layers=\"");
-	esc(p, emit_html_slug(p->a, c->layer ? c->layer : c->what ==
-	    REVIEW_TOOL ? "tools" : "params"));
+	esc(p, emit_html_slug(p->a, group_of(c)));
 	buf_printf(p->out, "\"><div><span class=\"kind k-%s\">%s</span> "
 	    "<b>", kinds[c->kind], kinds[c->kind]);
 	esc(p, c->name);
@@ -342,10 +353,7 @@ put_changes(struct page *p)
 		if (c->kind == REVIEW_MESSAGE)
 			continue;
 		n++;
-		emit_html_names_add(&groups, c->what == REVIEW_ENTRY ?
-		    c->layer : c->what == REVIEW_TOOL ? "tools" : "params");
-		if (c->what == REVIEW_ENTRY)
-			emit_html_names_add(&p->layers, c->layer);
+		emit_html_names_add(&groups, group_of(c));
 	}
 	buf_printf(p->out, "<section id=\"changes\" aria-labelledby="
 	    "\"h-changes\">\n<h2 id=\"h-changes\">Changes by layer (%zu)"
@@ -360,11 +368,8 @@ put_changes(struct page *p)
 		buf_puts(p->out, "</h3>\n<ul class=\"changes\">\n");
 		for (i = 0; i < r->n; i++) {
 			const struct review_change *c = &r->v[i];
-			const char *grp = c->what == REVIEW_ENTRY ? c->layer :
-			    c->what == REVIEW_TOOL ? "tools" : "params";
-
-			if (c->kind != REVIEW_MESSAGE && grp &&
-			    strcmp(grp, groups.v[g]) == 0)
+			if (c->kind != REVIEW_MESSAGE &&
+			    strcmp(group_of(c), groups.v[g]) == 0)
 				put_change(p, c);
 		}
 		buf_puts(p->out, "</ul>\n");
@@ -526,10 +531,11 @@ review_html(struct run *run, const struct review *r, const struct node *old,
 	    "href=\"#prefix\">Cache prefix</a> · <a href=\"#changes\">Changes "
 	    "by layer</a> · <a href=\"#messages\">Messages side by side</a>"
 	    "</p></nav>\n</header>\n");
-	/* the layers of the changes join those of the messages */
+	/* the groups of the changes (layers, tools, params) join the
+	 * layers of the messages */
 	for (i = 0; i < r->n; i++)
-		if (r->v[i].what == REVIEW_ENTRY && r->v[i].layer)
-			emit_html_names_add(&p.layers, r->v[i].layer);
+		if (r->v[i].kind != REVIEW_MESSAGE)
+			emit_html_names_add(&p.layers, group_of(&r->v[i]));
 	emit_html_filters(out, p.a, &p.roles, &p.layers, "messages", true);
 	buf_puts(out, "<main class=\"wide\">\n");
 	put_prefix(&p);

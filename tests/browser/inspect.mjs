@@ -1,16 +1,22 @@
 // inspect.mjs PAGES.json: load each inspector page in headless Chromium
 // (playwright-core, the system's chromium) and check it; tests/browser.sh
 // writes PAGES.json.  Each page: {name, html, png, messages, items:
-// [[selector, count], ...], stages, injected, search, maxBytes, maxMs}.
+// [[selector, count], ...], stages, injected, search, counts, maxBytes,
+// maxMs}.
 //
 // For every page: no console message of level error or warning, no page
 // error, no request other than the page itself; the number of messages
-// (li.msg) and of each kind of item are those strata's JSON said; the
-// injected text is on the page as text while no element it would have
-// made exists; with stages, clicking a stage tab shows its panel and
-// hides the others, and the arrow keys move between tabs; filtering by
-// role, by layer and by text changes what is shown, and clearing it
-// shows everything again.  A full-page screenshot goes to png.
+// (li.msg) and of each kind of item are those strata's JSON said; both
+// token bars add up to the same total, and a SillyTavern message's text
+// and overhead are what its budget counted (counts); a long history
+// opens with only its first and last 3 messages; source links name
+// files; the injected text is on the page as text while no element it
+// would have made exists; with stages, clicking a stage tab shows its
+// panel and hides the others, and the arrow keys move between tabs;
+// every role and layer an element names is a filter choice, and each
+// layer choice shows exactly what names it; filtering by role, by layer
+// and by text changes what is shown, and clearing it shows everything
+// again.  A full-page screenshot goes to png.
 import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { chromium } from "playwright-core";
@@ -53,9 +59,14 @@ for (const spec of pages) {
         problems.push(`${m.type()}: ${m.text()}`);
     });
     p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    const blocked = new Set();
     p.on("request", (r) => {
       if (r.url() !== url)
         requests.push(r.url());
+    });
+    p.on("requestfailed", (r) => {
+      if (r.failure() && r.failure().errorText === "csp")
+        blocked.add(r.url());
     });
     // A dialog would mean an injected script ran.
     p.on("dialog", (d) => {
@@ -90,9 +101,13 @@ for (const spec of pages) {
           check(page, best < spec.maxMs, `rendered in ${Math.round(best)} ms (best of 3), under ${spec.maxMs}`);
       }
     }
-    // The page as it opens, for a person to look at.
+    // The page as it opens, for a person to look at.  content-visibility
+    // lets Chromium skip painting what is off screen, which a full-page
+    // shot would show as empty boxes: paint it all for the shot.
     const png = scheme === "light" ? spec.png : spec.png.replace(/\.png$/, "-dark.png");
+    const paint = await p.addStyleTag({ content: "*{content-visibility:visible!important}" });
     await p.screenshot({ path: png, fullPage: !spec.maxBytes });
+    await paint.evaluate((e) => e.remove());
     console.log(`     screenshot: ${png}`);
     if (scheme === "dark") {
       // The dark page is for looking at; the checks ran on the light one.
@@ -106,6 +121,51 @@ for (const spec of pages) {
     for (const [sel, want] of spec.items || []) {
       const n = await p.$$eval(sel, (v) => v.length);
       check(page, n === want, `${n} of ${sel}, expected ${want}`);
+    }
+    // Tokens: one rule on the page.  The bar by layer or source and the
+    // bar by message add up to the same total, and a SillyTavern
+    // message's text and overhead are what its budget counted for it.
+    {
+      const sum = (sel) => p.$$eval(sel, (v) => v.reduce((n, e) => {
+        const m = /: [^:]*?~?(\d+) tokens(?: \+ (\d+) overhead)?$/.exec(e.title);
+        return n + (m ? +m[1] + (+m[2] || 0) : NaN);
+      }, 0));
+      const bars = await p.$$("#tokens .bar");
+      if (bars.length === 2) {
+        const a = await sum("#tokens .bar:nth-of-type(1) > span:not(.mark)");
+        const b = await sum("#tokens .bar:nth-of-type(2) > span:not(.mark)");
+        check(page, a === b && a > 0, `the two token bars add up to the same total (${a}, ${b})`);
+      }
+    }
+    if (spec.counts) {
+      const got = await p.$$eval("#tokens .bar:nth-of-type(2) > span:not(.mark)", (v) =>
+        v.map((e) => /^message (\d+): .*?(\d+) tokens(?: \+ (\d+) overhead)?$/.exec(e.title)));
+      const bad = [];
+      for (const [n, want] of Object.entries(spec.counts)) {
+        const m = got.find((g) => g && g[1] === n);
+        if (!m || +m[2] + (+m[3] || 0) !== want)
+          bad.push(`message ${n}: ${m ? `${m[2]} + ${m[3]}` : "none"}, budget ${want}`);
+      }
+      check(page, bad.length === 0 && Object.keys(spec.counts).length > 0,
+        `${Object.keys(spec.counts).length} messages: text and overhead are the budget's count (${bad.slice(0, 3).join("; ") || "all"})`);
+    }
+    // A long history opens collapsed, but for its first and last 3
+    // messages; a click on a message opens it.
+    if (nmsg > 12) {
+      const open = await p.$$eval("li.msg > details", (v) => v.map((d) => d.open));
+      const ends = open.slice(0, 3).concat(open.slice(-3));
+      check(page, ends.every(Boolean) && open.filter(Boolean).length === 6,
+        `${open.filter(Boolean).length} of ${open.length} messages open, the first and last 3`);
+      const summary = p.locator("li.msg > details > summary").nth(5);
+      await summary.click();
+      check(page, await p.evaluate(() => document.querySelectorAll("li.msg > details")[5].open), "a click opens a closed message");
+      await summary.click();
+    }
+    // Source links point at files: a text read from inside one (a
+    // card's book in a PNG chunk, "card.png[ccv3]") links to the file.
+    {
+      const inner = await p.$$eval("a.src", (v) => v.map((a) => a.getAttribute("href")).filter((h) => /\]$|%5D$/i.test(h)));
+      check(page, inner.length === 0, `every source link names a file (${inner.slice(0, 2).join(", ") || "all do"})`);
     }
     // Injected markup: shown as text, never made into elements.
     if (spec.injected) {
@@ -164,6 +224,39 @@ for (const spec of pages) {
       }
       check(page, tried, "some layer shows some messages but not all");
     }
+    // Every role and layer a filtered element names is a choice of the
+    // filter, and each layer choice shows exactly the elements naming it.
+    const unnamed = await p.evaluate(() => {
+      const opts = (id) => new Set([...document.querySelectorAll(`#${id} option`)].map((o) => o.value));
+      const roles = opts("f-role"), layers = opts("f-layer"), miss = new Set();
+      for (const e of document.querySelectorAll(".f")) {
+        if (e.dataset.role && !roles.has(e.dataset.role))
+          miss.add("role " + e.dataset.role);
+        for (const l of (e.dataset.layers || "").split(" ").filter(Boolean))
+          if (!layers.has(l))
+            miss.add("layer " + l);
+      }
+      return [...miss];
+    });
+    check(page, unnamed.length === 0, `every role and layer on the page is a filter choice (missing: ${unnamed.join(", ") || "none"})`);
+    const wrong = await p.evaluate(() => {
+      const sel = document.getElementById("f-layer"), bad = [];
+      for (const o of sel.options) {
+        if (!o.value)
+          continue;
+        sel.value = o.value;
+        sel.dispatchEvent(new Event("change"));
+        for (const e of document.querySelectorAll(".f")) {
+          const names = (" " + (e.dataset.layers || "") + " ").includes(" " + o.value + " ");
+          if (names === e.hidden)
+            bad.push(`${o.value}: ${e.id || e.className} ${e.hidden ? "hidden" : "shown"}`);
+        }
+      }
+      sel.value = "";
+      sel.dispatchEvent(new Event("change"));
+      return bad;
+    });
+    check(page, wrong.length === 0, `each layer choice shows exactly what names it (${wrong.slice(0, 3).join("; ") || "none wrong"})`);
     if (spec.search) {
       await p.fill("#f-q", spec.search);
       const n = await visible(p, "li.msg");
@@ -179,6 +272,24 @@ for (const spec of pages) {
     await p.fill("#f-q", "");
     check(page, problems.length === 0, `no console errors (${problems.join("; ") || "none"})`);
     check(page, requests.length === 0, `no network requests (${requests.join(", ") || "none"})`);
+    // The policy itself: loads that markup slipping through escaping
+    // could make (an image, a font, a stylesheet, a fetch) are refused.
+    {
+      problems.length = 0;
+      await p.evaluate(() => {
+        const d = document, i = d.createElement("img"), l = d.createElement("link"), st = d.createElement("style");
+        i.src = "https://example.invalid/i.png";
+        l.rel = "stylesheet";
+        l.href = "https://example.invalid/s.css";
+        st.textContent = "@font-face{font-family:x;src:url(https://example.invalid/f.woff)}body{font-family:x}";
+        d.body.append(i, l, st);
+        fetch("https://example.invalid/f").catch(() => {});
+      });
+      await p.waitForTimeout(300);
+      const refused = problems.filter((m) => /Content Security Policy/.test(m)).length;
+      const made = requests.filter((u) => !blocked.has(u));
+      check(page, made.length === 0 && refused >= 4, `the policy refuses loads made after the fact (${refused} refused; made: ${made.join(", ") || "none"})`);
+    }
     await ctx.close();
   }
 }

@@ -2,8 +2,8 @@
 """pages.py BIN GOLDEN SHARED OUT: write the inspector pages the browser
 suite loads, and print their list (inspect.mjs's PAGES.json).
 
-The pages: the html-profile, html-tavern and html-diff golden cases, run
-again into OUT; what each should hold (messages, items) is read from the
+The pages: the html-profile, html-tavern, html-diff and html-diff-tavern
+golden cases, run again into OUT; what each should hold (messages, items) is read from the
 same build as JSON (strata debug --json, strata diff --json), never
 written down by hand.  With SHARED's SillyTavern samples, also the stress
 page: the Seraphina card, the default preset, a 400-message chat, 40
@@ -69,6 +69,17 @@ def aligned_rows(old, new):
     return rows
 
 
+def budget_counts(doc):
+    """What SillyTavern's budget counted for each message of one item
+    (its text and its overhead), by message number: the page's figures
+    for those messages must add up to it."""
+    per = {}
+    for it in doc["items"]:
+        if it["message"] is not None:
+            per.setdefault(it["message"], []).append(it["tokens"])
+    return {str(m): t[0] for m, t in per.items() if len(t) == 1}
+
+
 pages = []
 
 # --- a profile build ---------------------------------------------------
@@ -100,7 +111,7 @@ pages.append({
               ["li.out", sum(i["message"] is None for i in doc["items"])],
               ["tr.wi-entry", len(doc["world_info"]["considered"])]],
     "stages": True, "injected": "<script>alert(\"turn\")</script>",
-    "search": "lamp"})
+    "search": "lamp", "counts": budget_counts(doc)})
 
 # --- a diff --------------------------------------------------------------
 name = "html-diff"
@@ -120,6 +131,25 @@ pages.append({
     "items": [["#changes li", len(changes["changes"])]],
     "stages": False, "injected": "<script>alert('diff')</script>",
     "search": "3 + 3"})
+
+# --- a diff of two saved SillyTavern builds ----------------------------
+name = "html-diff-tavern"
+cwd = os.path.join(golden, name)
+args = case_args(name)
+docs = [json.load(open(os.path.join(cwd, f), encoding="utf-8"))
+        for f in ("old.json", "new.json")]
+changes = json.loads(run(without_html(args) + ["--json"], cwd, (0, 1)))
+pages.append({
+    "name": name, "html": write(name, run(args, cwd, (0, 1))),
+    "png": os.path.join(out, name + ".png"),
+    "messages": aligned_rows(docs[0]["messages"], docs[1]["messages"]),
+    # the Author's Note is a source of its own, as on the build's page
+    "items": [["#changes li", len(changes["changes"])],
+              ['li.msg[data-layers~="author-s-note"]',
+               sum(any(i.startswith("authorsNote") for i in m["items"])
+                   for m in docs[1]["messages"])]],
+    "stages": False, "injected": "<script>alert(\"turn\")</script>",
+    "search": "old lamp"})
 
 # --- the 400-message stress build --------------------------------------
 st = os.path.join(shared, "samples", "sillytavern")
@@ -220,6 +250,7 @@ if os.path.isdir(st):
         "items": [["tr.item", len(doc["items"])],
                   ["tr.wi-entry", len(doc["world_info"]["considered"])]],
         "stages": True, "injected": "<script>alert('stress')</script>",
+        "counts": budget_counts(doc),
         "search": "lantern", "maxBytes": 3 * 1024 * 1024, "maxMs": 1000})
 else:
     print("pages.py: no %s: the stress page is skipped" % st,
