@@ -69,8 +69,8 @@ too_big(struct mctx *m, size_t size)
 		return false;
 	if (!env->over)
 		diag_plain(m->run, DIAG_ERROR, MSG_MACRO_OUTPUT,
-		    diag_shown(m->run, m->text, m->len), size <= cap ?
-		    "a build" : "one text", size <= cap ? total : cap);
+		    macro_asset(env), size <= cap ? "a build" : "one text",
+		    size <= cap ? total : cap);
 	env->over = true;
 	return true;
 }
@@ -221,16 +221,29 @@ js_to_number(const char *s, double *d)
 	return true;
 }
 
-void
-macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
-    const char *value)
+const char *
+macro_asset(const struct macro_env *env)
+{
+	return env && env->asset ? env->asset : "a text of the build";
+}
+
+/* Set a variable; asset names the text whose macros set it (NULL: a
+ * variable read from a file). */
+static void
+var_set(struct run *run, struct macro_vars *vars, const char *name,
+    const char *value, const char *asset)
 {
 	size_t i;
 
 	if (strlen(value) > MACRO_VAR_MAX) {
-		diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG,
-		    diag_shown(run, name, strlen(name)), strlen(value),
-		    (size_t)MACRO_VAR_MAX);
+		if (asset)
+			diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG_IN,
+			    asset, diag_shown(run, name, strlen(name)),
+			    strlen(value), (size_t)MACRO_VAR_MAX);
+		else
+			diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG,
+			    diag_shown(run, name, strlen(name)),
+			    strlen(value), (size_t)MACRO_VAR_MAX);
 		return;
 	}
 	for (i = 0; i < vars->n; i++)
@@ -244,6 +257,13 @@ macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
 	vars->v[vars->n].name = arena_strdup(&run->arena, name);
 	vars->v[vars->n].value = arena_strdup(&run->arena, value);
 	vars->n++;
+}
+
+void
+macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
+    const char *value)
+{
+	var_set(run, vars, name, value, NULL);
 }
 
 static const char *
@@ -334,7 +354,7 @@ array_push(struct run *run, const char *cur, const char *value)
 
 static const char *
 var_add(struct run *run, struct macro_vars *vars, const char *name,
-    const char *value)
+    const char *value, const char *asset)
 {
 	struct arena *a = &run->arena;
 	const char *cur = var_value(a, vars, name);
@@ -342,7 +362,7 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 	const char *r;
 
 	if ((r = array_push(run, cur, value)) != NULL) {
-		macro_var_set(run, vars, name, r);
+		var_set(run, vars, name, r, asset);
 		return r;
 	}
 	if (!*cur)
@@ -351,11 +371,11 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 		/* String(currentValue || '') + value: a zero is falsy */
 		r = arena_printf(a, "%s%s", js_to_number(cur, &dc) &&
 		    dc == 0 ? "" : cur, value);
-		macro_var_set(run, vars, name, r);
+		var_set(run, vars, name, r, asset);
 		return r;
 	}
 	r = js_number(a, dc + dv);
-	macro_var_set(run, vars, name, r);
+	var_set(run, vars, name, r, asset);
 	return r;
 }
 
@@ -477,18 +497,22 @@ step_var(struct mctx *m, const char *s, size_t n, size_t off)
 			return NULL;
 		name = js_trim(a, name);
 		if (strncmp(op, "set", 3) == 0)
-			macro_var_set(m->run, m->vars, name, value);
+			var_set(m->run, m->vars, name, value,
+			    macro_asset(m->env));
 		else
-			var_add(m->run, m->vars, name, value);
+			var_add(m->run, m->vars, name, value,
+			    macro_asset(m->env));
 		return "";
 	}
 	if (k == n)
 		return NULL;
 	name = js_trim(a, arena_strndup(a, s + k, n - k));
 	if (strncmp(op, "inc", 3) == 0)
-		return var_add(m->run, m->vars, name, "1");
+		return var_add(m->run, m->vars, name, "1",
+		    macro_asset(m->env));
 	if (strncmp(op, "dec", 3) == 0)
-		return var_add(m->run, m->vars, name, "-1");
+		return var_add(m->run, m->vars, name, "-1",
+		    macro_asset(m->env));
 	return var_value(a, m->vars, name);
 }
 

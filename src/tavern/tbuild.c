@@ -352,6 +352,26 @@ sub(struct tb *t, const char *s)
 	return macro_expands(t->run, &t->env, s);
 }
 
+/* sub() of a text the cost-cap diagnostics name as asset. */
+static const char *
+sub_as(struct tb *t, const char *asset, const char *s)
+{
+	const char *was = t->env.asset, *r;
+
+	t->env.asset = asset;
+	r = sub(t, s);
+	t->env.asset = was;
+	return r;
+}
+
+/* The asset name of the preset's prompt id. */
+static const char *
+prompt_asset(struct tb *t, const char *id)
+{
+	return arena_printf(&t->run->arena, "preset '%s', prompt '%s'",
+	    t->in->preset ? t->in->preset : "(default)", id);
+}
+
 /* JavaScript's String.prototype.trim (ASCII whitespace and NBSP). */
 static const char *
 trim(struct arena *a, const char *s)
@@ -385,9 +405,10 @@ strip_cr(struct arena *a, const char *s)
 }
 
 /* getCharacterCardFields' baseChatReplace: trim, substitute (without
- * the card macros), collapse newlines if asked, drop \r. */
+ * the card macros), collapse newlines if asked, drop \r.  field names
+ * the card's field (NULL: the persona description). */
 static const char *
-card_field(struct tb *t, const char *s)
+card_field(struct tb *t, const char *field, const char *s)
 {
 	struct arena *a = &t->run->arena;
 	const char *r;
@@ -396,7 +417,8 @@ card_field(struct tb *t, const char *s)
 	if (!*s)
 		return "";
 	t->env.card_macros = false;
-	r = sub(t, s);
+	r = sub_as(t, field ? arena_printf(a, "card '%s', field %s",
+	    t->in->card, field) : "the persona description", s);
 	t->env.card_macros = true;
 	if (t->s.collapse_newlines) {
 		char *c = arena_strdup(a, r), *w = c;
@@ -646,17 +668,24 @@ card_fields(struct tb *t)
 	    "scenario") : NULL;
 	struct card_depth_prompt dp;
 
-	t->description = card_field(t, t->card->description.s);
-	t->personality = card_field(t, t->card->personality.s);
-	t->scenario = card_field(t, sc && sc->kind == NODE_STRING &&
-	    sc->u.str.len ? sc->u.str.s : t->card->scenario.s);
-	t->mes_example = card_field(t, t->card->mes_example.s);
-	t->system_prompt = card_field(t, t->card->system_prompt.s);
-	t->phi = card_field(t, t->card->post_history_instructions.s);
-	t->creator_notes = card_field(t, t->card->creator_notes.s);
+	t->description = card_field(t, "description",
+	    t->card->description.s);
+	t->personality = card_field(t, "personality",
+	    t->card->personality.s);
+	t->scenario = card_field(t, "scenario", sc &&
+	    sc->kind == NODE_STRING && sc->u.str.len ? sc->u.str.s :
+	    t->card->scenario.s);
+	t->mes_example = card_field(t, "mes_example",
+	    t->card->mes_example.s);
+	t->system_prompt = card_field(t, "system_prompt",
+	    t->card->system_prompt.s);
+	t->phi = card_field(t, "post_history_instructions",
+	    t->card->post_history_instructions.s);
+	t->creator_notes = card_field(t, "creator_notes",
+	    t->card->creator_notes.s);
 	t->depth_prompt = card_depth_prompt(t->card, &dp) ?
-	    card_field(t, dp.prompt.s) : "";
-	t->persona = card_field(t, t->s.persona);
+	    card_field(t, "extensions.depth_prompt.prompt", dp.prompt.s) : "";
+	t->persona = card_field(t, NULL, t->s.persona);
 
 	t->env.description = t->description;
 	t->env.personality = t->personality;
@@ -830,7 +859,8 @@ chat_messages(struct tb *t)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
 	if (chat_given(t->in) && t->chat.nall) {
-		const char *x = sub(t, t->chat.all[0].text);
+		const char *x = sub_as(t, "the chat's first message",
+		    t->chat.all[0].text);
 
 		t->chat.all[0].text = x;
 		if (!t->chat.all[0].hidden)
@@ -865,7 +895,8 @@ chat_messages(struct tb *t)
 			    g->len);
 			t->cpre[t->chat.n] = s;
 			t->cpre_by[t->chat.n] = fired(t);
-			tchat_add(run, &t->chat, t->char_name, sub(t, s),
+			tchat_add(run, &t->chat, t->char_name, sub_as(t,
+			    "the card's greeting", s),
 			    false);
 			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
 			    1].text;
@@ -920,7 +951,8 @@ chat_messages(struct tb *t)
 
 		t->craw[t->chat.n] = u;
 		t->cpre[t->chat.n] = s;
-		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
+		tchat_add(run, &t->chat, t->user_name, sub_as(t,
+		    "the user's message", s), true);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
@@ -931,14 +963,15 @@ chat_messages(struct tb *t)
 		t->craw[t->chat.n] = t->in->user;
 		t->cpre[t->chat.n] = s;
 		t->cpre_by[t->chat.n] = fired(t);
-		tchat_add(run, &t->chat, t->user_name, sub(t, s), true);
+		tchat_add(run, &t->chat, t->user_name, sub_as(t,
+		    "the user's message", s), true);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
 	    strcmp(t->type, "quiet") == 0) {
 		/* The quiet prompt: world info scans it, and it is the
 		 * last message. */
-		t->quiet = sub(t, t->in->user);
+		t->quiet = sub_as(t, "the user's message", t->in->user);
 	} else if (t->in->user && *t->in->user)
 		item_skip(t, "userInput", "chat", "user", 0, t->in->user,
 		    "trigger", arena_printf(&run->arena, "only a normal "
@@ -1790,7 +1823,8 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 				continue;
 			}
 			content = marker_content(t, id);
-			content = sub(t, content ? content : pp->content);
+			content = sub_as(t, prompt_asset(t, id),
+			    content ? content : pp->content);
 			item_stage(t, it, TAVERN_STAGE_MACROS, content);
 			if (*content) {
 				(*injs)[*ninj].role = pp->role;
@@ -1823,7 +1857,7 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 		content = marker_content(t, id);
 		if (!content)
 			content = p->order[i].enabled ? pp->content : "";
-		content = sub(t, content);
+		content = sub_as(t, prompt_asset(t, id), content);
 		/* The card's overrides, with {{original}}. */
 		if (main && p->order[i].enabled && !pp->forbid_overrides &&
 		    t->s.prefer_char_prompt && *t->system_prompt) {
@@ -1893,7 +1927,8 @@ collect(struct tb *t, struct inj **injs, size_t *ninj)
 		}
 		pp = preset_find(p, id);
 		raw = marker_raw(t, id, &source);
-		content = sub(t, marker_content(t, id));
+		content = sub_as(t, prompt_asset(t, id),
+		    marker_content(t, id));
 		if (!*raw && !*content)
 			continue;
 		it = item_add(t, id, source, pp ? pp->role : "system", -1,
