@@ -126,12 +126,24 @@ apply(struct mctx *m, char *s, step_fn *fn)
  * below answers only macros whose inside starts with its name, so a step
  * whose names are all absent cannot change s and is not run: most texts
  * hold a macro or two, and most of the 50 passes are then a scan. */
+/* The first "{{" of s, or NULL.  strchr() rather than strstr(): a
+ * sanitizer's strstr() measures the whole rest of s on every call,
+ * which made has_open() quadratic under ASan (fuzz finding
+ * macros/asan-strstr-braces). */
+static const char *
+find_open(const char *s)
+{
+	while ((s = strchr(s, '{')) != NULL && s[1] != '{')
+		s++;
+	return s;
+}
+
 static bool
 has_open(const char *s, const char *key)
 {
 	size_t k = strlen(key);
 
-	while ((s = strstr(s, "{{")) != NULL) {
+	while ((s = find_open(s)) != NULL) {
 		if (strncasecmp(s + 2, key, k) == 0)
 			return true;
 		s++;    /* "{{{user}}}": the second '{' opens one too */
