@@ -40,7 +40,7 @@ status=$?
 [ $status -eq 1 ] || fail "exit status $status, expected 1"
 n=$(wc -l <"$tmp/out")
 [ "$n" -eq 99999 ] || fail "$n output lines, expected 99999"
-grep -q 'in.jsonl:50000:1:.*error' "$tmp/err" ||
+grep -q "in.jsonl:50000:23: error: 'user' must be a string" "$tmp/err" ||
 	fail "the bad line is not reported at in.jsonl:50000"
 grep -q 'in.jsonl:50000 (id bad): line skipped' "$tmp/err" ||
 	fail "the skipped line is not named with its id"

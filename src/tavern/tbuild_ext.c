@@ -1,0 +1,523 @@
+/*
+ * tbuild_ext: the extension prompts (Author's Note, Character's Note,
+ * persona, summary), world info through its seam, and the examples.
+ */
+#include "tavern/tbuild_int.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/tree.h"
+#include "data/yamltree.h"
+#include "diag/run.h"
+#include "text/macros.h"
+#include "prompt/chat.h"
+#include "tavern/card.h"
+#include "tavern/field.h"
+#include "tavern/macro.h"
+#include "tavern/preset.h"
+#include "tavern/settings.h"
+#include "tavern/tchat.h"
+#include "tavern/titem.h"
+
+static void
+ext_add(struct tb *t, const char *key, const char *value, int position,
+    int64_t depth, int role)
+{
+	struct ext e;
+
+	e.key = key;
+	e.value = value;
+	e.position = position;
+	e.depth = depth;
+	e.role = role < 0 || role > 2 ? 0 : role;
+	e.item = tb_item_add(t, strcmp(key, "2_floating_prompt") == 0 ?
+	    "authorsNote" : strcmp(key, "1_memory") == 0 ? "summary" :
+	    strcmp(key, "DEPTH_PROMPT") == 0 ?
+	    "charDepthPrompt" : strcmp(key, "PERSONA_DESCRIPTION") == 0 ?
+	    "personaDescription" : key, strcmp(key, "2_floating_prompt") ==
+	    0 || strcmp(key, "1_memory") == 0 ? "chat" :
+	    strcmp(key, "DEPTH_PROMPT") == 0 ? "card" :
+	    strcmp(key, "PERSONA_DESCRIPTION") == 0 ? "settings" :
+	    "world info", tb_roles[e.role], position == EXT_IN_CHAT ? depth :
+	    -1, value);
+	if (!*tb_trim(&t->run->arena, value))
+		tb_item_out(t, e.item, "empty", NULL);
+	if (t->next == t->extcap)
+		t->ext = avec_grow(&t->run->arena, t->ext, &t->extcap, t->next,
+		    t->next + 1, sizeof(*t->ext));
+	t->ext[t->next++] = e;
+}
+
+int
+tb_ext_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ext *)a)->key,
+	    ((const struct ext *)b)->key);
+}
+
+/* getExtensionPrompt: the values at (position, depth, role) in sorted
+ * key order, trimmed, joined with "\n", substituted.  depth < 0: any.
+ * The items joined go to *items (NULL: not wanted). */
+const char *
+tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
+    const uint32_t **items, uint32_t *nitems)
+{
+	struct buf b = BUF_INIT;
+	const char *r;
+	size_t i;
+	uint32_t *vi = arena_array(&t->run->arena, t->next + 1,
+	    sizeof(*vi)), nv = 0;
+
+	for (i = 0; i < t->next; i++) {
+		const struct ext *e = &t->ext[i];
+		const char *v;
+
+		if (e->position != position || (depth >= 0 &&
+		    e->depth != depth) || (role >= 0 && e->role != role) ||
+		    !*e->value)
+			continue;
+		v = tb_trim(&t->run->arena, e->value);
+		if (!*v)
+			continue;
+		if (b.len)
+			buf_putc(&b, '\n');
+		buf_puts(&b, v);
+		vi[nv++] = e->item;
+	}
+	buf_putc(&b, '\0');
+	r = tb_sub(t, b.data);
+	buf_free(&b);
+	/* One substitution for the group: its text is the first item's. */
+	if (nv)
+		tb_item_stage(t, vi[0], TAVERN_STAGE_MACROS,
+		    tb_trim(&t->run->arena, r));
+	for (i = 1; i < nv; i++)
+		tb_item_note(t, vi[i], arena_printf(&t->run->arena, "joined to "
+		    "%s and substituted with it", t->rep->items[vi[0]].id));
+	if (nv > 1)
+		tb_item_note(t, vi[0], "the text of every extension prompt "
+		    "joined here");
+	if (!*r)
+		for (i = 0; i < nv; i++)
+			tb_item_empty(t, vi[i]);
+	if (items) {
+		*items = *r ? vi : NULL;
+		*nitems = *r ? nv : 0;
+	}
+	return r;
+}
+
+/* --- extension prompts: Author's Note, Character's Note, persona --- */
+
+static bool
+meta_int(struct tb *t, const char *key, int64_t def, int64_t *out)
+{
+	return field_int(t->run, t->chat.meta, key, def, out);
+}
+
+bool
+tb_authors_note(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const char *note;
+	int64_t interval, position, depth, role, n;
+	size_t i;
+	bool ok = true;
+
+	ok &= field_str(t->run, t->chat.meta, "note_prompt",
+	    t->s.note_default, &note);
+	ok &= meta_int(t, "note_interval", t->s.note_interval, &interval);
+	ok &= meta_int(t, "note_position", t->s.note_position, &position);
+	ok &= meta_int(t, "note_depth", t->s.note_depth, &depth);
+	ok &= meta_int(t, "note_role", t->s.note_role, &role);
+	if (!ok)
+		return false;
+	n = (int64_t)tchat_user_count(&t->chat);
+	t->an_fires = interval > 0 && (n >= interval ? n % interval :
+	    interval - n) == 0;
+	if (!t->an_fires)
+		note = "";
+	/* A character's own note (extension_settings.note.chara). */
+	for (i = 0; t->an_fires && t->s.note_chara &&
+	    i < t->s.note_chara->u.array.n; i++) {
+		const struct node *c = t->s.note_chara->u.array.items[i];
+		const char *name, *prompt;
+		bool use;
+		int64_t pos;
+
+		if (c->kind != NODE_TABLE ||
+		    !field_str(t->run, c, "name", "", &name) ||
+		    strcmp(name, t->card_file) ||
+		    !field_str(t->run, c, "prompt", "", &prompt) ||
+		    !field_bool(t->run, c, "useChara", false, &use) ||
+		    !field_int(t->run, c, "position", 0, &pos) || !use)
+			continue;
+		if (pos == 0)
+			note = prompt;
+		else if (pos == 1)
+			note = arena_printf(a, "%s\n%s", prompt, note);
+		else
+			note = arena_printf(a, "%s\n%s", note, prompt);
+	}
+	if (t->an_fires && *t->persona) {
+		if (t->s.persona_position == PERSONA_TOP_AN)
+			note = arena_printf(a, "%s\n%s", t->persona, note);
+		else if (t->s.persona_position == PERSONA_BOTTOM_AN)
+			note = arena_printf(a, "%s\n%s", note, t->persona);
+	}
+	ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
+	if (!t->an_fires)
+		tb_item_out(t, t->ext[t->next - 1].item, "interval",
+		    interval > 0 ?
+		    arena_printf(a, "note_interval %lld, %lld user message%s",
+		    (long long)interval, (long long)n, n == 1 ? "" : "s") :
+		    "note_interval 0: never");
+	return true;
+}
+
+void
+tb_depth_prompts(struct tb *t)
+{
+	struct card_depth_prompt dp;
+
+	if (t->s.memory_on && *t->memory) {
+		const char *v = tb_trim(&t->run->arena, t->memory), *keep =
+		    t->env.summary;
+
+		t->env.summary = v;
+		v = *t->s.memory_template ? tb_sub(t, t->s.memory_template) :
+		    arena_printf(&t->run->arena, "Summary: %s", v);
+		t->env.summary = keep;
+		ext_add(t, "1_memory", v, (int)t->s.memory_position,
+		    t->s.memory_depth, (int)t->s.memory_role);
+	}
+
+	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
+		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
+		    dp.depth, strcmp(dp.role, "user") == 0 ? 1 :
+		    strcmp(dp.role, "assistant") == 0 ? 2 : 0);
+		/* The card's text; its macros ran as a card field. */
+		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		    dp.prompt.s);
+		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		    t->depth_prompt);
+	}
+	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
+		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
+		    t->s.persona_depth, (int)t->s.persona_role);
+		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		    t->s.persona);
+		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		    t->persona);
+	}
+}
+
+/* --- world info (seam) --- */
+
+static const char *
+outlet(void *ctx, const char *name)
+{
+	struct tb *t = ctx;
+	size_t i;
+
+	for (i = 0; i < t->wi.noutlets; i++)
+		if (strcmp(t->wi.outlets[i].name, name) == 0)
+			return t->wi.outlets[i].text;
+	return "";
+}
+
+enum tavern_regex_place
+tb_placement(const struct tchat_msg *m)
+{
+	return m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT;
+}
+
+/* Chat message j after the prompt-time regex at its depth, with its
+ * reasoning in front when the prompt takes it. */
+const char *
+tb_rx_at(struct tb *t, size_t j)
+{
+	if (!t->rx_out[j]) {
+		t->rx_out[j] = t->seams->regex.apply(t->seams->regex.ctx,
+		    t->run, tb_placement(&t->chat.msgs[j]), true,
+		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
+		t->rx_by[j] = tb_fired(t);
+		if (t->reason && t->reason[j])
+			t->rx_out[j] = *t->rx_out[j] || !t->reason_bare[j] ?
+			    arena_printf(&t->run->arena, "%s%s",
+			    t->reason[j], t->rx_out[j]) : t->reason_bare[j];
+	}
+	return t->rx_out[j];
+}
+
+/*
+ * PromptReasoning: from the newest message back, each one's
+ * extra.reasoning (through the reasoning regex scripts at its depth)
+ * goes in front of its text as prefix, reasoning, suffix, separator --
+ * only prefix and reasoning when its text is empty -- while
+ * reasoning.add_to_prompts allows and fewer than max_additions were
+ * added.  The message a continue continues gets its reasoning whatever
+ * the setting (and counts).
+ */
+static void
+reasoning(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const struct settings *st = &t->s;
+	size_t i, n = t->chat.n;
+	int64_t count = 0;
+	bool cont = t->rx_shift != 0;
+
+	t->reason = arena_array(a, n + 1, sizeof(*t->reason));
+	t->reason_bare = arena_array(a, n + 1, sizeof(*t->reason_bare));
+	for (i = n; i > 0; i--) {
+		const struct tchat_msg *m = &t->chat.msgs[i - 1];
+		bool prefix = cont && i == n;
+		const char *r, *pre, *suf, *sep;
+		int depth = (int)(n - i) - (cont ? 1 : 0);
+
+		if ((prefix || (st->reasoning_add &&
+		    count < st->reasoning_max)) && m->reasoning) {
+			r = t->seams->regex.apply(t->seams->regex.ctx, t->run,
+			    TAVERN_RE_REASONING, true, depth, m->reasoning);
+			if (*r && strcmp(r, "\xe2\x80\x8b")) {
+				count++;
+				pre = tb_sub(t, st->reasoning_prefix);
+				sep = tb_sub(t, st->reasoning_sep);
+				suf = tb_sub(t, st->reasoning_suffix);
+				t->reason[i - 1] = arena_printf(a, "%s%s%s%s",
+				    pre, r, suf, sep);
+				if (prefix)
+					t->reason_bare[i - 1] = arena_printf(a,
+					    "%s%s", pre, r);
+			}
+		}
+		if (!st->reasoning_add || count >= st->reasoning_max)
+			break;
+	}
+}
+
+/* tavern_wi_scan's text(): message i counted from the newest. */
+static const char *
+wi_text(void *ctx, size_t i)
+{
+	struct tb *t = ctx;
+
+	return tb_rx_at(t, t->nrx - 1 - i);
+}
+
+bool
+tb_world_info(struct tb *t)
+{
+	struct run *run = t->run;
+	struct tavern_wi_scan in;
+	struct tavern_wi_msg *msgs;
+	size_t i, j;
+	size_t k;
+
+	memset(&in, 0, sizeof(in));
+	msgs = arena_array(&run->arena, t->chat.n + 1, sizeof(*msgs));
+	t->nrx = t->chat.n;
+	/* SillyTavern regexes its chat once, for world info and the
+	 * prompt: on continue both see the message continued at -1. */
+	t->rx_shift = strcmp(t->type, "continue") == 0 && t->chat.n ? 1 : 0;
+	t->rx_text = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	t->rx_out = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	t->rx_by = arena_array(&run->arena, t->nrx + 1, sizeof(char *));
+	reasoning(t);
+	/* Oldest first, as SillyTavern regexes them (its macros may set
+	 * variables: the newest message's value is the one kept); what may
+	 * wait does.  msgs[] is newest first. */
+	for (j = 0; j < t->nrx; j++) {
+		const struct tchat_msg *m = &t->chat.msgs[j];
+
+		i = t->nrx - 1 - j;
+		msgs[i].name = m->name;
+		t->rx_text[j] = m->text;
+		if (!t->in->skip_unsent || !t->seams->regex.pure ||
+		    !t->seams->regex.pure(t->seams->regex.ctx, tb_placement(m),
+		    m->text))
+			msgs[i].text = tb_rx_at(t, j);
+	}
+	in.msgs = msgs;
+	in.nmsgs = t->chat.n;
+	in.text = wi_text;
+	in.text_ctx = t;
+	in.persona = t->persona;
+	in.description = t->description;
+	in.personality = t->personality;
+	in.depth_prompt = t->depth_prompt;
+	in.scenario = t->scenario;
+	in.creator_notes = t->creator_notes;
+	in.inject = "";
+	/* With allowWIScan the Author's and Character's Notes are in the
+	 * inject buffer. */
+	for (k = 0; k < t->next; k++) {
+		const struct ext *e = &t->ext[k];
+
+		if (((t->s.note_wi_scan && (strcmp(e->key,
+		    "2_floating_prompt") == 0 || strcmp(e->key,
+		    "DEPTH_PROMPT") == 0)) || (t->s.memory_scan &&
+		    strcmp(e->key, "1_memory") == 0)) && *e->value)
+			in.inject = *in.inject ? arena_printf(&run->arena,
+			    "%s\n%s", in.inject, e->value) : e->value;
+	}
+	/* The quiet prompt is scanned too. */
+	if (t->quiet && *t->quiet)
+		in.inject = *in.inject ? arena_printf(&run->arena, "%s\n%s",
+		    in.inject, t->quiet) : t->quiet;
+	in.card = t->card;
+	in.card_file = t->card_file;
+	in.chat_metadata = t->chat.meta;
+	in.wi_settings = t->s.world_info;
+	in.worlds = t->in->worlds;
+	in.nworlds = t->in->nworlds;
+	in.max_context = t->p->max_context - t->p->max_tokens;
+	in.type = t->type;
+	in.macros = &t->env;
+	in.an_fires = t->an_fires;
+	in.settings = t->s.root;
+	in.tokens = &t->seams->tokens;
+	in.regex = &t->seams->regex;
+	in.seed = t->in->seed ? strtoull(t->in->seed, NULL, 10) : 0;
+	memset(&t->wi, 0, sizeof(t->wi));
+	if (!t->seams->wi.scan(t->seams->wi.ctx, run, &in, &t->wi))
+		return false;
+	t->env.outlet = outlet;
+	t->env.outlet_ctx = t;
+	for (i = 0; i < t->wi.ndepth; i++) {
+		const struct tavern_wi_depth *d = &t->wi.depth[i];
+
+		ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
+		    (long long)d->depth, d->role), d->text, EXT_IN_CHAT,
+		    d->depth, d->role);
+	}
+	/* The Author's Note wrapped by its world-info entries. */
+	if (t->an_fires)
+		for (k = 0; k < t->next; k++) {
+			struct ext *e = &t->ext[k];
+			const char *s;
+			size_t n;
+
+			if (strcmp(e->key, "2_floating_prompt"))
+				continue;
+			s = arena_printf(&run->arena, "%s\n%s\n%s",
+			    t->wi.an_top ? t->wi.an_top : "", e->value,
+			    t->wi.an_bottom ? t->wi.an_bottom : "");
+			if (*s == '\n')
+				s++;
+			n = strlen(s);
+			if (n && s[n - 1] == '\n')
+				n--;
+			e->value = arena_strndup(&run->arena, s, n);
+			tb_item_stage(t, e->item, TAVERN_STAGE_RAW, e->value);
+			if (*tb_trim(&run->arena, e->value))
+				tb_item_out(t, e->item, NULL, NULL);
+		}
+	return true;
+}
+
+/* --- examples --- */
+
+/* parseMesExamples: blocks split on <START> (any case). */
+void
+tb_example_blocks(struct tb *t, struct tlist *blocks_out)
+{
+	struct arena *a = &t->run->arena;
+	const char *s = t->mes_example;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < t->wi.nem_top; i++)
+		tb_push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		    "<START>\n%s\n", tb_em_block(a,
+		    tb_sub(t, t->wi.em_top[i]))), NULL);
+	if (*s && strcmp(s, "<START>")) {
+		const char *p, *next;
+
+		if (strncmp(s, "<START>", 7))
+			s = arena_printf(a, "<START>\n%s", tb_trim(a, s));
+		/* split(/<START>/gi).slice(1): s starts with <START> */
+		for (p = s + 7;; p = next + 7) {
+			for (next = p; *next && strncasecmp(next, "<START>",
+			    7); next++)
+				;
+			buf_reset(&b);
+			buf_put(&b, p, (size_t)(next - p));
+			buf_putc(&b, '\0');
+			tb_push(t->run, blocks_out, "system", NULL,
+			    arena_printf(a, "<START>\n%s\n",
+			    tb_trim(a, b.data)), NULL);
+			if (!*next)
+				break;
+		}
+	}
+	for (i = 0; i < t->wi.nem_bottom; i++)
+		tb_push(t->run, blocks_out, "system", NULL, arena_printf(a,
+		    "<START>\n%s\n", tb_em_block(a,
+		    tb_sub(t, t->wi.em_bottom[i]))), NULL);
+	buf_free(&b);
+}
+
+/* parseExampleIntoIndividual: one block's lines into named messages. */
+void
+tb_example_messages(struct tb *t, const char *block, struct tlist *out)
+{
+	struct arena *a = &t->run->arena;
+	const char *uprefix = arena_printf(a, "%s:", t->user_name);
+	const char *cprefix = arena_printf(a, "%s:", t->char_name);
+	struct buf tmp = BUF_INIT;
+	bool in_user = false, in_bot = false, first = true;
+	const char *line = block;
+
+#define FLUSH(prefix, sysname) do { \
+	const char *m, *at; \
+	buf_putc(&tmp, '\0'); \
+	at = strstr(tmp.data, (prefix)); \
+	m = at ? arena_printf(a, "%.*s%s", (int)(at - tmp.data), tmp.data, \
+	    at + strlen(prefix)) : tmp.data; \
+	tb_push(t->run, out, "system", (sysname), tb_trim(a, m), NULL); \
+	buf_reset(&tmp); \
+} while (0)
+	while (line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (first) {
+			/* the <START> heading */
+			first = false;
+			line = nl ? nl + 1 : NULL;
+			continue;
+		}
+		if (strncmp(line, uprefix, strlen(uprefix)) == 0) {
+			in_user = true;
+			if (in_bot)
+				FLUSH(cprefix, "example_assistant");
+			in_bot = false;
+		} else if (strncmp(line, cprefix, strlen(cprefix)) == 0) {
+			in_bot = true;
+			if (in_user)
+				FLUSH(uprefix, "example_user");
+			in_user = false;
+		}
+		if (tmp.len)
+			buf_putc(&tmp, '\n');
+		buf_put(&tmp, line, len);
+		line = nl ? nl + 1 : NULL;
+	}
+	if (in_user)
+		FLUSH(uprefix, "example_user");
+	else if (in_bot)
+		FLUSH(cprefix, "example_assistant");
+#undef FLUSH
+	buf_free(&tmp);
+}

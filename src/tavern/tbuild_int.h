@@ -1,0 +1,236 @@
+/*
+ * tbuild_int: what the files of the SillyTavern build (tbuild*.c) share
+ * and nothing else includes.  tbuild.c drives the steps in order: read
+ * the inputs (tbuild_read.c), the extension prompts, world info and
+ * examples (tbuild_ext.c), the prompt manager's collection and its fill
+ * (tbuild_prompts.c) with the history and in-chat injections
+ * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
+ * post-processing and provider shaping (tbuild_shape.c); tbuild_item.c
+ * keeps the message lists and the items (titem.h) every step records to.
+ *
+ * Ownership: one struct tb per build, on tavern_build()'s stack; all it
+ * points to (messages, lists, strings, items, the report) lives in the
+ * run's arena and is never freed before the run ends.  t->in and
+ * t->seams are borrowed from the caller; strings a function returns are
+ * the arena's or borrowed from its arguments, never the caller's to free.
+ */
+#ifndef TBUILD_INT_H
+#define TBUILD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tavern/tbuild.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/tree.h"
+#include "data/yamltree.h"
+#include "diag/run.h"
+#include "text/macros.h"
+#include "prompt/chat.h"
+#include "tavern/card.h"
+#include "tavern/field.h"
+#include "tavern/macro.h"
+#include "tavern/preset.h"
+#include "tavern/settings.h"
+#include "tavern/tchat.h"
+#include "tavern/titem.h"
+
+/* Extension prompt positions (SillyTavern's extension_prompt_types). */
+enum { EXT_IN_PROMPT = 0, EXT_IN_CHAT = 1, EXT_BEFORE_PROMPT = 2 };
+
+/* system, user, assistant: by extension prompt role (0-2). */
+extern const char *const tb_roles[3];
+
+/* A message while it is being assembled. */
+struct tmsg {
+	const char *role;
+	const char *name;               /* NULL: none */
+	const char *content;
+	const char *id;                 /* newMainChat, newChat, ... or NULL */
+	const uint32_t *items;          /* its items (titem.h) */
+	uint32_t nitems;
+	/* A chat message whose content is NULL until resolve() makes it:
+	 * its index in the chat and its item. */
+	size_t chat;
+	uint32_t chat_item;
+	bool blocks;                    /* sent as a list of text blocks */
+	bool real;                      /* a message of the chat (history) */
+	bool prepared;                  /* its macros ran at prompt time */
+};
+
+struct tlist {
+	struct tmsg *v;
+	size_t n, cap;
+};
+
+struct ext {
+	const char *key, *value;
+	int position;
+	int64_t depth;
+	int role;
+	uint32_t item;
+};
+
+/* A place in the final order: a prompt, or a collection (main and the
+ * extension prompts beside it, the history, the examples). */
+struct slot {
+	const char *id;
+	struct tlist msgs;
+};
+
+struct tb {
+	struct run *run;
+	const struct tavern_input *in;
+	const struct tavern_seams *seams;
+	struct preset *p;
+	struct settings s;
+	struct card *card;
+	struct tchat chat;
+	struct macro_env env;
+	struct macro_vars locals, globals;
+	const char *type, *user_name, *char_name, *card_file;
+	/* card fields, substituted once */
+	const char *description, *personality, *scenario, *mes_example,
+	    *system_prompt, *phi, *depth_prompt, *creator_notes, *persona;
+	struct ext *ext;
+	size_t next, extcap;
+	struct tavern_wi_result wi;
+	bool an_fires;
+	struct slot *slots;
+	size_t nslots, slotcap;
+	const struct tchat_msg *continued;      /* --type continue */
+	bool swiping;                   /* --type swipe: the last reply is
+	                                 * a swipe in progress */
+	bool typed;                     /* a user message was added */
+	const char *quiet;              /* --type quiet: the quiet prompt */
+	size_t nloaded;                 /* messages as the chat opened */
+	const char *memory;             /* the summary as the chat opened */
+	long budget, used;
+	struct tavern_report *rep;
+	enum out_format format;         /* the body's: anthropic, gemini
+	                                 * reshape it */
+	/* Chat message i at the stages before regex-post. */
+	const char **craw, **cpre, **cmac;
+	const char **cpre_by;           /* the scripts that made cpre[i] */
+	/* The chat as world_info() regexed it, by message: its text and
+	 * the result, which history() takes when it would make the same
+	 * call (SillyTavern regexes its chat once for both).  rx_out[i] is
+	 * NULL until rx_at() computes it: with in->skip_unsent, a message
+	 * whose regex is pure waits until world info or the budget needs
+	 * it, and one they never reach is never regexed. */
+	const char **rx_text, **rx_out;
+	const char **rx_by;             /* the scripts that made rx_out[i] */
+	const char **reason;    /* by message: its reasoning as the prompt
+	                         * puts it in front, or NULL */
+	const char **reason_bare;       /* the same for an empty message
+	                                 * continued: no suffix */
+	size_t nrx;
+	int rx_shift;           /* 1 on continue: the message continued
+	                         * has depth -1 */
+};
+
+/* The in-chat injections: preset prompts at a depth (injection_position
+ * 1) and the IN_CHAT extension prompts, into the history (oldest first
+ * in and out). */
+struct inj {
+	const char *role, *content;
+	int64_t depth, order;
+	uint32_t item;
+};
+
+/* tbuild_item.c: message lists, items (titem.h) and text helpers */
+size_t tb_count(struct tb *t, struct tmsg *m);
+const char *tb_em_block(struct arena *a, const char *s);
+const char *tb_fired(struct tb *t);
+void tb_holds(struct tb *t, struct tmsg *m, uint32_t i);
+void tb_insert_at(struct run *run, struct tlist *l, size_t at,
+    const struct tmsg *m);
+uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
+    const char *role, int64_t depth, const char *raw);
+void tb_item_empty(struct tb *t, uint32_t i);
+void tb_item_note(struct tb *t, uint32_t i, const char *note);
+void tb_item_out(struct tb *t, uint32_t i, const char *reason,
+    const char *note);
+void tb_item_skip(struct tb *t, const char *id, const char *source,
+    const char *role, int64_t depth, const char *raw, const char *reason,
+    const char *note);
+void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,
+    const char *s);
+const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
+    const uint32_t *b, uint32_t nb);
+void tb_last_holds(struct tb *t, struct tlist *l, uint32_t i);
+void tb_push(struct run *run, struct tlist *l, const char *role,
+    const char *name, const char *content, const char *id);
+void tb_push_item(struct tb *t, struct tlist *l, const char *role,
+    const char *name, const char *content, const char *id, uint32_t item);
+void tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m);
+void tb_reserve(struct run *run, struct tlist *l, size_t n);
+const char *tb_strip_cr(struct arena *a, const char *s);
+const char *tb_sub(struct tb *t, const char *s);
+/* tb_sub() of a text the macros' cost-cap diagnostics name as asset
+ * ("card 'c.json', field description"). */
+const char *tb_sub_as(struct tb *t, const char *asset, const char *s);
+/* The asset name of the preset's prompt id. */
+const char *tb_prompt_asset(struct tb *t, const char *id);
+size_t tb_tokens(struct tb *t, struct tmsg *m);
+const char *tb_trim(struct arena *a, const char *s);
+
+/* tbuild_read.c: the inputs (card, preset, settings, chat), the macro
+ * environment */
+void tb_card_fields(struct tb *t);
+bool tb_chat_given(const struct tavern_input *in);
+bool tb_chat_messages(struct tb *t);
+bool tb_read_inputs(struct tb *t);
+bool tb_regex_scope(struct tb *t);
+void tb_setup_env(struct tb *t);
+
+/* tbuild_ext.c: the extension prompts (Author's Note, Character's Note,
+ * persona), world info, examples */
+bool tb_authors_note(struct tb *t);
+void tb_depth_prompts(struct tb *t);
+void tb_example_blocks(struct tb *t, struct tlist *blocks_out);
+void tb_example_messages(struct tb *t, const char *block, struct tlist *out);
+int tb_ext_cmp(const void *a, const void *b);
+const char *tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
+    const uint32_t **items, uint32_t *nitems);
+enum tavern_regex_place tb_placement(const struct tchat_msg *m);
+const char *tb_rx_at(struct tb *t, size_t j);
+bool tb_world_info(struct tb *t);
+
+/* tbuild_chat.c: history and the in-chat injections */
+const char *tb_completion_name(struct arena *a, const char *name);
+void tb_history(struct tb *t, struct tlist *out);
+void tb_inject(struct tb *t, struct tlist *hist, const struct inj *pm,
+    size_t npm);
+void tb_prepare(struct tb *t, struct tmsg *m);
+void tb_resolve(struct tb *t, struct tmsg *m);
+
+/* tbuild_prompts.c: the prompt manager: collection, markers, budget fill */
+void tb_collect(struct tb *t, struct inj **injs, size_t *ninj);
+void tb_continued(struct tb *t, struct tlist *hist, bool prefill);
+bool tb_fill(struct tb *t, struct tlist *hist);
+void tb_main_extensions(struct tb *t);
+struct slot *tb_slot_add(struct tb *t, const char *id);
+
+/* tbuild_own.c: strata's own entries among the preset's prompts */
+bool tb_own_anchors(struct tb *t);
+void tb_own_context(struct tb *t, struct tlist *hist);
+void tb_own_inchat(struct tb *t);
+void tb_own_system(struct tb *t);
+
+/* tbuild_shape.c: squash, post-processing, provider shaping, body fields */
+const struct node *tb_claude_params(struct tb *t);
+const struct node *tb_custom_body(struct tb *t, const struct node *b);
+void tb_names_in_text(struct tb *t, struct tlist *l);
+void tb_post_process(struct tb *t, struct tlist *l);
+void tb_provider_shape(struct tb *t, struct tlist *l, bool claude);
+const struct node *tb_responses_params(struct tb *t);
+void tb_squash(struct tb *t, struct tlist *l);
+const struct node *tb_with_stops(struct tb *t, const struct node *b);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * tbuild_item: the message lists a build assembles and the items
+ * (titem.h) that record what was decided about each piece of text.
+ */
+#include "tavern/tbuild_int.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/tree.h"
+#include "data/yamltree.h"
+#include "diag/run.h"
+#include "text/macros.h"
+#include "prompt/chat.h"
+#include "tavern/card.h"
+#include "tavern/field.h"
+#include "tavern/macro.h"
+#include "tavern/preset.h"
+#include "tavern/settings.h"
+#include "tavern/tchat.h"
+#include "tavern/titem.h"
+
+const char *const tb_roles[3] = { "system", "user", "assistant" };
+
+void
+tb_push(struct run *run, struct tlist *l, const char *role, const char *name,
+    const char *content, const char *id)
+{
+	struct tmsg m;
+
+	m.role = role;
+	m.name = name;
+	m.content = content;
+	m.id = id;
+	m.items = NULL;
+	m.nitems = 0;
+	m.chat = 0;
+	m.chat_item = 0;
+	m.blocks = false;
+	m.real = m.prepared = false;
+	if (l->n == l->cap)
+		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
+		    sizeof(*l->v));
+	l->v[l->n++] = m;
+}
+
+void
+tb_insert_at(struct run *run, struct tlist *l, size_t at, const struct tmsg *m)
+{
+	if (l->n == l->cap)
+		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
+		    sizeof(*l->v));
+	if (at > l->n)
+		at = l->n;
+	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof(*l->v));
+	l->v[at] = *m;
+	l->n++;
+}
+
+
+/* Room in l for n messages in all, allocated once (lists the size of
+ * the chat would otherwise grow by copies left in the arena). */
+void
+tb_reserve(struct run *run, struct tlist *l, size_t n)
+{
+	if (n > l->cap)
+		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, n,
+		    sizeof(*l->v));
+}
+
+size_t
+tb_tokens(struct tb *t, struct tmsg *m)
+{
+	tb_resolve(t, m);
+	return t->seams->tokens.count(t->seams->tokens.ctx, m->role, m->name,
+	    m->content, strlen(m->content));
+}
+
+/* --- items (titem.h): what was decided about each piece of text --- */
+
+/* The regex scripts that changed the text in the last apply(), or NULL. */
+const char *
+tb_fired(struct tb *t)
+{
+	const struct tavern_regex *re = &t->seams->regex;
+
+	return re->fired ? re->fired(re->ctx) : NULL;
+}
+
+
+/* A new item with text raw at every stage; its index. */
+uint32_t
+tb_item_add(struct tb *t, const char *id, const char *source, const char *role,
+    int64_t depth, const char *raw)
+{
+	struct tavern_report *r = t->rep;
+	struct tavern_item *it;
+	size_t k;
+
+	if (r->n == r->cap)
+		r->items = avec_grow(&t->run->arena, r->items, &r->cap, r->n,
+		    r->n + 1, sizeof(*r->items));
+	it = &r->items[r->n];
+	memset(it, 0, sizeof(*it));
+	it->id = id;
+	it->source = source;
+	it->role = role;
+	it->depth = depth;
+	it->message = -1;
+	for (k = 0; k < TAVERN_NSTAGES; k++)
+		it->text[k] = raw ? raw : "";
+	return (uint32_t)r->n++;
+}
+
+/* Item i's text from stage k on is s (the text before it when equal, so
+ * unchanged stages share one string). */
+void
+tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
+{
+	struct tavern_item *it = &t->rep->items[i];
+	size_t j;
+
+	if (!s)
+		s = "";
+	if (k > 0 && strcmp(it->text[k - 1], s) == 0)
+		s = it->text[k - 1];
+	for (j = k; j < TAVERN_NSTAGES; j++)
+		it->text[j] = s;
+}
+
+/* Item i is left out for reason (note: NULL or more words). */
+void
+tb_item_out(struct tb *t, uint32_t i, const char *reason, const char *note)
+{
+	t->rep->items[i].reason = reason;
+	if (note)
+		t->rep->items[i].note = note;
+}
+
+/* Item i is empty: as given, or once its macros ran. */
+void
+tb_item_empty(struct tb *t, uint32_t i)
+{
+	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
+
+	tb_item_out(t, i, "empty", *tb_trim(&t->run->arena, raw) ?
+	    "empty after macros" : NULL);
+}
+
+void
+tb_item_note(struct tb *t, uint32_t i, const char *note)
+{
+	t->rep->items[i].note = note;
+}
+
+/* An item left out before it had any text of its own. */
+void
+tb_item_skip(struct tb *t, const char *id, const char *source, const char *role,
+    int64_t depth, const char *raw, const char *reason, const char *note)
+{
+	tb_item_out(t, tb_item_add(t, id, source, role, depth, raw), reason,
+	    note);
+}
+
+/* The items of a and then b, in a new array. */
+const uint32_t *
+tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na, const uint32_t *b,
+    uint32_t nb)
+{
+	uint32_t *v;
+
+	if (!na)
+		return b;
+	if (!nb)
+		return a;
+	v = arena_array(&t->run->arena, (size_t)na + nb, sizeof(*v));
+	memcpy(v, a, na * sizeof(*v));
+	memcpy(v + na, b, nb * sizeof(*v));
+	return v;
+}
+
+/* Message m is item i. */
+void
+tb_holds(struct tb *t, struct tmsg *m, uint32_t i)
+{
+	uint32_t *v = arena_array(&t->run->arena, 1, sizeof(*v));
+
+	v[0] = i;
+	m->items = v;
+	m->nitems = 1;
+}
+
+/* The last message of l is item i. */
+void
+tb_last_holds(struct tb *t, struct tlist *l, uint32_t i)
+{
+	tb_holds(t, &l->v[l->n - 1], i);
+}
+
+/* tb_push() for a message that is one item. */
+void
+tb_push_item(struct tb *t, struct tlist *l, const char *role, const char *name,
+    const char *content, const char *id, uint32_t item)
+{
+	tb_push(t->run, l, role, name, content, id);
+	tb_last_holds(t, l, item);
+}
+
+/* tb_push() of a copy of m, its items with it. */
+void
+tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m)
+{
+	tb_push(run, l, m->role, m->name, m->content, m->id);
+	l->v[l->n - 1].items = m->items;
+	l->v[l->n - 1].nitems = m->nitems;
+	l->v[l->n - 1].chat = m->chat;
+	l->v[l->n - 1].chat_item = m->chat_item;
+	l->v[l->n - 1].blocks = m->blocks;
+	l->v[l->n - 1].real = m->real;
+	l->v[l->n - 1].prepared = m->prepared;
+}
+
+/* Count m's tokens, and give each of its items its own count. */
+size_t
+tb_count(struct tb *t, struct tmsg *m)
+{
+	size_t c = tb_tokens(t, m), k;
+
+	for (k = 0; k < m->nitems; k++) {
+		struct tavern_item *it = &t->rep->items[m->items[k]];
+
+		it->counted = true;
+		it->tokens = m->nitems == 1 ? c : t->seams->tokens.count(
+		    t->seams->tokens.ctx, m->role, NULL,
+		    it->text[TAVERN_STAGE_REGEX_POST],
+		    strlen(it->text[TAVERN_STAGE_REGEX_POST]));
+	}
+	return c;
+}
+
+/* A world-info example entry: its text, trimmed, without the <START>
+ * line it usually opens with (the block gets exactly one). */
+const char *
+tb_em_block(struct arena *a, const char *s)
+{
+	s = tb_trim(a, s);
+	if (strncasecmp(s, "<START>", 7) == 0)
+		s = tb_trim(a, s + 7);
+	return s;
+}
+
+const char *
+tb_sub(struct tb *t, const char *s)
+{
+	return macro_expands(t->run, &t->env, s);
+}
+
+const char *
+tb_sub_as(struct tb *t, const char *asset, const char *s)
+{
+	const char *was = t->env.asset, *r;
+
+	t->env.asset = asset;
+	r = tb_sub(t, s);
+	t->env.asset = was;
+	return r;
+}
+
+const char *
+tb_prompt_asset(struct tb *t, const char *id)
+{
+	return arena_printf(&t->run->arena, "preset '%s', prompt '%s'",
+	    t->in->preset ? t->in->preset : "(default)", id);
+}
+
+/* JavaScript's String.prototype.trim (ASCII whitespace and NBSP). */
+const char *
+tb_trim(struct arena *a, const char *s)
+{
+	size_t n;
+
+	while (*s && (isspace((unsigned char)*s) ||
+	    strncmp(s, "\xc2\xa0", 2) == 0))
+		s += isspace((unsigned char)*s) ? 1 : 2;
+	n = strlen(s);
+	while (n && (isspace((unsigned char)s[n - 1]) || (n >= 2 &&
+	    strncmp(s + n - 2, "\xc2\xa0", 2) == 0)))
+		n -= isspace((unsigned char)s[n - 1]) ? 1 : 2;
+	return arena_strndup(a, s, n);
+}
+
+const char *
+tb_strip_cr(struct arena *a, const char *s)
+{
+	char *r, *w;
+	const char *p;
+
+	if (!strchr(s, '\r'))
+		return s;
+	r = w = arena_strdup(a, s);
+	for (p = r; *p; p++)
+		if (*p != '\r')
+			*w++ = *p;
+	*w = '\0';
+	return r;
+}

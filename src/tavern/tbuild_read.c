@@ -1,0 +1,518 @@
+/*
+ * tbuild_read: the build's inputs (card, preset, settings.json, the chat
+ * or a sandbox), the macro environment and the card fields.
+ */
+#include "tavern/tbuild_int.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "base/vec.h"
+#include "data/tree.h"
+#include "data/yamltree.h"
+#include "diag/run.h"
+#include "text/macros.h"
+#include "prompt/chat.h"
+#include "tavern/card.h"
+#include "tavern/field.h"
+#include "tavern/macro.h"
+#include "tavern/preset.h"
+#include "tavern/settings.h"
+#include "tavern/tchat.h"
+#include "tavern/titem.h"
+
+/* getCharacterCardFields' baseChatReplace: trim, substitute (without
+ * the card macros), collapse newlines if asked, drop \r.  field names
+ * the card's field (NULL: the persona description). */
+static const char *
+card_field(struct tb *t, const char *field, const char *s)
+{
+	struct arena *a = &t->run->arena;
+	const char *r;
+
+	s = tb_trim(a, s);
+	if (!*s)
+		return "";
+	t->env.card_macros = false;
+	r = tb_sub_as(t, field ? arena_printf(a, "card '%s', field %s",
+	    t->in->card, field) : "the persona description", s);
+	t->env.card_macros = true;
+	if (t->s.collapse_newlines) {
+		char *c = arena_strdup(a, r), *w = c;
+		const char *p;
+
+		for (p = c; *p; p++)
+			if (!(*p == '\n' && w > c && w[-1] == '\n'))
+				*w++ = *p;
+		*w = '\0';
+		r = c;
+	}
+	return tb_strip_cr(a, r);
+}
+
+/* --- inputs --- */
+
+/* A chat of the build's own: a chat file, or a sandbox's messages. */
+bool
+tb_chat_given(const struct tavern_input *in)
+{
+	return in->chat || in->has_msgs;
+}
+
+/* The sandbox's messages as the chat (tbuild.h: struct tavern_msg). */
+static void
+sandbox_chat(struct tb *t)
+{
+	const struct tavern_input *in = t->in;
+	const char *user = in->persona_name ? in->persona_name :
+	    t->s.user_name;
+	size_t i;
+
+	for (i = 0; i < in->nmsgs; i++) {
+		const struct tavern_msg *m = &in->msgs[i];
+		bool is_user = strcmp(m->role, "user") == 0;
+
+		tchat_add(t->run, &t->chat, m->name ? m->name : is_user ?
+		    user : t->card->name.s, m->text, is_user);
+		t->chat.msgs[t->chat.n - 1].narrator =
+		    t->chat.all[t->chat.nall - 1].narrator =
+		    strcmp(m->role, "system") == 0;
+	}
+}
+
+bool
+tb_read_inputs(struct tb *t)
+{
+	struct run *run = t->run;
+	const struct tavern_input *in = t->in;
+	bool ok = true;
+
+	if (!in->card) {
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_NO_CARD,
+		    in->preset ? "--preset" : in->chat ? "--chat" :
+		    "a SillyTavern build");
+		return false;
+	}
+	ok &= settings_read(run, in->settings, &t->s);
+	ok &= card_read(run, in->card, &t->card);
+	if (in->preset)
+		ok &= preset_read(run, in->preset, &t->p);
+	else
+		ok &= preset_read(run, NULL, &t->p);
+	ok &= tchat_read(run, in->chat, &t->chat);
+	if (ok && in->has_msgs)
+		sandbox_chat(t);
+	return ok;
+}
+
+/* {{authorsNote}} (the chat's note, or the default a new chat takes),
+ * {{charAuthorsNote}} (the character's note in extension_settings.note
+ * .chara, used or not), {{defaultAuthorsNote}}. */
+static void
+note_macros(struct tb *t)
+{
+	const struct node *meta = t->chat.meta, *v;
+	size_t i;
+
+	t->env.default_authors_note = t->s.note_default;
+	v = meta ? tree_get(meta, "note_prompt") : NULL;
+	t->env.authors_note = v && v->kind == NODE_STRING ? v->u.str.s :
+	    t->s.note_default;
+	for (i = 0; t->s.note_chara && t->s.note_chara->kind == NODE_ARRAY &&
+	    i < t->s.note_chara->u.array.n; i++) {
+		const struct node *c = t->s.note_chara->u.array.items[i];
+		const struct node *name = tree_get(c, "name");
+		const struct node *prompt = tree_get(c, "prompt");
+
+		if (name && name->kind == NODE_STRING &&
+		    strcmp(name->u.str.s, t->card_file) == 0) {
+			t->env.char_authors_note = prompt && prompt->kind ==
+			    NODE_STRING ? prompt->u.str.s : "";
+			break;
+		}
+	}
+}
+
+void
+tb_setup_env(struct tb *t)
+{
+	struct run *run = t->run;
+	const struct node *vars = NULL;
+	const char *base, *dot;
+	int64_t ms;
+
+	t->type = t->in->type ? t->in->type : "normal";
+	t->user_name = t->in->persona_name ? t->in->persona_name :
+	    t->s.user_name;
+	t->char_name = t->card->name.s;
+	base = strrchr(t->in->card, '/');
+	base = base ? base + 1 : t->in->card;
+	dot = strrchr(base, '.');
+	t->card_file = arena_strndup(&run->arena, base, dot ?
+	    (size_t)(dot - base) : strlen(base));
+	if (t->in->persona)
+		t->s.persona = t->in->persona;
+
+	memset(&t->env, 0, sizeof(t->env));
+	t->env.user = t->user_name;
+	t->env.char_name = t->char_name;
+	t->env.model = NULL;
+	t->env.last_message_id = -1;
+	t->env.max_prompt = (long)(t->p->max_context - t->p->max_tokens);
+	t->env.card_macros = true;
+	if (t->chat.meta)
+		vars = tree_get(t->chat.meta, "variables");
+	macro_vars_load(run, &t->locals, vars);
+	macro_vars_load(run, &t->globals, t->s.global_vars);
+	macro_vars_load(run, &t->locals, t->in->vars);
+	macro_vars_load(run, &t->globals, t->in->global_vars);
+	t->env.locals = &t->locals;
+	t->env.globals = &t->globals;
+	note_macros(t);
+	if (t->in->now && clock_parse(t->in->now, &ms))
+		t->env.now_ms = ms;
+	else
+		t->env.now_ms = clock_now_ms();
+	t->env.rng = t->in->seed ? strtoull(t->in->seed, NULL, 10) :
+	    (uint64_t)t->env.now_ms;
+	t->env.rng = t->env.rng * 0x9e3779b97f4a7c15ULL + 1;
+	{
+		const struct node *h = t->chat.meta ?
+		    tree_get(t->chat.meta, "chat_id_hash") : NULL;
+
+		if (h && h->kind == NODE_INT)
+			t->env.chat_id_hash = (uint64_t)h->u.i;
+		else
+			t->env.chat_id_hash = macro_cyrb53(t->chat.id,
+			    strlen(t->chat.id));
+	}
+}
+
+
+void
+tb_card_fields(struct tb *t)
+{
+	const struct node *sc = t->chat.meta ? tree_get(t->chat.meta,
+	    "scenario") : NULL;
+	struct card_depth_prompt dp;
+
+	t->description = card_field(t, "description",
+	    t->card->description.s);
+	t->personality = card_field(t, "personality",
+	    t->card->personality.s);
+	t->scenario = card_field(t, "scenario", sc &&
+	    sc->kind == NODE_STRING && sc->u.str.len ? sc->u.str.s :
+	    t->card->scenario.s);
+	t->mes_example = card_field(t, "mes_example",
+	    t->card->mes_example.s);
+	t->system_prompt = card_field(t, "system_prompt",
+	    t->card->system_prompt.s);
+	t->phi = card_field(t, "post_history_instructions",
+	    t->card->post_history_instructions.s);
+	t->creator_notes = card_field(t, "creator_notes",
+	    t->card->creator_notes.s);
+	t->depth_prompt = card_depth_prompt(t->card, &dp) ?
+	    card_field(t, "extensions.depth_prompt.prompt", dp.prompt.s) : "";
+	t->persona = card_field(t, NULL, t->s.persona);
+
+	t->env.description = t->description;
+	t->env.personality = t->personality;
+	t->env.scenario = t->scenario;
+	t->env.persona = t->persona;
+	t->env.mes_examples_raw = t->mes_example;
+	{
+		/* {{mesExamples}}: the blocks, each under "<START>\n" */
+		struct tlist blocks = { NULL, 0, 0 };
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		tb_example_blocks(t, &blocks);
+		for (i = 0; i < blocks.n; i++)
+			buf_puts(&b, blocks.v[i].content);
+		buf_putc(&b, '\0');
+		t->env.mes_examples = arena_strdup(&t->run->arena, b.data);
+		buf_free(&b);
+	}
+	t->env.char_prompt = t->s.prefer_char_prompt ? t->system_prompt : "";
+	t->env.char_instruction = t->s.prefer_char_instructions ? t->phi : "";
+	t->env.char_depth_prompt = t->depth_prompt;
+	t->env.creator_notes = t->creator_notes;
+	t->env.char_version = t->card->character_version.s;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Hand the regex seam its scripts. */
+bool
+tb_regex_scope(struct tb *t)
+{
+	const struct node *ext = t->s.extensions, *pa, *pext;
+	struct tavern_regex_scope sc;
+	const char *pname = "";
+
+	if (!t->seams->regex.load)
+		return true;
+	memset(&sc, 0, sizeof(sc));
+	sc.global = t->s.regex;
+	pext = tree_get(t->p->root, "extensions");
+	if (pext && pext->kind == NODE_TABLE)
+		sc.preset = tree_get(pext, "regex_scripts");
+	if (t->in->preset) {
+		const char *b = base_name(t->in->preset), *dot = strrchr(b, '.');
+
+		pname = dot ? arena_strndup(&t->run->arena, b,
+		    (size_t)(dot - b)) : b;
+	}
+	pa = ext && ext->kind == NODE_TABLE ?
+	    tree_get(ext, "preset_allowed_regex") : NULL;
+	sc.preset_allowed = pa && pa->kind == NODE_TABLE &&
+	    tree_has_string(tree_get(pa, "openai"), pname);
+	sc.scoped = card_regex_scripts(t->card);
+	sc.scoped_allowed = ext && ext->kind == NODE_TABLE &&
+	    tree_has_string(tree_get(ext, "character_allowed_regex"),
+	    base_name(t->in->card));
+	sc.files = t->in->regex;
+	sc.nfiles = t->in->nregex;
+	sc.macros = &t->env;
+	return t->seams->regex.load(t->seams->regex.ctx, t->run, &sc);
+}
+
+/* The Summarize extension's memory of the first n messages of c: the
+ * newest extra.memory but the last message's ("" when none). */
+static const char *
+latest_memory(const struct tchat *c, size_t n)
+{
+	for (; n > 1; n--)
+		if (c->all[n - 2].memory)
+			return c->all[n - 2].memory;
+	return "";
+}
+
+/*
+ * The chat macros, read from SillyTavern's chat array (hidden messages
+ * included): {{lastMessage}} and kin skip a swipe in progress (its
+ * swipe_id past its swipes), {{lastSwipeId}} and {{currentSwipeId}} do
+ * not; {{summary}} is the newest extra.memory but the last message's;
+ * {{firstDisplayedMessageId}} is the first of the power_user
+ * chat_truncation newest messages as the chat was opened.
+ */
+static void
+chat_macros(struct tb *t)
+{
+	struct arena *a = &t->run->arena;
+	const struct tchat *c = &t->chat;
+	size_t i, n = c->nall;
+	long last = -1, user = -1, chr = -1;
+
+	t->env.last_message = t->env.last_user_message =
+	    t->env.last_char_message = NULL;
+	for (i = n; i > 0; i--) {
+		const struct tchat_msg *m = &c->all[i - 1];
+
+		if (t->swiping && i == n)
+			continue;       /* a swipe in progress */
+		if (last < 0)
+			last = (long)(i - 1);
+		if (user < 0 && m->is_user && !m->hidden)
+			user = (long)(i - 1);
+		if (chr < 0 && !m->is_user && !m->hidden)
+			chr = (long)(i - 1);
+	}
+	t->env.last_message_id = last;
+	if (last >= 0)
+		t->env.last_message = c->all[last].text;
+	if (user >= 0)
+		t->env.last_user_message = c->all[user].text;
+	if (chr >= 0)
+		t->env.last_char_message = c->all[chr].text;
+	if (n) {
+		const struct tchat_msg *m = &c->all[n - 1];
+		int64_t id = t->swiping ? m->nswipes : m->swipe_id;
+		int64_t ns = m->nswipes;
+
+		/* Shown, a reply gets one swipe (its text) if it had
+		 * none. */
+		if (!m->is_user && !t->swiping) {
+			if (ns < 0)
+				ns = 1;
+			if (id < 0)
+				id = 0;
+		}
+		/* Number(undefined) + 1 */
+		t->env.current_swipe_id = id < 0 ? "NaN" :
+		    arena_printf(a, "%lld", (long long)id + 1);
+		t->env.last_swipe_id = ns < 0 ? "" :
+		    arena_printf(a, "%lld", (long long)ns);
+	}
+	t->env.summary = t->s.memory_on ? latest_memory(c, n) : NULL;
+	if (n)
+		t->env.first_displayed_id = arena_printf(a, "%zu",
+		    t->s.chat_truncation > 0 && t->nloaded >
+		    (size_t)t->s.chat_truncation ? t->nloaded -
+		    (size_t)t->s.chat_truncation : 0);
+	t->env.gen_type = t->type;
+	{
+		const struct node *v = c->meta ? tree_get(c->meta,
+		    "lastInContextMessageId") : NULL;
+
+		if (v && v->kind == NODE_INT)
+			t->env.first_included_id = arena_printf(a, "%lld",
+			    (long long)v->u.i);
+		else if (v && v->kind == NODE_STRING)
+			t->env.first_included_id = v->u.str.s;
+	}
+}
+
+/* A new chat starts with the greeting; then the message typed. */
+bool
+tb_chat_messages(struct tb *t)
+{
+	struct run *run = t->run;
+	const struct tavern_regex *re = &t->seams->regex;
+	size_t i;
+
+	/* Each message's text before regex-post: as stored, unless the
+	 * greeting or the message typed, or the first one, below. */
+	t->craw = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->cpre = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->cmac = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->cpre_by = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	for (i = 0; i < t->chat.n; i++)
+		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
+	/* The first message is substituted again at every generation. */
+	if (tb_chat_given(t->in) && t->chat.nall) {
+		const char *x = tb_sub_as(t, "the chat's first message",
+		    t->chat.all[0].text);
+
+		t->chat.all[0].text = x;
+		if (!t->chat.all[0].hidden)
+			t->cmac[0] = t->chat.msgs[0].text = x;
+	}
+	if (!tb_chat_given(t->in)) {
+		const struct card_text *g = &t->card->first_mes;
+		long n = 0;
+
+		if (t->in->greeting) {
+			char *end;
+
+			n = strtol(t->in->greeting, &end, 10);
+			if (*end || n < 0 || (size_t)n >
+			    t->card->alternate_greetings.n) {
+				diag_plain(run, DIAG_ERROR, MSG_TAVERN_GREETING,
+				    t->in->greeting,
+				    t->card->alternate_greetings.n + 1);
+				return false;
+			}
+		}
+		if (n > 0)
+			g = &t->card->alternate_greetings.items[n - 1];
+		else if (!g->len && t->card->alternate_greetings.n)
+			g = &t->card->alternate_greetings.items[0];
+		if (g->len) {
+			const char *s = re->apply(re->ctx, run,
+			    TAVERN_RE_AI_OUTPUT, false, TAVERN_NO_DEPTH,
+			    arena_strndup(&run->arena, g->s, g->len));
+
+			t->craw[t->chat.n] = arena_strndup(&run->arena, g->s,
+			    g->len);
+			t->cpre[t->chat.n] = s;
+			t->cpre_by[t->chat.n] = tb_fired(t);
+			tchat_add(run, &t->chat, t->char_name, tb_sub_as(t,
+			    "the card's greeting", s),
+			    false);
+			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
+			    1].text;
+			/* With alternate greetings the greeting has them
+			 * as its swipes. */
+			if (t->card->alternate_greetings.n) {
+				struct tchat_msg *gm = &t->chat.all[
+				    t->chat.nall - 1];
+
+				gm->nswipes = (int64_t)
+				    t->card->alternate_greetings.n +
+				    (t->card->first_mes.len ? 1 : 0);
+				gm->swipe_id = t->card->first_mes.len ||
+				    n == 0 ? n : n - 1;
+				t->chat.msgs[t->chat.n - 1] = *gm;
+			}
+		}
+	}
+	t->nloaded = t->chat.nall;
+	/* The Summarize extension takes its memory as the chat opens. */
+	t->memory = latest_memory(&t->chat, t->nloaded);
+	/* Regenerate deletes the last message unless it is the user's
+	 * (even a hidden one); a swipe keeps it in the chat, the macros
+	 * skip it as a swipe in progress, and only the prompt and world
+	 * info lose it. */
+	if (strcmp(t->type, "regenerate") == 0 && t->chat.nall &&
+	    !t->chat.all[t->chat.nall - 1].is_user) {
+		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
+
+		if (!m->hidden)
+			tb_item_skip(t, arena_printf(&run->arena, "chat#%zu",
+			    t->chat.n - 1), "chat", "assistant", 0, m->text,
+			    "replaced", "--type regenerate deletes the last "
+			    "reply and generates it anew");
+		tchat_pop(&t->chat);
+	} else if (strcmp(t->type, "swipe") == 0 && t->chat.n &&
+	    !t->chat.msgs[t->chat.n - 1].is_user) {
+		t->chat.n--;
+		t->swiping = true;
+		tb_item_skip(t, arena_printf(&run->arena, "chat#%zu",
+		    t->chat.n),
+		    "chat", "assistant", 0, t->chat.msgs[t->chat.n].text,
+		    "replaced", "--type swipe generates a new swipe of the "
+		    "last reply");
+	}
+	/* The message typed is sent only by a normal generation; with
+	 * none, send_if_empty is sent as the user's. */
+	if (strcmp(t->type, "normal") == 0 && (!t->in->user ||
+	    !*t->in->user) && *tb_trim(&run->arena, t->p->send_if_empty)) {
+		const char *u = tb_trim(&run->arena, t->p->send_if_empty);
+		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
+		    false, TAVERN_NO_DEPTH, u);
+
+		t->craw[t->chat.n] = u;
+		t->cpre[t->chat.n] = s;
+		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
+		    "the user's message", s), true);
+		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
+		t->typed = true;
+	} else if (t->in->user && *t->in->user &&
+	    strcmp(t->type, "normal") == 0) {
+		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
+		    false, TAVERN_NO_DEPTH, t->in->user);
+
+		t->craw[t->chat.n] = t->in->user;
+		t->cpre[t->chat.n] = s;
+		t->cpre_by[t->chat.n] = tb_fired(t);
+		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
+		    "the user's message", s), true);
+		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
+		t->typed = true;
+	} else if (t->in->user && *t->in->user &&
+	    strcmp(t->type, "quiet") == 0) {
+		/* The quiet prompt: world info scans it, and it is the
+		 * last message. */
+		t->quiet = tb_sub_as(t, "the user's message", t->in->user);
+	} else if (t->in->user && *t->in->user)
+		tb_item_skip(t, "userInput", "chat", "user", 0, t->in->user,
+		    "trigger", arena_printf(&run->arena, "only a normal "
+		    "generation sends the message typed, not --type %s",
+		    t->type));
+	chat_macros(t);
+	return true;
+}
