@@ -1,10 +1,23 @@
 #!/bin/sh
-# layers.sh SRCDIR: every file in src/LAYER/ includes only headers of its
-# own layer or of the layers below it (the order of strata_layers in
-# src/meson.build).  An upward include fails here, before it can become
-# an upward call.
+# layers.sh SRCDIR: the layering of src/, three rules.
+#
+#  1. Every file in src/LAYER/ includes only headers of its own layer or
+#     of the layers below it (the order of strata_layers in
+#     src/meson.build).  An upward include fails here, before it can
+#     become an upward call.
+#  2. Some layers below another may still not be used by it (the pairs
+#     in "forbid" below): emit/ is keyed on the dialect and never
+#     includes tavern/.  The files that still do are listed, one
+#     "FILE HEADER" a line, in layers-allow.txt beside this script; that
+#     list only shrinks: an entry that no longer occurs fails too.
+#  3. Each layer's library links exactly the layers its files include
+#     (the *_lib names in the link_with of its static_library() in
+#     src/LAYER/meson.build): no layer linked that it does not use, none
+#     used that it does not link.
 set -u
 src=$1
+allow=$(dirname "$0")/layers-allow.txt
+forbid="emit:tavern"
 order=$(sed -n "/^strata_layers = \[/,/\]/p" "$src/meson.build" |
 	tr -d "[],'" | sed 's/strata_layers =//' | tr -s ' \n' '\n' | grep .)
 rank() {
@@ -15,6 +28,9 @@ rank() {
 	done
 	echo -1
 }
+tmp=${TMPDIR:-/tmp}/layers.$$
+trap 'rm -f "$tmp".*' EXIT
+: >"$tmp.used"
 bad=0 n=0
 for dir in "$src"/*/; do
 	layer=$(basename "$dir")
@@ -36,8 +52,40 @@ for dir in "$src"/*/; do
 				echo "${f#$src/}:${line%%:*}: $layer includes $inc, from a layer above it"
 				echo x
 			fi
-		done | { out=$(cat); [ -z "$out" ] || { echo "$out" | grep -v '^x$'; exit 1; }; } || bad=1
+			[ "${inc%%/*}" = "$layer" ] || echo "u $layer ${inc%%/*}"
+			for p in $forbid; do
+				[ "$layer:${inc%%/*}" = "$p" ] || continue
+				echo "a ${f#$src/} $inc"
+				grep -qx "${f#$src/} $inc" "$allow" 2>/dev/null && continue
+				echo "${f#$src/}:${line%%:*}: $layer includes $inc: $layer may not use ${p#*:}"
+				echo x
+			done
+		done | { out=$(cat); echo "$out" | grep '^[ua] ' >>"$tmp.used";
+			out=$(echo "$out" | grep -v '^[ua] ');
+			[ -z "$out" ] || { echo "$out" | grep -v '^x$'; exit 1; }; } || bad=1
 	done
+done
+
+# Rule 2: the allow-list only shrinks.
+if [ -f "$allow" ]; then
+	grep -v '^#' "$allow" | grep . | while IFS= read -r entry; do
+		grep -qx "a $entry" "$tmp.used" ||
+			{ echo "layers-allow.txt: \"$entry\" no longer occurs: remove it"; echo x; }
+	done | { out=$(cat); [ -z "$out" ] || { echo "$out" | grep -v '^x$'; exit 1; }; } || bad=1
+fi
+
+# Rule 3: link_with is the set of layers included.
+for dir in "$src"/*/; do
+	layer=$(basename "$dir")
+	[ "$(rank "$layer")" -ge 0 ] || continue
+	uses=$(grep "^u $layer " "$tmp.used" | cut -d' ' -f3 | sort -u | tr '\n' ' ')
+	links=$(sed -n "/static_library('$layer'/,/)\$/p" "$dir/meson.build" |
+		sed -n '/link_with:/,$p' | grep -o '[a-z]*_lib' |
+		sed 's/_lib$//' | grep -vx "$layer" | sort -u | tr '\n' ' ')
+	if [ "$uses" != "$links" ]; then
+		echo "src/$layer/meson.build: links [ $links] but its files include [ $uses]"
+		bad=1
+	fi
 done
 echo "layers: $n files checked against: $(echo $order | tr '\n' ' ')"
 exit $bad

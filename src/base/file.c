@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/path.h"
 #include "base/util.h"
 
 /* Tries at locking a path that other writers keep renaming over. */
@@ -106,13 +107,9 @@ write_all(int fd, const char *p, size_t len)
 static char *
 dir_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	size_t n = path_dir_len(path);
 
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
+	return n ? xstrndup(path, n) : xstrdup(".");
 }
 
 bool

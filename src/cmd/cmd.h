@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "pipeline/assemble.h"
+
 struct kv;
 struct option;
 struct response;
@@ -97,9 +99,25 @@ void cmd_usage(const char *verb);
  * status.
  */
 int cmd_pipeline(int argc, char **argv, const char *verb, bool debug);
+/*
+ * What the command line of build and debug says (options.c): the build
+ * request the pipeline reads, and apart from it what only the command
+ * reads -- the view, --dry-run, the colours, --params.  The build never
+ * writes into either: what it leaves comes back in a struct
+ * assemble_out.
+ */
+struct cmd_pipeline_args {
+	struct options build;
+	bool json;              /* debug --json */
+	bool html;              /* debug -f html: the stage inspector */
+	const char *stage;      /* debug --stage: a tavern stage, or NULL */
+	bool dry_run;           /* --session: write nothing */
+	bool log_debug;         /* --log-level debug: the trace on stderr */
+	const char *color;      /* --color: auto, always, never, or NULL */
+	const char *params;     /* --params FILE|-, or NULL */
+};
 /* build --params (params.c): the parameters file's build, printed. */
-struct options;
-int cmd_params(const struct options *opt);
+int cmd_params(const struct cmd_pipeline_args *args);
 /* Append NAME=VALUE argument arg of option optname to *arr (on the
  * heap, *cap its room: a zeroed array is empty). */
 void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,

@@ -81,7 +81,7 @@ profile_tools(struct run *run, const char *profile, struct chat *chat)
 	memset(&opt, 0, sizeof(opt));
 	opt.profile = profile;
 	opt.check_only = true;
-	if (!assemble(run, &opt, chat))
+	if (!assemble(run, &opt, chat, NULL))
 		return NULL;
 	/* An [agent] planner lists its tools in words only. */
 	return chat->tools.n ? &chat->tools : &chat->prose_tools;

@@ -330,242 +330,265 @@ static const struct option pipeline_longopts[] = {
 const struct cmd_opts cmd_pipeline_opts = { "u:H:c:v:s:i:f:hq",
 	pipeline_longopts };
 
-/* Fill *opt (arrays on the heap: options_free()); returns -1 to go on,
- * else the exit status to return (after --help, or a usage error already
- * printed). */
+/* parse_options()'s answers: go on, a usage error, not this
+ * function's option; else an exit status. */
+#define GO_ON   (-1)
+#define USAGE   (-2)
+#define NOT_MINE        (-3)
+
+/* What only the command reads: the view, --dry-run, the colours,
+ * --params, --help. */
 static int
-parse_options(int argc, char **argv, const char *verb, bool debug,
-    struct options *opt)
+cli_option(int ch, const char *verb, bool debug,
+    struct cmd_pipeline_args *args)
 {
-	struct tavern_input *tv = &opt->tavern;
-	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
-	                         * prestarts, tool results, images,
-	                         * global vars */
+	struct options *opt = &args->build;
 	enum out_format f;
 	enum tavern_stage stage;
-	int ch;
 
-	memset(opt, 0, sizeof(*opt));
-	if (getenv("STRATA_LOG"))
-		log_level(getenv("STRATA_LOG"), &opt->log_debug);
-	while ((ch = getopt_long(argc, argv, cmd_pipeline_opts.shortopts,
-	    cmd_pipeline_opts.longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'u':
-			if (opt->user)
-				return once(verb, "--user");
-			opt->user = optarg;
-			break;
-		case 'H':
-			if (opt->history)
-				return once(verb, "--history");
-			opt->history = optarg;
-			break;
-		case 'c':
-			cmd_push(&opt->contexts, &opt->ncontexts, &cap[0],
-			    "--context", optarg);
-			break;
-		case 'v':
-			cmd_push(&opt->vars, &opt->nvars, &cap[1], "--var",
-			    optarg);
-			break;
-		case 's':
-			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--set",
-			    optarg);
-			break;
-		case OPT_SET_JSON:
-			cmd_push(&opt->sets, &opt->nsets, &cap[2],
-			    "--set-json", optarg);
-			break;
-		case 'i':
-			cmd_push(&opt->injects, &opt->ninjects, &cap[3],
-			    "--inject", optarg);
-			break;
-		case OPT_REMOVE:
-			cmd_push(&opt->removes, &opt->nremoves, &cap[4],
-			    "--remove", optarg);
-			break;
-		case OPT_SCOPE:
-			if (!scopes(optarg, &opt->scopes))
-				return EXIT_USAGE;
-			break;
-		case OPT_STATE:
-			opt->state = optarg;
-			break;
-		case OPT_PRESTART:
-			cmd_push(&opt->prestarts, &opt->nprestarts, &cap[5],
-			    "--prestart", optarg);
-			break;
-		case OPT_TOOL_RESULT:
-			cmd_push(&opt->tool_results, &opt->ntool_results,
-			    &cap[6], "--tool-result", optarg);
-			break;
-		case 'f':
-			/* Formats of a --params build only. */
-			if (strcmp(optarg, "fast-tavern") == 0) {
-				opt->format = optarg;
-				break;
-			}
-			/* html is a view of the build, not a request body:
-			 * the build keeps the profile's format. */
-			if (strcmp(optarg, "html") == 0 && debug) {
-				opt->html = true;
-				break;
-			}
-			if (strcmp(optarg, "html") == 0) {
-				fprintf(stderr, "%s %s: -f html is the stage "
-				    "inspector of a build: strata debug -f "
-				    "html\n", progname, verb);
-				return EXIT_USAGE;
-			}
-			if (!names_format_parse(optarg, &f)) {
-				cmd_bad_format(optarg);
-				return EXIT_USAGE;
-			}
+	switch (ch) {
+	case 'f':
+		/* Formats of a --params build only. */
+		if (strcmp(optarg, "fast-tavern") == 0) {
 			opt->format = optarg;
-			break;
-		case OPT_IMAGE:
-			cmd_push(&opt->images, &opt->nimages, &cap[7],
-			    "--image", optarg);
-			break;
-		case 'j':
-			if (!debug) {
-				fprintf(stderr, "%s %s: unrecognized option "
-				    "'--json' (did you mean debug --json?)\n",
-				    progname, verb);
-				goto usage;
-			}
-			opt->json = true;
-			break;
-		case OPT_CARD: tv->card = optarg; break;
-		case OPT_PRESET: tv->preset = optarg; break;
-		case OPT_CHAT: tv->chat = optarg; break;
-		case OPT_SETTINGS: tv->settings = optarg; break;
-		case OPT_WORLD: push_path(&tv->worlds, &tv->nworlds, optarg);
-			break;
-		case OPT_REGEX: push_path(&tv->regex, &tv->nregex, optarg);
-			break;
-		case OPT_PERSONA_NAME: tv->persona_name = optarg; break;
-		case OPT_PERSONA: tv->persona = optarg; break;
-		case OPT_GREETING: tv->greeting = optarg; break;
-		case OPT_TYPE:
-			/* SillyTavern's generation types (checked by the
-			 * tavern build); for a session, regenerate rebuilds
-			 * the last turn. */
-			tv->type = optarg;
-			opt->regenerate = strcmp(optarg, "regenerate") == 0;
-			break;
-		case OPT_NOW:
-			tv->now = optarg;
-			opt->now = optarg;
-			break;
-		case OPT_SEED: tv->seed = optarg; break;
-		case OPT_ALLOW_FILES:
-			opt->allow_history_files = optarg;
-			break;
-		case OPT_GLOBAL_VAR:
-			cmd_push(&opt->global_vars, &opt->nglobal_vars,
-			    &cap[8], "--global-var", optarg);
-			break;
-		case OPT_GLOBALS:
-			opt->globals = optarg;
-			break;
-		case OPT_EXTRA_SYSTEM:
-			opt->extra_system = optarg;
-			break;
-		case OPT_PARAMS:
-			if (debug) {
-				fprintf(stderr, "%s %s: unrecognized option "
-				    "'--params' (did you mean build "
-				    "--params?)\n", progname, verb);
-				goto usage;
-			}
-			opt->params = optarg;
-			break;
-		case OPT_BUDGET: {
-			/* --set budget.max_tokens=N, checked here. */
-			size_t k = strspn(optarg, "0123456789");
-
-			if (!k || optarg[k] || optarg[0] == '0' || k > 12) {
-				fprintf(stderr, "%s %s: --budget takes a "
-				    "positive number of tokens, not '%s'\n",
-				    progname, verb, optarg);
-				return EXIT_USAGE;
-			}
-			/* The last --budget wins, as the last --set does. */
-			snprintf(budget_set, sizeof(budget_set),
-			    "budget.max_tokens=%s", optarg);
-			cmd_push(&opt->sets, &opt->nsets, &cap[2], "--budget",
-			    budget_set);
-			break;
+			return GO_ON;
 		}
-		case 'q':
-			opt->quiet = true;
-			break;
-		case OPT_STAGE:
-			if (!debug) {
-				fprintf(stderr, "%s %s: unrecognized option "
-				    "'--stage' (did you mean debug --stage?)\n",
-				    progname, verb);
-				goto usage;
-			}
-			if (!tavern_stage_parse(optarg, &stage)) {
-				fprintf(stderr, "%s: --stage: unknown stage "
-				    "'%s' (expected raw, regex-pre, macros or "
-				    "regex-post)\n", progname, optarg);
-				return EXIT_USAGE;
-			}
-			opt->stage = optarg;
-			break;
-		case 'S':
-			opt->session = optarg;
-			break;
-		case 'D':
-			opt->dry_run = true;
-			break;
-		case 'R':
-			if (strcmp(optarg, "first") == 0)
-				opt->turn = TURN_FIRST;
-			else if (strcmp(optarg, "resume") == 0)
-				opt->turn = TURN_RESUME;
-			else
-				goto usage;
-			break;
-		case 'I':
-			opt->input = optarg;
-			break;
-		case OPT_LLM_PROFILE:
-			if (opt->llm_profile)
-				return once(verb, "--llm-profile");
-			opt->llm_profile = optarg;
-			break;
-		case 'E':
-			if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
-				goto usage;
-			opt->scene = optarg;
-			break;
-		case 'L':
-			if (!log_level(optarg, &opt->log_debug))
-				goto usage;
-			break;
-		case 'C':
-			if (!cmd_color_word(optarg))
-				return EXIT_USAGE;
-			opt->color = optarg;
-			break;
-		case 'P':
-			if (!cmd_profile_format(optarg))
-				return EXIT_USAGE;
-			opt->profile_format = optarg;
-			break;
-		case 'h':
-			fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
-			return EXIT_OK;
-		default:
-			goto usage;
+		/* html is a view of the build, not a request body:
+		 * the build keeps the profile's format. */
+		if (strcmp(optarg, "html") == 0 && debug) {
+			args->html = true;
+			return GO_ON;
 		}
+		if (strcmp(optarg, "html") == 0) {
+			fprintf(stderr, "%s %s: -f html is the stage "
+			    "inspector of a build: strata debug -f "
+			    "html\n", progname, verb);
+			return EXIT_USAGE;
+		}
+		if (!names_format_parse(optarg, &f)) {
+			cmd_bad_format(optarg);
+			return EXIT_USAGE;
+		}
+		opt->format = optarg;
+		return GO_ON;
+	case 'j':
+		if (!debug) {
+			fprintf(stderr, "%s %s: unrecognized option "
+			    "'--json' (did you mean debug --json?)\n",
+			    progname, verb);
+			return USAGE;
+		}
+		args->json = true;
+		return GO_ON;
+	case OPT_PARAMS:
+		if (debug) {
+			fprintf(stderr, "%s %s: unrecognized option "
+			    "'--params' (did you mean build "
+			    "--params?)\n", progname, verb);
+			return USAGE;
+		}
+		args->params = optarg;
+		return GO_ON;
+	case OPT_STAGE:
+		if (!debug) {
+			fprintf(stderr, "%s %s: unrecognized option "
+			    "'--stage' (did you mean debug --stage?)\n",
+			    progname, verb);
+			return USAGE;
+		}
+		if (!tavern_stage_parse(optarg, &stage)) {
+			fprintf(stderr, "%s: --stage: unknown stage "
+			    "'%s' (expected raw, regex-pre, macros or "
+			    "regex-post)\n", progname, optarg);
+			return EXIT_USAGE;
+		}
+		args->stage = optarg;
+		return GO_ON;
+	case 'D':
+		args->dry_run = true;
+		return GO_ON;
+	case 'L':
+		if (!log_level(optarg, &args->log_debug))
+			return USAGE;
+		return GO_ON;
+	case 'C':
+		if (!cmd_color_word(optarg))
+			return EXIT_USAGE;
+		args->color = optarg;
+		return GO_ON;
+	case 'h':
+		fputs(debug ? cmd_debug_help : cmd_build_help, stdout);
+		return EXIT_OK;
 	}
+	return NOT_MINE;
+}
+
+/* The SillyTavern build's inputs. */
+static int
+tavern_option(int ch, struct options *opt, size_t *cap)
+{
+	struct tavern_input *tv = &opt->tavern;
+
+	switch (ch) {
+	case OPT_CARD: tv->card = optarg; return GO_ON;
+	case OPT_PRESET: tv->preset = optarg; return GO_ON;
+	case OPT_CHAT: tv->chat = optarg; return GO_ON;
+	case OPT_SETTINGS: tv->settings = optarg; return GO_ON;
+	case OPT_WORLD: push_path(&tv->worlds, &tv->nworlds, optarg);
+		return GO_ON;
+	case OPT_REGEX: push_path(&tv->regex, &tv->nregex, optarg);
+		return GO_ON;
+	case OPT_PERSONA_NAME: tv->persona_name = optarg; return GO_ON;
+	case OPT_PERSONA: tv->persona = optarg; return GO_ON;
+	case OPT_GREETING: tv->greeting = optarg; return GO_ON;
+	case OPT_TYPE:
+		/* SillyTavern's generation types (checked by the
+		 * tavern build); for a session, regenerate rebuilds
+		 * the last turn. */
+		tv->type = optarg;
+		opt->regenerate = strcmp(optarg, "regenerate") == 0;
+		return GO_ON;
+	case OPT_NOW:
+		tv->now = optarg;
+		opt->now = optarg;
+		return GO_ON;
+	case OPT_SEED: tv->seed = optarg; return GO_ON;
+	case OPT_GLOBAL_VAR:
+		cmd_push(&opt->global_vars, &opt->nglobal_vars,
+		    &cap[8], "--global-var", optarg);
+		return GO_ON;
+	case OPT_GLOBALS:
+		opt->globals = optarg;
+		return GO_ON;
+	case OPT_EXTRA_SYSTEM:
+		opt->extra_system = optarg;
+		return GO_ON;
+	}
+	return NOT_MINE;
+}
+
+/* The build request's other options. */
+static int
+build_option(int ch, const char *verb, struct options *opt, size_t *cap)
+{
+	switch (ch) {
+	case 'u':
+		if (opt->user)
+			return once(verb, "--user");
+		opt->user = optarg;
+		return GO_ON;
+	case 'H':
+		if (opt->history)
+			return once(verb, "--history");
+		opt->history = optarg;
+		return GO_ON;
+	case 'c':
+		cmd_push(&opt->contexts, &opt->ncontexts, &cap[0],
+		    "--context", optarg);
+		return GO_ON;
+	case 'v':
+		cmd_push(&opt->vars, &opt->nvars, &cap[1], "--var",
+		    optarg);
+		return GO_ON;
+	case 's':
+		cmd_push(&opt->sets, &opt->nsets, &cap[2], "--set",
+		    optarg);
+		return GO_ON;
+	case OPT_SET_JSON:
+		cmd_push(&opt->sets, &opt->nsets, &cap[2],
+		    "--set-json", optarg);
+		return GO_ON;
+	case 'i':
+		cmd_push(&opt->injects, &opt->ninjects, &cap[3],
+		    "--inject", optarg);
+		return GO_ON;
+	case OPT_REMOVE:
+		cmd_push(&opt->removes, &opt->nremoves, &cap[4],
+		    "--remove", optarg);
+		return GO_ON;
+	case OPT_SCOPE:
+		if (!scopes(optarg, &opt->scopes))
+			return EXIT_USAGE;
+		return GO_ON;
+	case OPT_STATE:
+		opt->state = optarg;
+		return GO_ON;
+	case OPT_PRESTART:
+		cmd_push(&opt->prestarts, &opt->nprestarts, &cap[5],
+		    "--prestart", optarg);
+		return GO_ON;
+	case OPT_TOOL_RESULT:
+		cmd_push(&opt->tool_results, &opt->ntool_results,
+		    &cap[6], "--tool-result", optarg);
+		return GO_ON;
+	case OPT_IMAGE:
+		cmd_push(&opt->images, &opt->nimages, &cap[7],
+		    "--image", optarg);
+		return GO_ON;
+	case OPT_ALLOW_FILES:
+		opt->allow_history_files = optarg;
+		return GO_ON;
+	case OPT_BUDGET: {
+		/* --set budget.max_tokens=N, checked here. */
+		size_t k = strspn(optarg, "0123456789");
+
+		if (!k || optarg[k] || optarg[0] == '0' || k > 12) {
+			fprintf(stderr, "%s %s: --budget takes a "
+			    "positive number of tokens, not '%s'\n",
+			    progname, verb, optarg);
+			return EXIT_USAGE;
+		}
+		/* The last --budget wins, as the last --set does. */
+		snprintf(budget_set, sizeof(budget_set),
+		    "budget.max_tokens=%s", optarg);
+		cmd_push(&opt->sets, &opt->nsets, &cap[2], "--budget",
+		    budget_set);
+		return GO_ON;
+	}
+	case 'q':
+		opt->quiet = true;
+		return GO_ON;
+	case 'S':
+		opt->session = optarg;
+		return GO_ON;
+	case 'R':
+		if (strcmp(optarg, "first") == 0)
+			opt->turn = TURN_FIRST;
+		else if (strcmp(optarg, "resume") == 0)
+			opt->turn = TURN_RESUME;
+		else
+			return USAGE;
+		return GO_ON;
+	case 'I':
+		opt->input = optarg;
+		return GO_ON;
+	case OPT_LLM_PROFILE:
+		if (opt->llm_profile)
+			return once(verb, "--llm-profile");
+		opt->llm_profile = optarg;
+		return GO_ON;
+	case 'E':
+		if (strcmp(optarg, "chat") && strcmp(optarg, "work"))
+			return USAGE;
+		opt->scene = optarg;
+		return GO_ON;
+	case 'P':
+		if (!cmd_profile_format(optarg))
+			return EXIT_USAGE;
+		opt->profile_format = optarg;
+		return GO_ON;
+	}
+	return NOT_MINE;
+}
+
+/* What no one option says alone: the options that do not go together,
+ * then the operands. */
+static int
+combination(int argc, char **argv, const char *verb,
+    struct cmd_pipeline_args *args)
+{
+	struct options *opt = &args->build;
+
 	/* With --session a regenerated turn is the session's last user
 	 * message; without one, regenerate is a SillyTavern generation
 	 * type like the others (the tavern build removes the last reply). */
@@ -575,25 +598,25 @@ parse_options(int argc, char **argv, const char *verb, bool debug,
 		goto usage;
 	/* A SillyTavern build does not send images: say so rather than
 	 * drop them.  (A [tavern] profile is checked by assemble().) */
-	if (opt->nimages && tavern_wanted(tv, NULL)) {
+	if (opt->nimages && tavern_wanted(&opt->tavern, NULL)) {
 		fprintf(stderr, "%s %s: --image cannot go with a SillyTavern "
 		    "build (--card, --preset, --chat, --settings, --world or "
 		    "--regex): it does not send images\n", progname, verb);
 		goto usage;
 	}
 	if (opt->format && strcmp(opt->format, "fast-tavern") == 0 &&
-	    !opt->params) {
+	    !args->params) {
 		fprintf(stderr, "%s %s: -f fast-tavern prints the build of "
 		    "--params FILE\n", progname, verb);
 		goto usage;
 	}
-	if (opt->html && (opt->json || opt->stage)) {
+	if (args->html && (args->json || args->stage)) {
 		fprintf(stderr, "%s %s: -f html shows every stage of every "
 		    "message; it goes with neither --json nor --stage\n",
 		    progname, verb);
 		goto usage;
 	}
-	if (opt->stage && opt->json) {
+	if (args->stage && args->json) {
 		fprintf(stderr, "%s %s: --stage picks a stage for the debug "
 		    "view; --json prints every stage\n", progname, verb);
 		goto usage;
@@ -605,164 +628,72 @@ usage:
 	return EXIT_USAGE;
 }
 
-/* The turn build --session appends: the user's message. */
-struct turn_arg {
-	const struct options *opt;
-	const struct chat *chat;
-	int64_t now;
-	const char *thread;             /* out: the session's thread_id */
-};
-
-/*
- * A SillyTavern build's state (tbuild.h): a new chat's greeting first,
- * the variables its macros changed, the timed world-info state.
- */
-static void
-put_tavern(struct run *run, struct chatfile *c, const struct tavern_state *ts,
-    int64_t now)
+/* Fill *args (arrays on the heap: options_free()); returns -1 to go on,
+ * else the exit status to return (after --help, or a usage error already
+ * printed). */
+static int
+parse_options(int argc, char **argv, const char *verb, bool debug,
+    struct cmd_pipeline_args *args)
 {
-	struct arena *a = &run->arena;
-	const struct node *v = ts->vars_changed;
-	struct node *vars;
-	size_t i;
+	struct options *opt = &args->build;
+	size_t cap[9] = { 0 };  /* contexts, vars, sets, injects, removes,
+	                         * prestarts, tool results, images,
+	                         * global vars */
+	int ch, r;
 
-	if (ts->greeting && c->msgs.n == 0)
-		chatfile_append(run, c, session_message(a, ROLE_ASSISTANT,
-		    ts->char_name ? ts->char_name : "Assistant", ts->greeting,
-		    strlen(ts->greeting), now));
-	if (v && v->kind == NODE_TABLE && v->u.table.n) {
-		vars = session_vars_mut(run, c);
-		for (i = 0; i < v->u.table.n; i++) {
-			const struct member *m = &v->u.table.items[i];
-
-			tree_set(a, vars, m->key, m->keylen, 0, span_make(0, 0),
-			    tree_copy(a, m->value));
+	memset(args, 0, sizeof(*args));
+	if (getenv("STRATA_LOG"))
+		log_level(getenv("STRATA_LOG"), &args->log_debug);
+	while ((ch = getopt_long(argc, argv, cmd_pipeline_opts.shortopts,
+	    cmd_pipeline_opts.longopts,
+	    NULL)) != -1) {
+		r = cli_option(ch, verb, debug, args);
+		if (r == NOT_MINE)
+			r = tavern_option(ch, opt, cap);
+		if (r == NOT_MINE)
+			r = build_option(ch, verb, opt, cap);
+		if (r == NOT_MINE || r == USAGE) {
+			cmd_usage(verb);
+			return EXIT_USAGE;
 		}
+		if (r != GO_ON)
+			return r;
 	}
-	if (ts->timed)
-		tree_set(a, chatfile_metadata_mut(run, c), "timedWorldInfo",
-		    14, 0, span_make(0, 0), tree_copy(a, ts->timed));
-}
-
-/*
- * The entries this build added from the command line (-i) with scope
- * session or turn: the session keeps them (a turn's until the reply ends
- * it), replacing a kept one of the same key.
- */
-static void
-keep_entries(struct run *run, struct chatfile *c, const struct chat *chat)
-{
-	struct arena *a = &run->arena;
-	struct node *st = session_state_mut(run, c), *old, *list;
-	size_t i, k;
-
-	for (i = 0; i < chat->stack.nall; i++) {
-		const struct entry *e = chat->stack.all[i];
-		struct node *o;
-
-		if (strcmp(e->layer, "cli") || e->status != ENTRY_ACTIVE ||
-		    e->scope == SCOPE_GLOBAL)
-			continue;
-		old = tree_get(st, "entries");
-		list = tree_array(a);
-		for (k = 0; old && old->kind == NODE_ARRAY &&
-		    k < old->u.array.n; k++) {
-			const struct node *x = old->u.array.items[k];
-			const struct node *key = tree_get(x, "key");
-
-			if (!key || key->kind != NODE_STRING ||
-			    strcmp(key->u.str.s, e->key) != 0)
-				tree_push(a, list, old->u.array.items[k]);
-		}
-		o = tree_table(a);
-		tree_put(a, o, "key", tree_str(a, e->key));
-		tree_put(a, o, "content", tree_strn(a, e->content, e->len));
-		tree_put(a, o, "priority", tree_int(a, e->priority));
-		tree_put(a, o, "role", tree_str(a, names_role(e->role)));
-		tree_put(a, o, "scope", tree_str(a, names_scope(e->scope)));
-		tree_push(a, list, o);
-		tree_set(a, st, "entries", 7, 0, span_make(0, 0), list);
-	}
-}
-
-/* --image: the turn's images go into the session with the file each
- * was read from (parts and --image are in the same order). */
-static void
-put_images(struct run *run, struct node *m, const struct options *opt,
-    const struct message_extra *x)
-{
-	const char **path = arena_array(&run->arena, x->nparts + 1,
-	    sizeof(*path));
-	size_t i, k = 0;
-
-	for (i = 0; i < x->nparts; i++) {
-		const char *arg;
-
-		if (x->parts[i].kind != PART_IMAGE || k >= opt->nimages)
-			continue;
-		arg = opt->images[k++].arg;
-		if (!x->parts[i].url && strncmp(arg, "data:", 5) != 0)
-			path[i] = arg;
-	}
-	session_put_media(&run->arena, m, x->parts, path, x->nparts);
-}
-
-static bool
-append_turn(struct run *run, struct chatfile *c, void *arg)
-{
-	struct turn_arg *t = arg;
-	const struct tavern_state *ts = t->opt->tavern.state;
-	const struct message *turn = NULL;
-	struct node *m;
-	size_t i;
-
-	session_set_profile(run, c, session_profile_fp(&run->arena,
-	    t->chat->profile->root));
-	session_thread(run, c, t->opt->tavern.seed, t->opt->now);
-	t->thread = session_state_str(c, "thread_id");
-	if (ts)
-		put_tavern(run, c, ts, t->now);
-	keep_entries(run, c, t->chat);
-	for (i = 0; i < t->chat->n; i++)
-		if (strcmp(t->chat->msgs[i].origin, "turn") == 0)
-			turn = &t->chat->msgs[i];
-	if (ts && ts->user) {
-		chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
-		    ts->user_name ? ts->user_name : "User", ts->user,
-		    strlen(ts->user), t->now));
-		return true;
-	}
-	if (!(t->chat->user && t->chat->user_len) && !(turn && turn->x))
-		return true;
-	m = chatfile_append(run, c, session_message(&run->arena, ROLE_USER,
-	    session_last_name(c, true, "User"), t->chat->user ?
-	    t->chat->user : "", t->chat->user_len, t->now))->obj;
-	if (turn && turn->x)
-		put_images(run, m, t->opt, turn->x);
-	return true;
+	return combination(argc, argv, verb, args);
 }
 
 /*
  * build --session: once the request is built, the session takes the
- * user's message (re-read under the lock: another writer may have been
- * first).  --dry-run, debug and a regenerated turn write nothing.
+ * turn (session_save_turn(), under the lock held since before anything
+ * was read).  --dry-run, debug and a regenerated turn write nothing.
  */
 static bool
 save_turn(struct run *run, const struct options *opt, const struct chat *c,
-    struct session_hold *hold, const char **thread)
+    const struct assemble_out *res, struct session_hold *hold,
+    const char **thread)
 {
-	struct turn_arg t;
+	const struct tavern_state *ts = &res->tavern;
+	struct session_turn t;
+	const char **images = arena_array(&run->arena, opt->nimages + 1,
+	    sizeof(*images));
+	size_t i;
 
-	t.opt = opt;
-	t.thread = NULL;
+	memset(&t, 0, sizeof(t));
 	t.chat = c;
-	if (!opt->now) {
-		t.now = clock_now_ms();
-	} else if (!clock_parse(opt->now, &t.now)) {
-		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
-		return false;
-	}
-	if (!session_update_held(run, hold, append_turn, &t))
+	t.seed = opt->tavern.seed;
+	t.now = opt->now;
+	t.now_ms = res->has_now ? res->now_ms : clock_now_ms();
+	t.greeting = ts->greeting;
+	t.char_name = ts->char_name;
+	t.vars_changed = ts->vars_changed;
+	t.timed = ts->timed;
+	t.user = ts->user;
+	t.user_name = ts->user_name;
+	for (i = 0; i < opt->nimages; i++)
+		images[i] = opt->images[i].arg;
+	t.images = images;
+	t.nimages = opt->nimages;
+	if (!session_save_turn(run, hold, &t))
 		return false;
 	*thread = t.thread;
 	return true;
@@ -810,19 +741,20 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * not --dry-run or regenerate), the trace goes to stderr, the request to
  * stdout. */
 static void
-finish(struct run *run, const struct options *opt, struct session_hold *hold,
+finish(struct run *run, const struct cmd_pipeline_args *args,
+    const struct assemble_out *res, struct session_hold *hold,
     const struct chat *c, const struct buf *out, bool debug, bool human)
 {
+	const struct options *opt = &args->build;
 	const char *thread = NULL;
 
-	if (hold && !save_turn(run, opt, c, hold, &thread))
+	if (hold && !save_turn(run, opt, c, res, hold, &thread))
 		return;
 	/* The global variables the build changed, unless --dry-run. */
-	if (opt->globals && !debug && !opt->dry_run && opt->tavern.state &&
-	    !globals_update(run, opt->globals,
-	    opt->tavern.state->globals_changed))
+	if (opt->globals && !debug && !args->dry_run &&
+	    !globals_update(run, opt->globals, res->tavern.globals_changed))
 		return;
-	if (opt->log_debug)
+	if (args->log_debug)
 		trace(run, opt, c, out, thread);
 	if (human) {
 		/* A human view: the text escaped, the view's own colours
@@ -841,51 +773,48 @@ finish(struct run *run, const struct options *opt, struct session_hold *hold,
 }
 
 static int
-run_pipeline(const struct options *opt, bool debug)
+run_pipeline(const struct cmd_pipeline_args *args, bool debug)
 {
 	struct run run;
 	struct chat chat;
 	struct buf out = BUF_INIT;
-	struct options o = *opt;
-	struct tavern_state ts;
+	struct options o = args->build;
+	const struct options *opt = &o;
+	struct assemble_out res;
 	struct session_hold hold;
 	emit_fn *fn;
 	int status;
 	/* The session is held locked from before it is read until the turn
 	 * is written, so concurrent builds serialise (strata(1), SESSIONS). */
-	bool held = opt->session && !debug && !opt->dry_run &&
+	bool held = opt->session && !debug && !args->dry_run &&
 	    !opt->regenerate;
 
-	/* A SillyTavern build leaves what its chat keeps in ts. */
-	memset(&ts, 0, sizeof(ts));
-	o.tavern.state = &ts;
 	/* A request body shows no message the budget left out. */
-	o.tavern.skip_unsent = !debug && !opt->log_debug && opt->format &&
+	o.tavern.skip_unsent = !debug && !args->log_debug && opt->format &&
 	    strcmp(opt->format, "json") != 0;
-	opt = &o;
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO, opt->color);
+	run.diag.color = emit_color(STDERR_FILENO, args->color);
 	if (held && !session_hold(&run, opt->session, &hold)) {
 		status = diag_status(&run);
 		run_free(&run);
 		return status;
 	}
-	if (assemble(&run, opt, &chat)) {
-		chat.color = emit_color(STDOUT_FILENO, opt->color);
-		chat.stage = opt->stage;
-		if (opt->stage && !chat.tavern)
+	if (assemble(&run, opt, &chat, &res)) {
+		chat.color = emit_color(STDOUT_FILENO, args->color);
+		chat.stage = args->stage;
+		if (args->stage && !chat.tavern)
 			diag_plain(&run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
-			    opt->stage);
+			    args->stage);
 		if (debug)
-			fn = opt->html ? emit_html : opt->json ?
+			fn = args->html ? emit_html : args->json ?
 			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
 		if (fn(&run, &chat, &out) && run.diag.errors == 0)
-			finish(&run, opt, held ? &hold : NULL, &chat, &out,
-			    debug, (debug &&
-			    !opt->json) || (!debug && chat.format ==
-			    FORMAT_TEXT && isatty(STDOUT_FILENO)));
+			finish(&run, args, &res, held ? &hold : NULL, &chat,
+			    &out, debug, (debug && !args->json) || (!debug &&
+			    chat.format == FORMAT_TEXT &&
+			    isatty(STDOUT_FILENO)));
 	}
 	if (held)
 		session_release(&hold);
@@ -898,12 +827,12 @@ run_pipeline(const struct options *opt, bool debug)
 int
 cmd_pipeline(int argc, char **argv, const char *verb, bool debug)
 {
-	struct options opt;
-	int status = parse_options(argc, argv, verb, debug, &opt);
+	struct cmd_pipeline_args args;
+	int status = parse_options(argc, argv, verb, debug, &args);
 
 	if (status < 0)
-		status = opt.params ? cmd_params(&opt) :
-		    run_pipeline(&opt, debug);
-	options_free(&opt);
+		status = args.params ? cmd_params(&args) :
+		    run_pipeline(&args, debug);
+	options_free(&args.build);
 	return status;
 }

@@ -36,8 +36,9 @@ fast_tavern(struct run *run, const struct options *opt,
 }
 
 int
-cmd_params(const struct options *opt)
+cmd_params(const struct cmd_pipeline_args *args)
 {
+	const struct options *opt = &args->build;
 	struct run run;
 	struct buf out = BUF_INIT;
 	struct source *src;
@@ -46,8 +47,8 @@ cmd_params(const struct options *opt)
 	int status;
 
 	run_init(&run);
-	run.diag.color = emit_color(STDERR_FILENO, opt->color);
-	src = run_read(&run, opt->params, NULL, span_make(0, 0));
+	run.diag.color = emit_color(STDERR_FILENO, args->color);
+	src = run_read(&run, args->params, NULL, span_make(0, 0));
 	if (src && json_parse(&run, src, &params)) {
 		if (params->kind != NODE_TABLE)
 			diag_error(&run, src, params->span,

@@ -14,6 +14,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/file.h"
+#include "base/path.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "data/load.h"
@@ -196,8 +197,7 @@ export(struct run *run, const char *dir)
 		    templates_names[i]);
 		text = templates_builtin(templates_names[i], &len);
 		if (strchr(templates_names[i], '/') &&
-		    !make_dirs(run, arena_strndup(&run->arena, path,
-		    (size_t)(strrchr(path, '/') - path)))) {
+		    !make_dirs(run, path_dir(&run->arena, path))) {
 			diag_plain(run, DIAG_ERROR, MSG_CANNOT_WRITE, path);
 			diag_system(run);
 			continue;

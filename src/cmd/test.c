@@ -367,7 +367,7 @@ build_case(struct run *run, const struct tcase *tc, const struct spec *sp)
 			cmd_push(&opt.injects, &opt.ninjects, &cap[3],
 			    "--inject", v->u.str.s);
 	}
-	if (assemble(run, &opt, &chat) && emit_json(run, &chat, &b) &&
+	if (assemble(run, &opt, &chat, NULL) && emit_json(run, &chat, &b) &&
 	    run->diag.errors == 0) {
 		struct source *src = run_source_mem(run, tc->name, b.data,
 		    b.len);

@@ -72,139 +72,6 @@ struct wi_opts {
 	bool to_book, from_book, json, run;
 };
 
-/* qsort has no context argument: the world being sorted. */
-static const struct world_entry *sort_entries;
-
-static int
-cmp_uid(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int64_t u = sort_entries[x].uid, v = sort_entries[y].uid;
-
-	if (u != v)
-		return u < v ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-/* whole_words: the settings' world_info_match_whole_words, what an
- * entry that leaves matchWholeWords unset uses. */
-static void
-lint(struct run *run, const struct world *w, bool whole_words)
-{
-	size_t i, j, k;
-
-	bool *dup = xcalloc(w->n + 1, sizeof(*dup));
-	size_t *ix = xcalloc(w->n + 1, sizeof(*ix));
-
-	/* Duplicate uids: sort indexes by (uid, index), flag all but the
-	 * first of each run, report in file order. */
-	for (i = 0; i < w->n; i++)
-		ix[i] = i;
-	sort_entries = w->entries;
-	qsort(ix, w->n, sizeof(*ix), cmp_uid);
-	for (i = 1; i < w->n; i++)
-		if (w->entries[ix[i]].uid == w->entries[ix[i - 1]].uid)
-			dup[ix[i]] = true;
-	for (i = 0; i < w->n; i++) {
-		const struct world_entry *e = &w->entries[i];
-		const struct source *src = run_source(run, e->src);
-		int pass;
-
-		if (dup[i])
-			diag_warning(run, src, e->span, MSG_WI_DUP_UID,
-			    (long long)e->uid);
-		for (pass = 0; pass < 2; pass++) {
-			const struct world_strings *ks = pass ?
-			    &e->keysecondary : &e->key;
-
-			for (k = 0; k < ks->n; k++) {
-				const char *s = ks->v[k], *t = s;
-				char err[256];
-				size_t off = 0, n;
-				bool is_re;
-
-				while (*t == ' ' || *t == '\t' || *t == '\n' ||
-				    *t == '\r')
-					t++;
-				if (!*t) {
-					diag_warning(run, src, e->span,
-					    MSG_WI_EMPTY_KEY,
-					    (long long)e->uid, pass ?
-					    "secondary" : "primary", k + 1);
-					continue;
-				}
-				if (!wi_regex_check(t, err, sizeof(err), &off,
-				    &is_re)) {
-					diag_warning(run, src, e->span,
-					    MSG_WI_BAD_REGEX,
-					    (long long)e->uid,
-					    diag_shown(run, t, strlen(t)),
-					    err, off);
-					continue;
-				}
-				n = strlen(t);
-				while (n > 0 && (t[n - 1] == ' ' ||
-				    t[n - 1] == '\t' || t[n - 1] == '\n'))
-					n--;
-				if (is_re || !(e->match_whole_words ==
-				    WORLD_UNSET ? whole_words :
-				    e->match_whole_words) || memchr(t, ' ', n))
-					continue;
-				if ((!wi_is_word_byte((unsigned char)t[0]) &&
-				    (unsigned char)t[0] < 0x80) ||
-				    (!wi_is_word_byte((unsigned char)t[n - 1])
-				    && (unsigned char)t[n - 1] < 0x80))
-					diag_warning(run, src, e->span,
-					    MSG_WI_WORD_EDGE,
-					    (long long)e->uid,
-					    diag_shown(run, t, n));
-			}
-		}
-	}
-	free(dup);
-	free(ix);
-	/* Inclusion groups with one member (quadratic in grouped entries
-	 * only). */
-	for (i = 0; i < w->n; i++) {
-		const char *g = w->entries[i].group, *p, *q;
-
-		for (p = g; *p; p = *q ? q + 1 : q) {
-			size_t len, count = 0;
-
-			while (*p == ' ')
-				p++;
-			q = strchr(p, ',');
-			if (!q)
-				q = p + strlen(p);
-			len = (size_t)(q - p);
-			if (len == 0)
-				continue;
-			for (j = 0; j < w->n && count < 2; j++) {
-				const char *h = w->entries[j].group, *a, *b;
-
-				for (a = h; *a; a = *b ? b + 1 : b) {
-					while (*a == ' ')
-						a++;
-					b = strchr(a, ',');
-					if (!b)
-						b = a + strlen(a);
-					if ((size_t)(b - a) == len &&
-					    memcmp(a, p, len) == 0) {
-						count++;
-						break;
-					}
-				}
-			}
-			if (count == 1)
-				diag_warning(run, run_source(run,
-				    w->entries[i].src), w->entries[i].span,
-				    MSG_WI_LONE_GROUP,
-				    (long long)w->entries[i].uid,
-				    diag_shown(run, p, len));
-		}
-	}
-}
-
 static void
 put_keys(struct buf *b, const struct world_strings *s)
 {
@@ -464,55 +331,60 @@ static const struct option wi_longopts[] = {
 };
 const struct cmd_opts cmd_wi_opts = { "u:h", wi_longopts };
 
-int
-cmd_wi(int argc, char **argv)
+static void
+opts_free(struct wi_opts *o)
+{
+	free(o->books);
+	free(o->chats);
+	free(o->tags);
+	free(o->inject);
+}
+
+/* Parse strata wi's command line into *o: -1 to go on, else the exit
+ * status (--help, a usage error: o is then freed). */
+static int
+parse(int argc, char **argv, struct wi_opts *o)
 {
 	static const char *const kinds[WORLD_MATCH__COUNT] = {
 		"persona", "description", "personality", "depth_prompt",
 		"scenario", "creator_notes",
 	};
-	struct wi_opts o;
-	struct run run;
-	struct world *worlds;
-	struct buf b = BUF_INIT;
-	struct wi_settings ws;
 	char *end;
-	int ch, status = EXIT_OK, k;
+	int ch, k;
 	size_t i;
-	bool ok = true;
 
-	memset(&o, 0, sizeof(o));
-	o.context = -1;
+	memset(o, 0, sizeof(*o));
+	o->context = -1;
 	while ((ch = getopt_long(argc, argv, cmd_wi_opts.shortopts,
 	    cmd_wi_opts.longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TO_BOOK:
-			o.to_book = true;
+			o->to_book = true;
 			break;
 		case O_FROM_BOOK:
-			o.from_book = true;
+			o->from_book = true;
 			break;
 		case O_CHAT:
-			o.chats = xreallocarray(o.chats, o.nchats + 1,
-			    sizeof(*o.chats));
-			o.chats[o.nchats++] = optarg;
-			o.run = true;
+			o->chats = xreallocarray(o->chats, o->nchats + 1,
+			    sizeof(*o->chats));
+			o->chats[o->nchats++] = optarg;
+			o->run = true;
 			break;
 		case 'u':
-			o.user = optarg;
-			o.run = true;
+			o->user = optarg;
+			o->run = true;
 			break;
 		case O_SETTINGS:
-			o.settings = optarg;
+			o->settings = optarg;
 			break;
 		case O_SEED:
-			o.seed = strtoull(optarg, &end, 10);
+			o->seed = strtoull(optarg, &end, 10);
 			if (*end || !*optarg)
 				goto usage;
 			break;
 		case O_CONTEXT:
-			o.context = strtoll(optarg, &end, 10);
-			if (*end || !*optarg || o.context < 0)
+			o->context = strtoll(optarg, &end, 10);
+			if (*end || !*optarg || o->context < 0)
 				goto usage;
 			break;
 		case O_TRIGGER:
@@ -521,32 +393,32 @@ cmd_wi(int argc, char **argv)
 					break;
 			if (k == WORLD_TRIGGER__COUNT)
 				goto usage;
-			o.trigger = k;
+			o->trigger = k;
 			break;
 		case O_CHAR_BOOK:
-			add_book(&o, optarg, WI_SOURCE_CHARACTER);
+			add_book(o, optarg, WI_SOURCE_CHARACTER);
 			break;
 		case O_CHAT_BOOK:
-			add_book(&o, optarg, WI_SOURCE_CHAT);
+			add_book(o, optarg, WI_SOURCE_CHAT);
 			break;
 		case O_PERSONA_BOOK:
-			add_book(&o, optarg, WI_SOURCE_PERSONA);
+			add_book(o, optarg, WI_SOURCE_PERSONA);
 			break;
 		case O_CHAR_FILENAME:
-			o.char_filename = optarg;
+			o->char_filename = optarg;
 			break;
 		case O_JSON:
-			o.json = true;
+			o->json = true;
 			break;
 		case O_CHAR_TAG:
-			o.tags = xreallocarray(o.tags, o.ntags + 1,
-			    sizeof(*o.tags));
-			o.tags[o.ntags++] = optarg;
+			o->tags = xreallocarray(o->tags, o->ntags + 1,
+			    sizeof(*o->tags));
+			o->tags[o->ntags++] = optarg;
 			break;
 		case O_SCAN_TEXT:
-			o.inject = xreallocarray(o.inject, o.ninject + 1,
-			    sizeof(*o.inject));
-			o.inject[o.ninject++] = optarg;
+			o->inject = xreallocarray(o->inject, o->ninject + 1,
+			    sizeof(*o->inject));
+			o->inject[o->ninject++] = optarg;
 			break;
 		case O_CARD_TEXT:
 			end = strchr(optarg, '=');
@@ -557,33 +429,48 @@ cmd_wi(int argc, char **argv)
 					break;
 			if (!end || k == WORLD_MATCH__COUNT)
 				goto usage;
-			o.card_text[k] = end + 1;
+			o->card_text[k] = end + 1;
 			break;
 		case 'h':
 			fputs(cmd_wi_help, stdout);
-			free(o.books);
-			free(o.chats);
-			free(o.tags);
-			free(o.inject);
+			opts_free(o);
 			return EXIT_OK;
 		default:
 			goto usage;
 		}
 	}
 	for (i = (size_t)optind; i < (size_t)argc; i++)
-		add_book(&o, argv[i], WI_SOURCE_GLOBAL);
-	if (o.nbooks == 0 || (o.to_book && o.from_book) ||
-	    ((o.to_book || o.from_book) && (o.nbooks != 1 || o.run)))
+		add_book(o, argv[i], WI_SOURCE_GLOBAL);
+	if (o->nbooks == 0 || (o->to_book && o->from_book) ||
+	    ((o->to_book || o->from_book) && (o->nbooks != 1 || o->run)))
 		goto usage;
+	return -1;
+usage:
+	cmd_usage("wi");
+	opts_free(o);
+	return EXIT_USAGE;
+}
+
+int
+cmd_wi(int argc, char **argv)
+{
+	struct wi_opts o;
+	struct run run;
+	struct world *worlds;
+	struct buf b = BUF_INIT;
+	struct wi_settings ws;
+	int status = parse(argc, argv, &o);
+	size_t i;
+	bool ok = true;
+
+	if (status >= 0)
+		return status;
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
 	if (!o.run && (o.json || o.seed)) {
 		diag_plain(&run, DIAG_ERROR, MSG_WI_NO_CHAT);
 		run_free(&run);
-		free(o.books);
-		free(o.chats);
-		free(o.tags);
-		free(o.inject);
+		opts_free(&o);
 		return EXIT_USAGE;
 	}
 	/* The settings say whether whole-word matching is on for the
@@ -606,7 +493,7 @@ cmd_wi(int argc, char **argv)
 			continue;
 		}
 		if (!o.to_book && !o.from_book)
-			lint(&run, &worlds[i], ws.match_whole_words);
+			wi_lint(&run, &worlds[i], ws.match_whole_words);
 	}
 	if (ok && o.to_book) {
 		json_write(&b, world_to_book(&run.arena, &worlds[0]), 2);
@@ -638,16 +525,6 @@ cmd_wi(int argc, char **argv)
 	buf_free(&b);
 	status = diag_status(&run);
 	run_free(&run);
-	free(o.books);
-	free(o.chats);
-	free(o.tags);
-	free(o.inject);
+	opts_free(&o);
 	return status;
-usage:
-	cmd_usage("wi");
-	free(o.books);
-	free(o.chats);
-	free(o.tags);
-	free(o.inject);
-	return EXIT_USAGE;
 }

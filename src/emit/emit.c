@@ -86,15 +86,16 @@ other_provider(struct run *run, const struct chat *c, const char *format)
 	const struct node *n = c->profile ? c->profile->model.node : NULL;
 	struct source *s = n ? run_source(run, n->src) : NULL;
 	const char *fam = family(c->model), *to;
+	enum out_format f;
 
-	if (strcmp(format, "anthropic") == 0)
-		to = "Anthropic";
-	else if (strcmp(format, "gemini") == 0)
-		to = "Google";
-	else if (strcmp(format, "ollama") == 0)
-		to = "Ollama";
-	else
+	if (!names_format_parse(format, &f))
 		return;
+	switch (f) {
+	case FORMAT_ANTHROPIC: to = "Anthropic"; break;
+	case FORMAT_GEMINI: to = "Google"; break;
+	case FORMAT_OLLAMA: to = "Ollama"; break;
+	default: return;
+	}
 	if (!fam || strcmp(fam, to) == 0)
 		return;
 	if (s)

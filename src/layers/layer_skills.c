@@ -7,21 +7,10 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
+#include "base/path.h"
 #include "data/frontmatter.h"
 #include "data/tree.h"
 #include "diag/run.h"
-
-/* The part of a path after its last '/' and before its last '.'. */
-static const char *
-stem(struct arena *a, const char *path)
-{
-	const char *b = strrchr(path, '/'), *dot;
-
-	b = b ? b + 1 : path;
-	dot = strrchr(b, '.');
-	return dot && dot != b ? arena_strndup(a, b, (size_t)(dot - b)) :
-	    arena_strdup(a, b);
-}
 
 /*
  * Append file path's text (after its front matter, trimmed) to inline
@@ -99,7 +88,7 @@ skill(struct run *run, const struct profile *p, const struct pskill *sk,
 	if (!ok)
 		return false;
 	if (!name)
-		name = stem(a, sk->file.s);
+		name = path_stem(a, sk->file.s);
 	/* Names may come from front matter or the file name, where the
 	 * profile check cannot see them. */
 	dup = map_get(names, name, strlen(name));

@@ -416,10 +416,12 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 			const struct node *r = tree_get(m, "role");
 			const struct node *c = tree_get(m, "content");
 			const struct node *nm = tree_get(m, "name");
+			int role = r && r->kind == NODE_STRING ?
+			    names_index(names_roles, r->u.str.s,
+			    r->u.str.len) : -1;
 
-			if (!r || r->kind != NODE_STRING || (strcmp(r->u.str.s,
-			    "user") && strcmp(r->u.str.s, "assistant") &&
-			    strcmp(r->u.str.s, "system")) || (c &&
+			if ((role != ROLE_USER && role != ROLE_ASSISTANT &&
+			    role != ROLE_SYSTEM) || (c &&
 			    c->kind != NODE_STRING && c->kind != NODE_NULL) ||
 			    tree_get(m, "tool_calls")) {
 				diag_error(run, run_source(run, m->src),
@@ -500,16 +502,22 @@ tavern_vars(struct run *run, const struct options *opt,
  * tokenizer, world info and regex scripts behind its seams. */
 bool
 assemble_tavern(struct run *run, const struct options *opt,
-    const struct profile *p, struct inputs *in, struct chat *c)
+    const struct profile *p, struct inputs *in, struct chat *c,
+    struct assemble_out *out)
 {
 	struct tavern_input tin = opt->tavern;
 	struct tavern_plug plug;
 	bool ok;
 
+	/* The build's state comes back in *out, never through opt. */
+	tin.state = out ? &out->tavern : NULL;
+
 	memset(c, 0, sizeof(*c));
 	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
 	tin.user = in->user ? in->user->text : NULL;
+	tin.has_now = in->has_now;
+	tin.now_ms = in->now_ms;
 	/* --session: the session is the chat (a new one starts with the
 	 * card's greeting), unless --chat names another. */
 	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
@@ -533,17 +541,24 @@ assemble_tavern(struct run *run, const struct options *opt,
 }
 
 bool
-assemble(struct run *run, const struct options *opt, struct chat *c)
+assemble(struct run *run, const struct options *opt, struct chat *c,
+    struct assemble_out *out)
 {
 	struct assembly as;
 	struct inputs in;
 	bool ok;
 
 	memset(c, 0, sizeof(*c));
+	if (out)
+		memset(out, 0, sizeof(*out));
 	if (!assemble_load(run, opt, &as))
 		return false;
 	ok = inputs_read(run, opt, as.profile, as.vars, as.ctxs, as.injs,
 	    &in);
+	if (out) {
+		out->has_now = in.has_now;
+		out->now_ms = in.now_ms;
+	}
 	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
 	    opt->nimages) {
 		/* The tavern build does not take the turn's parts. */
@@ -552,7 +567,7 @@ assemble(struct run *run, const struct options *opt, struct chat *c)
 		ok = false;
 	} else if (ok && tavern_wanted(&opt->tavern,
 	    profile_tavern(as.profile)))
-		ok = assemble_tavern(run, opt, as.profile, &in, c);
+		ok = assemble_tavern(run, opt, as.profile, &in, c, out);
 	else if (ok && (opt->extra_system || opt->globals ||
 	    opt->nglobal_vars)) {
 		diag_plain(run, DIAG_ERROR, MSG_SANDBOX_EXTRA,

@@ -46,27 +46,20 @@ struct options {
 	struct kv *images;      /* --image FILE|URL, in order */
 	size_t nimages;
 	bool check_only;        /* strata check */
-	bool json;              /* debug --json */
-	bool html;              /* debug -f html: the stage inspector */
 	struct tavern_input tavern;     /* --card, --preset, ... (the
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
 	const char *session;    /* --session FILE, or NULL */
 	bool regenerate;        /* --type regenerate: no new user message */
-	bool dry_run;           /* --session: write nothing */
 	const char *now;        /* --now TIME, or NULL: the clock */
 	enum assemble_turn turn;        /* --turn */
 	const char *input;      /* --input FILE.json: template inputs */
 	const char *scene;      /* --scene chat|work, or NULL */
 	const char *llm_profile;        /* --llm-profile NAME, or NULL */
-	bool log_debug;         /* --log-level debug: the trace on stderr */
-	const char *color;      /* --color: auto, always, never, or NULL */
-	const char *stage;      /* debug --stage: a tavern stage, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or
 	                                 * NULL: by the profile's name */
 	const char *allow_history_files;        /* --allow-history-files
 	                                         * DIR, or NULL */
-	const char *params;     /* --params FILE|-, or NULL */
 	const char *extra_system;       /* --extra-system TEXT, or NULL */
 	struct kv *global_vars;         /* --global-var NAME=VALUE */
 	size_t nglobal_vars;
@@ -74,10 +67,22 @@ struct options {
 	bool quiet;             /* -q: no note of what the budget cut */
 };
 
-/* Run the pipeline into *chat.  False (after reporting) on any error.
- * It is assemble_load(), then the inputs opt names, then the turn step
- * (stages.h: assemble_turn()). */
-bool assemble(struct run *run, const struct options *opt, struct chat *chat);
+/* What a build leaves besides the chat: a SillyTavern build's state
+ * (tbuild.h), for the session and --globals to keep (zeroed for a
+ * profile build), and --now as the build parsed it (has_now false: the
+ * clock). */
+struct assemble_out {
+	struct tavern_state tavern;
+	bool has_now;
+	int64_t now_ms;
+};
+
+/* Run the pipeline into *chat, and what else the build leaves into *out
+ * (NULL: not wanted).  False (after reporting) on any error.  It is
+ * assemble_load(), then the inputs opt names, then the turn step
+ * (stages.h: assemble_turn()).  opt is only read. */
+bool assemble(struct run *run, const struct options *opt, struct chat *chat,
+    struct assemble_out *out);
 
 /* What the load step keeps: the profile, and the NAME=VALUE arguments
  * split (in the run's arena). */

@@ -687,6 +687,73 @@ turn_cost(void *ctx, struct budget_item *it)
 	return n;
 }
 
+/* The history's items: the pinned head (protected), then the turns
+ * newest first, into v; returns how many. */
+static size_t
+turn_items(struct stage *s, struct budget_item *v, const struct inputs *in,
+    size_t pin, struct titem *turns, size_t nturns)
+{
+	size_t nv = 0, i, k;
+
+	if (pin) {
+		struct budget_item *it = &v[nv++];
+
+		memset(it, 0, sizeof(*it));
+		it->protect = true;
+		it->turn = true;
+		it->priority = INT_MIN;
+		for (k = 0; k < pin; k++)
+			it->cost += message_cost(&s->k, &in->hist[k]);
+	}
+	for (i = nturns; i-- > 0;) {
+		struct budget_item *it = &v[nv++];
+
+		memset(it, 0, sizeof(*it));
+		it->turn = true;
+		it->priority = s->p->budget.history_priority;
+		it->seq = SIZE_MAX / 2 + (nturns - 1 - i);
+		it->cost = SIZE_MAX;    /* counted when weighed */
+		it->fallback = SIZE_MAX;
+		it->ref = &turns[i];
+	}
+	return nv;
+}
+
+/* The turns the budget dropped, as one cut of the history: messages
+ * (pin, first_kept] go; the pinned head and the newest stay. */
+static void
+drop_turns(struct stage *s, struct budget_report *r, size_t *cap,
+    const struct budget_item *v, size_t nv, struct inputs *in, size_t pin,
+    size_t first_kept, size_t hturns)
+{
+	struct budget_cut cut;
+	size_t was = 0, i;
+	bool counted_all = true;
+
+	memset(&cut, 0, sizeof(cut));
+	for (i = 0; i < nv; i++)
+		if (v[i].turn && !v[i].protect && v[i].fate != BUDGET_KEPT) {
+			if (v[i].cost == SIZE_MAX)
+				counted_all = false;
+			else
+				was += v[i].cost;
+		}
+	cut.fate = BUDGET_DROPPED;
+	cut.layer = "history";
+	cut.priority = s->p->budget.history_priority;
+	cut.first = pin + 1;
+	cut.last = first_kept;
+	cut.turns = hturns;
+	cut.was = was;
+	cut.counted = counted_all;
+	push_cut(&s->run->arena, r, cap, &cut);
+	r->history_cut = first_kept - pin;
+	/* The kept messages: the pinned head, then the newest. */
+	memmove(in->hist + pin, in->hist + first_kept,
+	    (in->nhist - first_kept) * sizeof(*in->hist));
+	in->nhist -= first_kept - pin;
+}
+
 bool
 budget_fit(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct chat *c)
@@ -697,11 +764,11 @@ budget_fit(struct run *run, const struct options *opt,
 	struct budget_item *v;
 	struct eitem *ei;
 	struct titem *turns;
-	size_t nturns, pin, nv = 0, i, k, ne = 0, used, need, cap = 0, lcap = 0;
+	size_t nturns, pin, nv = 0, i, ne = 0, used, need, cap = 0, lcap = 0;
 	size_t fixed_turn = 0, fixed_tools = 0, fixed_over = PRIMING;
 	size_t first_kept, hturns = 0;
 	struct turn_ctx tc;
-	bool hcut = false, hcounted_all = true, sys = false, dev = false;
+	bool hcut = false, sys = false, dev = false;
 	bool agent = agent_enabled(p);
 
 	memset(r, 0, sizeof(*r));
@@ -748,28 +815,7 @@ budget_fit(struct run *run, const struct options *opt,
 		ne++;
 	}
 	fixed_over += (sys ? MSG_OVERHEAD : 0) + (dev ? MSG_OVERHEAD : 0);
-	/* The pinned head, then the turns newest first. */
-	if (pin) {
-		struct budget_item *it = &v[nv++];
-
-		memset(it, 0, sizeof(*it));
-		it->protect = true;
-		it->turn = true;
-		it->priority = INT_MIN;
-		for (k = 0; k < pin; k++)
-			it->cost += message_cost(&s.k, &in->hist[k]);
-	}
-	for (i = nturns; i-- > 0;) {
-		struct budget_item *it = &v[nv++];
-
-		memset(it, 0, sizeof(*it));
-		it->turn = true;
-		it->priority = p->budget.history_priority;
-		it->seq = SIZE_MAX / 2 + (nturns - 1 - i);
-		it->cost = SIZE_MAX;    /* counted when weighed */
-		it->fallback = SIZE_MAX;
-		it->ref = &turns[i];
-	}
+	nv += turn_items(&s, v + nv, in, pin, turns, nturns);
 	r->used = 0;
 	tc.k = &s.k;
 	tc.in = in;
@@ -826,34 +872,8 @@ budget_fit(struct run *run, const struct options *opt,
 			add_layer(a, r, &lcap, ((struct eitem *)it->ref)->e->layer,
 			    it->kept);
 	}
-	if (hcut) {
-		struct budget_cut cut;
-		size_t was = 0;
-
-		memset(&cut, 0, sizeof(cut));
-		for (i = 0; i < nv; i++)
-			if (v[i].turn && !v[i].protect &&
-			    v[i].fate != BUDGET_KEPT) {
-				if (v[i].cost == SIZE_MAX)
-					hcounted_all = false;
-				else
-					was += v[i].cost;
-			}
-		cut.fate = BUDGET_DROPPED;
-		cut.layer = "history";
-		cut.priority = p->budget.history_priority;
-		cut.first = pin + 1;
-		cut.last = first_kept;
-		cut.turns = hturns;
-		cut.was = was;
-		cut.counted = hcounted_all;
-		push_cut(a, r, &cap, &cut);
-		r->history_cut = first_kept - pin;
-		/* The kept messages: the pinned head, then the newest. */
-		memmove(in->hist + pin, in->hist + first_kept,
-		    (in->nhist - first_kept) * sizeof(*in->hist));
-		in->nhist -= first_kept - pin;
-	}
+	if (hcut)
+		drop_turns(&s, r, &cap, v, nv, in, pin, first_kept, hturns);
 	if (fixed_turn)
 		add_layer(a, r, &lcap, "turn", fixed_turn);
 	if (fixed_tools)

@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "base/path.h"
+
 #define O200K "o200k_base"
 #define CL100K "cl100k_base"
 
@@ -89,15 +91,12 @@ const struct budget_model *
 budget_model(const char *model)
 {
 	const struct budget_model *best = NULL;
-	const char *slash;
 	size_t i, len;
 
 	if (!model)
 		return NULL;
 	/* "openai/gpt-4o", "models/gemini-2.5-pro", "library/llama3" */
-	slash = strrchr(model, '/');
-	if (slash)
-		model = slash + 1;
+	model = path_base(model);
 	len = strlen(model);
 	for (i = 0; i < NMODELS; i++)
 		if (matches(model, len, models[i].prefix) && (!best ||

@@ -373,6 +373,8 @@ inputs_read(struct run *run, const struct options *opt,
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, opt->now);
 		return false;
 	}
+	in->has_now = opt->now != NULL;
+	in->now_ms = in->has_now ? ms : 0;
 	if (opt->tavern.seed && !macros_seed(opt->tavern.seed, &seed)) {
 		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, opt->tavern.seed);
 		return false;
@@ -384,6 +386,10 @@ inputs_read(struct run *run, const struct options *opt,
 		    session_profile_fp(&run->arena, p->root));
 	ok = true;
 	variables(run, opt, p, vars, in->sess, &in->vars, &ok);
+	if (in->has_now) {
+		in->vars.now_set = true;
+		in->vars.now_ms = in->now_ms;
+	}
 	ok = contexts(run, opt, ctxs, in) && ok;
 	in->injects = arena_array(&run->arena, opt->ninjects + 1,
 	    sizeof(*in->injects));

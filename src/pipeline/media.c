@@ -24,6 +24,7 @@
 #include "base/arena.h"
 #include "base/base64.h"
 #include "base/buf.h"
+#include "base/path.h"
 #include "diag/run.h"
 
 /* The media type of bytes p[0..n), or NULL. */
@@ -194,9 +195,7 @@ from_file(struct run *run, const struct source *src, struct span sp,
 	if (sniffed)
 		out->media_type = sniffed;
 	if (kind == PART_FILE) {
-		const char *slash = strrchr(path, '/');
-
-		out->filename = slash ? slash + 1 : path;
+		out->filename = path_base(path);
 	}
 	base64_encode(&enc, b.data ? b.data : "", b.len);
 	buf_free(&b);
@@ -261,9 +260,7 @@ media_data_part(struct run *run, const struct source *src, struct span sp,
 		ok = from_file(run, src, sp, kind, arena_strdup(&run->arena,
 		    real), shown, true, media_type, out);
 	if (ok && kind == PART_FILE) {      /* the name as given */
-		const char *slash = strrchr(path, '/');
-
-		out->filename = slash ? slash + 1 : path;
+		out->filename = path_base(path);
 	}
 	free(real);
 	free(top);

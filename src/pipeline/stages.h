@@ -56,6 +56,10 @@ struct inputs {
 	/* --allow-history-files: the one directory history parts may name
 	 * files in (borrowed), or NULL: none. */
 	const char *allow_files;
+	/* --now, parsed here once for the macros, the tavern build and the
+	 * session's new messages; has_now false: the clock. */
+	bool has_now;
+	int64_t now_ms;
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -74,9 +78,11 @@ void inputs_free(struct inputs *in);
 bool inputs_inject(struct run *run, const struct source *src,
     struct cli_inject *ci);
 /* The SillyTavern build of the turn in *in (assemble.c): what build
- * does when tavern_wanted(). */
+ * does when tavern_wanted().  Its state goes to *out (NULL: dropped). */
+struct assemble_out;
 bool assemble_tavern(struct run *run, const struct options *opt,
-    const struct profile *p, struct inputs *in, struct chat *c);
+    const struct profile *p, struct inputs *in, struct chat *c,
+    struct assemble_out *out);
 /* --session (inputs_session.c): read the file into in->sess (a missing
  * file is a new session), before the variables are set... */
 bool inputs_session_load(struct run *run, const struct options *opt,

@@ -106,7 +106,8 @@ assemble_mem(struct run *run, const struct options *opt,
 	 * SillyTavern assembly, the profile's own entries among its
 	 * prompts. */
 	if (tavern_wanted(&lopt.tavern, profile_tavern(as->profile)))
-		ok = ok && assemble_tavern(run, &lopt, as->profile, &in, c);
+		ok = ok && assemble_tavern(run, &lopt, as->profile, &in, c,
+		    NULL);
 	else
 		ok = ok && collect_turn(run, &lopt, as->profile, &in,
 		    pr->entries, pr->n, &entries) &&

@@ -6,6 +6,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
+#include "base/path.h"
 #include "data/load.h"
 #include "data/tree.h"
 #include "diag/diag.h"
@@ -174,7 +175,7 @@ load_base(struct chain *c, const struct source *src, const struct node *t,
 		    "a string", tree_kind_article(ext->kind));
 		return false;
 	}
-	*base = load_chain(c, paths_join(a, paths_dir_of(a, src->path),
+	*base = load_chain(c, paths_join(a, path_dir(a, src->path),
 	    ext->u.str.s), src, ext, basedir);
 	return *base != NULL;
 }

@@ -7,6 +7,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/path.h"
 #include "base/vec.h"
 #include "data/tree.h"
 #include "diag/diag.h"
@@ -87,18 +88,6 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-char *
-paths_dir_of(struct arena *a, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return arena_strdup(a, ".");
-	if (slash == path)
-		return arena_strdup(a, "/");
-	return arena_strndup(a, path, (size_t)(slash - path));
-}
-
 /*
  * Lexically tidy a path: drop "." components and fold "dir/.." pairs, so
  * that messages read "prompts/x.md" rather than "profiles/../prompts/x.md".
@@ -154,8 +143,7 @@ tidy(struct arena *a, const char *p)
 char *
 paths_join(struct arena *a, const char *dir, const char *path)
 {
-	const char *raw = path[0] == '/' || strcmp(dir, ".") == 0 ? path :
-	    arena_printf(a, "%s/%s", dir, path);
+	const char *raw = path_join(a, dir, path);
 	char *neat = tidy(a, raw);
 	struct stat sr, sn;
 
@@ -186,7 +174,7 @@ paths_prompt_dir(struct arena *a, const char *srcpath, const struct node *t,
 {
 	const struct node *prompt = tree_get(t, "prompt");
 	const struct node *d = prompt ? tree_get(prompt, "dir") : NULL;
-	char *here = paths_dir_of(a, srcpath), *p;
+	char *here = path_dir(a, srcpath), *p;
 
 	if (d && d->kind == NODE_STRING)
 		return paths_join(a, here, d->u.str.s);

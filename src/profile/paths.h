@@ -45,8 +45,6 @@ char *paths_prompt_dir(struct arena *a, const char *srcpath,
 /* The top profile's prompt directory; NULL when it is the embedded
  * profile's. */
 const char *paths_top(const struct paths *pd);
-/* The directory part of path ("." when none). */
-char *paths_dir_of(struct arena *a, const char *path);
 /* dir/path, tidied ("a/./b/../c" is "a/c") unless that would name another
  * file through a symbolic link; an absolute path is kept. */
 char *paths_join(struct arena *a, const char *dir, const char *path);

@@ -5,6 +5,7 @@
 
 #include "base/arena.h"
 #include "base/map.h"
+#include "base/path.h"
 #include "data/load.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -24,11 +25,11 @@ plugins_dir(struct run *run, const struct paths *pd, const struct node *t,
 	const struct node *d = tree_get(t, "dir");
 
 	if (!d)
-		return paths_join(a, paths_dir_of(a, topfile ? topfile : "."),
+		return paths_join(a, path_dir(a, topfile ? topfile : "."),
 		    "plugins");
 	if (!paths_known(pd, d->src))
 		return d->u.str.s;
-	return paths_join(a, paths_dir_of(a, run_source(run, d->src)->path),
+	return paths_join(a, path_dir(a, run_source(run, d->src)->path),
 	    d->u.str.s);
 }
 

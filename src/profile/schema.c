@@ -6,6 +6,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
+#include "base/path.h"
 #include "base/util.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -390,7 +391,7 @@ const char *
 schema_entry_id(const struct node *e, size_t *len)
 {
 	const struct node *id;
-	const char *b, *dot, *s;
+	const char *s;
 
 	if (!e || e->kind != NODE_TABLE)
 		return NULL;
@@ -407,11 +408,8 @@ schema_entry_id(const struct node *e, size_t *len)
 	if (!id || id->kind != NODE_STRING)
 		return NULL;
 	s = id->u.str.s;
-	b = strrchr(s, '/');
-	b = b ? b + 1 : s;
-	dot = strrchr(b, '.');
-	*len = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-	return b;
+	*len = path_stem_len(s);
+	return path_base(s);
 }
 
 bool

@@ -138,6 +138,37 @@ void session_thread(struct run *run, struct chatfile *c, const char *seed,
 /* chat_metadata.strata's member key when it is a string, else NULL. */
 const char *session_state_str(const struct chatfile *c, const char *key);
 
+/*
+ * What build --session appends to its session (session_turn.c): the
+ * profile's fingerprint and the thread id, a SillyTavern build's state
+ * (a new chat's greeting, the variables its macros changed, the timed
+ * world-info state), the entries the command line added with scope
+ * session or turn, and the user's message with its images.  Everything
+ * is borrowed; thread is filled in.
+ */
+struct chat;
+struct session_turn {
+	const struct chat *chat;        /* the build */
+	const char *seed, *now;         /* --seed, --now as typed, or NULL */
+	int64_t now_ms;                 /* the new messages' send_date */
+	/* A SillyTavern build's (NULL for a profile build): a new chat's
+	 * first message and who says it, the chat variables its macros
+	 * changed, chat_metadata.timedWorldInfo after the scan, and the
+	 * message typed as the chat keeps it, with the persona's name. */
+	const char *greeting, *char_name;
+	const struct node *vars_changed, *timed;
+	const char *user, *user_name;
+	/* --image: each of the turn's images as given, in order (a local
+	 * file is remembered by its path). */
+	const char *const *images;
+	size_t nimages;
+	const char *thread;             /* out: the session's thread_id */
+};
+/* Append t's turn to the held session, under its lock.  Reports and
+ * returns false on failure; the file is then unchanged. */
+bool session_save_turn(struct run *run, struct session_hold *h,
+    struct session_turn *t);
+
 /* The role a message plays in a prompt: extra.strata.role, else
  * SillyTavern's rules (is_user: user; extra.type narrator: system;
  * otherwise assistant).  is_system messages are hidden from prompts:

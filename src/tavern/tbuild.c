@@ -97,7 +97,7 @@ check_options(struct run *run, const struct tavern_input *in)
 	int64_t ms;
 	uint64_t seed;
 
-	if (in->now && !clock_parse(in->now, &ms)) {
+	if (!in->has_now && in->now && !clock_parse(in->now, &ms)) {
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
 		return false;
 	}

@@ -103,6 +103,8 @@ struct tavern_input {
 	const char *greeting;           /* --greeting N, or NULL (0) */
 	const char *type;               /* --type, or NULL (normal) */
 	const char *now;                /* --now RFC 3339, or NULL */
+	bool has_now;                   /* --now parsed by the caller: */
+	int64_t now_ms;                 /* this, and now is not read */
 	const char *seed;               /* --seed N, or NULL */
 	/* A sandbox's messages (-H with a card): they replace the chat
 	 * file -- no greeting, the messages as given.  has_msgs even when

@@ -13,6 +13,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/clock.h"
+#include "base/path.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/tree.h"
@@ -152,8 +153,7 @@ tb_setup_env(struct tb *t)
 	t->user_name = t->in->persona_name ? t->in->persona_name :
 	    t->s.user_name;
 	t->char_name = t->card->name.s;
-	base = strrchr(t->in->card, '/');
-	base = base ? base + 1 : t->in->card;
+	base = path_base(t->in->card);
 	dot = strrchr(base, '.');
 	t->card_file = arena_strndup(&run->arena, base, dot ?
 	    (size_t)(dot - base) : strlen(base));
@@ -176,7 +176,9 @@ tb_setup_env(struct tb *t)
 	t->env.locals = &t->locals;
 	t->env.globals = &t->globals;
 	note_macros(t);
-	if (t->in->now && clock_parse(t->in->now, &ms))
+	if (t->in->has_now)
+		t->env.now_ms = t->in->now_ms;
+	else if (t->in->now && clock_parse(t->in->now, &ms))
 		t->env.now_ms = ms;
 	else
 		t->env.now_ms = clock_now_ms();
@@ -247,14 +249,6 @@ tb_card_fields(struct tb *t)
 	t->env.char_version = t->card->character_version.s;
 }
 
-static const char *
-base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
-
 /* Hand the regex seam its scripts. */
 bool
 tb_regex_scope(struct tb *t)
@@ -271,7 +265,7 @@ tb_regex_scope(struct tb *t)
 	if (pext && pext->kind == NODE_TABLE)
 		sc.preset = tree_get(pext, "regex_scripts");
 	if (t->in->preset) {
-		const char *b = base_name(t->in->preset), *dot = strrchr(b, '.');
+		const char *b = path_base(t->in->preset), *dot = strrchr(b, '.');
 
 		pname = dot ? arena_strndup(&t->run->arena, b,
 		    (size_t)(dot - b)) : b;
@@ -283,7 +277,7 @@ tb_regex_scope(struct tb *t)
 	sc.scoped = card_regex_scripts(t->card);
 	sc.scoped_allowed = ext && ext->kind == NODE_TABLE &&
 	    tree_has_string(tree_get(ext, "character_allowed_regex"),
-	    base_name(t->in->card));
+	    path_base(t->in->card));
 	sc.files = t->in->regex;
 	sc.nfiles = t->in->nregex;
 	sc.macros = &t->env;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/path.h"
 #include "base/vec.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -77,8 +78,7 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 {
 	struct chatfile f;
 	struct source *src;
-	const char *base;
-	size_t i, len;
+	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	c->id = "";
@@ -87,12 +87,7 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 	src = run_read(run, path, NULL, span_make(0, 0));
 	if (!src || !chatfile_read(run, src, &f))
 		return false;
-	base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	if (len > 6 && strcmp(base + len - 6, ".jsonl") == 0)
-		len -= 6;
-	c->id = arena_strndup(&run->arena, base, len);
+	c->id = path_name(&run->arena, path, ".jsonl");
 	c->meta = chatfile_metadata(&f);
 	if (f.header) {
 		const struct node *u = tree_get(f.header, "user_name");

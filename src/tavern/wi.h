@@ -324,4 +324,14 @@ bool wi_regex_check(const char *s, char *err, size_t errlen,
 bool wi_is_js_space(uint32_t cp);
 bool wi_is_word_byte(unsigned char c);
 
+/*
+ * The world-info linter (wi_lint.c, strata wi): warn, at each entry, of
+ * duplicate uids, empty keys, /regex/ keys that do not compile, plain
+ * keys whole-word matching can never find (a non-word character at an
+ * edge), and inclusion groups of one member.  whole_words is the
+ * settings' world_info_match_whole_words, what an entry that leaves
+ * matchWholeWords unset uses.  Warnings only: it returns nothing.
+ */
+void wi_lint(struct run *run, const struct world *w, bool whole_words);
+
 #endif

@@ -9,6 +9,7 @@
 #include "data/json.h"
 #include "diag/run.h"
 #include "data/tree.h"
+#include "base/path.h"
 #include "base/util.h"
 
 static const char *const position_names[] = {
@@ -650,14 +651,7 @@ read_book_entry(struct reader *r, const struct node *t, size_t index,
 const char *
 world_file_name(struct arena *a, const char *path)
 {
-	const char *s = strrchr(path, '/');
-	size_t n;
-
-	s = s ? s + 1 : path;
-	n = strlen(s);
-	if (n > 5 && strcmp(s + n - 5, ".json") == 0)
-		n -= 5;
-	return arena_strndup(a, s, n);
+	return path_name(a, path, ".json");
 }
 
 bool

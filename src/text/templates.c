@@ -11,6 +11,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/path.h"
 #include "base/util.h"
 #include "diag/run.h"
 #include "profile/embedded.h"
@@ -92,8 +93,7 @@ templates_builtin(const char *name, size_t *len)
 static const char *
 on_disk(struct run *run, const char *dir, const char *name, bool *out_of_dir)
 {
-	const char *path = strcmp(dir, ".") == 0 ? name :
-	    arena_printf(&run->arena, "%s/%s", dir, name);
+	const char *path = path_join(&run->arena, dir, name);
 	char *rdir, *rpath;
 	struct stat st;
 	size_t n;
@@ -164,8 +164,7 @@ static bool
 preload(struct run *run, struct gotmpl *t, const char *dir, const char *rel,
     const char *skip, bool all, int depth, int *budget)
 {
-	const char *path = *rel ? arena_printf(&run->arena, "%s/%s", dir,
-	    rel) : dir;
+	const char *path = path_join(&run->arena, dir, rel);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	bool ok = true;
@@ -173,13 +172,13 @@ preload(struct run *run, struct gotmpl *t, const char *dir, const char *rel,
 	if (!d)
 		return true;
 	while ((e = readdir(d)) && --*budget > 0) {
-		const char *name = *rel ? arena_printf(&run->arena, "%s/%s", rel,
-		    e->d_name) : arena_strdup(&run->arena, e->d_name);
+		const char *name = path_join(&run->arena, rel,
+		    arena_strdup(&run->arena, e->d_name));
 		struct stat st;
 
 		if (e->d_name[0] == '.' || strcmp(name, skip) == 0)
 			continue;
-		if (stat(arena_printf(&run->arena, "%s/%s", dir, name),
+		if (stat(path_join(&run->arena, dir, name),
 		    &st) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < 4)

@@ -106,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.profile = path;
 	opt.user = "hi";
 	run_init(&run);
-	if (assemble(&run, &opt, &chat)) {
+	if (assemble(&run, &opt, &chat, NULL)) {
 		for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 			chat.format = formats[i];
 			emit_for(formats[i])(&run, &chat, &out);

@@ -51,7 +51,7 @@ build(void)
 	memset(&opt, 0, sizeof(opt));
 	opt.profile = FIX "p.toml";
 	opt.user = "hi";
-	CHECK(assemble(&run, &opt, &c));
+	CHECK(assemble(&run, &opt, &c, NULL));
 	CHECK_INT(c.n, 2);
 	CHECK(strncmp(c.msgs[0].content, want, strlen(want)) == 0);
 	CHECK_STR(c.msgs[1].content, "hi");
@@ -88,7 +88,7 @@ error_span(void)
 	opt.profile = FIX "bad.toml";
 	fflush(stderr);
 	dup2(fd, 2);
-	CHECK(!assemble(&run, &opt, &c));
+	CHECK(!assemble(&run, &opt, &c, NULL));
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -188,8 +188,8 @@ twice(void)
 	opt.user = "hi";
 	run_init(&r1);
 	run_init(&r2);
-	CHECK(assemble(&r1, &opt, &a));
-	CHECK(assemble(&r2, &opt, &b));
+	CHECK(assemble(&r1, &opt, &a, NULL));
+	CHECK(assemble(&r2, &opt, &b, NULL));
 	CHECK_INT(a.n, b.n);
 	for (i = 0; i < a.n && i < b.n; i++)
 		CHECK(a.msgs[i].len == b.msgs[i].len && memcmp(a.msgs[i].content,
