@@ -1297,6 +1297,24 @@ jsregex_translate(struct run *run, const struct jsregex_origin *at,
 	return ok;
 }
 
+/* Does the JavaScript pattern hold a look-ahead or look-behind?  Only
+ * those are counted by callouts (jsregex.h: scan): a look-around can
+ * read to the end of the text from every position without consuming
+ * it, and callouts before every item would make every other pattern
+ * twice as slow.  An escaped "\\(?=" counts too (only slower). */
+static bool
+has_lookaround(const char *pat, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 2 < len; i++)
+		if (pat[i] == '(' && pat[i + 1] == '?' && (pat[i + 2] == '=' ||
+		    pat[i + 2] == '!' || (pat[i + 2] == '<' && i + 3 < len &&
+		    (pat[i + 3] == '=' || pat[i + 3] == '!'))))
+			return true;
+	return false;
+}
+
 /* Translate and compile; body: a look-behind's body, between the
  * callouts that pin its end (compiled without the optimisations that
  * would skip them).  Emulates the look-behinds when PCRE2 refuses one. */
@@ -1326,7 +1344,7 @@ compile(struct run *run, const struct jsregex_origin *at, const char *pat,
 	if (body)
 		opts |= PCRE2_NO_AUTO_POSSESS | PCRE2_NO_START_OPTIMIZE |
 		    PCRE2_NO_DOTSTAR_ANCHOR;
-	else
+	else if (has_lookaround(pat, len))
 		opts |= PCRE2_AUTO_CALLOUT;     /* the scan count */
 again:
 	tr_init(&t, run, at, pat, len, flags, &out);

@@ -142,7 +142,8 @@ struct jsregex {
 	 * SECURITY).  PCRE2's match limit counts backtracking, not the
 	 * characters a repeat consumes in one go, so a look-ahead such as
 	 * (?=(a+)+$) could scan to the end from every start: quadratic and
-	 * uncounted.  Automatic callouts see where each item starts; the
+	 * uncounted.  In a pattern with a look-around, automatic callouts
+	 * see where each item starts; the
 	 * forward moves are added up, a byte moved over and a callout each
 	 * costing a step of the match limit, and a call that spends more
 	 * than its limit stops as over the limit. */

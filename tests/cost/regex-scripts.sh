@@ -25,7 +25,3 @@ printf '{"scriptName": "Lookahead", "findRegex": "/(?=(a+)+$)/g", "replaceString
 python3 -c "print('a'*100000,end='')" >d.txt
 run 1 200 1 "$bin" regex look.json -p user_input <d.txt
 grep -q "script 'Lookahead'" err || { echo "cost regex-scripts: look: no diagnostic naming the script"; exit 1; }
-# The same scan without a look-ahead: a repeat PCRE2 makes possessive.
-printf '{"scriptName": "Possessive", "findRegex": "/a*[bc]/g", "replaceString": "X", "placement": [1, 2]}' >poss.json
-run 1 200 1 "$bin" regex poss.json -p user_input <d.txt
-grep -q "script 'Possessive'" err || { echo "cost regex-scripts: possessive: no diagnostic naming the script"; exit 1; }
