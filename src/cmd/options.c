@@ -81,7 +81,7 @@ cmd_bad_format(const char *arg)
 
 /* Long options with no short form. */
 enum { OPT_SET_JSON = 256, OPT_REMOVE, OPT_SCOPE, OPT_STATE, OPT_PRESTART,
-	OPT_TOOL_RESULT, OPT_IMAGE, OPT_LLM_PROFILE };
+	OPT_TOOL_RESULT, OPT_IMAGE, OPT_LLM_PROFILE, OPT_DATA };
 
 /* --scope global,session: the bit set of the scopes named. */
 static bool
@@ -295,6 +295,7 @@ static const struct option pipeline_longopts[] = {
 	{ "dry-run", no_argument, NULL, 'D' },
 	{ "turn", required_argument, NULL, 'R' },
 	{ "input", required_argument, NULL, 'I' },
+	{ "data", required_argument, NULL, OPT_DATA },
 	{ "scene", required_argument, NULL, 'E' },
 	{ "llm-profile", required_argument, NULL, OPT_LLM_PROFILE },
 	{ "log-level", required_argument, NULL, 'L' },
@@ -561,6 +562,11 @@ build_option(int ch, const char *verb, struct options *opt, size_t *cap)
 		return GO_ON;
 	case 'I':
 		opt->input = optarg;
+		return GO_ON;
+	case OPT_DATA:
+		if (opt->data)
+			return once(verb, "--data");
+		opt->data = optarg;
 		return GO_ON;
 	case OPT_LLM_PROFILE:
 		if (opt->llm_profile)

@@ -54,6 +54,7 @@ struct options {
 	const char *now;        /* --now TIME, or NULL: the clock */
 	enum assemble_turn turn;        /* --turn */
 	const char *input;      /* --input FILE.json: template inputs */
+	const char *data;       /* --data FILE.json|-: template data */
 	const char *scene;      /* --scene chat|work, or NULL */
 	const char *llm_profile;        /* --llm-profile NAME, or NULL */
 	const char *profile_format;     /* --profile-format toml|yaml, or

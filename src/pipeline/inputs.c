@@ -28,6 +28,8 @@ assemble_stdin_clash(const struct options *opt)
 		return "--history";
 	if (opt->state && strcmp(opt->state, "-") == 0 && ++n > 1)
 		return "--state";
+	if (opt->data && strcmp(opt->data, "-") == 0 && ++n > 1)
+		return "--data";
 	for (i = 0; i < opt->ncontexts; i++) {
 		const char *eq = strchr(opt->contexts[i].arg, '=');
 
@@ -239,8 +241,34 @@ inputs_inject(struct run *run, const struct source *src,
 	return false;
 }
 
-/* [vars], a session's chat variables, then -v (each winning over the
- * one before); a -v name no placeholder could use is an error. */
+/* --data FILE|-: one JSON object, each member a variable with its JSON
+ * value (the Go templates' dot keeps its type). */
+static bool
+data_file(struct run *run, const char *path, struct tvars *tv)
+{
+	struct node *root;
+	size_t i;
+
+	if (!load_file(run, path, LOAD_JSON, NULL, span_make(0, 0), &root,
+	    NULL))
+		return false;
+	if (root->kind != NODE_TABLE) {
+		diag_error(run, run_source(run, root->src), root->span,
+		    MSG_GOTMPL_DATA, tree_kind_json(root->kind));
+		return false;
+	}
+	for (i = 0; i < root->u.table.n; i++) {
+		const struct member *m = &root->u.table.items[i];
+
+		template_var_node(run, tv, m->key, m->value, run_source(run,
+		    m->keysrc), m->keyspan);
+	}
+	return true;
+}
+
+/* [vars], a session's chat variables, --data, then -v (each winning
+ * over the one before); a -v name no placeholder could use is an
+ * error. */
 static void
 variables(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars,
@@ -267,6 +295,8 @@ variables(struct run *run, const struct options *opt,
 	template_vars_from(run, tv, p->vars);
 	if (meta)
 		template_vars_from(run, tv, tree_get(meta, "variables"));
+	if (opt->data && !data_file(run, opt->data, tv))
+		*ok = false;
 	for (i = 0; i < opt->nvars; i++) {
 		const struct setting *s = &vars[i];
 		const char *name = arena_strndup(&run->arena,

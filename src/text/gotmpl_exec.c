@@ -41,7 +41,7 @@ struct gt_exec {
 	int tdepth;             /* {{template}} calls */
 	const char *at_text;
 	struct span at_span;
-	const char *callname;
+	const struct gt_func *callfn;
 	struct span callspan;   /* the command of the call, for errors */
 	const char *calltext;
 	bool failed;
@@ -57,7 +57,13 @@ gt_arena(struct gt_exec *x)
 const char *
 gt_callname(struct gt_exec *x)
 {
-	return x->callname;
+	return x->callfn->name;
+}
+
+int
+gt_callmode(struct gt_exec *x)
+{
+	return x->callfn->mode;
 }
 
 struct gotmpl *
@@ -113,7 +119,7 @@ gt_fail(struct gt_exec *x, const char *fmt, ...)
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	at(x, x->callspan, x->calltext);
-	r = xerror(x, "error calling %s: %s", x->callname, b.data);
+	r = xerror(x, "error calling %s: %s", x->callfn->name, b.data);
 	buf_free(&b);
 	return r;
 }
@@ -389,7 +395,7 @@ call(struct gt_exec *x, const struct gv *dot, const struct gt_cmd *c,
 	size_t nargs = c->nargs - 1, numin = nargs + (final ? 1 : 0), i, fixed;
 	bool variadic;
 	struct gv *argv;
-	const char *saved;
+	const struct gt_func *saved;
 
 	at(x, fnarg->span, fnarg->text);
 	param_kind(f, 0, &variadic, &fixed);
@@ -428,14 +434,14 @@ call(struct gt_exec *x, const struct gv *dot, const struct gt_cmd *c,
 		    &argv[i]))
 			return false;
 	}
-	saved = x->callname;
-	x->callname = f->name;
+	saved = x->callfn;
+	x->callfn = f;
 	x->callspan = c->span;
 	x->calltext = c->text;
 	*out = gv_invalid();
 	if (!f->fn(x, argv, numin, out))
 		return false;
-	x->callname = saved;
+	x->callfn = saved;
 	return true;
 }
 

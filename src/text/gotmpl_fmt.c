@@ -1,9 +1,9 @@
 /*
- * gotmpl_fmt: the values of the Go template engine and their printing as
- * Go's fmt package prints them -- %v of numbers, lists ([a b]), maps
- * (map[k:v], keys sorted), nil (<nil>) -- and Sprintf with its verbs,
- * flags, widths and precisions, including Go's %!verb(type=value) for a
- * wrong argument.
+ * gotmpl_fmt: the values of the Go template engine printed as Go's fmt
+ * package prints them -- %v of numbers, lists ([a b]), maps (map[k:v],
+ * keys sorted), nil (<nil>) -- and Sprintf with its verbs, flags, widths,
+ * precisions and argument indexes, including Go's %!verb(type=value) for
+ * a wrong argument.
  */
 #include "text/gotmpl_int.h"
 
@@ -14,393 +14,6 @@
 
 #include "base/arena.h"
 #include "base/util.h"
-#include "data/tree.h"
-
-struct gv
-gv_invalid(void)
-{
-	struct gv v = { GV_INVALID, false, NULL, { 0 } };
-	return v;
-}
-
-struct gv
-gv_nil(void)
-{
-	struct gv v = { GV_NIL, false, NULL, { 0 } };
-	return v;
-}
-
-struct gv
-gv_bool(bool b)
-{
-	struct gv v = { GV_BOOL, false, NULL, { 0 } };
-	v.u.b = b;
-	return v;
-}
-
-struct gv
-gv_int(int64_t i)
-{
-	struct gv v = { GV_INT, false, NULL, { 0 } };
-	v.u.i = i;
-	return v;
-}
-
-struct gv
-gv_int64(int64_t i)
-{
-	struct gv v = gv_int(i);
-	v.type = "int64";
-	return v;
-}
-
-struct gv
-gv_float(double f)
-{
-	struct gv v = { GV_FLOAT, false, NULL, { 0 } };
-	v.u.f = f;
-	return v;
-}
-
-struct gv
-gv_str(const char *s, size_t n)
-{
-	struct gv v = { GV_STRING, false, NULL, { 0 } };
-	v.u.s.s = s ? s : "";
-	v.u.s.n = n;
-	return v;
-}
-
-struct gv
-gv_cstr(const char *s)
-{
-	return gv_str(s, s ? strlen(s) : 0);
-}
-
-struct gv
-gv_list_new(struct arena *a, size_t n)
-{
-	struct gv v = { GV_LIST, false, NULL, { 0 } };
-
-	v.u.l = arena_alloc(a, sizeof(*v.u.l));
-	v.u.l->v = arena_array(a, n ? n : 1, sizeof(struct gv));
-	v.u.l->n = n;
-	return v;
-}
-
-struct gv
-gv_map_new(struct arena *a)
-{
-	struct gv v = { GV_MAP, false, NULL, { 0 } };
-
-	v.u.m = arena_alloc(a, sizeof(*v.u.m));
-	return v;
-}
-
-static int
-keycmp(const char *a, size_t an, const char *b, size_t bn)
-{
-	int c = memcmp(a, b, an < bn ? an : bn);
-
-	return c ? c : an < bn ? -1 : an > bn;
-}
-
-/* Index of k, or where it goes (*found false). */
-static size_t
-find(const struct gv_map *m, const char *k, size_t kn, bool *found)
-{
-	size_t lo = 0, hi = m->n;
-
-	*found = false;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = keycmp(m->items[mid].k, m->items[mid].kn, k, kn);
-
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-void
-gv_map_set(struct arena *a, struct gv_map *m, const char *k, size_t kn,
-    struct gv v)
-{
-	bool found;
-	size_t i = find(m, k, kn, &found);
-
-	v.iface = false;
-	if (found) {
-		m->items[i].v = v;
-		return;
-	}
-	if (m->n == m->cap) {
-		m->items = arena_grow(a, m->items, m->cap, m->cap ? m->cap * 2 :
-		    8, sizeof(*m->items));
-		m->cap = m->cap ? m->cap * 2 : 8;
-	}
-	memmove(m->items + i + 1, m->items + i, (m->n - i) *
-	    sizeof(*m->items));
-	m->items[i].k = k;
-	m->items[i].kn = kn;
-	m->items[i].v = v;
-	m->n++;
-}
-
-struct gv *
-gv_map_get(const struct gv_map *m, const char *k, size_t kn)
-{
-	bool found;
-	size_t i = find(m, k, kn, &found);
-
-	return found ? &m->items[i].v : NULL;
-}
-
-bool
-gv_map_del(struct gv_map *m, const char *k, size_t kn)
-{
-	bool found;
-	size_t i = find(m, k, kn, &found);
-
-	if (!found)
-		return false;
-	memmove(m->items + i, m->items + i + 1, (m->n - i - 1) *
-	    sizeof(*m->items));
-	m->n--;
-	return true;
-}
-
-struct gv
-gv_from_node(struct arena *a, const struct node *n)
-{
-	struct gv v;
-	size_t i;
-
-	switch (n->kind) {
-	case NODE_TABLE:
-		v = gv_map_new(a);
-		for (i = 0; i < n->u.table.n; i++) {
-			const struct member *m = &n->u.table.items[i];
-
-			gv_map_set(a, v.u.m, m->key, m->keylen,
-			    gv_from_node(a, m->value));
-		}
-		return v;
-	case NODE_ARRAY:
-		v = gv_list_new(a, n->u.array.n);
-		for (i = 0; i < n->u.array.n; i++)
-			v.u.l->v[i] = gv_from_node(a, n->u.array.items[i]);
-		return v;
-	case NODE_STRING:
-		return gv_str(n->u.str.s, n->u.str.len);
-	case NODE_INT:
-		return gv_int(n->u.i);
-	case NODE_FLOAT:
-		return gv_float(n->u.f);
-	case NODE_BOOL:
-		return gv_bool(n->u.b);
-	case NODE_DATETIME: {
-		const struct datetime *d = &n->u.dt;
-
-		return gv_cstr(arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d",
-		    d->year, d->month, d->day, d->hour, d->minute,
-		    d->second));
-	}
-	case NODE_NULL:
-		break;
-	}
-	return gv_nil();
-}
-
-struct node *
-gv_to_node(struct arena *a, const struct gv *v)
-{
-	struct node *n;
-	size_t i;
-
-	switch (v->kind) {
-	case GV_BOOL:
-		return tree_bool(a, v->u.b);
-	case GV_INT:
-		return tree_int(a, v->u.i);
-	case GV_FLOAT:
-		return tree_float(a, v->u.f);
-	case GV_STRING:
-		return tree_strn(a, v->u.s.s, v->u.s.n);
-	case GV_LIST:
-		n = tree_array(a);
-		for (i = 0; i < v->u.l->n; i++)
-			tree_push(a, n, gv_to_node(a, &v->u.l->v[i]));
-		return n;
-	case GV_MAP:
-		n = tree_table(a);
-		for (i = 0; i < v->u.m->n; i++)
-			tree_add(a, n, v->u.m->items[i].k, v->u.m->items[i].kn,
-			    0, span_make(0, 0),
-			    gv_to_node(a, &v->u.m->items[i].v));
-		return n;
-	default:
-		return tree_new(a, NODE_NULL, 0, span_make(0, 0));
-	}
-}
-
-bool
-gv_truth(const struct gv *v)
-{
-	switch (v->kind) {
-	case GV_INVALID:
-	case GV_NIL:
-		return false;
-	case GV_BOOL:
-		return v->u.b;
-	case GV_INT:
-		return v->u.i != 0;
-	case GV_FLOAT:
-		return v->u.f != 0;
-	case GV_STRING:
-		return v->u.s.n != 0;
-	case GV_LIST:
-		return v->u.l->n != 0;
-	case GV_MAP:
-		return v->u.m->n != 0;
-	case GV_VERSION:
-		return true;
-	}
-	return false;
-}
-
-bool
-gv_empty(const struct gv *v)
-{
-	return !gv_truth(v);
-}
-
-const char *
-gv_type(const struct gv *v)
-{
-	if (v->type)
-		return v->type;
-	switch (v->kind) {
-	case GV_INVALID:
-	case GV_NIL:
-		return "<nil>";
-	case GV_BOOL:
-		return "bool";
-	case GV_INT:
-		return "int";
-	case GV_FLOAT:
-		return "float64";
-	case GV_STRING:
-		return "string";
-	case GV_LIST:
-		return "[]interface {}";
-	case GV_MAP:
-		return "map[string]interface {}";
-	case GV_VERSION:
-		return "*semver.Version";
-	}
-	return "?";
-}
-
-const char *
-gv_kindname(const struct gv *v)
-{
-	switch (v->kind) {
-	case GV_INVALID:
-	case GV_NIL:
-		return "invalid";
-	case GV_INT:
-		return v->type && strcmp(v->type, "int") != 0 ? v->type : "int";
-	case GV_LIST:
-		return "slice";
-	case GV_MAP:
-		return "map";
-	case GV_VERSION:
-		return "ptr";
-	default:
-		return gv_type(v);
-	}
-}
-
-bool
-gv_deep_equal(const struct gv *a, const struct gv *b)
-{
-	size_t i;
-
-	if (a->kind != b->kind || strcmp(gv_type(a), gv_type(b)) != 0)
-		return false;
-	switch (a->kind) {
-	case GV_INVALID:
-	case GV_NIL:
-		return true;
-	case GV_BOOL:
-		return a->u.b == b->u.b;
-	case GV_INT:
-		return a->u.i == b->u.i;
-	case GV_FLOAT:
-		return a->u.f == b->u.f;
-	case GV_STRING:
-		return a->u.s.n == b->u.s.n && memcmp(a->u.s.s, b->u.s.s,
-		    a->u.s.n) == 0;
-	case GV_LIST:
-		if (a->u.l->n != b->u.l->n)
-			return false;
-		for (i = 0; i < a->u.l->n; i++)
-			if (!gv_deep_equal(&a->u.l->v[i], &b->u.l->v[i]))
-				return false;
-		return true;
-	case GV_MAP:
-		if (a->u.m->n != b->u.m->n)
-			return false;
-		for (i = 0; i < a->u.m->n; i++)
-			if (keycmp(a->u.m->items[i].k, a->u.m->items[i].kn,
-			    b->u.m->items[i].k, b->u.m->items[i].kn) != 0 ||
-			    !gv_deep_equal(&a->u.m->items[i].v,
-			    &b->u.m->items[i].v))
-				return false;
-		return true;
-	case GV_VERSION:
-		return a->u.ver == b->u.ver;
-	}
-	return false;
-}
-
-struct gv
-gv_deep_copy(struct arena *a, const struct gv *v)
-{
-	struct gv r = *v;
-	size_t i;
-
-	if (v->kind == GV_LIST) {
-		r = gv_list_new(a, v->u.l->n);
-		r.type = v->type;
-		for (i = 0; i < v->u.l->n; i++)
-			r.u.l->v[i] = gv_deep_copy(a, &v->u.l->v[i]);
-	} else if (v->kind == GV_MAP) {
-		r = gv_map_new(a);
-		r.type = v->type;
-		for (i = 0; i < v->u.m->n; i++)
-			gv_map_set(a, r.u.m, v->u.m->items[i].k,
-			    v->u.m->items[i].kn, gv_deep_copy(a,
-			    &v->u.m->items[i].v));
-	}
-	return r;
-}
-
-struct gv
-gv_unwrap(struct gv v)
-{
-	if (v.kind == GV_NIL)
-		return gv_invalid();
-	v.iface = false;
-	return v;
-}
 
 /* Floats. */
 
@@ -523,6 +136,40 @@ gv_float_str(struct buf *b, double f, char verb, int prec)
 
 static void print_v(struct buf *b, const struct gv *v, bool top);
 
+/* The shape both verb paths give a list or a map, [a b] and map[k:v]:
+ * each key and element printed by put. */
+typedef void put_fn(struct buf *b, const struct gv *v, const void *ctx);
+
+static void
+put_items(struct buf *b, const struct gv *v, put_fn *put, const void *ctx)
+{
+	size_t i;
+
+	buf_puts(b, v->kind == GV_MAP ? "map[" : "[");
+	for (i = 0; v->kind == GV_LIST && i < v->u.l->n; i++) {
+		if (i)
+			buf_putc(b, ' ');
+		put(b, &v->u.l->v[i], ctx);
+	}
+	for (i = 0; v->kind == GV_MAP && i < v->u.m->n; i++) {
+		struct gv k = gv_str(v->u.m->items[i].k, v->u.m->items[i].kn);
+
+		if (i)
+			buf_putc(b, ' ');
+		put(b, &k, ctx);
+		buf_putc(b, ':');
+		put(b, &v->u.m->items[i].v, ctx);
+	}
+	buf_putc(b, ']');
+}
+
+static void
+put_v(struct buf *b, const struct gv *v, const void *ctx)
+{
+	(void)ctx;
+	print_v(b, v, false);
+}
+
 void
 gv_print(struct buf *b, const struct gv *v)
 {
@@ -532,8 +179,6 @@ gv_print(struct buf *b, const struct gv *v)
 static void
 print_v(struct buf *b, const struct gv *v, bool top)
 {
-	size_t i;
-
 	switch (v->kind) {
 	case GV_INVALID:
 		buf_puts(b, top ? "<invalid reflect.Value>" : "<nil>");
@@ -554,24 +199,8 @@ print_v(struct buf *b, const struct gv *v, bool top)
 		buf_put(b, v->u.s.s, v->u.s.n);
 		return;
 	case GV_LIST:
-		buf_putc(b, '[');
-		for (i = 0; i < v->u.l->n; i++) {
-			if (i)
-				buf_putc(b, ' ');
-			print_v(b, &v->u.l->v[i], false);
-		}
-		buf_putc(b, ']');
-		return;
 	case GV_MAP:
-		buf_puts(b, "map[");
-		for (i = 0; i < v->u.m->n; i++) {
-			if (i)
-				buf_putc(b, ' ');
-			buf_put(b, v->u.m->items[i].k, v->u.m->items[i].kn);
-			buf_putc(b, ':');
-			print_v(b, &v->u.m->items[i].v, false);
-		}
-		buf_putc(b, ']');
+		put_items(b, v, put_v, NULL);
 		return;
 	case GV_VERSION: {
 		const struct gv_version *s = v->u.ver;
@@ -686,7 +315,9 @@ gv_quote(struct buf *b, const char *s, size_t n)
 struct spec {
 	bool minus, plus, sharp, zero, space;
 	int width, prec;        /* -1: none */
-	char verb;
+	char verb;              /* a verb of two or more bytes: 1 */
+	const char *vtext;      /* the verb as written, for %!verb(...) */
+	size_t vlen;
 };
 
 static void
@@ -719,20 +350,35 @@ pad(struct buf *b, const struct spec *sp, const char *s, size_t n)
 static void fmt_arg(struct buf *b, const struct spec *sp, const struct gv *v,
     bool top);
 
+static void fmt_arg(struct buf *b, const struct spec *sp,
+    const struct gv *v, bool top);
+
+/* Go's badVerb: "%!verb(type=value)", the value as %v with the
+ * directive's flags, width and precision. */
 static void
-bad_verb(struct buf *b, const struct spec *sp, const struct gv *v)
+bad_verb_at(struct buf *b, const struct spec *sp, const char *verb,
+    size_t vn, const struct gv *v)
 {
-	buf_printf(b, "%%!%c(", sp->verb);
+	buf_printf(b, "%%!%.*s(", (int)vn, verb);
 	if (v->kind == GV_NIL || v->kind == GV_INVALID) {
 		buf_puts(b, "<nil>");
 	} else {
-		struct spec s = { false, false, false, false, false, -1, -1,
-		    'v' };
+		struct spec s = *sp;
 
+		s.verb = 'v';
 		buf_printf(b, "%s=", gv_type(v));
 		fmt_arg(b, &s, v, false);
 	}
 	buf_putc(b, ')');
+}
+
+static void
+bad_verb(struct buf *b, const struct spec *sp, const struct gv *v)
+{
+	if (sp->vlen)
+		bad_verb_at(b, sp, sp->vtext, sp->vlen, v);
+	else
+		bad_verb_at(b, sp, &sp->verb, 1, v);
 }
 
 static void
@@ -942,10 +588,14 @@ go_syntax(struct buf *b, const struct gv *v, bool top)
 }
 
 static void
+put_arg(struct buf *b, const struct gv *v, const void *sp)
+{
+	fmt_arg(b, sp, v, false);
+}
+
+static void
 fmt_arg(struct buf *b, const struct spec *sp, const struct gv *v, bool top)
 {
-	size_t i;
-
 	if (sp->verb == 'v' && sp->sharp) {
 		struct buf t = BUF_INIT;
 
@@ -1031,27 +681,10 @@ fmt_arg(struct buf *b, const struct spec *sp, const struct gv *v, bool top)
 			fmt_string(b, sp, "", 0);
 			return;
 		}
-		buf_putc(b, '[');
-		for (i = 0; i < v->u.l->n; i++) {
-			if (i)
-				buf_putc(b, ' ');
-			fmt_arg(b, sp, &v->u.l->v[i], false);
-		}
-		buf_putc(b, ']');
+		put_items(b, v, put_arg, sp);
 		return;
 	case GV_MAP:
-		buf_puts(b, "map[");
-		for (i = 0; i < v->u.m->n; i++) {
-			struct gv k = gv_str(v->u.m->items[i].k,
-			    v->u.m->items[i].kn);
-
-			if (i)
-				buf_putc(b, ' ');
-			fmt_arg(b, sp, &k, false);
-			buf_putc(b, ':');
-			fmt_arg(b, sp, &v->u.m->items[i].v, false);
-		}
-		buf_putc(b, ']');
+		put_items(b, v, put_arg, sp);
 		return;
 	case GV_VERSION: {
 		struct buf t = BUF_INIT;
@@ -1067,170 +700,205 @@ fmt_arg(struct buf *b, const struct spec *sp, const struct gv *v, bool top)
 	}
 }
 
+/* The state of one Sprintf: the format, the operands, the next one. */
+struct pf {
+	const char *f;
+	size_t fn, i;
+	const struct gv *v;
+	size_t n, arg;
+	bool reordered, good;   /* an index was used; this verb's was good */
+};
+
+/* Go's parsenum: digits at f[*i], at most 1e6; false when none. */
+static bool
+parse_num(struct pf *p, int *out)
+{
+	long num = 0;
+	bool any = false;
+
+	while (p->i < p->fn && p->f[p->i] >= '0' && p->f[p->i] <= '9') {
+		if (num > 1000000)
+			return false;
+		num = num * 10 + (p->f[p->i++] - '0');
+		any = true;
+	}
+	*out = (int)num;
+	return any;
+}
+
+/* Go's argNumber: an index "[n]" at f[i] picks the next operand; true
+ * when it named one. */
+static bool
+arg_index(struct pf *p)
+{
+	size_t k, j, start = p->i + 1;
+	long idx = 0;
+
+	if (p->i >= p->fn || p->f[p->i] != '[')
+		return false;
+	p->reordered = true;
+	for (k = p->i + 1; k < p->fn && p->f[k] != ']'; k++)
+		;
+	if (p->fn - p->i < 3 || k >= p->fn) {
+		p->good = false;
+		p->i++;
+		return false;
+	}
+	for (j = start; j < k && p->f[j] >= '0' && p->f[j] <= '9' &&
+	    idx <= 1000000; j++)
+		idx = idx * 10 + (p->f[j] - '0');
+	p->i = k + 1;
+	if (j != k || j == start || idx < 1 || (size_t)idx > p->n) {
+		p->good = false;
+		return false;
+	}
+	p->arg = (size_t)idx - 1;
+	return true;
+}
+
+/* Go's intFromArg: a width or precision from the next operand. */
+static bool
+int_arg(struct pf *p, int *out)
+{
+	const struct gv *a;
+
+	if (p->arg >= p->n)
+		return false;
+	a = &p->v[p->arg++];
+	if (a->kind != GV_INT || a->u.i > 1000000 || a->u.i < -1000000)
+		return false;
+	*out = (int)a->u.i;
+	return true;
+}
+
+/* Flags, index, width, precision, index: Go's doPrintf up to the verb.
+ * False at the end of the format (%!(NOVERB)). */
+static bool
+read_spec(struct buf *b, struct pf *p, struct spec *sp)
+{
+	bool after;
+	int w;
+
+	for (; p->i < p->fn; p->i++) {
+		char c = p->f[p->i];
+
+		if (c == '-') {
+			sp->minus = true;
+			sp->zero = false;
+		} else if (c == '+') {
+			sp->plus = true;
+		} else if (c == '#') {
+			sp->sharp = true;
+		} else if (c == '0') {
+			sp->zero = !sp->minus;
+		} else if (c == ' ') {
+			sp->space = true;
+		} else {
+			break;
+		}
+	}
+	after = arg_index(p);
+	if (p->i < p->fn && p->f[p->i] == '*') {
+		p->i++;
+		if (!int_arg(p, &sp->width)) {
+			sp->width = -1;
+			buf_puts(b, "%!(BADWIDTH)");
+		} else if (sp->width < 0) {
+			sp->minus = true;
+			sp->zero = false;
+			sp->width = -sp->width;
+		}
+		after = false;
+	} else if (parse_num(p, &w)) {
+		sp->width = w;
+		if (after)
+			p->good = false;        /* "%[3]2d" */
+	}
+	if (p->i + 1 < p->fn && p->f[p->i] == '.') {
+		p->i++;
+		if (after)
+			p->good = false;        /* "%[3].2d" */
+		after = arg_index(p);
+		if (p->i < p->fn && p->f[p->i] == '*') {
+			p->i++;
+			if (!int_arg(p, &sp->prec) || sp->prec < 0) {
+				sp->prec = -1;
+				buf_puts(b, "%!(BADPREC)");
+			}
+			after = false;
+		} else if (!parse_num(p, &sp->prec)) {
+			sp->prec = 0;
+		}
+	}
+	if (!after)
+		arg_index(p);
+	if (p->i >= p->fn) {
+		buf_puts(b, "%!(NOVERB)");
+		return false;
+	}
+	return true;
+}
+
+/* "%!(EXTRA type=value, ...)" for the operands no verb used. */
+static void
+extra_args(struct buf *b, const struct gv *v, size_t arg, size_t n)
+{
+	buf_puts(b, "%!(EXTRA ");
+	for (; arg < n; arg++) {
+		struct spec s = { false, false, false, false, false,
+		    -1, -1, 'v', NULL, 0 };
+
+		buf_printf(b, "%s=", v[arg].kind == GV_NIL ||
+		    v[arg].kind == GV_INVALID ? "<nil>" : gv_type(&v[arg]));
+		fmt_arg(b, &s, &v[arg], false);
+		if (arg + 1 < n)
+			buf_puts(b, ", ");
+	}
+	buf_putc(b, ')');
+}
+
 void
 gv_sprintf(struct buf *b, const char *f, size_t fn, const struct gv *v,
     size_t n)
 {
-	size_t i = 0, arg = 0;
-	bool reordered = false;
+	struct pf p = { f, fn, 0, v, n, 0, false, true };
 
-	while (i < fn) {
-		struct spec sp = { false, false, false, false, false, -1, -1,
-		    0 };
+	while (p.i < fn) {
+		struct spec sp = { false, false, false, false, false,
+		    -1, -1, 0, NULL, 0 };
+		uint32_t cp;
+		size_t k;
 
-		if (f[i] != '%') {
-			buf_putc(b, f[i++]);
+		if (f[p.i] != '%') {
+			buf_putc(b, f[p.i++]);
 			continue;
 		}
-		i++;
-		for (; i < fn; i++) {
-			if (f[i] == '-') {
-				sp.minus = true;
-				sp.zero = false;
-			} else if (f[i] == '+')
-				sp.plus = true;
-			else if (f[i] == '#')
-				sp.sharp = true;
-			else if (f[i] == '0')
-				sp.zero = !sp.minus;
-			else if (f[i] == ' ')
-				sp.space = true;
-			else
-				break;
-		}
-		if (i + 2 < fn && f[i] == '[') {
-			size_t k = i + 1, idx = 0;
-
-			while (k < fn && f[k] >= '0' && f[k] <= '9' && idx < 1000)
-				idx = idx * 10 + (size_t)(f[k++] - '0');
-			if (k < fn && f[k] == ']' && idx >= 1 && idx <= n) {
-				arg = idx - 1;
-				i = k + 1;
-				reordered = true;
-			} else if (k < fn && f[k] == ']') {
-				buf_printf(b, "%%!%c(BADINDEX)", k + 1 < fn ?
-				    f[k + 1] : ' ');
-				i = k + 2;
-				continue;
-			}
-		}
-		if (i < fn && f[i] == '*') {
-			i++;
-			if (arg < n && v[arg].kind == GV_INT) {
-				sp.width = (int)v[arg].u.i;
-				if (sp.width < 0) {
-					sp.minus = true;
-					sp.width = -sp.width;
-				}
-			} else {
-				buf_puts(b, "%!(BADWIDTH)");
-			}
-			arg++;
-		} else {
-			while (i < fn && f[i] >= '0' && f[i] <= '9') {
-				sp.width = (sp.width < 0 ? 0 : sp.width) * 10 +
-				    (f[i] - '0');
-				if (sp.width > 1000000)
-					sp.width = 1000000;
-				i++;
-			}
-		}
-		if (i < fn && f[i] == '.') {
-			i++;
-			sp.prec = 0;
-			if (i + 2 < fn && f[i] == '[') {
-				size_t k = i + 1, idx = 0;
-
-				while (k < fn && f[k] >= '0' && f[k] <= '9' &&
-				    idx < 1000)
-					idx = idx * 10 + (size_t)(f[k++] - '0');
-				if (k < fn && f[k] == ']' && idx >= 1 &&
-				    idx <= n) {
-					arg = idx - 1;
-					i = k + 1;
-					reordered = true;
-				}
-			}
-			if (i < fn && f[i] == '*') {
-				i++;
-				if (arg < n && v[arg].kind == GV_INT &&
-				    v[arg].u.i >= 0)
-					sp.prec = (int)v[arg].u.i;
-				else
-					buf_puts(b, "%!(BADPREC)");
-				arg++;
-			} else {
-				while (i < fn && f[i] >= '0' && f[i] <= '9') {
-					sp.prec = sp.prec * 10 + (f[i] - '0');
-					if (sp.prec > 1000000)
-						sp.prec = 1000000;
-					i++;
-				}
-			}
-		}
-		if (i + 2 < fn && f[i] == '[') {
-			size_t k = i + 1, idx = 0;
-
-			while (k < fn && f[k] >= '0' && f[k] <= '9' && idx < 1000)
-				idx = idx * 10 + (size_t)(f[k++] - '0');
-			if (k < fn && f[k] == ']' && idx >= 1 && idx <= n) {
-				arg = idx - 1;
-				i = k + 1;
-				reordered = true;
-			}
-		}
-		if (i >= fn) {
-			buf_puts(b, "%!(NOVERB)");
+		p.i++;
+		p.good = true;
+		if (!read_spec(b, &p, &sp))
 			break;
+		k = utf8_decode(f + p.i, fn - p.i, &cp);
+		if (!k)
+			k = 1;
+		if (f[p.i] == '%') {
+			buf_putc(b, '%');
+			p.i++;
+		} else if (!p.good) {
+			buf_printf(b, "%%!%.*s(BADINDEX)", (int)k, f + p.i);
+			p.i += k;
+		} else if (p.arg >= n) {
+			buf_printf(b, "%%!%.*s(MISSING)", (int)k, f + p.i);
+			p.i += k;
+		} else {
+			/* A verb the value's kind has not is its %!verb(...),
+			 * inside lists and maps too. */
+			sp.verb = k > 1 ? 1 : f[p.i];
+			sp.vtext = f + p.i;
+			sp.vlen = k;
+			p.i += k;
+			fmt_arg(b, &sp, &v[p.arg++], true);
 		}
-		{
-			uint32_t cp;
-			size_t k = utf8_decode(f + i, fn - i, &cp);
-
-			if (!k)
-				k = 1;
-			if (f[i] == '%') {
-				buf_putc(b, '%');
-				i++;
-				continue;
-			}
-			if (k > 1 || !strchr("vTtbcdoOqxXUeEfFgGsp", f[i])) {
-				buf_printf(b, "%%!%.*s(", (int)k, f + i);
-				if (arg < n) {
-					struct spec s = sp;
-
-					s.verb = 'v';
-					buf_printf(b, "%s=", gv_type(&v[arg]));
-					fmt_arg(b, &s, &v[arg], true);
-					arg++;
-				} else {
-					buf_puts(b, "MISSING");
-				}
-				buf_putc(b, ')');
-				i += k;
-				continue;
-			}
-			sp.verb = f[i++];
-		}
-		if (arg >= n) {
-			buf_printf(b, "%%!%c(MISSING)", sp.verb);
-			continue;
-		}
-		fmt_arg(b, &sp, &v[arg++], true);
 	}
-	if (arg < n && !reordered) {
-		buf_puts(b, "%!(EXTRA ");
-		for (; arg < n; arg++) {
-			struct spec s = { false, false, false, false, false,
-			    -1, -1, 'v' };
-
-			buf_printf(b, "%s=", v[arg].kind == GV_NIL ||
-			    v[arg].kind == GV_INVALID ? "<nil>" :
-			    gv_type(&v[arg]));
-			fmt_arg(b, &s, &v[arg], false);
-			if (arg + 1 < n)
-				buf_puts(b, ", ");
-		}
-		buf_putc(b, ')');
-	}
+	if (p.arg < n && !p.reordered)
+		extra_args(b, v, p.arg, n);
 }

@@ -1,8 +1,11 @@
 /*
  * gotmpl_int: what the parts of the Go template engine share -- values,
- * the syntax tree, the function table.  gotmpl_parse.c lexes and parses,
- * gotmpl_exec.c walks the tree, gotmpl_fmt.c prints values as Go's fmt
- * does, gotmpl_funcs.c holds the built-in and Sprig functions.
+ * the syntax tree, the function table.  gotmpl_value.c makes and compares
+ * values, gotmpl_lex.c and gotmpl_parse.c lex and parse (their
+ * private header: gotmpl_lex.h), gotmpl_exec.c walks the tree,
+ * gotmpl_fmt.c prints values as Go's fmt does, gotmpl_funcs*.c hold
+ * the built-in and Sprig functions (their own private header:
+ * gotmpl_funcs.h).
  *
  * Ownership: everything lives in the run's arena, except compiled regular
  * expressions (cached in the set, freed by gotmpl_free()).
@@ -181,6 +184,8 @@ struct gt_func {
 	    struct gv *out);
 	const char *refused;    /* why strata refuses it, or NULL */
 	bool lazy;              /* and/or: args evaluated by the executor */
+	int mode;               /* which variant, for a body that serves
+	                         * several names (gt_callmode) */
 };
 
 const struct gt_func *gt_func_find(const char *name, size_t len);
@@ -190,8 +195,9 @@ const struct gt_func *gt_func_find(const char *name, size_t len);
 bool gt_fail(struct gt_exec *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct arena *gt_arena(struct gt_exec *x);
-/* The name of the function being called. */
+/* The name and the mode of the function being called. */
 const char *gt_callname(struct gt_exec *x);
+int gt_callmode(struct gt_exec *x);
 struct gotmpl *gt_set(struct gt_exec *x);
 
 /* Values. */

@@ -288,11 +288,10 @@ group_name(const char *p, size_t n, size_t i)
 	return k < n && k > i ? k + 1 : 0;
 }
 
-/* The offset of the next capturing group's '(' in p[i..n) -- plain
- * "(" or a named "(?<name>", not a look-behind -- skipping escapes and
- * character classes; n when there is none. */
+/* The next '(' or ')' at or after p[i] that is syntax -- not escaped,
+ * not inside a class ([)] and [^)] included); n when there is none. */
 static size_t
-next_group(const char *p, size_t n, size_t i)
+next_paren(const char *p, size_t n, size_t i)
 {
 	bool cls = false;
 
@@ -310,44 +309,38 @@ next_group(const char *p, size_t n, size_t i)
 				i++;
 				cls = false;
 			}
-		} else if (p[i] == '(') {
-			if (!(i + 1 < n && p[i + 1] == '?'))
-				return i;
-			if (i + 3 < n && p[i + 2] == '<' && p[i + 3] != '=' &&
-			    p[i + 3] != '!')
-				return i;
+		} else if (p[i] == '(' || p[i] == ')') {
+			return i;
 		}
 	}
 	return n;
 }
 
-/* The offset of the ')' closing the group whose '(' is at p[i], skipping
- * escapes and classes; n when it is not closed. */
+/* The offset of the next capturing group's '(' in p[i..n) -- plain
+ * "(" or a named "(?<name>", not a look-behind; n when there is none. */
+static size_t
+next_group(const char *p, size_t n, size_t i)
+{
+	for (i = next_paren(p, n, i); i < n; i = next_paren(p, n, i + 1))
+		if (p[i] == '(' && (!(i + 1 < n && p[i + 1] == '?') ||
+		    (i + 3 < n && p[i + 2] == '<' && p[i + 3] != '=' &&
+		    p[i + 3] != '!')))
+			return i;
+	return n;
+}
+
+/* The offset of the ')' closing the group whose '(' is at p[i]; n when
+ * it is not closed. */
 static size_t
 group_close(const char *p, size_t n, size_t i)
 {
-	bool cls = false;
 	size_t depth = 0;
 
-	for (; i < n; i++) {
-		if (p[i] == '\\') {
-			i++;
-		} else if (cls) {
-			if (p[i] == ']')
-				cls = false;
-		} else if (p[i] == '[') {
-			cls = true;
-			if (i + 1 < n && p[i + 1] == '^')
-				i++;
-			if (i + 1 < n && p[i + 1] == ']') {
-				i++;
-				cls = false;
-			}
-		} else if (p[i] == '(') {
+	for (i = next_paren(p, n, i); i < n; i = next_paren(p, n, i + 1)) {
+		if (p[i] == '(')
 			depth++;
-		} else if (p[i] == ')' && --depth == 0) {
+		else if (--depth == 0)
 			return i;
-		}
 	}
 	return n;
 }
@@ -910,6 +903,57 @@ braces(const char *p, size_t n, size_t i, unsigned long *lo,
 	return k < n && p[k] == '}' ? k + 1 : 0;
 }
 
+/* The group that opens at t->p[t->i]: plain, named, non-capturing,
+ * look-ahead, look-behind (emulated or PCRE2's); its kind is pushed on
+ * stack[*depth]. */
+static bool
+open_group(struct tr *t, unsigned char *stack, size_t *depth)
+{
+	const char *p = t->p;
+	size_t n = t->n, i = t->i, end;
+
+	if (*depth == MAX_NEST)
+		return fail(t, i, 1, MSG_JSREGEX_TOO_DEEP);
+	t->canq = false;
+	if (i + 1 >= n || p[i + 1] != '?') {
+		t->opened++;
+		emit(t, "(", i);
+		stack[(*depth)++] = G_CAP;
+		t->i = i + 1;
+	} else if (i + 2 < n && p[i + 2] == ':') {
+		emit(t, "(?:", i);
+		stack[(*depth)++] = G_NONCAP;
+		t->i = i + 3;
+	} else if (i + 2 < n && (p[i + 2] == '=' || p[i + 2] == '!')) {
+		emitn(t, p + i, 3, i);
+		stack[(*depth)++] = G_AHEAD;
+		t->i = i + 3;
+	} else if (i + 3 < n && p[i + 2] == '<' && (p[i + 3] == '=' ||
+	    p[i + 3] == '!')) {
+		if (t->emulate) {
+			if (!emulate_behind(t, i))
+				return false;
+			t->canq = false;
+			return true;
+		}
+		emitn(t, p + i, 4, i);
+		stack[(*depth)++] = G_BEHIND;
+		t->i = i + 4;
+	} else if (i + 2 < n && p[i + 2] == '<' &&
+	    (end = group_name(p, n, i + 3)) != 0) {
+		/* The first group of this name must be this one. */
+		if (name_index(t, p + i + 3, end - i - 4) != t->opened + 1)
+			return fail(t, i, end - i, MSG_JSREGEX_DUP_NAME);
+		t->opened++;
+		emit(t, "(", i);
+		stack[(*depth)++] = G_CAP;
+		t->i = end;
+	} else {
+		return fail(t, i, 2, MSG_JSREGEX_BAD_GROUP);
+	}
+	return true;
+}
+
 static bool
 translate(struct tr *t)
 {
@@ -934,53 +978,8 @@ translate(struct tr *t)
 				return false;
 			continue;
 		case '(':
-			if (depth == MAX_NEST)
-				return fail(t, i, 1, MSG_JSREGEX_TOO_DEEP);
-			if (i + 1 < n && p[i + 1] == '?') {
-				if (i + 2 < n && p[i + 2] == ':') {
-					emit(t, "(?:", i);
-					stack[depth++] = G_NONCAP;
-					t->i = i + 3;
-				} else if (i + 2 < n && (p[i + 2] == '=' ||
-				    p[i + 2] == '!')) {
-					emitn(t, p + i, 3, i);
-					stack[depth++] = G_AHEAD;
-					t->i = i + 3;
-				} else if (i + 3 < n && p[i + 2] == '<' &&
-				    (p[i + 3] == '=' || p[i + 3] == '!') &&
-				    t->emulate) {
-					if (!emulate_behind(t, i))
-						return false;
-					t->canq = false;
-					continue;
-				} else if (i + 3 < n && p[i + 2] == '<' &&
-				    (p[i + 3] == '=' || p[i + 3] == '!')) {
-					emitn(t, p + i, 4, i);
-					stack[depth++] = G_BEHIND;
-					t->i = i + 4;
-				} else if (i + 2 < n && p[i + 2] == '<' &&
-				    (end = group_name(p, n, i + 3)) != 0) {
-					/* The first group of this name must
-					 * be this one. */
-					if (name_index(t, p + i + 3, end - i - 4)
-					    != t->opened + 1)
-						return fail(t, i, end - i,
-						    MSG_JSREGEX_DUP_NAME);
-					t->opened++;
-					emit(t, "(", i);
-					stack[depth++] = G_CAP;
-					t->i = end;
-				} else {
-					return fail(t, i, 2,
-					    MSG_JSREGEX_BAD_GROUP);
-				}
-			} else {
-				t->opened++;
-				emit(t, "(", i);
-				stack[depth++] = G_CAP;
-				t->i = i + 1;
-			}
-			t->canq = false;
+			if (!open_group(t, stack, &depth))
+				return false;
 			continue;
 		case ')':
 			if (depth == 0)

@@ -38,6 +38,7 @@
 #include "diag/source.h"
 #include "prompt/entry.h"
 
+struct arena;
 struct node;
 struct run;
 
@@ -45,7 +46,8 @@ struct tvar {
 	const char *name;
 	const char *value;      /* NUL-terminated text */
 	size_t len;
-	const struct node *node;        /* a list or object value, or NULL */
+	const struct node *node;        /* the value as read (JSON, YAML),
+	                                 * or NULL: text */
 	const struct source *src;       /* where it was defined */
 	struct span span;
 	bool used;
@@ -78,7 +80,12 @@ void template_var_node(struct run *run, struct tvars *v, const char *name,
     const struct node *value, const struct source *src, struct span span);
 /* Is a value true for {{if}}? */
 bool template_truthy(const struct tvar *t);
-/* Every scalar of a [vars] table (numbers and booleans as their text). */
+/* A scalar node's text (numbers and booleans as written by JSON), in the
+ * arena; "" for a list or an object. */
+const char *template_scalar_text(struct arena *a, const struct node *x,
+    size_t *len);
+/* Every scalar of a [vars] table (numbers and booleans as their text,
+ * their node kept for the Go dot). */
 void template_vars_from(struct run *run, struct tvars *v,
     const struct node *table);
 /* The variable of name, or NULL. */
