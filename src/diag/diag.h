@@ -378,8 +378,9 @@ enum diag_level {
 	X(MSG_REGEX_INERT, "%s: flag '%c' is not a JavaScript flag; SillyTavern ignores this script") \
 	X(MSG_REGEX_NOT_FLAGS, "%s: the letters after the last '/' are not a set of flags, so SillyTavern takes the whole string, slashes included, as the pattern") \
 	X(MSG_REGEX_LIMIT, "match limit exceeded in script '%s'") \
-	X(MSG_MACRO_OUTPUT, "the macros of '%s' would make more text than the cap on %s (%zu bytes; see strata(1), SECURITY)") \
+	X(MSG_MACRO_OUTPUT, "the macros of %s would make more text than the cap on %s (%zu bytes; see strata(1), SECURITY)") \
 	X(MSG_MACRO_VAR_BIG, "variable '%s' would hold %zu bytes, more than the cap of %zu") \
+	X(MSG_MACRO_VAR_BIG_IN, "the macros of %s would set variable '%s' to %zu bytes, more than the cap of %zu (see strata(1), SECURITY)") \
 	X(MSG_REGEX_RUN_BUDGET, "script '%s' ran out of its budget of match steps for one text (see strata(1), SECURITY)") \
 	X(MSG_REGEX_BUILD_BUDGET, "script '%s' ran out of the build's budget of regex match steps (see strata(1), SECURITY)") \
 	X(MSG_REGEX_MATCH_FAILED, "matching failed in script '%s'") \

@@ -69,8 +69,8 @@ too_big(struct mctx *m, size_t size)
 		return false;
 	if (!env->over)
 		diag_plain(m->run, DIAG_ERROR, MSG_MACRO_OUTPUT,
-		    diag_shown(m->run, m->text, m->len), size <= cap ?
-		    "a build" : "one text", size <= cap ? total : cap);
+		    macro_asset(env), size <= cap ? "a build" : "one text",
+		    size <= cap ? total : cap);
 	env->over = true;
 	return true;
 }
@@ -126,12 +126,24 @@ apply(struct mctx *m, char *s, step_fn *fn)
  * below answers only macros whose inside starts with its name, so a step
  * whose names are all absent cannot change s and is not run: most texts
  * hold a macro or two, and most of the 50 passes are then a scan. */
+/* The first "{{" of s, or NULL.  strchr() rather than strstr(): a
+ * sanitizer's strstr() measures the whole rest of s on every call,
+ * which made has_open() quadratic under ASan (fuzz finding
+ * macros/asan-strstr-braces). */
+static const char *
+find_open(const char *s)
+{
+	while ((s = strchr(s, '{')) != NULL && s[1] != '{')
+		s++;
+	return s;
+}
+
 static bool
 has_open(const char *s, const char *key)
 {
 	size_t k = strlen(key);
 
-	while ((s = strstr(s, "{{")) != NULL) {
+	while ((s = find_open(s)) != NULL) {
 		if (strncasecmp(s + 2, key, k) == 0)
 			return true;
 		s++;    /* "{{{user}}}": the second '{' opens one too */
@@ -253,16 +265,29 @@ js_to_number(const char *s, double *d)
 	return true;
 }
 
-void
-macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
-    const char *value)
+const char *
+macro_asset(const struct macro_env *env)
+{
+	return env && env->asset ? env->asset : "a text of the build";
+}
+
+/* Set a variable; asset names the text whose macros set it (NULL: a
+ * variable read from a file). */
+static void
+var_set(struct run *run, struct macro_vars *vars, const char *name,
+    const char *value, const char *asset)
 {
 	size_t i;
 
 	if (strlen(value) > MACRO_VAR_MAX) {
-		diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG,
-		    diag_shown(run, name, strlen(name)), strlen(value),
-		    (size_t)MACRO_VAR_MAX);
+		if (asset)
+			diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG_IN,
+			    asset, diag_shown(run, name, strlen(name)),
+			    strlen(value), (size_t)MACRO_VAR_MAX);
+		else
+			diag_plain(run, DIAG_ERROR, MSG_MACRO_VAR_BIG,
+			    diag_shown(run, name, strlen(name)),
+			    strlen(value), (size_t)MACRO_VAR_MAX);
 		return;
 	}
 	for (i = 0; i < vars->n; i++)
@@ -276,6 +301,13 @@ macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
 	vars->v[vars->n].name = arena_strdup(&run->arena, name);
 	vars->v[vars->n].value = arena_strdup(&run->arena, value);
 	vars->n++;
+}
+
+void
+macro_var_set(struct run *run, struct macro_vars *vars, const char *name,
+    const char *value)
+{
+	var_set(run, vars, name, value, NULL);
 }
 
 static const char *
@@ -366,7 +398,7 @@ array_push(struct run *run, const char *cur, const char *value)
 
 static const char *
 var_add(struct run *run, struct macro_vars *vars, const char *name,
-    const char *value)
+    const char *value, const char *asset)
 {
 	struct arena *a = &run->arena;
 	const char *cur = var_value(a, vars, name);
@@ -374,7 +406,7 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 	const char *r;
 
 	if ((r = array_push(run, cur, value)) != NULL) {
-		macro_var_set(run, vars, name, r);
+		var_set(run, vars, name, r, asset);
 		return r;
 	}
 	if (!*cur)
@@ -383,11 +415,11 @@ var_add(struct run *run, struct macro_vars *vars, const char *name,
 		/* String(currentValue || '') + value: a zero is falsy */
 		r = arena_printf(a, "%s%s", js_to_number(cur, &dc) &&
 		    dc == 0 ? "" : cur, value);
-		macro_var_set(run, vars, name, r);
+		var_set(run, vars, name, r, asset);
 		return r;
 	}
 	r = js_number(a, dc + dv);
-	macro_var_set(run, vars, name, r);
+	var_set(run, vars, name, r, asset);
 	return r;
 }
 
@@ -509,18 +541,22 @@ step_var(struct mctx *m, const char *s, size_t n, size_t off)
 			return NULL;
 		name = js_trim(a, name);
 		if (strncmp(op, "set", 3) == 0)
-			macro_var_set(m->run, m->vars, name, value);
+			var_set(m->run, m->vars, name, value,
+			    macro_asset(m->env));
 		else
-			var_add(m->run, m->vars, name, value);
+			var_add(m->run, m->vars, name, value,
+			    macro_asset(m->env));
 		return "";
 	}
 	if (k == n)
 		return NULL;
 	name = js_trim(a, arena_strndup(a, s + k, n - k));
 	if (strncmp(op, "inc", 3) == 0)
-		return var_add(m->run, m->vars, name, "1");
+		return var_add(m->run, m->vars, name, "1",
+		    macro_asset(m->env));
 	if (strncmp(op, "dec", 3) == 0)
-		return var_add(m->run, m->vars, name, "-1");
+		return var_add(m->run, m->vars, name, "-1",
+		    macro_asset(m->env));
 	return var_value(a, m->vars, name);
 }
 

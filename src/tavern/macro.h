@@ -81,13 +81,18 @@ struct macro_env {
 	 * whether a cap was hit (reported once; expansion then stops). */
 	size_t in_total, out_total;
 	bool over;
+	/* What the text being expanded is, for those diagnostics: the
+	 * asset and its field or entry ("card 'c.json', field
+	 * description"); NULL: "a text of the build".  Set by the caller
+	 * around each expansion. */
+	const char *asset;
 };
 
 /* One expansion makes at most MACRO_OUT_BASE + MACRO_OUT_FACTOR times
  * its text's bytes, all the expansions of an env at most
  * MACRO_TOTAL_BASE + MACRO_OUT_FACTOR times all their texts; a variable
- * holds at most MACRO_VAR_MAX bytes.  An overrun is an error quoting the
- * text being expanded. */
+ * holds at most MACRO_VAR_MAX bytes.  An overrun is an error naming the
+ * asset being expanded (env->asset), never quoting its text. */
 #define MACRO_OUT_BASE (1u << 20)
 #define MACRO_TOTAL_BASE (8u << 20)
 #define MACRO_OUT_FACTOR 16u
@@ -116,6 +121,8 @@ char *macro_expands(struct run *run, struct macro_env *env,
  */
 bool macro_fixed(const struct macro_env *env, const char *s, size_t n);
 
+/* env->asset, or "a text of the build" without one. */
+const char *macro_asset(const struct macro_env *env);
 /* Set a variable (copies the strings into the arena). */
 void macro_var_set(struct run *run, struct macro_vars *vars,
     const char *name, const char *value);

@@ -181,11 +181,20 @@ struct wi_ctx {
 };
 
 static const char *
-substitute(void *ctx, const char *text)
+substitute(void *ctx, const char *text, const struct wi_book *book,
+    const struct world_entry *e)
 {
 	struct wi_ctx *w = ctx;
+	const char *was, *r;
 
-	return w->macros ? macro_expands(w->run, w->macros, text) : text;
+	if (!w->macros)
+		return text;
+	was = w->macros->asset;
+	w->macros->asset = arena_printf(&w->run->arena, "world info entry "
+	    "%lld of book '%s'", (long long)e->uid, book->world->name);
+	r = macro_expands(w->run, w->macros, text);
+	w->macros->asset = was;
+	return r;
 }
 
 /* The persona's lorebook: power_user.persona_descriptions[user_avatar]

@@ -182,6 +182,11 @@ void tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m);
 void tb_reserve(struct run *run, struct tlist *l, size_t n);
 const char *tb_strip_cr(struct arena *a, const char *s);
 const char *tb_sub(struct tb *t, const char *s);
+/* tb_sub() of a text the macros' cost-cap diagnostics name as asset
+ * ("card 'c.json', field description"). */
+const char *tb_sub_as(struct tb *t, const char *asset, const char *s);
+/* The asset name of the preset's prompt id. */
+const char *tb_prompt_asset(struct tb *t, const char *id);
 size_t tb_tokens(struct tb *t, struct tmsg *m);
 const char *tb_trim(struct arena *a, const char *s);
 enum role tb_role_of(const char *s);

@@ -319,6 +319,24 @@ tb_sub(struct tb *t, const char *s)
 	return macro_expands(t->run, &t->env, s);
 }
 
+const char *
+tb_sub_as(struct tb *t, const char *asset, const char *s)
+{
+	const char *was = t->env.asset, *r;
+
+	t->env.asset = asset;
+	r = tb_sub(t, s);
+	t->env.asset = was;
+	return r;
+}
+
+const char *
+tb_prompt_asset(struct tb *t, const char *id)
+{
+	return arena_printf(&t->run->arena, "preset '%s', prompt '%s'",
+	    t->in->preset ? t->in->preset : "(default)", id);
+}
+
 /* JavaScript's String.prototype.trim (ASCII whitespace and NBSP). */
 const char *
 tb_trim(struct arena *a, const char *s)

@@ -214,7 +214,8 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 		return;
 	}
 	content = marker_content(t, pp->identifier);
-	content = tb_sub(t, content ? content : pp->content);
+	content = tb_sub_as(t, tb_prompt_asset(t, pp->identifier),
+	    content ? content : pp->content);
 	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
 	if (*content) {
 		injs[*ninj].role = tb_role_of(pp->role);
@@ -241,7 +242,7 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	content = marker_content(t, id);
 	if (!content)
 		content = enabled ? pp->content : "";
-	content = tb_sub(t, content);
+	content = tb_sub_as(t, tb_prompt_asset(t, id), content);
 	/* The card's overrides, with {{original}}. */
 	if (main && enabled && !pp->forbid_overrides &&
 	    t->s.prefer_char_prompt && *t->system_prompt) {
@@ -316,7 +317,8 @@ collect_appended(struct tb *t, const char *id)
 	}
 	pp = preset_find(p, id);
 	raw = marker_raw(t, id, &source);
-	content = tb_sub(t, marker_content(t, id));
+	content = tb_sub_as(t, tb_prompt_asset(t, id),
+	    marker_content(t, id));
 	if (!*raw && !*content)
 		return;
 	it = tb_item_add(t, id, source, tb_role_of(pp ? pp->role : NULL), -1,

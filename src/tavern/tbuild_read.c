@@ -30,9 +30,10 @@
 #include "tavern/titem.h"
 
 /* getCharacterCardFields' baseChatReplace: trim, substitute (without
- * the card macros), collapse newlines if asked, drop \r. */
+ * the card macros), collapse newlines if asked, drop \r.  field names
+ * the card's field (NULL: the persona description). */
 static const char *
-card_field(struct tb *t, const char *s)
+card_field(struct tb *t, const char *field, const char *s)
 {
 	struct arena *a = &t->run->arena;
 	const char *r;
@@ -41,7 +42,8 @@ card_field(struct tb *t, const char *s)
 	if (!*s)
 		return "";
 	t->env.card_macros = false;
-	r = tb_sub(t, s);
+	r = tb_sub_as(t, field ? arena_printf(a, "card '%s', field %s",
+	    t->in->card, field) : "the persona description", s);
 	t->env.card_macros = true;
 	if (t->s.collapse_newlines) {
 		char *c = arena_strdup(a, r), *w = c;
@@ -206,17 +208,24 @@ tb_card_fields(struct tb *t)
 	    "scenario") : NULL;
 	struct card_depth_prompt dp;
 
-	t->description = card_field(t, t->card->description.s);
-	t->personality = card_field(t, t->card->personality.s);
-	t->scenario = card_field(t, sc && sc->kind == NODE_STRING &&
-	    sc->u.str.len ? sc->u.str.s : t->card->scenario.s);
-	t->mes_example = card_field(t, t->card->mes_example.s);
-	t->system_prompt = card_field(t, t->card->system_prompt.s);
-	t->phi = card_field(t, t->card->post_history_instructions.s);
-	t->creator_notes = card_field(t, t->card->creator_notes.s);
+	t->description = card_field(t, "description",
+	    t->card->description.s);
+	t->personality = card_field(t, "personality",
+	    t->card->personality.s);
+	t->scenario = card_field(t, "scenario", sc &&
+	    sc->kind == NODE_STRING && sc->u.str.len ? sc->u.str.s :
+	    t->card->scenario.s);
+	t->mes_example = card_field(t, "mes_example",
+	    t->card->mes_example.s);
+	t->system_prompt = card_field(t, "system_prompt",
+	    t->card->system_prompt.s);
+	t->phi = card_field(t, "post_history_instructions",
+	    t->card->post_history_instructions.s);
+	t->creator_notes = card_field(t, "creator_notes",
+	    t->card->creator_notes.s);
 	t->depth_prompt = card_depth_prompt(t->card, &dp) ?
-	    card_field(t, dp.prompt.s) : "";
-	t->persona = card_field(t, t->s.persona);
+	    card_field(t, "extensions.depth_prompt.prompt", dp.prompt.s) : "";
+	t->persona = card_field(t, NULL, t->s.persona);
 
 	t->env.description = t->description;
 	t->env.personality = t->personality;
@@ -404,7 +413,8 @@ tb_chat_messages(struct tb *t)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
 	if (tb_chat_given(t->in) && t->chat.nall) {
-		const char *x = tb_sub(t, t->chat.all[0].text);
+		const char *x = tb_sub_as(t, "the chat's first message",
+		    t->chat.all[0].text);
 
 		t->chat.all[0].text = x;
 		if (!t->chat.all[0].hidden)
@@ -440,7 +450,8 @@ tb_chat_messages(struct tb *t)
 			    g->len);
 			t->cpre[t->chat.n] = s;
 			t->cpre_by[t->chat.n] = tb_fired(t);
-			tchat_add(run, &t->chat, t->char_name, tb_sub(t, s),
+			tchat_add(run, &t->chat, t->char_name, tb_sub_as(t,
+			    "the card's greeting", s),
 			    false);
 			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
 			    1].text;
@@ -497,7 +508,8 @@ tb_chat_messages(struct tb *t)
 
 		t->craw[t->chat.n] = u;
 		t->cpre[t->chat.n] = s;
-		tchat_add(run, &t->chat, t->user_name, tb_sub(t, s), true);
+		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
+		    "the user's message", s), true);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
@@ -508,14 +520,15 @@ tb_chat_messages(struct tb *t)
 		t->craw[t->chat.n] = t->in->user;
 		t->cpre[t->chat.n] = s;
 		t->cpre_by[t->chat.n] = tb_fired(t);
-		tchat_add(run, &t->chat, t->user_name, tb_sub(t, s), true);
+		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
+		    "the user's message", s), true);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
 	    t->gen == TAVERN_GEN_QUIET) {
 		/* The quiet prompt: world info scans it, and it is the
 		 * last message. */
-		t->quiet = tb_sub(t, t->in->user);
+		t->quiet = tb_sub_as(t, "the user's message", t->in->user);
 	} else if (t->in->user && *t->in->user)
 		tb_item_skip(t, "userInput", "chat", ROLE_USER, 0, t->in->user,
 		    ENTRY_TRIGGER, arena_printf(&run->arena, "only a normal "

@@ -472,7 +472,7 @@ static void
 prepare(struct engine *g, struct item *it)
 {
 	if (!it->prepared) {
-		wi_keys_prepare(g->sc, it->e, &it->keys);
+		wi_keys_prepare(g->sc, it->book, it->e, &it->keys);
 		it->prepared = true;
 	}
 }
@@ -1055,7 +1055,7 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 				}
 			}
 			c = in->substitute ? in->substitute(in->substitute_ctx,
-			    it->content) : it->content;
+			    it->content, it->book, it->e) : it->content;
 			r->content = c;
 			newc_at = newc.len;
 			buf_puts(&newc, c);

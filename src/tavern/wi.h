@@ -116,8 +116,10 @@ struct wi_input {
 	size_t nforced;
 	uint64_t seed;
 	/* Macro substitution for keys and content; NULL = identity.  Returns
-	 * a string that lives at least as long as the run. */
-	const char *(*substitute)(void *ctx, const char *text);
+	 * a string that lives at least as long as the run.  book and e say
+	 * whose text it is (for the macros' diagnostics). */
+	const char *(*substitute)(void *ctx, const char *text,
+	    const struct wi_book *book, const struct world_entry *e);
 	void *substitute_ctx;
 	/* Token count; NULL = the estimate wi_estimate_tokens().  It must
 	 * add up over a split made just before an ASCII letter or digit that
@@ -307,8 +309,8 @@ struct wi_scan *wi_scan_new(struct run *run, const struct wi_input *in,
     const struct wi_settings *s, size_t reach);
 void wi_scan_free(struct wi_scan *sc);
 /* Prepare an entry's keys (once per run). */
-void wi_keys_prepare(struct wi_scan *sc, const struct world_entry *e,
-    struct wi_keys *k);
+void wi_keys_prepare(struct wi_scan *sc, const struct wi_book *book,
+    const struct world_entry *e, struct wi_keys *k);
 /* Scan state for the buffer: min-activation passes leave recursion out. */
 void wi_scan_set(struct wi_scan *sc, int64_t skew, bool with_recursion);
 void wi_scan_add_recursion(struct wi_scan *sc, const char *text, int pass);

@@ -582,8 +582,9 @@ wi_regex_check(const char *s, char *err, size_t errlen, size_t *erroff,
 }
 
 static void
-prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
-    const struct world_strings *src, struct wi_key **out, size_t *nout)
+prepare_list(struct wi_scan *sc, const struct wi_book *book,
+    const struct world_entry *e, bool cs, const struct world_strings *src,
+    struct wi_key **out, size_t *nout)
 {
 	size_t i, n, k;
 	struct wi_key *keys;
@@ -600,7 +601,8 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 		uint32_t cp;
 
 		if (sc->in->substitute)
-			t = sc->in->substitute(sc->in->substitute_ctx, t);
+			t = sc->in->substitute(sc->in->substitute_ctx, t,
+			    book, e);
 		n = strlen(t);
 		t = js_trim(t, &n);
 		if (n == 0)
@@ -658,14 +660,14 @@ prepare_list(struct wi_scan *sc, const struct world_entry *e, bool cs,
 }
 
 void
-wi_keys_prepare(struct wi_scan *sc, const struct world_entry *e,
-    struct wi_keys *k)
+wi_keys_prepare(struct wi_scan *sc, const struct wi_book *book,
+    const struct world_entry *e, struct wi_keys *k)
 {
 	bool cs = e->case_sensitive == WORLD_UNSET ? sc->s->case_sensitive :
 	    e->case_sensitive;
 
-	prepare_list(sc, e, cs, &e->key, &k->primary, &k->nprimary);
-	prepare_list(sc, e, cs, &e->keysecondary, &k->secondary,
+	prepare_list(sc, book, e, cs, &e->key, &k->primary, &k->nprimary);
+	prepare_list(sc, book, e, cs, &e->keysecondary, &k->secondary,
 	    &k->nsecondary);
 }
 

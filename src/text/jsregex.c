@@ -1244,9 +1244,28 @@ run_behind(struct jsregex *re, pcre2_callout_block *cb)
 	return (rc >= 0) != b->negative ? 0 : 1;
 }
 
+/* An automatic callout (number 255, before each item): add the bytes
+ * matched since the last one of this start position to re->scan, and
+ * one for the callout itself, so that the callouts are bounded too. */
+static int
+scan_callout(struct jsregex *re, pcre2_callout_block *cb)
+{
+	if (cb->start_match != re->scan_start) {
+		re->scan_start = cb->start_match;
+		re->scan_at = cb->start_match;
+	}
+	re->scan++;
+	if (cb->current_position > re->scan_at)
+		re->scan += cb->current_position - re->scan_at;
+	re->scan_at = cb->current_position;
+	return re->scan > re->scan_limit ? PCRE2_ERROR_MATCHLIMIT : 0;
+}
+
 static int
 outer_callout(pcre2_callout_block *cb, void *data)
 {
+	if (cb->callout_number == 255)
+		return scan_callout(data, cb);
 	return run_behind(data, cb);
 }
 
@@ -1275,6 +1294,24 @@ jsregex_translate(struct run *run, const struct jsregex_origin *at,
 	free(t.names);
 	free(t.namebuf);
 	return ok;
+}
+
+/* Does the JavaScript pattern hold a look-ahead or look-behind?  Only
+ * those are counted by callouts (jsregex.h: scan): a look-around can
+ * read to the end of the text from every position without consuming
+ * it, and callouts before every item would make every other pattern
+ * twice as slow.  An escaped "\\(?=" counts too (only slower). */
+static bool
+has_lookaround(const char *pat, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 2 < len; i++)
+		if (pat[i] == '(' && pat[i + 1] == '?' && (pat[i + 2] == '=' ||
+		    pat[i + 2] == '!' || (pat[i + 2] == '<' && i + 3 < len &&
+		    (pat[i + 3] == '=' || pat[i + 3] == '!'))))
+			return true;
+	return false;
 }
 
 /* Translate and compile; body: a look-behind's body, between the
@@ -1306,6 +1343,8 @@ compile(struct run *run, const struct jsregex_origin *at, const char *pat,
 	if (body)
 		opts |= PCRE2_NO_AUTO_POSSESS | PCRE2_NO_START_OPTIMIZE |
 		    PCRE2_NO_DOTSTAR_ANCHOR;
+	else if (has_lookaround(pat, len))
+		opts |= PCRE2_AUTO_CALLOUT;     /* the scan count */
 again:
 	tr_init(&t, run, at, pat, len, flags, &out);
 	t.emulate = emulate;
@@ -1385,6 +1424,7 @@ jsregex_set_limits(struct jsregex *re, uint32_t match, uint32_t depth)
 		return;
 	pcre2_set_match_limit(re->mctx, match);
 	pcre2_set_depth_limit(re->mctx, depth);
+	re->scan_limit = match;
 	for (i = 0; i < re->nbehind; i++)
 		jsregex_set_limits(&re->behind[i].re, match, depth);
 }
@@ -1437,9 +1477,11 @@ jsregex_match(struct jsregex *re, void *md, const char *subject,
 		re->jit_pending = false;
 		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
 	}
-	/* The emulated look-behinds find re where it is now. */
-	if (re->nbehind)
-		pcre2_set_callout(re->mctx, outer_callout, re);
+	/* The scan count and the emulated look-behinds find re where it
+	 * is now. */
+	re->scan = 0;
+	re->scan_start = SIZE_MAX;
+	pcre2_set_callout(re->mctx, outer_callout, re);
 	/* The caller checked the UTF-8 (jsregex_valid()), once per text
 	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,

@@ -138,6 +138,17 @@ struct jsregex {
 	 * emulated by callouts: owned, one per callout number 1..n. */
 	struct jsregex_behind *behind;
 	size_t nbehind;
+	/* The bytes one jsregex_match() call moved over (strata(1),
+	 * SECURITY).  PCRE2's match limit counts backtracking, not the
+	 * characters a repeat consumes in one go, so a look-ahead such as
+	 * (?=(a+)+$) could scan to the end from every start: quadratic and
+	 * uncounted.  In a pattern with a look-around, automatic callouts
+	 * see where each item starts; the
+	 * forward moves are added up, a byte moved over and a callout each
+	 * costing a step of the match limit, and a call that spends more
+	 * than its limit stops as over the limit. */
+	uint64_t scan, scan_limit;
+	size_t scan_start, scan_at;
 };
 
 /*

@@ -8,7 +8,8 @@
 
 static struct run run;
 
-static const char *upper(void *ctx, const char *t);
+static const char *upper(void *ctx, const char *t, const struct wi_book *book,
+    const struct world_entry *e);
 static bool use_macros;
 
 /* Does an entry with this one key fire on this one message? */
@@ -49,9 +50,12 @@ fires(const char *key, const char *text, int cs, int whole)
 }
 
 static const char *
-upper(void *ctx, const char *t)
+upper(void *ctx, const char *t, const struct wi_book *book,
+    const struct world_entry *e)
 {
 	(void)ctx;
+	(void)book;
+	(void)e;
 	return strcmp(t, "{{char}}") == 0 ? "Sera" : t;
 }
 
