@@ -49,7 +49,8 @@ void emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
     const char *bold, const char *off);
 
 /* A SillyTavern build's message i at stage k (enum tavern_stage): its
- * items' texts, one per line (emit_tavern.c; in a's memory). */
+ * items' texts, one per line, an item joined into another (titem.h)
+ * only by it from the macros stage on (emit_tavern.c; in a's memory). */
 const char *emit_tavern_stage(struct arena *a, const struct chat *c,
     size_t i, int k);
 

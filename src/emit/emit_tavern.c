@@ -32,7 +32,7 @@ emit_tavern_stage(struct arena *a, const struct chat *c, size_t i, int k)
 	const struct tavern_report *r = c->tavern;
 	struct buf b = BUF_INIT;
 	const char *s;
-	uint32_t j;
+	uint32_t j, put = 0;
 
 	if (!r->msg_nitems[i])
 		return c->msgs[i].content;
@@ -41,7 +41,10 @@ emit_tavern_stage(struct arena *a, const struct chat *c, size_t i, int k)
 	for (j = 0; j < r->msg_nitems[i]; j++) {
 		const struct tavern_item *it = &r->items[r->msg_items[i][j]];
 
-		if (j)
+		/* its text is in the item it was joined into */
+		if (it->joined && k >= TAVERN_STAGE_MACROS)
+			continue;
+		if (put++)
 			buf_puts(&b, it->sep ? it->sep : "\n");
 		buf_puts(&b, it->text[k]);
 	}

@@ -100,9 +100,12 @@ tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
 	if (nv)
 		tb_item_stage(t, vi[0], TAVERN_STAGE_MACROS,
 		    tb_trim(&t->run->arena, r));
-	for (i = 1; i < nv; i++)
+	for (i = 1; i < nv; i++) {
+		t->rep->items[vi[i]].joined = true;
+		t->rep->items[vi[i]].into = vi[0];
 		tb_item_note(t, vi[i], arena_printf(&t->run->arena, "joined to "
 		    "%s and substituted with it", t->rep->items[vi[0]].id));
+	}
 	if (nv > 1)
 		tb_item_note(t, vi[0], "the text of every extension prompt "
 		    "joined here");

@@ -72,6 +72,12 @@ struct tavern_item {
 	uint32_t src;
 	struct span span;
 	const char *field;
+	/* joined: from the macros stage on, its text is part of item
+	 * into's (extension prompts at one place are joined, then
+	 * substituted once, tbuild_ext.c); its own texts stay for its
+	 * stages alone, and a message's text at those stages skips it. */
+	bool joined;
+	uint32_t into;
 };
 
 struct tavern_report {
