@@ -71,18 +71,13 @@ page_find(const char *h, size_t hlen, const char *n, size_t nlen)
 	return memmem(h, hlen, n, nlen);
 }
 
-/* A link to where a piece came from, shown as path:line.  A text read
- * from inside a file (a card's JSON in a PNG chunk: "card.png[ccv3]")
- * links to the file. */
-void
-page_put_where(struct page *p, bool has, uint32_t src, struct span sp)
+/* A link to source s, shown as where.  A text read from inside a file
+ * (a card's JSON in a PNG chunk: "card.png[ccv3]") links to the file. */
+static void
+put_link(struct page *p, const struct source *s, const char *where)
 {
-	const char *where = emit_where(p->run, has, src, sp);
-	const struct source *s = has ? run_source(p->run, src) : NULL;
 	size_t len;
 
-	if (!where || !s)
-		return;
 	/* --inject, --user: no file to point at */
 	if (*where == '-') {
 		buf_puts(p->out, "<span class=\"src mono\">");
@@ -99,6 +94,30 @@ page_put_where(struct page *p, bool has, uint32_t src, struct span sp)
 	buf_puts(p->out, "\">");
 	page_esc(p, where);
 	buf_puts(p->out, "</a>");
+}
+
+/* A link to where a piece came from, shown as path:line. */
+void
+page_put_where(struct page *p, bool has, uint32_t src, struct span sp)
+{
+	const char *where = emit_where(p->run, has, src, sp);
+	const struct source *s = has ? run_source(p->run, src) : NULL;
+
+	if (where && s)
+		put_link(p, s, where);
+}
+
+/* A SillyTavern item's link, shown as emit_tavern_where() says it
+ * (path:line, a card's field after it); nothing when it has no source. */
+void
+page_put_item_where(struct page *p, const struct tavern_item *it)
+{
+	const char *where = emit_tavern_where(p->run, it);
+	const struct source *s = it->has_src ? run_source(p->run, it->src) :
+	    NULL;
+
+	if (where && s)
+		put_link(p, s, where);
 }
 
 void

@@ -73,6 +73,9 @@ void page_put_text(struct page *p, const char *s, size_t len,
 /* A link to where a piece came from, shown as path:line (a text read
  * from inside a file, "card.png[ccv3]", links to the file). */
 void page_put_where(struct page *p, bool has, uint32_t src, struct span sp);
+/* A SillyTavern item's link, as emit_tavern_where() says it (a card's
+ * field after its line); nothing when it has no source. */
+void page_put_item_where(struct page *p, const struct tavern_item *it);
 /* A SillyTavern message's overhead, as its budget counts it. */
 size_t page_tavern_overhead(const struct page *p, const struct message *m);
 /* Add tok tokens to name's sum. */

@@ -173,7 +173,7 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 		buf_puts(p->out, "<span class=\"num\">");
 		page_esc(p, it->note);
 		buf_puts(p->out, "</span>");
-	}
+	}	page_put_item_where(p, it);
 }
 
 /* Item i, out of the request or a marker, where it would have been. */
@@ -381,11 +381,15 @@ put_message(struct page *p, size_t i)
 			const struct tavern_item *it =
 			    &r->items[r->msg_items[i][k]];
 
-			v[k].s = it->text[TAVERN_STAGE_REGEX_POST];
+			const char *w = emit_tavern_where(p->run, it);
+
+			/* a joined item's text is in the one it joined */
+			v[k].s = it->joined ? "" :
+			    it->text[TAVERN_STAGE_REGEX_POST];
 			v[k].len = strlen(v[k].s);
 			v[k].hue = emit_html_hue(page_item_source(it));
-			v[k].label = arena_printf(p->a, "%s (%s)", it->id,
-			    page_item_source(it));
+			v[k].label = arena_printf(p->a, "%s (%s)%s%s", it->id,
+			    page_item_source(it), w ? " " : "", w ? w : "");
 		} else {
 			const struct entry *e = m->entries[k];
 			const char *w = emit_where(p->run, e->has_src, e->src,

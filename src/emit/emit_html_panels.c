@@ -99,7 +99,10 @@ page_put_tokens(struct page *p)
 				const struct tavern_item *it =
 				    &r->items[r->msg_items[i][k]];
 
-				v[k].s = it->text[TAVERN_STAGE_REGEX_POST];
+				/* a joined item's text is counted in
+				 * the one it joined */
+				v[k].s = it->joined ? "" :
+				    it->text[TAVERN_STAGE_REGEX_POST];
 				v[k].len = strlen(v[k].s);
 				name[k] = page_item_source(it);
 			}
@@ -340,7 +343,8 @@ page_put_items(struct page *p)
 	    "scope=\"col\">Identifier</th><th scope=\"col\">Source</th>"
 	    "<th scope=\"col\">Role</th><th scope=\"col\">Position</th>"
 	    "<th scope=\"col\" class=\"num\">Tokens</th><th scope=\"col\">"
-	    "In or out</th></tr></thead>\n<tbody>\n", r->budget, r->used);
+	    "In or out</th><th scope=\"col\">File</th></tr></thead>\n"
+	    "<tbody>\n", r->budget, r->used);
 	for (i = 0; i < r->n; i++) {
 		const struct tavern_item *it = &r->items[i];
 
@@ -379,6 +383,8 @@ page_put_items(struct page *p)
 			page_esc(p, it->note);
 			buf_puts(p->out, "</span>");
 		}
+		buf_puts(p->out, "</td><td>");
+		page_put_item_where(p, it);
 		buf_puts(p->out, "</td></tr>\n");
 	}
 	buf_puts(p->out, "</tbody></table></div>\n</section>\n");
