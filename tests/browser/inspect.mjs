@@ -1,8 +1,8 @@
 // inspect.mjs PAGES.json: load each inspector page in headless Chromium
 // (playwright-core, the system's chromium) and check it; tests/browser.sh
 // writes PAGES.json.  Each page: {name, html, png, messages, items:
-// [[selector, count], ...], stages, injected, search, counts, maxBytes,
-// maxMs}.
+// [[selector, count], ...], stages, injected, search, counts, links,
+// maxBytes, maxMs}.
 //
 // For every page: no console message of level error or warning, no page
 // error, no request other than the page itself; the number of messages
@@ -10,7 +10,8 @@
 // token bars add up to the same total, and a SillyTavern message's text
 // and overhead are what its budget counted (counts); a long history
 // opens with only its first and last 3 messages; source links name
-// files; the injected text is on the page as text while no element it
+// files, and each SillyTavern item with a source links to its file:line
+// (links); the injected text is on the page as text while no element it
 // would have made exists; with stages, clicking a stage tab shows its
 // panel and hides the others, and the arrow keys move between tabs;
 // every role and layer an element names is a filter choice, and each
@@ -166,6 +167,44 @@ for (const spec of pages) {
     {
       const inner = await p.$$eval("a.src", (v) => v.map((a) => a.getAttribute("href")).filter((h) => /\]$|%5D$/i.test(h)));
       check(page, inner.length === 0, `every source link names a file (${inner.slice(0, 2).join(", ") || "all do"})`);
+    }
+    // SillyTavern items: each with a source (strata's JSON,
+    // items[].source) links to its file:line in its row of the items
+    // table and on every piece line naming it (in its message, or left
+    // out where it would have been), as profile entries do; an item
+    // with no source shows no link.
+    if (spec.links) {
+      const seen = await p.$$eval("tr.item", (rows) => rows.map((r) => [...r.querySelectorAll(".src")].map((a) => [a.tagName, a.textContent, a.getAttribute("href")])));
+      const lines = await p.$$eval("ul.pieces > li", (v) => v.filter((li) => li.querySelector("b.key")).map((li) => [li.querySelector("b.key").textContent, [...li.querySelectorAll(".src")].map((a) => [a.tagName, a.textContent, a.getAttribute("href")])]));
+      const bad = [];
+      let linked = 0, bare = 0, onPieces = 0;
+      const fits = (l, got) => {
+        if (!l.where)
+          return got.length === 0;
+        if (got.length !== 1 || got[0][1] !== l.where)
+          return false;
+        if (l.file.startsWith("-"))
+          return got[0][0] === "SPAN";
+        return got[0][0] === "A" && decodeURIComponent(got[0][2]).replace(/^\.\//, "") === l.file;
+      };
+      const show = (got) => JSON.stringify(got.map((g) => `${g[0]} ${g[1]} -> ${g[2]}`));
+      if (seen.length !== spec.links.length)
+        bad.push(`${seen.length} rows for ${spec.links.length} items`);
+      spec.links.forEach((l, i) => {
+        if (i < seen.length && !fits(l, seen[i]))
+          bad.push(`row ${l.id}: ${show(seen[i])}, want ${l.where || "none"}`);
+        l.where ? linked++ : bare++;
+        const own = lines.filter((x) => x[0] === l.id);
+        const ids = spec.links.filter((m) => m.id === l.id).length;
+        if (ids === 1)
+          for (const x of own) {
+            onPieces++;
+            if (!fits(l, x[1]))
+              bad.push(`piece ${l.id}: ${show(x[1])}, want ${l.where || "none"}`);
+          }
+      });
+      check(page, bad.length === 0 && linked > 0 && onPieces > 0,
+        `${linked} items link to their file:line, ${bare} without a source show none, on the items table and ${onPieces} piece lines${bad.length ? ": " + bad.slice(0, 3).join("; ") : ""}`);
     }
     // Injected markup: shown as text, never made into elements.
     if (spec.injected) {

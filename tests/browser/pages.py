@@ -80,6 +80,31 @@ def budget_counts(doc):
     return {str(m): t[0] for m, t in per.items() if len(t) == 1}
 
 
+def item_links(doc, cwd):
+    """Each SillyTavern item's link as the page must show it, in the
+    items' order: what it reads (file:line, a card's field after it, as
+    items[].source says) and the file it targets (a text read from
+    inside a file, "card.png[ccv3]", targets the file; a relative path
+    is cwd's); None for an item with no source, which shows none."""
+    links = []
+    for it in doc["items"]:
+        s = it["source"]
+        if s is None:
+            links.append({"id": it["id"], "where": None})
+            continue
+        where = s["file"]
+        if s["line"] is not None:
+            where += ":%d" % s["line"]
+        if s.get("field"):
+            where += " (%s)" % s["field"]
+        f = s["file"]
+        if f.endswith("]") and "[" in f and not os.path.exists(
+                os.path.join(cwd, f)):
+            f = f[:f.rindex("[")]
+        links.append({"id": it["id"], "where": where, "file": f})
+    return links
+
+
 pages = []
 
 # --- a profile build ---------------------------------------------------
@@ -111,7 +136,8 @@ pages.append({
               ["li.out", sum(i["message"] is None for i in doc["items"])],
               ["tr.wi-entry", len(doc["world_info"]["considered"])]],
     "stages": True, "injected": "<script>alert(\"turn\")</script>",
-    "search": "lamp", "counts": budget_counts(doc)})
+    "search": "lamp", "counts": budget_counts(doc),
+    "links": item_links(doc, cwd)})
 
 # --- a diff --------------------------------------------------------------
 name = "html-diff"
@@ -250,7 +276,7 @@ if os.path.isdir(st):
         "items": [["tr.item", len(doc["items"])],
                   ["tr.wi-entry", len(doc["world_info"]["considered"])]],
         "stages": True, "injected": "<script>alert('stress')</script>",
-        "counts": budget_counts(doc),
+        "counts": budget_counts(doc), "links": item_links(doc, tmp),
         "search": "lantern", "maxBytes": 3 * 1024 * 1024, "maxMs": 1000})
 else:
     print("pages.py: no %s: the stress page is skipped" % st,
