@@ -173,7 +173,8 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 		buf_puts(p->out, "<span class=\"num\">");
 		page_esc(p, it->note);
 		buf_puts(p->out, "</span>");
-	}	page_put_item_where(p, it);
+	}
+	page_put_item_where(p, it);
 }
 
 /* Item i, out of the request or a marker, where it would have been. */
