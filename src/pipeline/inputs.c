@@ -436,6 +436,8 @@ inputs_read(struct run *run, const struct options *opt,
 			ok = false;
 		}
 	}
+	if (opt->user_src)
+		in->user = opt->user_src;
 	in->images = arena_array(&run->arena, opt->nimages + 1,
 	    sizeof(*in->images));
 	for (i = 0; i < opt->nimages; i++) {
