@@ -154,7 +154,7 @@ grep -q "custom_id 'a' is already the id of line 1" "$tmp/ids.err" || fail "dupl
 "$bin" batch "$plain" "$tmp/ids.jsonl" 2>/dev/null | python3 -c '
 import json, sys
 ids = [json.loads(l)["custom_id"] for l in sys.stdin]
-assert ids == ["a", "has space", "dot.ted", "x" * 65, "6"], ids' ||
+assert ids == ["a", "has space", "dot.ted", "x" * 65, "line-6"], ids' ||
 	fail "openai-batch: the ids OpenAI takes are not kept"
 "$bin" batch "$plain" "$tmp/plain.jsonl" --id-prefix run7- | python3 -c '
 import json, sys
@@ -178,6 +178,21 @@ python3 -c '
 import json, sys
 ids = [json.loads(l)["custom_id"] for l in open(sys.argv[1])]
 assert len(set(ids)) == 30, ids' "$tmp/shards" || fail "ids repeat across shards"
+# A given id never equals the id made for another line, in any shard:
+# made ids are line-N, and a given line-N is refused but on line N.
+printf '%s\n' '{"id":"2","user":"a"}' '{"user":"b"}' '{"id":"line-1","user":"c"}' \
+	'{"id":"line-4","user":"d"}' '{"id":"line-05","user":"e"}' >"$tmp/clash.jsonl"
+for k in 1 2; do
+	"$bin" batch "$plain" "$tmp/clash.jsonl" --shard $k/2 >"$tmp/clash.$k" 2>"$tmp/clash.err.$k"
+done
+cat "$tmp/clash.1" "$tmp/clash.2" | python3 -c '
+import json, sys
+ids = sorted(json.loads(l)["custom_id"] for l in sys.stdin)
+assert ids == ["2", "line-2", "line-4"], ids' || fail "ids clash across shards"
+grep -q "custom_id 'line-1' has the form line-N" "$tmp/clash.err.1" ||
+	fail "a given id of another line's made form passes"
+grep -q "custom_id 'line-05' has the form line-N" "$tmp/clash.err.1" ||
+	fail "line-05 passes"
 for bad in 0/3 4/3 1/0 x 1/ /3; do
 	"$bin" batch "$plain" "$tmp/noid.jsonl" --shard "$bad" >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--shard $bad is not a usage error"

@@ -427,6 +427,7 @@ enum diag_level {
 	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
 	X(MSG_BATCH_ID_EMPTY, "an empty custom_id: the batch APIs need one of 1 character or more") \
 	X(MSG_BATCH_ID_ANTHROPIC, "custom_id '%s' (%zu bytes) is not one the Anthropic Message Batches API takes: 1 to 64 of a-z, A-Z, 0-9, '_' and '-'") \
+	X(MSG_BATCH_ID_LINE, "custom_id '%s' has the form line-N that strata gives a line without an id: choose another (line-%zu, this line's own, is allowed)") \
 	X(MSG_BATCH_ID_TWICE, "custom_id '%s' is already the id of line %zu: ids must be unique within a batch") \
 	X(MSG_BATCH_OVER_LIMIT, "more than %llu %s in one output, over the %s limit of one batch: give -o PREFIX to write files within it") \
 	X(MSG_BATCH_LINE_TOO_BIG, "this request is %llu bytes, more than the %llu bytes a file may hold") \
