@@ -211,6 +211,8 @@ enum diag_level {
 	X(MSG_MEDIA_OUTSIDE, "'%s' is outside the --allow-history-files directory '%s'") \
 	X(MSG_ALLOW_DIR, "--allow-history-files '%s':") \
 	X(MSG_PROVIDER_CANNOT, "%s message %zu: %s cannot take %s") \
+	X(MSG_IMAGE_URL_TYPE, "%s message %zu: %s cannot take a URL whose media type it cannot tell (no .jpg, .png, .webp, .gif or .pdf at its end): %s") \
+	X(MSG_IMAGE_ARG_TYPE, "--image '%s': '%.*s' is not image/png, image/jpeg, image/gif or image/webp (the form is --image TYPE=URL)") \
 	X(MSG_PROVIDER_NAME, "%s message %zu: %s does not accept the name '%s' (it must match %s)") \
 	X(MSG_PROVIDER_EMPTY, "%s message %zu: %s rejects an empty %s message") \
 	X(MSG_USER_EMPTY, "-u '' is an empty user message: give text, or --image FILE for an image alone") \
