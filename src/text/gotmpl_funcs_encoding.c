@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "base/base64.h"
+#include "base/hash.h"
 #include "base/util.h"
 
 /* Sprig: JSON, as Go's encoding/json writes and reads it. */
@@ -560,7 +561,6 @@ f_b32dec(A)
 }
 
 #define ROL(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
-#define ROR(v, n) (((v) >> (n)) | ((v) << (32 - (n))))
 
 static void
 sha1(const unsigned char *s, size_t n, unsigned char out[20])
@@ -607,67 +607,6 @@ sha1(const unsigned char *s, size_t n, unsigned char out[20])
 		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
 }
 
-static void
-sha256(const unsigned char *s, size_t n, unsigned char out[32])
-{
-	static const uint32_t K[64] = {
-		0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b,
-		0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-		0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7,
-		0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-		0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152,
-		0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-		0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-		0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-		0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-		0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-		0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
-		0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-		0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-	};
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	size_t total = ((n + 8) / 64 + 1) * 64, i, j;
-	unsigned char blk[64];
-
-	for (i = 0; i < total; i += 64) {
-		uint32_t w[64], v[8], t1, t2;
-
-		for (j = 0; j < 64; j++) {
-			size_t p = i + j;
-
-			blk[j] = p < n ? s[p] : p == n ? 0x80 : 0;
-			if (p >= total - 8)
-				blk[j] = (unsigned char)(((uint64_t)n * 8) >>
-				    (8 * (total - 1 - p)));
-		}
-		for (j = 0; j < 16; j++)
-			w[j] = (uint32_t)blk[4 * j] << 24 |
-			    (uint32_t)blk[4 * j + 1] << 16 |
-			    (uint32_t)blk[4 * j + 2] << 8 | blk[4 * j + 3];
-		for (j = 16; j < 64; j++)
-			w[j] = w[j - 16] + (ROR(w[j - 15], 7) ^
-			    ROR(w[j - 15], 18) ^ (w[j - 15] >> 3)) + w[j - 7] +
-			    (ROR(w[j - 2], 17) ^ ROR(w[j - 2], 19) ^
-			    (w[j - 2] >> 10));
-		memcpy(v, h, sizeof(v));
-		for (j = 0; j < 64; j++) {
-			t1 = v[7] + (ROR(v[4], 6) ^ ROR(v[4], 11) ^
-			    ROR(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) +
-			    K[j] + w[j];
-			t2 = (ROR(v[0], 2) ^ ROR(v[0], 13) ^ ROR(v[0], 22)) +
-			    ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-			memmove(v + 1, v, 7 * sizeof(*v));
-			v[4] += t1;
-			v[0] = t1 + t2;
-		}
-		for (j = 0; j < 8; j++)
-			h[j] += v[j];
-	}
-	for (i = 0; i < 32; i++)
-		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
 static bool
 hex_out(struct gt_exec *x, const unsigned char *d, size_t n, struct gv *out)
 {
@@ -696,7 +635,7 @@ f_sha256sum(A)
 	unsigned char d[32];
 
 	ARGS_UNUSED;
-	sha256((const unsigned char *)a[0].u.s.s, a[0].u.s.n, d);
+	sha256(a[0].u.s.s, a[0].u.s.n, d);
 	return hex_out(x, d, 32, out);
 }
 
