@@ -1,7 +1,8 @@
 /*
  * gotmpl_funcs_encoding: JSON as Go's encoding/json writes and reads
  * it (toJson, fromJson and their spellings), base64 and base32, and the
- * hashes (sha1sum, sha256sum, adler32sum), and decryptAES.
+ * hashes (sha1sum, sha256sum, adler32sum), decryptAES, and
+ * derivePassword.
  */
 #include "text/gotmpl_funcs.h"
 
@@ -13,6 +14,7 @@
 #include "base/arena.h"
 #include "base/base64.h"
 #include "base/hash.h"
+#include "base/kdf.h"
 #include "base/util.h"
 
 /* Sprig: JSON, as Go's encoding/json writes and reads it. */
@@ -639,6 +641,119 @@ f_sha256sum(A)
 	return hex_out(x, d, 32, out);
 }
 
+/* Sprig's derivePassword: the Master Password algorithm.  The key is
+ * scrypt (N 32768, r 8, p 2, 64 bytes) of the password, salted with the
+ * scope, the user's length in bytes (big-endian 32 bits) and the user;
+ * the seed is HMAC-SHA256 under that key of the scope, the site's length,
+ * the site and the counter (big-endian 32 bits).  seed[0] picks one of
+ * the type's templates, seed[i + 1] the i-th character from the set its
+ * letter names.  An unknown type is not an error in Sprig: the result is
+ * a sentence saying so. */
+#define DP_SCOPE "com.lyndir.masterpassword"
+/* Each call costs 32 MiB (freed before it returns) and about a quarter
+ * of a second: a run may make this many, so a template cannot make a
+ * render take minutes. */
+#define GT_DERIVE_MAX 8
+
+static const struct {
+	const char *type;
+	const char *const tmpl[21];
+} dp_types[] = {
+	{ "maximum", { "anoxxxxxxxxxxxxxxxxx", "axxxxxxxxxxxxxxxxxno" } },
+	{ "long", { "CvcvnoCvcvCvcv", "CvcvCvcvnoCvcv", "CvcvCvcvCvcvno",
+	    "CvccnoCvcvCvcv", "CvccCvcvnoCvcv", "CvccCvcvCvcvno",
+	    "CvcvnoCvccCvcv", "CvcvCvccnoCvcv", "CvcvCvccCvcvno",
+	    "CvcvnoCvcvCvcc", "CvcvCvcvnoCvcc", "CvcvCvcvCvccno",
+	    "CvccnoCvccCvcv", "CvccCvccnoCvcv", "CvccCvccCvcvno",
+	    "CvcvnoCvccCvcc", "CvcvCvccnoCvcc", "CvcvCvccCvccno",
+	    "CvccnoCvcvCvcc", "CvccCvcvnoCvcc", "CvccCvcvCvccno" } },
+	{ "medium", { "CvcnoCvc", "CvcCvcno" } },
+	{ "short", { "Cvcn" } },
+	{ "basic", { "aaanaaan", "aannaaan", "aaannaaa" } },
+	{ "pin", { "nnnn" } },
+};
+
+static const char *
+dp_chars(char c)
+{
+	switch (c) {
+	case 'V': return "AEIOU";
+	case 'C': return "BCDFGHJKLMNPQRSTVWXYZ";
+	case 'v': return "aeiou";
+	case 'c': return "bcdfghjklmnpqrstvwxyz";
+	case 'A': return "AEIOUBCDFGHJKLMNPQRSTVWXYZ";
+	case 'a': return "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz";
+	case 'n': return "0123456789";
+	case 'o': return "@&%?,=[]_:-+*$#!'^~;()/.";
+	default: return "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz"
+	    "0123456789!@#$%^&*()";
+	}
+}
+
+static void
+put_be32(struct buf *b, uint32_t v)
+{
+	buf_putc(b, (int)(v >> 24 & 0xff));
+	buf_putc(b, (int)(v >> 16 & 0xff));
+	buf_putc(b, (int)(v >> 8 & 0xff));
+	buf_putc(b, (int)(v & 0xff));
+}
+
+static bool
+f_derivepassword(A)
+{
+	const struct gv *type = &a[1], *pw = &a[2], *user = &a[3],
+	    *site = &a[4];
+	uint32_t counter = (uint32_t)a[0].u.i;
+	unsigned char key[64], seed[32];
+	struct buf salt = BUF_INIT, pass = BUF_INIT;
+	const char *const *tmpl = NULL;
+	const char *t;
+	size_t i, ntmpl = 0;
+	bool ok;
+
+	ARGS_UNUSED;
+	for (i = 0; i < LEN(dp_types); i++)
+		if (strlen(dp_types[i].type) == type->u.s.n &&
+		    memcmp(dp_types[i].type, type->u.s.s, type->u.s.n) == 0)
+			tmpl = dp_types[i].tmpl;
+	if (!tmpl) {
+		buf_printf(&pass, "cannot find password template ");
+		buf_put(&pass, type->u.s.s, type->u.s.n);
+		*out = gt_bstr(x, &pass);
+		return true;
+	}
+	if (gt_set(x)->derived >= GT_DERIVE_MAX)
+		return gt_fail(x, "strata allows %d calls in one run (each "
+		    "takes 32 MiB and about a quarter of a second)",
+		    GT_DERIVE_MAX);
+	gt_set(x)->derived++;
+	while (ntmpl < 21 && tmpl[ntmpl])
+		ntmpl++;
+	buf_puts(&salt, DP_SCOPE);
+	put_be32(&salt, (uint32_t)user->u.s.n);
+	buf_put(&salt, user->u.s.s, user->u.s.n);
+	ok = kdf_scrypt(pw->u.s.s, pw->u.s.n, salt.data, salt.len, 32768, 8,
+	    2, key, sizeof(key));
+	if (!ok) {
+		buf_free(&salt);
+		return gt_fail(x, "out of memory for scrypt (32 MiB)");
+	}
+	salt.len = strlen(DP_SCOPE);
+	put_be32(&salt, (uint32_t)site->u.s.n);
+	buf_put(&salt, site->u.s.s, site->u.s.n);
+	put_be32(&salt, counter);
+	hmac_sha256(key, sizeof(key), salt.data, salt.len, seed);
+	buf_free(&salt);
+	for (t = tmpl[seed[0] % ntmpl], i = 0; t[i]; i++) {
+		const char *set = dp_chars(t[i]);
+
+		buf_putc(&pass, set[seed[i + 1] % strlen(set)]);
+	}
+	*out = gt_bstr(x, &pass);
+	return true;
+}
+
 static bool
 f_adler32sum(A)
 {
@@ -853,6 +968,7 @@ const struct gt_func gt_funcs_encoding[] = {
 	{ "b32enc", "s", f_b32enc, NULL, false, 0 },
 	{ "b64dec", "s", f_b64dec, NULL, false, 0 },
 	{ "decryptAES", "ss", f_decryptaes, NULL, false, 0 },
+	{ "derivePassword", "ussss", f_derivepassword, NULL, false, 0 },
 	{ "b64enc", "s", f_b64enc, NULL, false, 0 },
 	{ "fromJson", "s", f_fromjson, NULL, false, 0 },
 	{ "mustFromJson", "s", f_fromjson, NULL, false, GT_MUST },
