@@ -4,7 +4,11 @@
 # with @depth/role/priority attributes and plain KEY=TEXT (priority 100,
 # as build gives it), contexts, variables and a history, for a plain
 # profile and for a profile with a [tavern] table (the SillyTavern
-# build, with the profile's own entries among the preset's prompts).
+# build, with the profile's own entries among the preset's prompts, and
+# a line's history as the chat, as -H gives it, not the card's greeting)
+# and for agent profiles (the user's message through its template, the
+# first-turn instructions only without a history; an [agent] layout,
+# which reads the turn).
 # Then the custom_id rules, --id-prefix, --shard and -o with
 # --split-requests / --split-bytes.
 set -u
@@ -18,6 +22,9 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 
 plain=$root/profiles/companion.toml
 tavern=$root/tests/golden/tavern-own-openai/profile.toml
+tavern2=$root/tests/golden/tavern-profile/profile.toml
+agent=$root/tests/golden/agent-first-turn/bot.toml
+agent2=$root/tests/golden/agent-default-planner-en/p.toml
 
 # The lines, and for each the build options that say the same.
 python3 - "$tmp" <<'PY' || fail "cannot write the inputs"
@@ -45,15 +52,38 @@ tav = [
     {"id": "t-inject", "user": "Hello", "inject": ["note@depth=2:role=user=Whisper."]},
     {"id": "t-inject-system", "user": "Hello", "inject": ["turn.aside=Mind the fog."]},
     {"id": "t-memory", "user": "Hello", "context": {"memory": "Quinn fears the sea."}},
+    {"id": "t-history", "user": "What now?", "history": hist},
+    {"id": "t-history-inject", "user": "What now?", "history": hist[:2],
+     "inject": ["note@depth=1:role=system=The fog lifts."]},
+    {"id": "t-history-system", "user": "What now?",
+     "history": [{"role": "system", "content": "A storm is coming."}] + hist[:2]},
 ]
 with open(os.path.join(tmp, "tavern.jsonl"), "w") as f:
     for l in tav:
         f.write(json.dumps(l, ensure_ascii=False) + "\n")
+tav2 = [
+    {"id": "p-plain", "user": "Hello"},
+    {"id": "p-history", "user": "What now?", "history": hist},
+]
+with open(os.path.join(tmp, "tavern2.jsonl"), "w") as f:
+    for l in tav2:
+        f.write(json.dumps(l, ensure_ascii=False) + "\n")
+agent = [
+    {"id": "a-first", "user": "fix the login timeout"},
+    {"id": "a-resume", "user": "and the retry?", "history": hist[:2]},
+]
+with open(os.path.join(tmp, "agent.jsonl"), "w") as f:
+    for l in agent:
+        f.write(json.dumps(l, ensure_ascii=False) + "\n")
+with open(os.path.join(tmp, "agent2.jsonl"), "w") as f:
+    for l in agent:
+        f.write(json.dumps(l, ensure_ascii=False) + "\n")
 # One shell script per line with the same inputs as build options.
-for name, ls in (("plain", lines), ("tavern", tav)):
+for name, ls in (("plain", lines), ("tavern", tav), ("tavern2", tav2),
+                 ("agent", agent), ("agent2", agent)):
     with open(os.path.join(tmp, name + ".cmds"), "w") as f:
         for i, l in enumerate(ls):
-            args = ["-u", l["user"], "-f", "openai"]
+            args = ["-u", l["user"], "-f", "openai", "-s", "output.model=m"]
             if "history" in l:
                 p = os.path.join(tmp, "%s-%d.hist.json" % (name, i))
                 json.dump(l["history"], open(p, "w"))
@@ -69,9 +99,9 @@ for name, ls in (("plain", lines), ("tavern", tav)):
             f.write("\x1f".join(args) + "\n")
 PY
 
-for kind in plain tavern; do
+for kind in plain tavern tavern2 agent agent2; do
 	eval "profile=\$$kind"
-	"$bin" batch "$profile" "$tmp/$kind.jsonl" -f openai >"$tmp/$kind.out" 2>"$tmp/$kind.err" ||
+	"$bin" batch "$profile" "$tmp/$kind.jsonl" -f openai -s output.model=m >"$tmp/$kind.out" 2>"$tmp/$kind.err" ||
 		{ cat "$tmp/$kind.err"; fail "$kind: batch failed"; }
 	n=0
 	while IFS= read -r cmd; do
@@ -103,6 +133,12 @@ grep -q '"content":"Be brief\.' "$tmp/plain.out" && fail "turn.note is at the to
 # The tavern lines are whole SillyTavern requests, not the bare message.
 [ "$(sed -n 1p "$tmp/tavern.out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["messages"]))')" -gt 2 ] ||
 	fail "a [tavern] profile built as the bare user message"
+# A line's history is the chat: its messages are sent, the card's
+# greeting is not.
+for kind in tavern tavern2; do
+	grep -q '"content":"At the harbour\."' "$tmp/$kind.out" ||
+		fail "$kind: a line's history is not sent"
+done
 
 # custom_id: unique in a run, Anthropic's pattern, --id-prefix.
 printf '%s\n' '{"id":"a","user":"x"}' '{"id":"a","user":"y"}' \
@@ -118,7 +154,7 @@ grep -q "custom_id 'a' is already the id of line 1" "$tmp/ids.err" || fail "dupl
 "$bin" batch "$plain" "$tmp/ids.jsonl" 2>/dev/null | python3 -c '
 import json, sys
 ids = [json.loads(l)["custom_id"] for l in sys.stdin]
-assert ids == ["a", "has space", "dot.ted", "x" * 65, "6"], ids' ||
+assert ids == ["a", "has space", "dot.ted", "x" * 65, "line-6"], ids' ||
 	fail "openai-batch: the ids OpenAI takes are not kept"
 "$bin" batch "$plain" "$tmp/plain.jsonl" --id-prefix run7- | python3 -c '
 import json, sys
@@ -142,6 +178,21 @@ python3 -c '
 import json, sys
 ids = [json.loads(l)["custom_id"] for l in open(sys.argv[1])]
 assert len(set(ids)) == 30, ids' "$tmp/shards" || fail "ids repeat across shards"
+# A given id never equals the id made for another line, in any shard:
+# made ids are line-N, and a given line-N is refused but on line N.
+printf '%s\n' '{"id":"2","user":"a"}' '{"user":"b"}' '{"id":"line-1","user":"c"}' \
+	'{"id":"line-4","user":"d"}' '{"id":"line-05","user":"e"}' >"$tmp/clash.jsonl"
+for k in 1 2; do
+	"$bin" batch "$plain" "$tmp/clash.jsonl" --shard $k/2 >"$tmp/clash.$k" 2>"$tmp/clash.err.$k"
+done
+cat "$tmp/clash.1" "$tmp/clash.2" | python3 -c '
+import json, sys
+ids = sorted(json.loads(l)["custom_id"] for l in sys.stdin)
+assert ids == ["2", "line-2", "line-4"], ids' || fail "ids clash across shards"
+grep -q "custom_id 'line-1' has the form line-N" "$tmp/clash.err.1" ||
+	fail "a given id of another line's made form passes"
+grep -q "custom_id 'line-05' has the form line-N" "$tmp/clash.err.1" ||
+	fail "line-05 passes"
 for bad in 0/3 4/3 1/0 x 1/ /3; do
 	"$bin" batch "$plain" "$tmp/noid.jsonl" --shard "$bad" >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--shard $bad is not a usage error"

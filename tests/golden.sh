@@ -25,6 +25,7 @@ in=/dev/null
 args=$(cat args)
 # Pin everything that could change the bytes.
 export LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1
+unset STRATA_PATH
 eval "set -- $args"
 ${STRATA_WRAPPER:-} "$bin" "$@" <"$in" >"$tmp/out" 2>"$tmp/err"
 status=$?

@@ -34,8 +34,9 @@ const char cmd_batch_help[] =
     "Build one request per JSON Lines input line (no FILE, or -: standard\n"
     "input): {\"id\", \"user\", \"history\", \"context\": {NAME: TEXT},\n"
     "\"vars\": {NAME: VALUE}, \"inject\": [\"KEY[@ATTR=V...]=TEXT\", ...]},\n"
-    "all optional but user; a missing id is the line number.  Each line\n"
-    "builds as strata build builds it.  One output line each.\n"
+    "all optional but user; a missing id is line-N, N the line number\n"
+    "(a given id of that form must be its own line's).  Each line builds\n"
+    "as strata build builds it.  One output line each.\n"
     "\n"
     "  -f, --format FORMAT        openai-batch (default) | anthropic-batch |\n"
     "                             openai | anthropic | gemini | messages |\n"
@@ -298,14 +299,36 @@ anthropic_id(const char *id)
 	return true;
 }
 
+/* Is id (as the line gave it) line-N for an N other than lineno?  Only
+ * line N may carry id line-N, the one strata gives it without one: so a
+ * given id never equals another line's made one, in any shard, though
+ * each shard sees only its own lines. */
+static bool
+line_form(const char *id, size_t lineno)
+{
+	const char *p = id + 5;
+	size_t n = 0;
+
+	if (strncmp(id, "line-", 5) != 0 || *p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > ((size_t)-1 - 9) / 10)
+			return true;    /* more than any line number */
+		n = n * 10 + (size_t)(*p - '0');
+	}
+	return !*p && (n != lineno || id[5] == '0');
+}
+
 /* The line's custom_id, --id-prefix and all, checked against the batch
  * API's rules: never empty, unique within the run, and for Anthropic
- * ^[a-zA-Z0-9_-]{1,64}$.  *id becomes the full id. */
+ * ^[a-zA-Z0-9_-]{1,64}$; a given one (given) not the form of another
+ * line's made id.  *id becomes the full id. */
 static bool
 custom_id(struct batch *b, const struct source *src, struct span at,
-    size_t lineno, const char **id)
+    size_t lineno, bool given, const char **id)
 {
 	struct run *run = b->run;
+	const char *given_id = *id;
 	const char *full = b->id_prefix ? arena_printf(&run->arena, "%s%s",
 	    b->id_prefix, *id) : *id;
 	size_t len = strlen(full);
@@ -315,6 +338,11 @@ custom_id(struct batch *b, const struct source *src, struct span at,
 	*id = full;
 	if (b->wrap == WRAP_NONE)
 		return true;    /* bare bodies carry no id */
+	if (given && line_form(given_id, lineno)) {
+		diag_error(run, src, at, MSG_BATCH_ID_LINE,
+		    diag_shown(run, given_id, strlen(given_id)), lineno);
+		return false;
+	}
 	if (len == 0) {
 		diag_error(run, src, at, MSG_BATCH_ID_EMPTY);
 		return false;
@@ -345,7 +373,8 @@ one(struct batch *b, size_t lineno, const char *s, size_t n)
 	struct run *run = b->run;
 	const char *where = arena_printf(&run->arena, "%s:%zu", b->path,
 	    lineno);
-	const char *id = arena_printf(&run->arena, "%zu", lineno);
+	const char *made = arena_printf(&run->arena, "line-%zu", lineno);
+	const char *id = made;
 	struct source *src = run_source_mem(run, b->path, s, n);
 	struct turn t;
 	struct chat chat;
@@ -357,7 +386,7 @@ one(struct batch *b, size_t lineno, const char *s, size_t n)
 	b->linesrc = src;
 	b->lineid = id;
 	if (!request(b, src, &t, &id, &idspan) ||
-	    !custom_id(b, src, idspan, lineno, &id) ||
+	    !custom_id(b, src, idspan, lineno, id != made, &id) ||
 	    !assemble_mem(run, b->opt, b->as, &b->prime, &t, &chat)) {
 		diag_plain(run, DIAG_NOTE, MSG_BATCH_SKIPPED, where,
 		    diag_shown(run, id, strlen(id)));
@@ -531,8 +560,9 @@ lines(struct batch *b, FILE *in)
 			n--;
 		if (strspn(line, " \t") == n)
 			continue;       /* a blank line is no request */
-		/* --shard K/N: lines K, K+N, ...; ids stay line numbers of
-		 * the whole input, so shards never share one. */
+		/* --shard K/N: lines K, K+N, ...; made ids stay line-N of
+		 * the whole input, and a given id may not take that form
+		 * (line_form()), so shards never share one. */
 		if (b->shard_n && (lineno - 1) % b->shard_n != b->shard_k - 1)
 			continue;
 		b->lines++;

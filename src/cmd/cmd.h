@@ -132,8 +132,10 @@ void cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,
  * NAME.toml, NAME.yaml, NAME.yml in $STRATA_PATH's directories, then
  * $XDG_DATA_HOME/strata/profiles (~/.local/share/strata/profiles), then
  * BINDIR/../share/strata/profiles, then DATADIR/strata/profiles where
- * meson installed the examples; else name (whose loading then says it
- * cannot be read).  A found path is in a static buffer.
+ * meson installed the examples.  A NAME.toml, .yaml or .yml found
+ * nowhere is name (whose loading then says it cannot be read); another
+ * name found nowhere is reported (the places looked) and the program
+ * exits with status 1, before anything is written.  A found path is in a static buffer.
  */
 const char *cmd_find_profile(const char *name);
 /* Is arg a --profile-format (toml, yaml)?  Else says so. */

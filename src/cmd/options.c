@@ -277,7 +277,21 @@ cmd_find_profile(const char *name)
 	if (try_profile(found, sizeof(found), STRATA_DATADIR "/profiles",
 	    strlen(STRATA_DATADIR "/profiles"), name))
 		return found;
-	return name;
+	/* A file name (NAME.toml, ...) found nowhere is a file that
+	 * cannot be read; a bare name found nowhere is said to be so, with
+	 * where it was looked for, not that it has no format. */
+	if ((p = strrchr(name, '.')) && (strcmp(p, ".toml") == 0 ||
+	    strcmp(p, ".yaml") == 0 || strcmp(p, ".yml") == 0))
+		return name;
+	env = getenv("STRATA_PATH");
+	fprintf(stderr, "%s: error: no profile named '%s': not a file here, "
+	    "and no %s, %s.toml, %s.yaml or %s.yml in the directories of "
+	    "$STRATA_PATH (%s), $XDG_DATA_HOME/strata/profiles "
+	    "(~/.local/share/strata/profiles), share/strata/profiles beside "
+	    "the strata binary, or the share/strata/profiles strata was "
+	    "installed with (strata(1) DESCRIPTION)\n", progname, name,
+	    name, name, name, name, env && *env ? env : "unset");
+	exit(EXIT_INPUT);
 }
 
 /* After the options: the profile, and stdin claimed once at most. */

@@ -211,6 +211,8 @@ enum diag_level {
 	X(MSG_MEDIA_OUTSIDE, "'%s' is outside the --allow-history-files directory '%s'") \
 	X(MSG_ALLOW_DIR, "--allow-history-files '%s':") \
 	X(MSG_PROVIDER_CANNOT, "%s message %zu: %s cannot take %s") \
+	X(MSG_IMAGE_URL_TYPE, "%s message %zu: %s cannot take a URL whose media type it cannot tell (no .jpg, .png, .webp, .gif or .pdf at its end): %s") \
+	X(MSG_IMAGE_ARG_TYPE, "--image '%s': '%.*s' is not image/png, image/jpeg, image/gif or image/webp (the form is --image TYPE=URL)") \
 	X(MSG_PROVIDER_NAME, "%s message %zu: %s does not accept the name '%s' (it must match %s)") \
 	X(MSG_PROVIDER_EMPTY, "%s message %zu: %s rejects an empty %s message") \
 	X(MSG_USER_EMPTY, "-u '' is an empty user message: give text, or --image FILE for an image alone") \
@@ -427,6 +429,7 @@ enum diag_level {
 	X(MSG_BATCH_SKIPPED, "%s (id %s): line skipped") \
 	X(MSG_BATCH_ID_EMPTY, "an empty custom_id: the batch APIs need one of 1 character or more") \
 	X(MSG_BATCH_ID_ANTHROPIC, "custom_id '%s' (%zu bytes) is not one the Anthropic Message Batches API takes: 1 to 64 of a-z, A-Z, 0-9, '_' and '-'") \
+	X(MSG_BATCH_ID_LINE, "custom_id '%s' has the form line-N that strata gives a line without an id: choose another (line-%zu, this line's own, is allowed)") \
 	X(MSG_BATCH_ID_TWICE, "custom_id '%s' is already the id of line %zu: ids must be unique within a batch") \
 	X(MSG_BATCH_OVER_LIMIT, "more than %llu %s in one output, over the %s limit of one batch: give -o PREFIX to write files within it") \
 	X(MSG_BATCH_LINE_TOO_BIG, "this request is %llu bytes, more than the %llu bytes a file may hold") \

@@ -15,6 +15,34 @@
 #include "diag/run.h"
 #include "data/tree.h"
 
+/*
+ * A URL part of message i whose media type Gemini needs and no one gave:
+ * said where the URL came from, with how to give the type there -- an
+ * --image argument as TYPE=URL, a history or session part as its
+ * "media_type".
+ */
+static void
+url_no_type(struct run *run, const struct chat *c, size_t i,
+    const struct part *p)
+{
+	const struct message *m = &c->msgs[i];
+	const struct source *s;
+
+	if (p->has_src) {
+		s = run_source(run, p->src);
+		diag_error(run, s, p->span, MSG_IMAGE_URL_TYPE,
+		    names_role(m->role), i + 1, "gemini", arena_printf(
+		    &run->arena, "give its type before it, as --image "
+		    "TYPE=%.*s with TYPE image/png, image/jpeg, image/gif "
+		    "or image/webp", (int)p->len, p->data));
+		return;
+	}
+	s = m->has_src ? run_source(run, m->src) : NULL;
+	diag_error(run, s, s ? m->span : span_make(0, 0), MSG_IMAGE_URL_TYPE,
+	    names_role(m->role), i + 1, "gemini",
+	    "give it as the part's \"media_type\"");
+}
+
 /* The parts of message i (text and media) into arr. */
 static bool
 media_parts(struct run *run, const struct chat *c, size_t i,
@@ -45,11 +73,7 @@ media_parts(struct run *run, const struct chat *c, size_t i,
 			    emit_url_type(p->data, p->len);
 
 			if (!t) {
-				emit_cannot(run, c, i, "gemini", "a URL "
-				    "whose media type it cannot tell (no "
-				    ".jpg, .png, .webp, .gif or .pdf at its "
-				    "end): give it as the part's "
-				    "\"media_type\"");
+				url_no_type(run, c, i, p);
 				return false;
 			}
 			d = tree_put(a, q, "fileData", tree_table(a));

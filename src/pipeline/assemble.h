@@ -79,8 +79,12 @@ struct options {
 	bool worlds_active;     /* --params' worldbook_files: every world
 	                         * file is in effect */
 	/* --params' messages: a source of the params file's own text (so
-	 * that -H's messages point there), read as -H is; NULL: none. */
+	 * that -H's messages point there), read as -H is; NULL: none.
+	 * strata batch gives a line's history so too. */
 	struct source *history_src;
+	/* A user message as a source (strata batch's lines), taken where
+	 * -u's text is; NULL: -u or none. */
+	const struct source *user_src;
 	/* --output delta's previous state (--params or --since FILE):
 	 * message fingerprints and variable fingerprints (name -> text
 	 * tables, or NULL), and the variables' hash (or NULL). */

@@ -49,12 +49,13 @@ collect_turn(struct run *run, const struct options *opt,
 		*e = *fixed[i];
 		avec_push(&run->arena, out, e);
 	}
-	li.contexts = in->contexts;
-	li.ncontexts = opt->ncontexts;
-	li.injects = in->injects;
-	li.ninjects = opt->ninjects;
-	li.check_only = opt->check_only;
-	return layer_collect_turn(run, p, &li, out);
+	collect_input(&li, opt, in);
+	if (!layer_collect_turn(run, p, &li, out))
+		return false;
+	/* Then what collect() adds after the layers. */
+	collect_agent(run, p, in, out);
+	collect_session(run, in, out);
+	return true;
 }
 
 void

@@ -384,6 +384,35 @@ turn_vars(struct run *run, struct inputs *in)
 		    span_make(0, 0));
 }
 
+/*
+ * --image TYPE=URL: the media type given before a URL (strata(1)).  The
+ * prefix is one only when a URL follows the first '=' and no ':' comes
+ * before it, so a URL or file name with '=' in it is read as written.
+ * Moves *ref past the prefix and sets *type, or leaves both; false after
+ * reporting a TYPE that is not an image type.
+ */
+static bool
+image_type(struct run *run, const struct source *s, const char **ref,
+    const char **type)
+{
+	const char *arg = *ref, *eq = strchr(arg, '=');
+	size_t n;
+
+	if (!eq || !media_is_url(eq + 1, strlen(eq + 1)))
+		return true;
+	n = (size_t)(eq - arg);
+	if (memchr(arg, ':', n))
+		return true;
+	*type = arena_strndup(&run->arena, arg, n);
+	if (!part_media_ok(PART_IMAGE, *type)) {
+		diag_error(run, s, span_make(0, n), MSG_IMAGE_ARG_TYPE, arg,
+		    (int)n, arg);
+		return false;
+	}
+	*ref = eq + 1;
+	return true;
+}
+
 bool
 inputs_read(struct run *run, const struct options *opt,
     const struct profile *p, const struct setting *vars,
@@ -436,18 +465,30 @@ inputs_read(struct run *run, const struct options *opt,
 			ok = false;
 		}
 	}
+	if (opt->user_src)
+		in->user = opt->user_src;
 	in->images = arena_array(&run->arena, opt->nimages + 1,
 	    sizeof(*in->images));
 	for (i = 0; i < opt->nimages; i++) {
-		const char *arg = opt->images[i].arg;
+		const char *arg = opt->images[i].arg, *ref = arg;
+		const char *type = NULL;
 		struct source *s = run_source_mem(run, "--image", arg,
 		    strlen(arg));
+		struct part *pt = &in->images[in->nimages];
+		struct span sp;
 
-		if (media_part(run, s, span_make(0, (uint32_t)strlen(arg)),
-		    PART_IMAGE, arg, strlen(arg), NULL, NULL,
-		    &in->images[in->nimages]))
+		if (!image_type(run, s, &ref, &type)) {
+			ok = false;
+			continue;
+		}
+		sp = span_make((uint32_t)(ref - arg), (uint32_t)strlen(ref));
+		if (media_part(run, s, sp, PART_IMAGE, ref, strlen(ref), NULL,
+		    type, pt)) {
+			pt->has_src = true;
+			pt->src = s->id;
+			pt->span = sp;
 			in->nimages++;
-		else
+		} else
 			ok = false;
 	}
 	if (opt->history && !history_read(run, opt->history, in))

@@ -166,7 +166,8 @@ bool assemble_entries(struct run *run, const struct options *opt,
     const struct tool_list *tools, struct chat *c);
 
 /* The same with the profile's own layers collected already (strata
- * batch): copies of fixed[0..nfixed) stand in for them. */
+ * batch): copies of fixed[0..nfixed) stand in for them.  Not for an
+ * [agent] layout (agent_enabled()), which is collected whole. */
 bool collect_turn(struct run *run, const struct options *opt,
     const struct profile *p, const struct inputs *in,
     struct entry *const *fixed, size_t nfixed, struct entry_vec *out);

@@ -70,6 +70,13 @@ assemble_mem(struct run *run, const struct options *opt,
 	memset(c, 0, sizeof(*c));
 	lopt.user = lopt.history = NULL;
 	lopt.ncontexts = lopt.ninjects = 0;
+	/* The user message and the history are read where build reads -u
+	 * and -H: before the history's cleanup, the session, the turn's
+	 * inputs (first_turn, the agent prompt) and, for a [tavern]
+	 * profile, the sandbox that makes the history the chat. */
+	lopt.user_src = text_source(run, t, "user", t->user, t->userlen);
+	lopt.history_src = t->history ? text_source(run, t, "history",
+	    t->history, t->historylen) : NULL;
 	if (!inputs_read(run, &lopt, as->profile, as->vars, as->ctxs,
 	    as->injs, &in)) {
 		inputs_free(&in);
@@ -98,16 +105,16 @@ assemble_mem(struct run *run, const struct options *opt,
 		    kv->textlen);
 	}
 	ok = injects(run, t, &in);
-	in.user = text_source(run, t, "user", t->user, t->userlen);
-	if (t->history && !history_parse(run,
-	    text_source(run, t, "history", t->history, t->historylen), &in))
-		ok = false;
 	/* A profile with a [tavern] table builds as build builds it: the
 	 * SillyTavern assembly, the profile's own entries among its
 	 * prompts. */
 	if (tavern_wanted(&lopt.tavern, profile_tavern(as->profile)))
 		ok = ok && assemble_tavern(run, &lopt, as->profile, &in, c,
 		    NULL);
+	/* An [agent] layout reads the turn (its user message, the state):
+	 * nothing of it is fixed, it is collected whole as build does. */
+	else if (agent_enabled(as->profile))
+		ok = ok && assemble_turn(run, &lopt, as->profile, &in, c);
 	else
 		ok = ok && collect_turn(run, &lopt, as->profile, &in,
 		    pr->entries, pr->n, &entries) &&

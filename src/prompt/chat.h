@@ -46,6 +46,9 @@ struct part {
 	bool url;                       /* data is a URL */
 	const char *media_type;         /* or NULL (a URL of unknown type) */
 	const char *filename;           /* PART_FILE: or NULL */
+	bool has_src;                   /* an --image argument: where, for */
+	uint32_t src;                   /* messages about the part itself */
+	struct span span;
 };
 
 /* Media parts (part.c), one check for every way a part arrives (--image,

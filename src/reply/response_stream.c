@@ -6,7 +6,9 @@
  *              tool-call deltas by index), ended by data: [DONE] or a
  *              finish_reason;
  *   responses  SSE events; the body is the response of the final
- *              response.completed (or response.incomplete) event;
+ *              response.completed (or response.incomplete) event, its
+ *              output made from the output_item events and the text and
+ *              argument deltas when it has none;
  *   anthropic  SSE message_start, content_block_start/_delta/_stop
  *              (text, thinking and signature, tool input as partial
  *              JSON), message_delta (stop_reason), ended by message_stop;
@@ -299,17 +301,101 @@ anthropic_body(struct fold *fd)
 	return body;
 }
 
+/*
+ * Responses events.  The end event's response is the body; the output
+ * items are kept as well, by output_index -- an output_item.done's item
+ * whole (in sig), an output_item.added's as it started with the text or
+ * argument deltas that followed (in a) -- for an end event whose
+ * response has no output.
+ */
 static void
 responses_event(struct fold *fd, const struct node *v)
 {
 	const char *type = str(v, "type");
 	const struct node *r = get(v, "response", NODE_TABLE);
+	const struct node *ix = get(v, "output_index", NODE_INT);
+	const struct node *item = get(v, "item", NODE_TABLE);
+	struct block *b;
 
 	if (type && r && (strcmp(type, "response.completed") == 0 ||
 	    strcmp(type, "response.incomplete") == 0)) {
 		fd->body = r;
 		fd->done = true;
+		return;
 	}
+	if (!type || !ix || ix->u.i < 0 || ix->u.i >= 4096)
+		return;
+	b = block_at(fd, (size_t)ix->u.i);
+	if (strcmp(type, "response.output_item.done") == 0 && item)
+		b->sig = item;
+	else if (strcmp(type, "response.output_item.added") == 0 && item)
+		b->start = item;
+	else if (strcmp(type, "response.output_text.delta") == 0 ||
+	    strcmp(type, "response.function_call_arguments.delta") == 0) {
+		if (!b->type)
+			b->type = type + 9;
+		put_text(&b->a, get(v, "delta", NODE_STRING));
+	}
+}
+
+/* An output item from an output_item.added and its deltas, or NULL. */
+static struct node *
+responses_item(struct fold *fd, const struct block *b)
+{
+	struct arena *a = &fd->run->arena;
+	const char *t = b->start ? str(b->start, "type") : NULL;
+	struct node *it, *c, *part;
+
+	if (t && strcmp(t, "function_call") == 0) {
+		it = tree_copy(a, b->start);
+		tree_remove(a, it, "status", 6);  /* "in_progress" then */
+		tree_set(a, it, "arguments", 9, 0, span_make(0, 0),
+		    bstr(fd, &b->a, b->at));
+		return it;
+	}
+	if (!b->type || strcmp(b->type, "output_text.delta") != 0)
+		return b->start ? tree_copy(a, b->start) : NULL;
+	if (t && strcmp(t, "message") == 0) {
+		it = tree_copy(a, b->start);
+		tree_remove(a, it, "status", 6);
+	} else {
+		it = tree_table(a);
+		tree_put(a, it, "type", tree_str(a, "message"));
+		tree_put(a, it, "role", tree_str(a, "assistant"));
+	}
+	c = tree_array(a);
+	part = tree_table(a);
+	tree_put(a, part, "type", tree_str(a, "output_text"));
+	tree_put(a, part, "text", bstr(fd, &b->a, b->at));
+	tree_push(a, c, part);
+	tree_set(a, it, "content", 7, 0, span_make(0, 0), c);
+	return it;
+}
+
+/* The body of a Responses stream: the end event's response, its output
+ * made from the items the events carried when it has none. */
+static struct node *
+responses_body(struct fold *fd)
+{
+	struct arena *a = &fd->run->arena;
+	const struct node *out = get(fd->body, "output", NODE_ARRAY);
+	struct node *body, *arr;
+	size_t i;
+
+	if ((out && out->u.array.n) || !fd->blocks.n)
+		return (struct node *)fd->body;
+	body = tree_copy(a, fd->body);
+	arr = tree_array(a);
+	for (i = 0; i < fd->blocks.n; i++) {
+		const struct block *b = &fd->blocks.v[i];
+		struct node *it = b->sig ? tree_copy(a, b->sig) :
+		    responses_item(fd, b);
+
+		if (it)
+			tree_push(a, arr, it);
+	}
+	tree_set(a, body, "output", 6, 0, span_make(0, 0), arr);
+	return body;
 }
 
 static void
@@ -688,7 +774,7 @@ response_fold(struct run *run, const struct source *src,
 		body = anthropic_body(&fd);
 		break;
 	case RESPONSE_RESPONSES:
-		body = (struct node *)fd.body;
+		body = responses_body(&fd);
 		break;
 	case RESPONSE_GEMINI:
 		body = gemini_body(&fd);

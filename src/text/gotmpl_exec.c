@@ -6,7 +6,11 @@
  */
 #include "text/gotmpl_int.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -272,7 +276,8 @@ validate(struct gt_exec *x, char k, struct gv *v)
 		return true;
 	}
 	want = k == 's' ? "string" : k == 'i' ? "int" : k == 'f' ? "float64" :
-	    k == 'b' ? "bool" : k == 'm' ? "map[string]interface {}" : "?";
+	    k == 'b' ? "bool" : k == 'm' ? "map[string]interface {}" :
+	    k == 'u' ? "uint32" : "?";
 	if (v->kind == GV_INVALID) {
 		if (k == 'm') {
 			*v = gv_nil();
@@ -293,6 +298,59 @@ validate(struct gt_exec *x, char k, struct gv *v)
 	    v->kind == GV_NIL ? "interface {}" : gv_type(v));
 }
 
+/* A number constant for a uint32 parameter, as Go's reflect SetUint
+ * stores it: any constant that is a whole number from 0 to 2^64-1,
+ * truncated to its low 32 bits.  False for the others. */
+static bool
+literal_uint32(const struct gt_arg *a, struct gv *out)
+{
+	char clean[128], *w = clean, *end;
+	const char *r = a->text;
+	unsigned long long u;
+	int base = 10;
+
+	if (a->isfloat) {
+		double f = a->value.u.f;
+
+		if (a->value.kind != GV_FLOAT || !(f >= 0) || f != floor(f) ||
+		    f >= 18446744073709551616.0)
+			return false;
+		*out = gv_int((int64_t)(uint32_t)(uint64_t)f);
+		return true;
+	}
+	if (a->value.kind == GV_INT) {
+		/* decimal, hex, octal, binary and character constants */
+		if (a->value.u.i < 0)
+			return false;
+		*out = gv_int((int64_t)(uint32_t)a->value.u.i);
+		return true;
+	}
+	/* above int64: the lexer kept no value, read the text again */
+	if (*r == '+')
+		r++;
+	for (; *r && w < clean + sizeof(clean) - 1; r++)
+		if (*r != '_')
+			*w++ = *r;
+	*w = '\0';
+	w = clean;
+	if (w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
+		base = 16, w += 2;
+	else if (w[0] == '0' && (w[1] == 'o' || w[1] == 'O'))
+		base = 8, w += 2;
+	else if (w[0] == '0' && (w[1] == 'b' || w[1] == 'B'))
+		base = 2, w += 2;
+	else if (w[0] == '0' && w[1])
+		base = 8, w += 1;
+	if (!isalnum((unsigned char)*w))
+		return false;
+	errno = 0;
+	u = strtoull(w, &end, base);
+	if (errno || *end)
+		return false;
+	*out = gv_int((int64_t)(uint32_t)u);
+	return true;
+}
+
 /* Go's evalArg: an argument for a parameter of kind k. */
 static bool
 eval_arg(struct gt_exec *x, const struct gv *dot, char k,
@@ -310,7 +368,7 @@ eval_arg(struct gt_exec *x, const struct gv *dot, char k,
 		}
 		return xerror(x, "cannot assign nil to %s", k == 's' ?
 		    "string" : k == 'i' ? "int" : k == 'f' ? "float64" :
-		    "bool");
+		    k == 'u' ? "uint32" : "bool");
 	case GA_FIELD:
 		at(x, a->span, a->text);
 		return field_chain(x, *dot, a->fields, a->nfields, false,
@@ -359,6 +417,11 @@ eval_arg(struct gt_exec *x, const struct gv *dot, char k,
 		if (a->value.kind == GV_INVALID)
 			return xerror(x, "%s overflows int", a->text);
 		break;
+	case 'u':
+		if (a->kind != GA_NUMBER || !literal_uint32(a, out))
+			return xerror(x, "expected unsigned integer; found %s",
+			    a->text);
+		return true;
 	case 's':
 		if (a->kind != GA_STRING)
 			return xerror(x, "expected string; found %s", a->text);

@@ -202,7 +202,6 @@ static const struct gt_func refused[] = {
 	{ "dateModify", "sa", NULL, CLOCK, false, 0 },
 	{ "date_in_zone", "sas", NULL, CLOCK, false, 0 },
 	{ "date_modify", "sa", NULL, CLOCK, false, 0 },
-	{ "derivePassword", "issss", NULL, RAND, false, 0 },
 	{ "duration", "a", NULL, CLOCK, false, 0 },
 	{ "durationRound", "a", NULL, CLOCK, false, 0 },
 	{ "encryptAES", "ss", NULL, RAND, false, 0 },

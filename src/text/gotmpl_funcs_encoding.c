@@ -1,7 +1,8 @@
 /*
  * gotmpl_funcs_encoding: JSON as Go's encoding/json writes and reads
  * it (toJson, fromJson and their spellings), base64 and base32, and the
- * hashes (sha1sum, sha256sum, adler32sum), and decryptAES.
+ * hashes (sha1sum, sha256sum, adler32sum), decryptAES, and
+ * derivePassword.
  */
 #include "text/gotmpl_funcs.h"
 
@@ -12,6 +13,8 @@
 
 #include "base/arena.h"
 #include "base/base64.h"
+#include "base/hash.h"
+#include "base/kdf.h"
 #include "base/util.h"
 
 /* Sprig: JSON, as Go's encoding/json writes and reads it. */
@@ -560,7 +563,6 @@ f_b32dec(A)
 }
 
 #define ROL(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
-#define ROR(v, n) (((v) >> (n)) | ((v) << (32 - (n))))
 
 static void
 sha1(const unsigned char *s, size_t n, unsigned char out[20])
@@ -607,67 +609,6 @@ sha1(const unsigned char *s, size_t n, unsigned char out[20])
 		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
 }
 
-static void
-sha256(const unsigned char *s, size_t n, unsigned char out[32])
-{
-	static const uint32_t K[64] = {
-		0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b,
-		0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-		0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7,
-		0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-		0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152,
-		0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-		0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-		0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-		0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-		0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-		0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
-		0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-		0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-	};
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	size_t total = ((n + 8) / 64 + 1) * 64, i, j;
-	unsigned char blk[64];
-
-	for (i = 0; i < total; i += 64) {
-		uint32_t w[64], v[8], t1, t2;
-
-		for (j = 0; j < 64; j++) {
-			size_t p = i + j;
-
-			blk[j] = p < n ? s[p] : p == n ? 0x80 : 0;
-			if (p >= total - 8)
-				blk[j] = (unsigned char)(((uint64_t)n * 8) >>
-				    (8 * (total - 1 - p)));
-		}
-		for (j = 0; j < 16; j++)
-			w[j] = (uint32_t)blk[4 * j] << 24 |
-			    (uint32_t)blk[4 * j + 1] << 16 |
-			    (uint32_t)blk[4 * j + 2] << 8 | blk[4 * j + 3];
-		for (j = 16; j < 64; j++)
-			w[j] = w[j - 16] + (ROR(w[j - 15], 7) ^
-			    ROR(w[j - 15], 18) ^ (w[j - 15] >> 3)) + w[j - 7] +
-			    (ROR(w[j - 2], 17) ^ ROR(w[j - 2], 19) ^
-			    (w[j - 2] >> 10));
-		memcpy(v, h, sizeof(v));
-		for (j = 0; j < 64; j++) {
-			t1 = v[7] + (ROR(v[4], 6) ^ ROR(v[4], 11) ^
-			    ROR(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) +
-			    K[j] + w[j];
-			t2 = (ROR(v[0], 2) ^ ROR(v[0], 13) ^ ROR(v[0], 22)) +
-			    ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-			memmove(v + 1, v, 7 * sizeof(*v));
-			v[4] += t1;
-			v[0] = t1 + t2;
-		}
-		for (j = 0; j < 8; j++)
-			h[j] += v[j];
-	}
-	for (i = 0; i < 32; i++)
-		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
 static bool
 hex_out(struct gt_exec *x, const unsigned char *d, size_t n, struct gv *out)
 {
@@ -696,8 +637,121 @@ f_sha256sum(A)
 	unsigned char d[32];
 
 	ARGS_UNUSED;
-	sha256((const unsigned char *)a[0].u.s.s, a[0].u.s.n, d);
+	sha256(a[0].u.s.s, a[0].u.s.n, d);
 	return hex_out(x, d, 32, out);
+}
+
+/* Sprig's derivePassword: the Master Password algorithm.  The key is
+ * scrypt (N 32768, r 8, p 2, 64 bytes) of the password, salted with the
+ * scope, the user's length in bytes (big-endian 32 bits) and the user;
+ * the seed is HMAC-SHA256 under that key of the scope, the site's length,
+ * the site and the counter (big-endian 32 bits).  seed[0] picks one of
+ * the type's templates, seed[i + 1] the i-th character from the set its
+ * letter names.  An unknown type is not an error in Sprig: the result is
+ * a sentence saying so. */
+#define DP_SCOPE "com.lyndir.masterpassword"
+/* Each call costs 32 MiB (freed before it returns) and about a quarter
+ * of a second: a run may make this many, so a template cannot make a
+ * render take minutes. */
+#define GT_DERIVE_MAX 8
+
+static const struct {
+	const char *type;
+	const char *const tmpl[21];
+} dp_types[] = {
+	{ "maximum", { "anoxxxxxxxxxxxxxxxxx", "axxxxxxxxxxxxxxxxxno" } },
+	{ "long", { "CvcvnoCvcvCvcv", "CvcvCvcvnoCvcv", "CvcvCvcvCvcvno",
+	    "CvccnoCvcvCvcv", "CvccCvcvnoCvcv", "CvccCvcvCvcvno",
+	    "CvcvnoCvccCvcv", "CvcvCvccnoCvcv", "CvcvCvccCvcvno",
+	    "CvcvnoCvcvCvcc", "CvcvCvcvnoCvcc", "CvcvCvcvCvccno",
+	    "CvccnoCvccCvcv", "CvccCvccnoCvcv", "CvccCvccCvcvno",
+	    "CvcvnoCvccCvcc", "CvcvCvccnoCvcc", "CvcvCvccCvccno",
+	    "CvccnoCvcvCvcc", "CvccCvcvnoCvcc", "CvccCvcvCvccno" } },
+	{ "medium", { "CvcnoCvc", "CvcCvcno" } },
+	{ "short", { "Cvcn" } },
+	{ "basic", { "aaanaaan", "aannaaan", "aaannaaa" } },
+	{ "pin", { "nnnn" } },
+};
+
+static const char *
+dp_chars(char c)
+{
+	switch (c) {
+	case 'V': return "AEIOU";
+	case 'C': return "BCDFGHJKLMNPQRSTVWXYZ";
+	case 'v': return "aeiou";
+	case 'c': return "bcdfghjklmnpqrstvwxyz";
+	case 'A': return "AEIOUBCDFGHJKLMNPQRSTVWXYZ";
+	case 'a': return "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz";
+	case 'n': return "0123456789";
+	case 'o': return "@&%?,=[]_:-+*$#!'^~;()/.";
+	default: return "AEIOUaeiouBCDFGHJKLMNPQRSTVWXYZbcdfghjklmnpqrstvwxyz"
+	    "0123456789!@#$%^&*()";
+	}
+}
+
+static void
+put_be32(struct buf *b, uint32_t v)
+{
+	buf_putc(b, (int)(v >> 24 & 0xff));
+	buf_putc(b, (int)(v >> 16 & 0xff));
+	buf_putc(b, (int)(v >> 8 & 0xff));
+	buf_putc(b, (int)(v & 0xff));
+}
+
+static bool
+f_derivepassword(A)
+{
+	const struct gv *type = &a[1], *pw = &a[2], *user = &a[3],
+	    *site = &a[4];
+	uint32_t counter = (uint32_t)a[0].u.i;
+	unsigned char key[64], seed[32];
+	struct buf salt = BUF_INIT, pass = BUF_INIT;
+	const char *const *tmpl = NULL;
+	const char *t;
+	size_t i, ntmpl = 0;
+	bool ok;
+
+	ARGS_UNUSED;
+	for (i = 0; i < LEN(dp_types); i++)
+		if (strlen(dp_types[i].type) == type->u.s.n &&
+		    memcmp(dp_types[i].type, type->u.s.s, type->u.s.n) == 0)
+			tmpl = dp_types[i].tmpl;
+	if (!tmpl) {
+		buf_printf(&pass, "cannot find password template ");
+		buf_put(&pass, type->u.s.s, type->u.s.n);
+		*out = gt_bstr(x, &pass);
+		return true;
+	}
+	if (gt_set(x)->derived >= GT_DERIVE_MAX)
+		return gt_fail(x, "strata allows %d calls in one run (each "
+		    "takes 32 MiB and about a quarter of a second)",
+		    GT_DERIVE_MAX);
+	gt_set(x)->derived++;
+	while (ntmpl < 21 && tmpl[ntmpl])
+		ntmpl++;
+	buf_puts(&salt, DP_SCOPE);
+	put_be32(&salt, (uint32_t)user->u.s.n);
+	buf_put(&salt, user->u.s.s, user->u.s.n);
+	ok = kdf_scrypt(pw->u.s.s, pw->u.s.n, salt.data, salt.len, 32768, 8,
+	    2, key, sizeof(key));
+	if (!ok) {
+		buf_free(&salt);
+		return gt_fail(x, "out of memory for scrypt (32 MiB)");
+	}
+	salt.len = strlen(DP_SCOPE);
+	put_be32(&salt, (uint32_t)site->u.s.n);
+	buf_put(&salt, site->u.s.s, site->u.s.n);
+	put_be32(&salt, counter);
+	hmac_sha256(key, sizeof(key), salt.data, salt.len, seed);
+	buf_free(&salt);
+	for (t = tmpl[seed[0] % ntmpl], i = 0; t[i]; i++) {
+		const char *set = dp_chars(t[i]);
+
+		buf_putc(&pass, set[seed[i + 1] % strlen(set)]);
+	}
+	*out = gt_bstr(x, &pass);
+	return true;
 }
 
 static bool
@@ -914,6 +968,7 @@ const struct gt_func gt_funcs_encoding[] = {
 	{ "b32enc", "s", f_b32enc, NULL, false, 0 },
 	{ "b64dec", "s", f_b64dec, NULL, false, 0 },
 	{ "decryptAES", "ss", f_decryptaes, NULL, false, 0 },
+	{ "derivePassword", "ussss", f_derivepassword, NULL, false, 0 },
 	{ "b64enc", "s", f_b64enc, NULL, false, 0 },
 	{ "fromJson", "s", f_fromjson, NULL, false, 0 },
 	{ "mustFromJson", "s", f_fromjson, NULL, false, GT_MUST },

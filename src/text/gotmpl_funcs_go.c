@@ -58,6 +58,7 @@ index_of(struct gt_exec *x, const struct gv *ix, size_t cap, int64_t *out)
 {
 	struct gv v = gv_unwrap(*ix);
 
+	*out = 0;       /* set on every path: gt_fail()'s false is opaque */
 	if (v.kind == GV_INVALID)
 		return gt_fail(x, "cannot index slice/array with nil");
 	if (v.kind != GV_INT)
@@ -366,6 +367,7 @@ less(struct gt_exec *x, struct gv *a, bool *r)
 	struct gv a1 = gv_unwrap(a[0]), a2 = gv_unwrap(a[1]);
 	enum bkind k1 = bkind(&a1), k2 = bkind(&a2);
 
+	*r = false;     /* set on every path: gt_fail()'s false is opaque */
 	if (k1 == K_INVALID || k1 == K_OTHER || k2 == K_INVALID ||
 	    k2 == K_OTHER)
 		return gt_fail(x, "invalid type for comparison");

@@ -168,6 +168,7 @@ struct gotmpl {
 	gotmpl_loader *load;
 	void *loadctx;
 	struct map regex;       /* pattern -> pcre2_code (owned) */
+	unsigned derived;       /* derivePassword calls so far (its cap) */
 };
 
 /* The state of one execution, for the functions. */
@@ -175,7 +176,8 @@ struct gt_exec;
 
 /* A function: its Go signature and its body.  Parameter types: 'a'
  * interface{}, 's' string, 'i' int, 'f' float64, 'b' bool, 'l' a list,
- * 'v' reflect.Value (the builtins: any, invalid allowed); a trailing '*'
+ * 'u' uint32 (number constants only: no value strata holds is one), 'v'
+ * reflect.Value (the builtins: any, invalid allowed); a trailing '*'
  * makes the last variadic.  ret: the Go result type for messages. */
 struct gt_func {
 	const char *name;
