@@ -13,9 +13,8 @@ clock_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
+int64_t
+clock_days_from_civil(int64_t y, int m, int d)
 {
 	int64_t era, yoe, doy, doe;
 
@@ -97,7 +96,7 @@ clock_parse(const char *s, int64_t *ms)
 		return false;
 	if (sec == 60)
 		sec = 59;       /* a leap second: JavaScript has none */
-	*ms = ((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec
+	*ms = ((clock_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec
 	    - sign * (oh * 3600 + om * 60)) * 1000) + frac;
 	return true;
 }

@@ -13,6 +13,9 @@
 
 /* The system clock. */
 int64_t clock_now_ms(void);
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (m 1..12; d may run past the month: it counts on). */
+int64_t clock_days_from_civil(int64_t y, int m, int d);
 /*
  * An RFC 3339 date-time: 2026-11-23T09:30:00Z, with optional fraction
  * and a numeric offset (+08:00) instead of Z; a space may stand for T.

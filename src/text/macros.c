@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/clock.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -387,20 +388,6 @@ macros_utc_offset(const char *s, size_t n, int *hours)
 	return true;
 }
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static int64_t
-civil_days(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 static int
 month_days(int64_t y, int m)
 {
@@ -488,7 +475,7 @@ parse_iso(const char *s, int64_t *out)
 		/* YYYY-DDD, a day of the year */
 		if (doy < 1 || doy > 365 + (month_days(y, 2) == 29))
 			return false;
-		*out = (civil_days(y, 1, 1) + doy - 1) * 86400000;
+		*out = (clock_days_from_civil(y, 1, 1) + doy - 1) * 86400000;
 		return *p == '\0';
 	}
 	if (m < 1 || m > 12 || d < 1 || d > month_days(y, (int)m))
@@ -517,7 +504,7 @@ parse_iso(const char *s, int64_t *out)
 	}
 	if (*p)
 		return false;
-	*out = civil_days(y, (int)m, (int)d) * 86400000 + t - off;
+	*out = clock_days_from_civil(y, (int)m, (int)d) * 86400000 + t - off;
 	return true;
 }
 
@@ -627,7 +614,7 @@ parse_loose(const char *s, int64_t *out)
 	if (m < 1 || m > 12 || d < 1 || d > month_days(y, (int)m) ||
 	    h > 24 || mi > 59 || sec > 59)
 		return false;
-	*out = civil_days(y, (int)m, (int)d) * 86400000 +
+	*out = clock_days_from_civil(y, (int)m, (int)d) * 86400000 +
 	    ((h * 60 + mi) * 60 + sec) * 1000;
 	return true;
 }
