@@ -241,31 +241,6 @@ inputs_inject(struct run *run, const struct source *src,
 	return false;
 }
 
-/* --data FILE|-: one JSON object, each member a variable with its JSON
- * value (the Go templates' dot keeps its type). */
-static bool
-data_file(struct run *run, const char *path, struct tvars *tv)
-{
-	struct node *root;
-	size_t i;
-
-	if (!load_file(run, path, LOAD_JSON, NULL, span_make(0, 0), &root,
-	    NULL))
-		return false;
-	if (root->kind != NODE_TABLE) {
-		diag_error(run, run_source(run, root->src), root->span,
-		    MSG_GOTMPL_DATA, tree_kind_json(root->kind));
-		return false;
-	}
-	for (i = 0; i < root->u.table.n; i++) {
-		const struct member *m = &root->u.table.items[i];
-
-		template_var_node(run, tv, m->key, m->value, run_source(run,
-		    m->keysrc), m->keyspan);
-	}
-	return true;
-}
-
 /* [vars], a session's chat variables, --data, then -v (each winning
  * over the one before); a -v name no placeholder could use is an
  * error. */
@@ -295,7 +270,8 @@ variables(struct run *run, const struct options *opt,
 	template_vars_from(run, tv, p->vars);
 	if (meta)
 		template_vars_from(run, tv, tree_get(meta, "variables"));
-	if (opt->data && !data_file(run, opt->data, tv))
+	if (opt->data && !inputs_json_vars(run, opt->data, MSG_GOTMPL_DATA,
+	    tree_kind_json, tv))
 		*ok = false;
 	for (i = 0; i < opt->nvars; i++) {
 		const struct setting *s = &vars[i];

@@ -43,9 +43,12 @@ dflt_node(struct run *run, struct tvars *v, const char *name,
 		template_var_node(run, v, name, value, NULL, span_make(0, 0));
 }
 
-/* --input FILE: one JSON object of template inputs. */
-static bool
-input_file(struct run *run, const char *path, struct tvars *v)
+/* --input FILE or --data FILE: one JSON object, each member a variable
+ * with its JSON value; else not_object, with kind's name for what it
+ * was. */
+bool
+inputs_json_vars(struct run *run, const char *path, enum diag_msg not_object,
+    const char *(*kind)(enum node_kind), struct tvars *v)
 {
 	struct node *root;
 	size_t i;
@@ -55,7 +58,7 @@ input_file(struct run *run, const char *path, struct tvars *v)
 		return false;
 	if (root->kind != NODE_TABLE) {
 		diag_error(run, run_source(run, root->src), root->span,
-		    MSG_INPUT_NOT_OBJECT, tree_kind_article(root->kind));
+		    not_object, kind(root->kind));
 		return false;
 	}
 	for (i = 0; i < root->u.table.n; i++) {
@@ -362,7 +365,8 @@ inputs_turn(struct run *run, const struct options *opt,
 	bool ok = true;
 
 	v->dir = profile_prompt_dir(p);
-	if (opt->input && !input_file(run, opt->input, v))
+	if (opt->input && !inputs_json_vars(run, opt->input,
+	    MSG_INPUT_NOT_OBJECT, tree_kind_article, v))
 		return false;
 	if (in->user)
 		template_var(run, v, "user_text", in->user->text,

@@ -15,6 +15,8 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "data/tree.h"
+#include "diag/diag.h"
 #include "layers/agent.h"
 #include "layers/layer.h"
 #include "pipeline/assemble.h"
@@ -97,6 +99,12 @@ void collect_session(struct run *run, const struct inputs *in,
 /* The turn's template inputs, and the agent prompt's user message. */
 bool inputs_turn(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in);
+/* --input FILE or --data FILE (inputs_turn.c): one JSON object, each
+ * member a variable with its JSON value (the Go dot keeps its type);
+ * else not_object with kind's name for what the file holds. */
+bool inputs_json_vars(struct run *run, const char *path,
+    enum diag_msg not_object, const char *(*kind)(enum node_kind),
+    struct tvars *v);
 /* The agent prompt's system entries (inputs_turn.c). */
 void collect_agent(struct run *run, const struct profile *p,
     const struct inputs *in, struct entry_vec *out);
