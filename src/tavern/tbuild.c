@@ -145,42 +145,31 @@ vars_changed(struct tb *t, const struct macro_vars *now,
 	return vars;
 }
 
+/* Every variable of list, as a table of texts in its order. */
+static struct node *
+vars_table(struct arena *a, const struct macro_vars *list)
+{
+	struct node *vars = tree_table(a);
+	size_t i;
+
+	for (i = 0; i < list->n; i++)
+		tree_set(a, vars, list->v[i].name, strlen(list->v[i].name), 0,
+		    span_make(0, 0), tree_str(a, list->v[i].value));
+	return vars;
+}
+
 static void
 save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
     const struct macro_var *gbefore, size_t ngbefore,
     struct tavern_state *st)
 {
 	struct arena *a = &t->run->arena;
-	struct node *vars = NULL;
-	size_t i, k;
 
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < t->locals.n; i++) {
-		const struct macro_var *v = &t->locals.v[i];
-
-		for (k = 0; k < nbefore; k++)
-			if (strcmp(before[k].name, v->name) == 0)
-				break;
-		if (k < nbefore && strcmp(before[k].value, v->value) == 0)
-			continue;
-		if (!vars)
-			vars = tree_table(a);
-		tree_put(a, vars, v->name, tree_str(a, v->value));
-	}
-	st->vars_changed = vars;
+	st->vars_changed = vars_changed(t, &t->locals, before, nbefore);
 	st->globals_changed = vars_changed(t, &t->globals, gbefore, ngbefore);
-	vars = tree_table(a);
-	for (i = 0; i < t->globals.n; i++)
-		tree_set(a, vars, t->globals.v[i].name,
-		    strlen(t->globals.v[i].name), 0, span_make(0, 0),
-		    tree_str(a, t->globals.v[i].value));
-	st->globals = vars;
-	vars = tree_table(a);
-	for (i = 0; i < t->locals.n; i++)
-		tree_set(a, vars, t->locals.v[i].name,
-		    strlen(t->locals.v[i].name), 0, span_make(0, 0),
-		    tree_str(a, t->locals.v[i].value));
-	st->locals = vars;
+	st->globals = vars_table(a, &t->globals);
+	st->locals = vars_table(a, &t->locals);
 	st->timed = t->wi.timed;
 	if (!tb_chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
