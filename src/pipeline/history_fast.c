@@ -218,6 +218,7 @@ static bool
 element(struct scan *sc, const struct source *src, struct inputs *in)
 {
 	static const char *const keys[] = { "role", "content", "name" };
+	static const size_t keylen[] = { 4, 7, 4 };
 	const char *v[3] = { NULL, NULL, NULL }, *key;
 	size_t vlen[3] = { 0, 0, 0 }, klen, k, start;
 	enum role r;
@@ -230,7 +231,7 @@ element(struct scan *sc, const struct source *src, struct inputs *in)
 		if (!string(sc, &key, &klen) || !eat(sc, ':'))
 			return false;
 		for (k = 0; k < 3; k++)
-			if (strlen(keys[k]) == klen &&
+			if (keylen[k] == klen &&
 			    memcmp(keys[k], key, klen) == 0)
 				break;
 		if (k == 3 || v[k] || !string(sc, &v[k], &vlen[k]))
@@ -238,8 +239,11 @@ element(struct scan *sc, const struct source *src, struct inputs *in)
 	} while (eat(sc, ','));
 	if (!eat(sc, '}') || !v[0] || !v[1])
 		return false;
+	/* The first byte first (v[0] points into the text, a byte at
+	 * least): the roles begin with different letters. */
 	for (r = ROLE_SYSTEM; r <= ROLE_ASSISTANT; r++)
-		if (strlen(names_role(r)) == vlen[0] &&
+		if (names_role(r)[0] == v[0][0] &&
+		    strlen(names_role(r)) == vlen[0] &&
 		    memcmp(names_role(r), v[0], vlen[0]) == 0)
 			break;
 	/* A bad name is the general reader's to report. */
