@@ -868,18 +868,16 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
  */
 static void
 trace(struct run *run, const struct options *opt, const struct chat *c,
-    const struct buf *out, const char *thread)
+    const struct assemble_out *res, const struct buf *out,
+    const char *thread)
 {
 	const struct profile *p = c->profile;
-	struct chatfile sess;
-	bool exists;
 	size_t i;
 
 	/* Nothing was written (debug, --dry-run, regenerate): the thread is
-	 * the one the session file already has, if any. */
-	if (opt->session && !thread && session_load(run, opt->session, &sess,
-	    &exists) && exists)
-		thread = session_state_str(&sess, "thread_id");
+	 * the one the session file had as the build read it, if any. */
+	if (!thread)
+		thread = res->thread;
 
 	fprintf(stderr, "%s: debug: profile %s (%s)\n", progname,
 	    p->name.s ? p->name.s : "-", p->src ? p->src->path : "(default)");
@@ -975,7 +973,7 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 	if (saves && !vars_hook(run, opt, ts, "afterVariablesSave", &vars))
 		return;
 	if (args->log_debug)
-		trace(run, opt, c, out, thread);
+		trace(run, opt, c, res, out, thread);
 	if (human) {
 		/* A human view: the text escaped, the view's own colours
 		 * kept (strata(1), SECURITY). */

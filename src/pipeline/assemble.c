@@ -592,8 +592,10 @@ assemble_tavern(struct run *run, const struct options *opt,
 	tin.now_ms = in->now_ms;
 	/* --session: the session is the chat (a new one starts with the
 	 * card's greeting), unless --chat names another. */
-	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
+	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len) {
 		tin.chat = opt->session;
+		tin.chatfile = in->sess;        /* read once, by inputs */
+	}
 	globals = globals_path(run, opt, p);
 	if (!tavern_own(run, opt, p, in, c, &tin) ||
 	    !sandbox(run, opt, in, &tin) ||
@@ -639,6 +641,8 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 	if (out) {
 		out->has_now = in.has_now;
 		out->now_ms = in.now_ms;
+		out->thread = in.sess ? session_state_str(in.sess,
+		    "thread_id") : NULL;
 	}
 	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
 	    opt->nimages) {

@@ -102,6 +102,10 @@ struct assemble_out {
 	struct tavern_state tavern;
 	bool has_now;
 	int64_t now_ms;
+	/* The --session file's thread id as the build read it, or NULL
+	 * (no session, no thread): the trace names it without reading the
+	 * file again. */
+	const char *thread;
 };
 
 /* Run the pipeline into *chat, and what else the build leaves into *out

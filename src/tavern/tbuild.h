@@ -27,6 +27,7 @@
 #include "tavern/seam.h"
 
 struct chat;
+struct chatfile;
 struct node;
 struct run;
 
@@ -105,6 +106,9 @@ struct tavern_msg {
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
+	/* The chat already read (--session: the session the pipeline
+	 * read, whose path is chat), or NULL: chat is read here. */
+	const struct chatfile *chatfile;
 	const char *const *worlds;      /* --world files, for the WI seam */
 	size_t nworlds;
 	const char *const *regex;       /* --regex files, for the regex seam */

@@ -107,7 +107,10 @@ tb_read_inputs(struct tb *t)
 		ok &= preset_read(run, in->preset, &t->p);
 	else
 		ok &= preset_read(run, NULL, &t->p);
-	ok &= tchat_read(run, in->chat, &t->chat);
+	if (in->chatfile)
+		tchat_from(run, in->chatfile, in->chat, &t->chat);
+	else
+		ok &= tchat_read(run, in->chat, &t->chat);
 	if (ok && in->has_msgs)
 		sandbox_chat(t);
 	return ok;
