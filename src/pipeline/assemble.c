@@ -19,7 +19,7 @@
 #include "profile/schema.h"
 #include "pipeline/stages.h"
 #include "session/globals.h"
-#include "tavern/plug.h"
+#include "tavern/tbuild.h"
 
 /* A profile string that looks templated but is sent as written. */
 static void
@@ -569,15 +569,13 @@ globals_path(struct run *run, const struct options *opt,
 	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
 }
 
-/* SillyTavern inputs: the tavern assembly fills the chat, with the real
- * tokenizer, world info and regex scripts behind its seams. */
+/* SillyTavern inputs: the tavern assembly fills the chat. */
 bool
 assemble_tavern(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct chat *c,
     struct assemble_out *out)
 {
 	struct tavern_input tin = opt->tavern;
-	struct tavern_plug plug;
 	const char *globals;
 	bool ok;
 
@@ -609,17 +607,12 @@ assemble_tavern(struct run *run, const struct options *opt,
 		diag_warning(run, run_source(run, p->context_node->src),
 		    p->context_node->span, MSG_BUDGET_TAVERN,
 		    "[output] context");
-	tavern_plug_init(&plug, &tin.seams, c->model);
-	plug.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
-	plug.worlds_active = opt->worlds_active;
+	tin.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) &&
 	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
-	if (ok)
-		c->merged_regex = tavern_plug_rules(&run->arena, &plug);
 	if (ok && tin.state)
 		tin.state->globals_file = globals;
-	tavern_plug_free(&plug);
 	return ok;
 }
 

@@ -76,8 +76,6 @@ struct options {
 	const char *since;      /* --since FILE: the previous -f result */
 	bool result;            /* -f result: seed 002's BuildResult */
 	bool include_stages, include_per_item;  /* --params' own */
-	bool worlds_active;     /* --params' worldbook_files: every world
-	                         * file is in effect */
 	/* --params' messages: a source of the params file's own text (so
 	 * that -H's messages point there), read as -H is; NULL: none.
 	 * strata batch gives a line's history so too. */
