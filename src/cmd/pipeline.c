@@ -275,8 +275,16 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 	/* A request body shows no message the budget left out. */
 	o.tavern.skip_unsent = !debug && !args->log_debug && opt->format &&
 	    strcmp(opt->format, "json") != 0;
-	if (held && !session_hold(run, opt->session, &hold))
+	/* The session is read once, under the lock: the build reads these
+	 * bytes, and the turn is written over them. */
+	if (held && (!session_hold(run, opt->session, &hold) ||
+	    !session_hold_read(run, &hold, opt->session))) {
+		if (hold.lk.fd >= 0)
+			session_release(&hold);
 		return diag_status(run);
+	}
+	if (held)
+		o.session_src = hold.src;
 	if (assemble(run, opt, &chat, &res)) {
 		chat.color = emit_color(STDOUT_FILENO, args->color);
 		chat.stage = args->stage;

@@ -51,6 +51,9 @@ struct options {
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
 	const char *session;    /* --session FILE, or NULL */
+	/* Its bytes as the command read them under its lock (session.h:
+	 * session_hold_read()), or NULL: the pipeline reads the file. */
+	const struct source *session_src;
 	bool regenerate;        /* --type regenerate: no new user message */
 	const char *now;        /* --now TIME, or NULL: the clock */
 	enum assemble_turn turn;        /* --turn */
