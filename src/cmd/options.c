@@ -13,24 +13,15 @@
 
 #include "config.h"
 
-#include "base/arena.h"
 #include "base/buf.h"
-#include "base/clock.h"
 #include "base/util.h"
 #include "base/vec.h"
-#include "data/json.h"
-#include "data/tree.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "diag/run.h"
-#include "emit/emit.h"
-#include "emit/emit_html.h"
 #include "pipeline/assemble.h"
 #include "pipeline/hook.h"
-#include "session/globals.h"
-#include "session/session.h"
 #include "tavern/titem.h"
-#include "text/templates.h"
 
 void
 cmd_push(struct kv **arr, size_t *n, size_t *cap, const char *optname,

@@ -24,7 +24,6 @@
 #include "pipeline/hook.h"
 #include "session/globals.h"
 #include "session/session.h"
-#include "tavern/titem.h"
 #include "text/templates.h"
 
 /*
