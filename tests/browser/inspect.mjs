@@ -1,8 +1,8 @@
 // inspect.mjs PAGES.json: load each inspector page in headless Chromium
 // (playwright-core, the system's chromium) and check it; tests/browser.sh
 // writes PAGES.json.  Each page: {name, html, png, messages, items:
-// [[selector, count], ...], stages, injected, search, counts, links,
-// maxBytes, maxMs}.
+// [[selector, count], ...], changes, stages, injected, search, counts,
+// links, maxBytes, maxMs}.
 //
 // For every page: no console message of level error or warning, no page
 // error, no request other than the page itself; the number of messages
@@ -123,6 +123,22 @@ for (const spec of pages) {
       const n = await p.$$eval(sel, (v) => v.length);
       check(page, n === want, `${n} of ${sel}, expected ${want}`);
     }
+    // A diff's changes by layer: each listed once, under the heading of
+    // its group, with its kind and name, exactly those pages.py found
+    // (changes: [[group, kind, name], ...], sorted).
+    if (spec.changes) {
+      const got = await p.$$eval("#changes ul.changes > li", (v) => v.map((li) => [
+        li.parentElement.previousElementSibling.textContent,
+        li.querySelector(".kind").textContent,
+        li.querySelector("b").textContent]));
+      const key = (c) => JSON.stringify(c);
+      const want = spec.changes.map(key).sort(), have = got.map(key).sort();
+      const miss = want.filter((c) => !have.includes(c)), extra = have.filter((c) => !want.includes(c));
+      check(page, want.length > 0 && miss.length === 0 && extra.length === 0 && have.length === want.length,
+        `${have.length} item changes listed by layer, expected ${want.length}${miss.length ? "; missing " + miss.slice(0, 3).join(", ") : ""}${extra.length ? "; not expected " + extra.slice(0, 3).join(", ") : ""}`);
+      const head = await p.textContent("#h-changes");
+      check(page, head === `Changes by layer (${want.length})`, `the heading says ${JSON.stringify(head)}`);
+    }
     // Tokens: one rule on the page.  The bar by layer or source and the
     // bar by message add up to the same total, and a SillyTavern
     // message's text and overhead are what its budget counted for it.
@@ -151,15 +167,19 @@ for (const spec of pages) {
         `${Object.keys(spec.counts).length} messages: text and overhead are the budget's count (${bad.slice(0, 3).join("; ") || "all"})`);
     }
     // A long history opens collapsed, but for its first and last 3
-    // messages; a click on a message opens it.
+    // messages (and, on a diff, those that changed); a click on a
+    // message opens it.
     if (nmsg > 12) {
-      const open = await p.$$eval("li.msg > details", (v) => v.map((d) => d.open));
-      const ends = open.slice(0, 3).concat(open.slice(-3));
-      check(page, ends.every(Boolean) && open.filter(Boolean).length === 6,
-        `${open.filter(Boolean).length} of ${open.length} messages open, the first and last 3`);
-      const summary = p.locator("li.msg > details > summary").nth(5);
+      const open = await p.$$eval("li.msg", (v) => v.map((li, i) => [li.querySelector(":scope > details").open,
+        i < 3 || i >= v.length - 3 || li.classList.contains("changed")]));
+      const wrong = open.filter(([o, w]) => o !== w).length;
+      const n = open.filter(([o]) => o).length;
+      check(page, wrong === 0 && n < open.length,
+        `${n} of ${open.length} messages open: the first and last 3${spec.stages ? "" : " and the changed"} (${wrong} otherwise)`);
+      const closed = open.findIndex(([o]) => !o);
+      const summary = p.locator("li.msg > details > summary").nth(closed);
       await summary.click();
-      check(page, await p.evaluate(() => document.querySelectorAll("li.msg > details")[5].open), "a click opens a closed message");
+      check(page, await p.evaluate((k) => document.querySelectorAll("li.msg > details")[k].open, closed), "a click opens a closed message");
       await summary.click();
     }
     // Source links point at files: a text read from inside one (a
