@@ -1,8 +1,8 @@
 // inspect.mjs PAGES.json: load each inspector page in headless Chromium
 // (playwright-core, the system's chromium) and check it; tests/browser.sh
 // writes PAGES.json.  Each page: {name, html, png, messages, items:
-// [[selector, count], ...], changes, stages, injected, search, counts,
-// links, maxBytes, maxMs}.
+// [[selector, count], ...], changes, budgetStages, stages, injected,
+// search, counts, links, maxBytes, maxMs}.
 //
 // For every page: no console message of level error or warning, no page
 // error, no request other than the page itself; the number of messages
@@ -138,6 +138,37 @@ for (const spec of pages) {
         `${have.length} item changes listed by layer, expected ${want.length}${miss.length ? "; missing " + miss.slice(0, 3).join(", ") : ""}${extra.length ? "; not expected " + extra.slice(0, 3).join(", ") : ""}`);
       const head = await p.textContent("#h-changes");
       check(page, head === `Changes by layer (${want.length})`, `the heading says ${JSON.stringify(head)}`);
+    }
+    // What the budget cut (budgetStages: from strata's JSON, each entry
+    // it truncated or gave its fallback, with the text sent): its
+    // message's stages end with "budget", the tab the page opens at,
+    // which names the cut and shows the text sent (the text less what
+    // is struck out).
+    for (const b of spec.budgetStages || []) {
+      const got = await p.evaluate(([m, key]) => {
+        const box = document.querySelector(`#m${m} .stages`);
+        if (!box)
+          return null;
+        const tabs = [...box.querySelectorAll("[role=tab]")];
+        const panel = [...box.querySelectorAll(":scope > .stage")].pop();
+        const h = [...panel.querySelectorAll("h5")].find((x) => x.textContent === key);
+        const by = h && h.nextElementSibling, pre = by && by.nextElementSibling;
+        let sent = null;
+        if (pre && pre.tagName === "PRE") {
+          const c = pre.cloneNode(true);
+          c.querySelectorAll("del").forEach((d) => d.remove());
+          sent = c.textContent;
+        }
+        return { last: tabs.length ? tabs[tabs.length - 1].textContent : null,
+          selected: tabs.length ? tabs[tabs.length - 1].getAttribute("aria-selected") : null,
+          shown: !panel.hidden, by: by ? by.textContent : "", sent };
+      }, [b.message, b.key]);
+      const how = b.cut === "fallback" ? "its fallback" : `truncated (${b.at} cut)`;
+      check(page, got && got.last === "budget" && got.selected === "true" && got.shown,
+        `${b.key}: message ${b.message}'s stages end with "budget", shown first (${got ? `${got.last}, ${got.selected}` : "no stages"})`);
+      check(page, got && got.by.includes(how) && new RegExp(`\\b~?${b.kept} of ~?${b.tokens} tokens`).test(got.by),
+        `${b.key}: the budget stage says how and why it was cut (${got ? JSON.stringify(got.by.slice(0, 60)) : "none"})`);
+      check(page, got && got.sent === b.sent, `${b.key}: the budget stage shows the text sent (${got && got.sent !== null ? got.sent.length : "no"} of ${b.sent.length} characters)`);
     }
     // Tokens: one rule on the page.  The bar by layer or source and the
     // bar by message add up to the same total, and a SillyTavern

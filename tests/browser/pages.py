@@ -200,6 +200,28 @@ pages.append({
     "stages": True, "injected": "<script>alert('chat')</script>",
     "search": "灯塔"})
 
+# --- a profile build whose budget cut entries ---------------------------
+# Each entry the budget truncated or gave its fallback: its message's
+# stages end with a "budget" stage showing the text that was sent.
+name = "html-budget-cuts"
+cwd = os.path.join(golden, name)
+args = case_args(name)
+doc = json.loads(run(without_html(args) + ["--json"], cwd))
+ents = {e["key"]: e for e in doc["entries"]}
+pages.append({
+    "name": name, "html": write(name, run(args, cwd)),
+    "png": os.path.join(out, name + ".png"),
+    "messages": len(doc["messages"]),
+    "items": [["#left-out ul.pieces > li",
+               sum(e["status"] != "active" for e in doc["entries"])]],
+    "budgetStages": [{"key": k["key"], "message": ents[k["key"]]["message"],
+                      "cut": k["cut"], "at": k.get("at"),
+                      "tokens": k["tokens"], "kept": k["kept"],
+                      "sent": ents[k["key"]]["content"]}
+                     for k in doc["budget"]["cuts"]
+                     if k["cut"] in ("fallback", "truncated")],
+    "stages": True, "search": "archive"})
+
 # --- a SillyTavern build -----------------------------------------------
 name = "html-tavern"
 cwd = os.path.join(golden, name)
