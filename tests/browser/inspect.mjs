@@ -2,7 +2,8 @@
 // (playwright-core, the system's chromium) and check it; tests/browser.sh
 // writes PAGES.json.  Each page: {name, html, png, messages, items:
 // [[selector, count], ...], changes, budgetStages, stages, injected,
-// search, counts, links, maxBytes, maxMs}.
+// search, counts, links, maxBytes, maxMs (render.mjs's, not read
+// here)}.
 //
 // For every page: no console message of level error or warning, no page
 // error, no request other than the page itself; the number of messages
@@ -19,7 +20,6 @@
 // and by text changes what is shown, and clearing it shows everything
 // again.  A full-page screenshot goes to png.
 import { readFileSync, statSync } from "node:fs";
-import os from "node:os";
 import { chromium } from "playwright-core";
 
 const pages = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -82,25 +82,8 @@ for (const spec of pages) {
       const bytes = statSync(spec.html).size;
       if (spec.maxBytes)
         check(page, bytes < spec.maxBytes, `${bytes} bytes, under ${spec.maxBytes}`);
-      if (spec.maxMs) {
-        // From navigation to the first frame after load, best of three
-        // fresh loads.  On a machine busier than two jobs per core the
-        // figure says more about the machine than the page: printed,
-        // not judged.
-        let best = Infinity;
-        for (let k = 0; k < 3; k++) {
-          const q = await ctx.newPage();
-          await q.goto(url, { waitUntil: "load" });
-          best = Math.min(best, await q.evaluate(() => new Promise((r) =>
-            requestAnimationFrame(() => r(performance.now())))));
-          await q.close();
-        }
-        const busy = os.loadavg()[0] / os.cpus().length;
-        if (busy > 2)
-          console.log(`note ${name}: rendered in ${Math.round(best)} ms (best of 3); load ${busy.toFixed(1)} per CPU, so not judged against ${spec.maxMs} ms`);
-        else
-          check(page, best < spec.maxMs, `rendered in ${Math.round(best)} ms (best of 3), under ${spec.maxMs}`);
-      }
+      // The render time is a benchmark's (tests/bench/inspector.sh,
+      // render.mjs), never this suite's: a timing is no test.
     }
     // The page as it opens, for a person to look at.  content-visibility
     // lets Chromium skip painting what is off screen, which a full-page

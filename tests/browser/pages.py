@@ -10,7 +10,8 @@ builds, found here from the two documents, never written down by
 hand.  With SHARED's SillyTavern samples, also the stress
 page: the Seraphina card, the default preset, a 400-message chat, 40
 regex scripts (the 4 samples and 36 made here) and a world of 300
-entries, which must be under 3 MB and render in under a second.
+entries, which must be under 3 MB (inspect.mjs) and render in under a
+second (render.mjs, a benchmark: tests/bench/inspector.sh).
 """
 import json, os, random, shlex, subprocess, sys
 
