@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/map.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/json.h"
@@ -33,12 +34,20 @@ struct ent {
 	bool item;                      /* a SillyTavern item */
 	struct ent *partner;            /* NEW's: its match in OLD, or NULL */
 	bool shuffled;                  /* an item out of the shared order */
+	struct ent *next;               /* the next of its kind and key */
+};
+
+/* The entries (or items) of one key, in order. */
+struct chain {
+	struct ent *first, *last;
 };
 
 struct doc {
 	const struct node *root, *msgs, *ents, *items, *tools, *params;
 	struct ent *e;
 	size_t n;
+	struct map keys[2];             /* key -> struct chain: [0] the
+	                                 * entries', [1] the items' */
 };
 
 static const char *
@@ -159,9 +168,11 @@ places(struct doc *d)
 static bool
 load(struct run *run, const struct node *root, struct doc *d)
 {
-	size_t i, k, nents, nitems;
+	size_t i, nents, nitems;
 
 	memset(d, 0, sizeof(*d));
+	map_init(&d->keys[0], &run->arena);
+	map_init(&d->keys[1], &run->arena);
 	d->root = root;
 	if (root->kind != NODE_TABLE)
 		goto bad;
@@ -181,14 +192,25 @@ load(struct run *run, const struct node *root, struct doc *d)
 	d->e = arena_array(&run->arena, d->n + 1, sizeof(*d->e));
 	for (i = 0; i < d->n; i++) {
 		struct ent *e = &d->e[i];
+		struct map_item *mi;
+		struct chain *ch;
+		bool added;
 
 		if (i < nents ? !load_entry(d, i, d->ents->u.array.items[i]) :
 		    !load_item(run, d, i, d->items->u.array.items[i - nents]))
 			goto bad;
-		for (k = 0; k < i; k++)
-			if (d->e[k].item == e->item &&
-			    strcmp(d->e[k].key, e->key) == 0)
-				e->nth++;
+		mi = map_intern(&d->keys[e->item], e->key, strlen(e->key),
+		    &added);
+		if (added) {
+			ch = arena_array(&run->arena, 1, sizeof(*ch));
+			ch->first = e;
+			mi->value = ch;
+		} else {
+			ch = mi->value;
+			ch->last->next = e;
+			e->nth = ch->last->nth + 1;
+		}
+		ch->last = e;
 	}
 	places(d);
 	return true;
@@ -227,15 +249,18 @@ add_ent(struct run *run, struct review *r, enum review_kind kind,
 	return c;
 }
 
+/* The entry or item of d that e matches: the n-th of its key for e the
+ * n-th, not yet matched; or NULL. */
 static struct ent *
 match(struct doc *d, const struct ent *e)
 {
-	size_t i;
+	const struct chain *ch = map_get(&d->keys[e->item], e->key,
+	    strlen(e->key));
+	struct ent *x;
 
-	for (i = 0; i < d->n; i++)
-		if (!d->e[i].used && d->e[i].item == e->item &&
-		    d->e[i].nth == e->nth && strcmp(d->e[i].key, e->key) == 0)
-			return &d->e[i];
+	for (x = ch ? ch->first : NULL; x; x = x->next)
+		if (!x->used && x->nth == e->nth)
+			return x;
 	return NULL;
 }
 

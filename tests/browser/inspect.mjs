@@ -366,9 +366,9 @@ for (const spec of pages) {
     await ctx.close();
   }
 }
-// Scripting off: everything is in the document, the tabs' panels too.
-{
-  const spec = pages[0];
+// Scripting off: everything is in the document, the tabs' panels too,
+// on every page.
+for (const spec of pages) {
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const p = await ctx.newPage();
   await p.goto("file://" + spec.html);
