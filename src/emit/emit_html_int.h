@@ -109,8 +109,9 @@ void page_tavern_slots(struct page *p);
 /* The layers a message holds, space-separated slugs. */
 const char *page_message_layers(struct page *p, const struct message *m,
     size_t i);
-/* A message's stages: its entries' rewrite passes (profile build) or
- * the four SillyTavern stages (emit_html_stages.c). */
+/* A message's stages: its entries' rewrite passes, then what the token
+ * budget sent when it truncated one or gave it its fallback (profile
+ * build), or the four SillyTavern stages (emit_html_stages.c). */
 void page_profile_stages(struct page *p, const struct message *m, size_t i);
 void page_tavern_stages(struct page *p, size_t i);
 /* The panels (emit_html_panels.c): where the cached prefix ends, the
