@@ -150,10 +150,9 @@ hook_arg(const char *verb, const char *arg, struct options *opt)
 		return false;
 	}
 	if (!hook_point_runs(hook_points[i])) {
-		fprintf(stderr, "%s %s: --hook %s: strata %s runs hooks at "
-		    "beforeVariablesSave and afterVariablesSave only (see "
-		    "strata(1), HOOKS)\n", progname, verb, hook_points[i],
-		    verb);
+		fprintf(stderr, "%s %s: --hook %s: strata %s calls no model, "
+		    "so it never reaches this point (see strata(1), "
+		    "HOOKS)\n", progname, verb, hook_points[i], verb);
 		return false;
 	}
 	if (!opt->hooks)
@@ -906,7 +905,7 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * what is saved.
  */
 static bool
-vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
+vars_hook(struct run *run, const struct hooks *hooks, struct tavern_state *ts,
     const char *point, struct node **vars)
 {
 	struct arena *a = &run->arena;
@@ -914,7 +913,7 @@ vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
 	size_t i;
 	int k;
 
-	if (!hook_wanted(opt->hooks, point))
+	if (!hook_wanted(hooks, point))
 		return true;
 	if (!*vars) {
 		*vars = tree_table(a);
@@ -924,7 +923,7 @@ vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
 		    tree_copy(a, ts->globals_changed) : tree_table(a));
 	}
 	d = *vars;
-	if (!hook_run(run, opt->hooks, point, &d))
+	if (!hook_run(run, hooks, point, &d))
 		return false;
 	for (k = 0; k < 2; k++) {
 		const struct node *t = tree_get(d, k ? "global" : "local");
@@ -964,7 +963,8 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 	    ts->globals_file));
 	struct node *vars = NULL;
 
-	if (saves && !vars_hook(run, opt, ts, "beforeVariablesSave", &vars))
+	if (saves && !vars_hook(run, res->hooks, ts, "beforeVariablesSave",
+	    &vars))
 		return;
 	if (hold && !save_turn(run, opt, c, res, hold, &thread))
 		return;
@@ -972,7 +972,8 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 	if (!debug && !args->dry_run && ts && ts->globals_file &&
 	    !globals_update(run, ts->globals_file, ts->globals_changed))
 		return;
-	if (saves && !vars_hook(run, opt, ts, "afterVariablesSave", &vars))
+	if (saves && !vars_hook(run, res->hooks, ts, "afterVariablesSave",
+	    &vars))
 		return;
 	if (args->log_debug)
 		trace(run, opt, c, out, thread);
@@ -1074,6 +1075,7 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 	/* A request body shows no message the budget left out. */
 	o.tavern.skip_unsent = !debug && !args->log_debug && opt->format &&
 	    strcmp(opt->format, "json") != 0;
+	o.run_hooks = !debug;
 	if (held && !session_hold(run, opt->session, &hold))
 		return diag_status(run);
 	if (assemble(run, opt, &chat, &res)) {

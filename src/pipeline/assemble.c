@@ -15,6 +15,7 @@
 #include "diag/run.h"
 #include "layers/compose.h"
 #include "pipeline/budget.h"
+#include "pipeline/hook.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -569,6 +570,19 @@ globals_path(struct run *run, const struct options *opt,
 	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
 }
 
+static bool
+hook_seam_wanted(void *ctx, const char *point)
+{
+	return hook_wanted(ctx, point);
+}
+
+static bool
+hook_seam_run(void *ctx, struct run *run, const char *point,
+    struct node **data)
+{
+	return hook_run(run, ctx, point, data);
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat, with the real
  * tokenizer, world info and regex scripts behind its seams. */
 bool
@@ -609,6 +623,14 @@ assemble_tavern(struct run *run, const struct options *opt,
 		    "[output] context");
 	tavern_plug_init(&plug, &tin.seams, c->model);
 	plug.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
+	tin.user_view = plug.user_view;
+	if (opt->hooks && opt->hooks->n) {
+		tin.seams.hooks.wanted = hook_seam_wanted;
+		tin.seams.hooks.run = hook_seam_run;
+		tin.seams.hooks.ctx = opt->hooks;
+	}
+	if (out)
+		out->hooks = opt->hooks;
 	plug.worlds_active = opt->worlds_active;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) &&
@@ -621,12 +643,26 @@ assemble_tavern(struct run *run, const struct options *opt,
 	return ok;
 }
 
+/* The first point of hooks inside the SillyTavern assembly, or NULL. */
+static const char *
+assembly_hook(const struct hooks *hooks)
+{
+	size_t i;
+
+	for (i = 0; hooks && i < hooks->n; i++)
+		if (hook_in_assembly(hooks->v[i].point))
+			return hooks->v[i].point;
+	return NULL;
+}
+
 bool
 assemble(struct run *run, const struct options *opt, struct chat *c,
     struct assemble_out *out)
 {
 	struct assembly as;
 	struct inputs in;
+	struct options lopt;
+	const char *point;
 	bool ok;
 
 	memset(c, 0, sizeof(*c));
@@ -640,6 +676,18 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 		out->has_now = in.has_now;
 		out->now_ms = in.now_ms;
 	}
+	/* The profile's hooks join the command line's (strata build);
+	 * every command checks them. */
+	if (ok && profile_hooks(as.profile)) {
+		lopt = *opt;
+		lopt.hooks = hook_merge(run, profile_hooks(as.profile),
+		    opt->hooks);
+		ok = lopt.hooks != NULL;
+		if (opt->run_hooks)
+			opt = &lopt;
+	}
+	if (out)
+		out->hooks = opt->hooks;
 	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
 	    opt->nimages) {
 		/* The tavern build does not take the turn's parts. */
@@ -657,6 +705,9 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 		    "--globals" : opt->nglobal_vars ? "--global-var" :
 		    opt->nmacros ? "--macro" : opt->view ? "--view" :
 		    opt->persona_file ? "--persona-file" : "-f result");
+		ok = false;
+	} else if (ok && (point = assembly_hook(opt->hooks)) != NULL) {
+		diag_plain(run, DIAG_ERROR, MSG_HOOK_POINT, point);
 		ok = false;
 	} else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);

@@ -73,6 +73,37 @@ add_file(struct run *run, struct regex_set *set, const char *path)
 	return regex_set_add(run, set, REGEX_GLOBAL, n);
 }
 
+/*
+ * beforeNormalizeAssets, afterNormalizeAssets: the regex scripts before
+ * seed 002's merge (after: as merged), {"global": [...], "preset":
+ * [...], "scoped": [...]}, each script the object as read; what the
+ * hooks return is read again, as the scripts of each scope.
+ */
+static bool
+rehook(struct tavern_plug *p, struct run *run, const struct tavern_hooks *h,
+    const char *point)
+{
+	static const char *const scopes[] = { "global", "preset", "scoped" };
+	struct arena *a = &run->arena;
+	struct node *d = tree_table(a), *arr[LEN(scopes)];
+	size_t i, k;
+	bool ok = true;
+
+	for (k = 0; k < LEN(scopes); k++)
+		arr[k] = tree_put(a, d, scopes[k], tree_array(a));
+	for (i = 0; i < p->scripts.n; i++)
+		tree_push(a, arr[p->scripts.v[i].scope],
+		    tree_copy(a, p->scripts.v[i].node));
+	if (!h->run(h->ctx, run, point, &d))
+		return false;
+	regex_set_free(&p->scripts);
+	regex_set_init(&p->scripts);
+	for (k = 0; k < LEN(scopes); k++)
+		ok &= regex_set_add(run, &p->scripts, (enum regex_scope)k,
+		    tree_get(d, scopes[k]));
+	return ok;
+}
+
 static bool
 regex_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
 {
@@ -90,6 +121,13 @@ regex_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
 		ok &= regex_set_add(run, &p->scripts, REGEX_PRESET, sc->preset);
 	if (sc->scoped && sc->scoped_allowed)
 		ok &= regex_set_add(run, &p->scripts, REGEX_SCOPED, sc->scoped);
+	for (i = 0; i < p->scripts.n; i++)
+		p->inputs[p->scripts.v[i].scope]++;
+	if (ok && tavern_hooked(sc->hooks, "beforeNormalizeAssets"))
+		ok = rehook(p, run, sc->hooks, "beforeNormalizeAssets");
+	p->deduped = regex_set_dedup(run, &p->scripts);
+	if (ok && tavern_hooked(sc->hooks, "afterNormalizeAssets"))
+		ok = rehook(p, run, sc->hooks, "afterNormalizeAssets");
 	p->loaded = true;
 	return ok;
 }
@@ -530,24 +568,21 @@ tavern_plug_rules(struct arena *a, const struct tavern_plug *p)
 	    "scoped" };
 	struct node *res = tree_table(a), *rules = tree_array(a);
 	struct node *meta, *order, *counts;
-	size_t n[LEN(scopes)] = { 0 }, i;
+	size_t i;
 
-	for (i = 0; p->loaded && i < p->scripts.n; i++) {
-		const struct regex_script *sc = &p->scripts.v[i];
-
-		n[sc->scope]++;
-		tree_push(a, rules, tree_copy(a, sc->node));
-	}
+	for (i = 0; p->loaded && i < p->scripts.n; i++)
+		tree_push(a, rules, tree_copy(a, p->scripts.v[i].node));
 	tree_put(a, res, "regex_rules", rules);
 	meta = tree_put(a, res, "meta", tree_table(a));
 	order = tree_put(a, meta, "order", tree_array(a));
 	counts = tree_put(a, meta, "input_counts", tree_table(a));
 	for (i = 0; i < LEN(scopes); i++) {
 		tree_push(a, order, tree_str(a, scopes[i]));
-		tree_put(a, counts, scopes[i], tree_int(a, (int64_t)n[i]));
+		tree_put(a, counts, scopes[i], tree_int(a,
+		    (int64_t)p->inputs[i]));
 	}
-	/* SillyTavern runs every script it holds, duplicates too. */
-	tree_put(a, meta, "dedup_removed_count", tree_int(a, 0));
+	tree_put(a, meta, "dedup_removed_count", tree_int(a,
+	    (int64_t)p->deduped));
 	tree_put(a, meta, "total", tree_int(a, (int64_t)rules->u.array.n));
 	return res;
 }

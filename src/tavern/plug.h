@@ -22,6 +22,9 @@ struct tavern_plug {
 	enum tokenizer_kind kind;       /* for the budgets */
 	struct regex_set scripts;
 	bool loaded;                    /* scripts read */
+	size_t inputs[3];               /* scripts read, by scope */
+	size_t deduped;                 /* of them, those the merge
+	                                 * dropped (regex_set_dedup()) */
 	struct macro_env *macros;       /* for replacement strings */
 	struct run *run;
 	/* What regex_set_pure() said of the scripts, by placement: 0 not

@@ -38,3 +38,9 @@ tavern_seams_default(struct tavern_seams *s)
 	s->regex.apply = no_regex;
 	s->regex.pure = no_regex_pure;
 }
+
+bool
+tavern_hooked(const struct tavern_hooks *h, const char *point)
+{
+	return h && h->run && h->wanted && h->wanted(h->ctx, point);
+}

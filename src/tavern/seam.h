@@ -31,6 +31,7 @@ struct card;
 struct macro_env;
 struct node;
 struct run;
+struct tavern_hooks;
 struct wi_result;
 
 /* --- token counting --- */
@@ -145,6 +146,7 @@ struct tavern_regex_scope {
 	const char *const *files;       /* --regex, after the global ones */
 	size_t nfiles;
 	struct macro_env *macros;       /* replacement and trim strings */
+	const struct tavern_hooks *hooks;       /* the normalise points */
 };
 
 struct tavern_regex {
@@ -167,10 +169,30 @@ struct tavern_regex {
 	void *ctx;
 };
 
+/* --- hooks --- */
+
+/*
+ * The user's hooks at seed 002's points (pipeline/hook.h runs them).
+ * run() hands *data, a table, to the point's commands and sets it to
+ * what they returned, with the same keys, each of the same JSON type;
+ * anything deeper the caller checks, reporting at the returned tree's
+ * spans (its source is "hook POINT").  Unset (run NULL): no hooks.
+ */
+struct tavern_hooks {
+	bool (*wanted)(void *ctx, const char *point);
+	bool (*run)(void *ctx, struct run *run, const char *point,
+	    struct node **data);
+	void *ctx;
+};
+
+/* Is point hooked? */
+bool tavern_hooked(const struct tavern_hooks *h, const char *point);
+
 struct tavern_seams {
 	struct tavern_tokens tokens;
 	struct tavern_wi wi;
 	struct tavern_regex regex;
+	struct tavern_hooks hooks;
 };
 
 /* The defaults described above. */

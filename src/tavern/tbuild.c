@@ -288,9 +288,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 		seams.regex = in->seams.regex;
 	else
 		seams.regex.load = NULL;
+	seams.hooks = in->seams.hooks;
 	t.seams = &seams;
 	if (!check_type(run, in->type) || !check_options(run, in) ||
-	    !tb_read_inputs(&t))
+	    !tb_read_inputs(&t) || !tb_hook_chat(&t))
 		return false;
 	tb_setup_env(&t);
 	if (!tb_own_anchors(&t))
@@ -329,6 +330,8 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	tb_inject(&t, &hist, injs, ninj);
 	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
 		tb_continued(&t, &hist, false);
+	if (!tb_hook_list(&t, "afterInsert", &hist))
+		return false;
 	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
 	if (!tb_fill(&t, &hist))
 		return false;
@@ -339,9 +342,14 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 
 			tb_push_m(run, &all, m);
 		}
+	if (!tb_hook_list(&t, "afterRaw", &all) ||
+	    !tb_hook_list(&t, tb_hook_post(&t, false), &all))
+		return false;
 	if (t.p->squash)
 		tb_squash(&t, &all);
 	tb_post_process(&t, &all);
+	if (!tb_hook_list(&t, tb_hook_post(&t, true), &all))
+		return false;
 	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
 		tb_provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
 	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)

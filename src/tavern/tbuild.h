@@ -132,6 +132,9 @@ struct tavern_input {
 	 * NULL. */
 	const struct node *macros;
 	struct tavern_seams seams;
+	bool user_view;                 /* --view user_view: the hooks at
+	                                 * *PostprocessUser, else
+	                                 * *PostprocessAssistant */
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and
 	 * what joins two system entries of one place ("\n\n", or the

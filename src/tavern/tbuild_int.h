@@ -221,6 +221,12 @@ void tb_inject(struct tb *t, struct tlist *hist, const struct inj *pm,
 void tb_prepare(struct tb *t, struct tmsg *m);
 void tb_resolve(struct tb *t, struct tmsg *m);
 
+/* tbuild_hook.c: seed 002's points inside the assembly; false after
+ * reporting. */
+bool tb_hook_chat(struct tb *t);
+bool tb_hook_list(struct tb *t, const char *point, struct tlist *l);
+const char *tb_hook_post(const struct tb *t, bool after);
+
 /* tbuild_prompts.c: the prompt manager: collection, markers, budget fill */
 void tb_collect(struct tb *t, struct inj **injs, size_t *ninj);
 void tb_continued(struct tb *t, struct tlist *hist, bool prefill);

@@ -284,6 +284,7 @@ tb_regex_scope(struct tb *t)
 	sc.files = t->in->regex;
 	sc.nfiles = t->in->nregex;
 	sc.macros = &t->env;
+	sc.hooks = &t->seams->hooks;
 	return t->seams->regex.load(t->seams->regex.ctx, t->run, &sc);
 }
 
