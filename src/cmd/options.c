@@ -1042,6 +1042,40 @@ result(struct run *run, const struct options *opt,
 	return emit_result(run, c, &r, out);
 }
 
+/*
+ * Seed 002's thinking messages go into a request only where its format
+ * carries them (Ollama's thinking; -f json and -f result show them):
+ * elsewhere each is an error at the message, never a silent drop.
+ */
+static bool
+thinking_fits(struct run *run, const struct chat *c)
+{
+	const struct tavern_report *r = c->tavern;
+	size_t i;
+	bool ok = true;
+
+	/* -f system and -f user print no message of the chat at all. */
+	if (!r || c->format == FORMAT_OLLAMA || c->format == FORMAT_JSON ||
+	    c->format == FORMAT_SYSTEM || c->format == FORMAT_USER)
+		return true;
+	for (i = 0; i < r->n; i++) {
+		const struct tavern_item *it = &r->items[i];
+		const char *why;
+
+		if (!it->thinking || it->message < 0)
+			continue;
+		why = emit_reasoning_fate(c, &c->msgs[it->message]);
+		if (why && strncmp(why, "left out: ", 10) == 0)
+			why += 10;
+		diag_error(run, run_source(run, it->thinking_src),
+		    it->thinking_span, MSG_THINKING_FORMAT, arena_printf(
+		    &run->arena, "-f %s", names_format(c->format)), why ?
+		    why : "it has no place for it");
+		ok = false;
+	}
+	return ok;
+}
+
 static int
 run_pipeline(const struct cmd_pipeline_args *args, bool debug)
 {
@@ -1089,7 +1123,8 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
-		if ((opt->result ? result(run, opt, &res, &chat, &out) :
+		if ((debug || opt->result || thinking_fits(run, &chat)) &&
+		    (opt->result ? result(run, opt, &res, &chat, &out) :
 		    fn(run, &chat, &out)) && run->diag.errors == 0)
 			finish(run, args, &res, held ? &hold : NULL, &chat,
 			    &out, debug, (debug && !args->json) || (!debug &&

@@ -449,7 +449,9 @@ enum diag_level {
 	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
 	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
-	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
+	X(MSG_SANDBOX_THINKING, "a thinking message is the reasoning of the assistant message right after it, and this one has none") \
+	X(MSG_THINKING_FORMAT, "a thinking message has no place in %s: %s; -f result, -f json and -f ollama carry it") \
+	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant, system and thinking messages of text, not tool calls, tool results or images") \
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
 	X(MSG_PERSONA_FILE, "a persona file in JSON is an object with a string 'name', a string 'description' or both") \
 	X(MSG_PARAMS_KEY, "unknown build parameter '%s' (seed 002's BuildParams: conversation_file, character_file, preset_file, persona_file, llm_config_file, worldbook_files, regex_files, messages, extra_system, view, output, target_node_id, fingerprints, variables_hash, variables_fingerprints, variables, global_variables, macros, include_stages, include_per_item, dry_run)") \

@@ -111,6 +111,29 @@ sourced(struct arena *a, const struct tavern_item *it, const char *text,
 	return o;
 }
 
+/* Seed 002's thinking message before chat item it: source
+ * history.thinking, its text the same at every stage (no regex, no
+ * macros), the depth of the message it reasoned for. */
+static struct node *
+thinking(struct arena *a, const struct tavern_item *it, bool with_text)
+{
+	struct node *o = tree_table(a), *src = tree_table(a);
+
+	tree_put(a, src, "type", tree_str(a, "history.thinking"));
+	tree_put(a, src, "id", tree_str(a, arena_printf(a, "%s.thinking",
+	    it->id)));
+	tree_put(a, src, "origin", tree_str(a, it->source));
+	tree_put(a, src, "derived_role", tree_str(a, "thinking"));
+	tree_put(a, src, "target", tree_str(a, "reasoning"));
+	tree_put(a, o, "source", src);
+	tree_put(a, o, "tag", tree_str(a, "history"));
+	tree_put(a, o, "role", tree_str(a, "thinking"));
+	if (with_text)
+		tree_put(a, o, "text", tree_str(a, it->thinking));
+	tree_put(a, o, "history_depth", tree_int(a, it->depth));
+	return o;
+}
+
 /* The items in the request, in message order. */
 static size_t
 sent_items(struct arena *a, const struct chat *c, const uint32_t **out)
@@ -139,9 +162,13 @@ stages(struct arena *a, const struct chat *c)
 	for (k = 0; k < TAVERN_NSTAGES; k++) {
 		struct node *arr = tree_array(a);
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			if (r->items[v[i]].thinking)
+				tree_push(a, arr, thinking(a,
+				    &r->items[v[i]], true));
 			tree_push(a, arr, sourced(a, &r->items[v[i]],
 			    r->items[v[i]].text[k], r->items[v[i]].by[k]));
+		}
 		tree_put(a, o, stage_keys[k], arr);
 	}
 	return o;
@@ -158,7 +185,16 @@ per_item(struct arena *a, const struct chat *c)
 
 	for (i = 0; i < n; i++) {
 		const struct tavern_item *it = &r->items[v[i]];
-		struct node *o = sourced(a, it, NULL, NULL);
+		struct node *o;
+
+		if (it->thinking) {
+			o = thinking(a, it, false);
+			for (k = 0; k < TAVERN_NSTAGES; k++)
+				tree_put(a, o, stage_keys[k], tree_str(a,
+				    it->thinking));
+			tree_push(a, arr, o);
+		}
+		o = sourced(a, it, NULL, NULL);
 
 		for (k = 0; k < TAVERN_NSTAGES; k++)
 			tree_put(a, o, stage_keys[k], tree_str(a,
@@ -341,11 +377,11 @@ from_history(const struct chat *c, size_t i)
 }
 
 static struct node *
-message(struct arena *a, const struct message *m)
+message(struct arena *a, const struct message *m, const char *role)
 {
 	struct node *o = tree_table(a);
 
-	tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+	tree_put(a, o, "role", tree_str(a, role));
 	tree_put(a, o, "content", tree_strn(a, m->content ? m->content : "",
 	    m->content ? m->len : 0));
 	tree_put(a, o, "name", m->name ? tree_str(a, m->name) : null(a));
@@ -365,23 +401,33 @@ emit_result(struct run *run, const struct chat *c,
 	size_t i, k = 0;
 
 	variables(a, r, &v);
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
+	for (i = 0; i < c->n * 2; i++) {
+		const struct message *m = &c->msgs[i / 2], *mt = m;
+		struct message think;
 		const char *key, *fp;
 		const struct node *was;
 		struct node *o;
 
-		if (history && !from_history(c, i))
+		if (history && !from_history(c, i / 2))
 			continue;
+		/* Each message after its thinking, if it has one. */
+		if (i % 2 == 0) {
+			if (!m->x || !m->x->reasoning)
+				continue;
+			memset(&think, 0, sizeof(think));
+			think.content = m->x->reasoning;
+			think.len = m->x->reasoning_len;
+			m = &think;
+		}
 		key = arena_printf(a, "%zu", k++);
-		fp = hex(a, fp3(names_role(m->role), m->name ? m->name : "",
-		    m->content ? m->content : ""));
+		fp = hex(a, fp3(m == mt ? names_role(m->role) : "thinking",
+		    m->name ? m->name : "", m->content ? m->content : ""));
 		tree_put(a, fps, key, tree_str(a, fp));
 		was = r->fingerprints ? tree_get(r->fingerprints, key) : NULL;
 		if (delta && was && was->kind == NODE_STRING &&
 		    strcmp(was->u.str.s, fp) == 0)
 			continue;
-		o = message(a, m);
+		o = message(a, m, m == mt ? names_role(m->role) : "thinking");
 		if (delta)
 			tree_put(a, o, "index", tree_int(a, (int64_t)k - 1));
 		tree_push(a, msgs, o);

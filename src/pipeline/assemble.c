@@ -399,7 +399,7 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 {
 	struct tavern_msg *v;
 	struct tavern_entry *te;
-	size_t i;
+	size_t i, k;
 
 	if (opt->history || opt->history_src) {
 		struct node *arr;
@@ -415,7 +415,7 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 		    in->histsrc, &arr) || arr->kind != NODE_ARRAY)
 			return false;
 		v = arena_array(&run->arena, arr->u.array.n + 1, sizeof(*v));
-		for (i = 0; i < arr->u.array.n; i++) {
+		for (i = k = 0; i < arr->u.array.n; i++) {
 			const struct node *m = arr->u.array.items[i];
 			const struct node *r = tree_get(m, "role");
 			const struct node *c = tree_get(m, "content");
@@ -424,6 +424,29 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 			    names_index(names_roles, r->u.str.s,
 			    r->u.str.len) : -1;
 
+			/* Seed 002's thinking: the reasoning of the
+			 * assistant message right after it. */
+			if (r && r->kind == NODE_STRING &&
+			    strcmp(r->u.str.s, "thinking") == 0 &&
+			    c && c->kind == NODE_STRING) {
+				const struct node *nx = i + 1 <
+				    arr->u.array.n ? arr->u.array.items[i +
+				    1] : NULL;
+				const struct node *nr = nx ? tree_get(nx,
+				    "role") : NULL;
+
+				if (!nr || nr->kind != NODE_STRING ||
+				    strcmp(nr->u.str.s, "assistant")) {
+					diag_error(run, run_source(run,
+					    m->src), m->span,
+					    MSG_SANDBOX_THINKING);
+					return false;
+				}
+				v[k].thinking = c->u.str.s;
+				v[k].thinking_src = m->src;
+				v[k].thinking_span = m->span;
+				continue;
+			}
 			if ((role != ROLE_USER && role != ROLE_ASSISTANT &&
 			    role != ROLE_SYSTEM) || (c &&
 			    c->kind != NODE_STRING && c->kind != NODE_NULL) ||
@@ -432,14 +455,15 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 				    m->span, MSG_SANDBOX_ROLE);
 				return false;
 			}
-			v[i].role = r->u.str.s;
-			v[i].name = nm && nm->kind == NODE_STRING ?
+			v[k].role = r->u.str.s;
+			v[k].name = nm && nm->kind == NODE_STRING ?
 			    nm->u.str.s : NULL;
-			v[i].text = c && c->kind == NODE_STRING ?
+			v[k].text = c && c->kind == NODE_STRING ?
 			    c->u.str.s : "";
+			k++;
 		}
 		tin->msgs = v;
-		tin->nmsgs = arr->u.array.n;
+		tin->nmsgs = k;
 		tin->has_msgs = true;
 	}
 	if (opt->extra_system) {

@@ -228,23 +228,34 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 	c->n = 0;
 	for (i = 0; i < all->n; i++) {
 		struct message *m = &c->msgs[c->n++];
+		const char *think = NULL;
 
 		memset(m, 0, sizeof(*m));
 		m->role = all->v[i].role;
 		m->name = all->v[i].name;
 		m->content = all->v[i].content;
 		m->len = strlen(m->content);
-		if (all->v[i].blocks) {
+		for (j = 0; j < all->v[i].nitems; j++)
+			if (t->rep->items[all->v[i].items[j]].thinking)
+				think = t->rep->items[all->v[i].items[j]].
+				    thinking;
+		if (all->v[i].blocks || think) {
 			struct message_extra *x = arena_alloc(&t->run->arena,
 			    sizeof(*x));
-			struct part *pt = arena_alloc(&t->run->arena,
-			    sizeof(*pt));
 
-			pt->kind = PART_TEXT;
-			pt->data = m->content;
-			pt->len = m->len;
-			x->parts = pt;
-			x->nparts = 1;
+			if (all->v[i].blocks) {
+				struct part *pt = arena_alloc(&t->run->arena,
+				    sizeof(*pt));
+
+				pt->kind = PART_TEXT;
+				pt->data = m->content;
+				pt->len = m->len;
+				x->parts = pt;
+				x->nparts = 1;
+			}
+			/* Seed 002's thinking: the reasoning before it. */
+			x->reasoning = think;
+			x->reasoning_len = think ? strlen(think) : 0;
 			m->x = x;
 		}
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||

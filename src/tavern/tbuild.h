@@ -100,6 +100,12 @@ struct tavern_entry {
  * narrator's line); name NULL for the persona's or the character's. */
 struct tavern_msg {
 	const char *role, *name, *text;
+	/* Seed 002's thinking message before this (assistant) one: its
+	 * text, passed through untouched, and where it was read; NULL:
+	 * none. */
+	const char *thinking;
+	uint32_t thinking_src;
+	struct span thinking_span;
 };
 
 struct tavern_input {

@@ -78,6 +78,12 @@ struct tavern_item {
 	 * stages alone, and a message's text at those stages skips it. */
 	bool joined;
 	uint32_t into;
+	/* A chat message's thinking (seed 002's role "thinking"): the
+	 * same text at every stage, sent as the reasoning of its message;
+	 * where it was read.  NULL: none. */
+	const char *thinking;
+	uint32_t thinking_src;
+	struct span thinking_span;
 };
 
 struct tavern_report {
