@@ -72,6 +72,10 @@ struct tavern_item {
 	uint32_t src;
 	struct span span;
 	const char *field;
+	/* The object it was read from, when it is one: a preset prompt
+	 * (its identifier, name, role, injection fields, ...); else NULL.
+	 * Seed 002's source carries its fields. */
+	const struct node *object;
 	/* joined: from the macros stage on, its text is part of item
 	 * into's (extension prompts at one place are joined, then
 	 * substituted once, tbuild_ext.c); its own texts stay for its
