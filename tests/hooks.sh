@@ -167,4 +167,24 @@ check "[hooks] timeout" 1 "$("$bin" build slow.toml -H chat.json >out 2>err; ech
 check "[hooks] timeout: its message" "strata: error: hook beforeRaw (sleep 30): it ran past 1000 ms and was stopped" "$(cat err)"
 check "debug runs no hooks" 0 "$("$bin" debug slow.toml -H chat.json --json >out 2>err; echo $?)"
 check "debug: the text as built" 0 "$(grep -c 'Is the Lamp lit' out)"
+
+# ---- strata reply's save points ----
+r() {
+	printf '%s' '{"choices":[{"message":{"role":"assistant","content":"The lamp is lit."}}]}' |
+	    "$bin" reply --session s2.jsonl "$@" >out 2>err
+	echo $?
+}
+check "beforeSaveResponse: exit" 0 \
+    "$(r --hook 'beforeSaveResponse=sed s/lamp/LAMP/' --hook 'afterSaveResponse=tee saved.json')"
+check "beforeSaveResponse: what is saved" 1 "$(grep -c 'The LAMP is lit.' s2.jsonl)"
+check "afterSaveResponse sees it" 1 "$(grep -c 'The LAMP is lit.' saved.json)"
+check "a save hook that fails: exit" 1 "$(r --hook 'beforeSaveResponse=exit 2')"
+check "... nothing written" 1 "$(grep -c '"mes"' s2.jsonl)"
+check "a save hook that changes the role" 1 "$(r --hook 'beforeSaveResponse=sed s/assistant/user/')"
+check "... why" "error: a hook may change the reply's content and reasoning, not its 'role'" \
+    "$(head -1 err | cut -d' ' -f3-)"
+check "... nothing written" 1 "$(grep -c '"mes"' s2.jsonl)"
+check "a save hook without --session" 2 \
+    "$(printf x | "$bin" reply --hook 'beforeSaveResponse=cat' >out 2>err; echo $?)"
+check "reply: another point" 2 "$(r --hook 'afterRaw=cat')"
 exit $fail

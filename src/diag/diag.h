@@ -467,6 +467,7 @@ enum diag_level {
 	X(MSG_HOOK_POINT, "strata build reaches %s only in a SillyTavern build (--card, --params or a profile's [tavern]); this build is not one") \
 	X(MSG_HOOK_NOT_REACHED, "strata build does not reach the hook point '%s' (see strata(1), HOOKS)") \
 	X(MSG_HOOK_TIMEOUT, "the hooks' timeout must be a positive number of seconds, at most 999999") \
+	X(MSG_HOOK_REPLY, "a hook may change the reply's content and reasoning, not its '%s'") \
 	X(MSG_HOOK_VALUE, "hook %s: the variable '%s' must be a string, not %s") \
 	X(MSG_PARAMS_TWO_CHATS, "messages are the chat's messages and so is %s: give one of them") \
 	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \
