@@ -166,7 +166,11 @@ sed 's/^timeout.*/beforeRaw = "sleep 30"\ntimeout = 1/' p.toml >slow.toml
 check "[hooks] timeout" 1 "$("$bin" build slow.toml -H chat.json >out 2>err; echo $?)"
 check "[hooks] timeout: its message" "strata: error: hook beforeRaw (sleep 30): it ran past 1000 ms and was stopped" "$(cat err)"
 check "debug runs no hooks" 0 "$("$bin" debug slow.toml -H chat.json --json >out 2>err; echo $?)"
-check "debug: the text as built" 0 "$(grep -c 'Is the Lamp lit' out)"
+check "debug: the text as built, no hook's" yes:0 \
+    "$(grep -q 'Is the lamp lit' out && echo yes):$(grep -c 'Is the Lamp lit' out)"
+check "--hook with debug" \
+    "2:strata debug: --hook: debug runs no hooks; it shows the build without them (see strata(1), HOOKS)" \
+    "$("$bin" debug --card card.json -u x --hook 'afterRaw=cat' >out 2>err; echo $?):$(cat err)"
 
 # ---- strata reply's save points ----
 r() {

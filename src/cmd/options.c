@@ -582,9 +582,9 @@ contract_option(int ch, const char *verb, bool debug, struct options *opt,
 		return GO_ON;
 	case OPT_HOOK:
 		if (debug) {
-			fprintf(stderr, "%s %s: --hook: debug saves "
-			    "nothing, so no hook point is reached\n",
-			    progname, verb);
+			fprintf(stderr, "%s %s: --hook: debug runs no "
+			    "hooks; it shows the build without them (see "
+			    "strata(1), HOOKS)\n", progname, verb);
 			return EXIT_USAGE;
 		}
 		if (!hook_arg(verb, optarg, opt))
