@@ -4,7 +4,7 @@
  * chat, settings.json and the user's message.  It follows SillyTavern's
  * own order (reference/sillytavern.md §5.4-§5.9): card fields, history,
  * Author's Note, Character's Note and persona as extension prompts,
- * world info (seam), the prompt manager's collection with markers filled
+ * world info (wi.h), the prompt manager's collection with markers filled
  * in place (or appended when missing from prompt_order), character
  * overrides with {{original}}, in-chat injections, the context budget
  * (history newest first, then examples), squash and post-processing.
@@ -24,9 +24,9 @@
 
 #include "diag/source.h"
 #include "prompt/entry.h"
-#include "tavern/seam.h"
 
 struct chat;
+struct chatfile;
 struct node;
 struct run;
 
@@ -96,6 +96,24 @@ struct tavern_entry {
 	struct span span;
 };
 
+/*
+ * The user's hooks at seed 002's points (pipeline/hook.h runs them;
+ * the caller hands them over as this callback, so that this layer
+ * knows nothing of the pipeline).  run() hands *data, a table, to the
+ * point's commands and sets it to what they returned, with the same
+ * keys, each of the same JSON type; anything deeper the build checks,
+ * reporting at the returned tree's spans (its source is "hook POINT").
+ */
+struct tavern_hooks {
+	bool (*wanted)(void *ctx, const char *point);
+	bool (*run)(void *ctx, struct run *run, const char *point,
+	    struct node **data);
+	void *ctx;
+};
+
+/* Is point hooked? */
+bool tavern_hooked(const struct tavern_hooks *h, const char *point);
+
 /* One message of a sandbox (-H): role user, assistant or system (a
  * narrator's line); name NULL for the persona's or the character's. */
 struct tavern_msg {
@@ -111,10 +129,20 @@ struct tavern_msg {
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
-	const char *const *worlds;      /* --world files, for the WI seam */
+	/* The chat already read (--session: the session the pipeline
+	 * read, whose path is chat), or NULL: chat is read here. */
+	const struct chatfile *chatfile;
+	const char *const *worlds;      /* --world files, for world info */
 	size_t nworlds;
-	const char *const *regex;       /* --regex files, for the regex seam */
+	/* A --world file nothing names is global lore (seed 002's
+	 * worldbook_files), not inactive. */
+	bool worlds_active;
+	const char *const *regex;       /* --regex files, after the global
+	                                 * scripts */
 	size_t nregex;
+	/* Prompt texts get the display-only (markdownOnly) regex scripts,
+	 * not the prompt-only ones (--view user_view). */
+	bool user_view;
 	const char *persona_name;       /* --persona-name, or NULL */
 	const char *persona;            /* --persona TEXT, or NULL */
 	const char *user;               /* the message typed, or NULL */
@@ -137,10 +165,9 @@ struct tavern_input {
 	/* The user's own macros (--macro NAME=TEXT): name -> text, or
 	 * NULL. */
 	const struct node *macros;
-	struct tavern_seams seams;
-	bool user_view;                 /* --view user_view: the hooks at
-	                                 * *PostprocessUser, else
-	                                 * *PostprocessAssistant */
+	/* The user's hooks at seed 002's points (struct tavern_hooks);
+	 * run NULL: none. */
+	struct tavern_hooks hooks;
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and
 	 * what joins two system entries of one place ("\n\n", or the
@@ -150,7 +177,7 @@ struct tavern_input {
 	const char *joiner;
 	/* The caller prints only the request: a chat message the budget
 	 * leaves out need not be regexed when its scripts can change
-	 * nothing else (seam.h, regex.pure); its item's regex-post stage is
+	 * nothing else (text/regex.h regex_set_pure()); its item's regex-post stage is
 	 * then its macros stage.  Debug views leave this false. */
 	bool skip_unsent;
 };

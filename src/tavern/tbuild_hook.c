@@ -55,7 +55,7 @@ hook_msgs(struct tb *t, const char *point, size_t n, const char *const *role,
 	for (i = 0; i < n; i++)
 		tree_push(a, arr, msg_node(a, role[i], text[i], name[i]));
 	tree_put(a, d, "messages", arr);
-	if (!t->seams->hooks.run(t->seams->hooks.ctx, run, point, &d))
+	if (!t->in->hooks.run(t->in->hooks.ctx, run, point, &d))
 		return false;
 	out = tree_get(d, "messages");
 	if (out->u.array.n != n) {
@@ -115,7 +115,7 @@ tb_hook_chat(struct tb *t)
 	size_t n = t->chat.n, i, j;
 	const char **role, **text, **name;
 
-	if (!tavern_hooked(&t->seams->hooks, "beforeRaw"))
+	if (!tavern_hooked(&t->in->hooks, "beforeRaw"))
 		return true;
 	role = arena_array(a, n + 1, sizeof(*role));
 	text = arena_array(a, n + 1, sizeof(*text));
@@ -157,7 +157,7 @@ tb_hook_list(struct tb *t, const char *point, struct tlist *l)
 	size_t n = l->n, i;
 	const char **role, **text, **name;
 
-	if (!tavern_hooked(&t->seams->hooks, point))
+	if (!tavern_hooked(&t->in->hooks, point))
 		return true;
 	role = arena_array(a, n + 1, sizeof(*role));
 	text = arena_array(a, n + 1, sizeof(*text));
@@ -175,6 +175,12 @@ tb_hook_list(struct tb *t, const char *point, struct tlist *l)
 		l->v[i].name = name[i];
 	}
 	return true;
+}
+
+bool
+tavern_hooked(const struct tavern_hooks *h, const char *point)
+{
+	return h && h->run && h->wanted && h->wanted(h->ctx, point);
 }
 
 /* The postprocess points of the build's view. */
