@@ -95,6 +95,9 @@ struct tb {
 	enum tokenizer_kind tok;        /* the model's (tokenizer.h) */
 	struct regex_set scripts;       /* tbuild_regex.c */
 	bool scripts_loaded;
+	size_t rx_inputs[3];            /* scripts read, by scope */
+	size_t rx_deduped;              /* of them, those seed 002's merge
+	                                 * dropped (regex_set_dedup()) */
 	/* What regex_set_pure() said of the scripts, by placement: 0 not
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
@@ -247,6 +250,12 @@ void tb_inject(struct tb *t, struct tlist *hist, const struct inj *pm,
     size_t npm);
 void tb_prepare(struct tb *t, struct tmsg *m);
 void tb_resolve(struct tb *t, struct tmsg *m);
+
+/* tbuild_hook.c: seed 002's points inside the assembly; false after
+ * reporting. */
+bool tb_hook_chat(struct tb *t);
+bool tb_hook_list(struct tb *t, const char *point, struct tlist *l);
+const char *tb_hook_post(const struct tb *t, bool after);
 
 /* tbuild_prompts.c: the prompt manager: collection, markers, budget fill */
 void tb_collect(struct tb *t, struct inj **injs, size_t *ninj);
