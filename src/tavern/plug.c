@@ -15,7 +15,28 @@
 #include "tavern/wi.h"
 #include "tavern/world.h"
 
-/* ---- tokens: what SillyTavern counts for an unknown OpenAI model ---- */
+/* ---- tokens: what SillyTavern counts for the model's name ---- */
+
+/* SillyTavern's server counts a message for a claude name as Claude's
+ * tokens of the prompt convertClaudePrompt() makes of it alone,
+ * "\n\nHuman: " then "NAME: " if it has a name, then its content; its
+ * TokenHandler takes 3 off (countTokensOpenAIAsync without full). */
+static size_t
+count_claude(const char *name, const char *text, size_t len, size_t off)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	buf_puts(&b, "\n\nHuman: ");
+	if (name && *name) {
+		buf_puts(&b, name);
+		buf_puts(&b, ": ");
+	}
+	buf_put(&b, text, len);
+	n = tokenizer_count(TOKENIZER_CLAUDE, b.data, b.len);
+	buf_free(&b);
+	return n > off ? n - off : 0;
+}
 
 static size_t
 count_tokens(void *ctx, const char *role, const char *name, const char *text,
@@ -24,6 +45,8 @@ count_tokens(void *ctx, const char *role, const char *name, const char *text,
 	const struct tavern_plug *p = ctx;
 	size_t n = 3;   /* gpt-3.5-turbo's tokens per message */
 
+	if (p->kind == TOKENIZER_CLAUDE)
+		return count_claude(name, text, len, 3);
 	if (role)
 		n += tokenizer_count(p->kind, role, strlen(role));
 	n += tokenizer_count(p->kind, text, len);
