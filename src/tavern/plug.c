@@ -55,12 +55,24 @@ count_tokens(void *ctx, const char *role, const char *name, const char *text,
 	return n;
 }
 
+/* World info's budget (wi.h): SillyTavern counts a text there as a
+ * system message of that content alone, one less (countTokensOpenAIAsync
+ * with full): for an OpenAI encoding 3 + "system" + the text + 3, less 1;
+ * for a claude name the Claude prompt "\n\nHuman: " and the text, less
+ * 1.  An empty text is 0. */
 static int64_t
-count_text(void *ctx, const char *text, size_t len)
+count_text(void *ctx, const char *text, size_t len, bool start)
 {
 	const struct tavern_plug *p = ctx;
 
-	return (int64_t)tokenizer_count(p->kind, text, len);
+	if (!start)
+		return (int64_t)tokenizer_count(p->kind, text, len);
+	if (len == 0)
+		return 0;
+	if (p->kind == TOKENIZER_CLAUDE)
+		return (int64_t)count_claude(NULL, text, len, 1);
+	return (int64_t)(tokenizer_count(p->kind, text, len) +
+	    tokenizer_count(p->kind, "system", 6) + 5);
 }
 
 /* ---- regex scripts ---- */
