@@ -101,7 +101,7 @@
  *   2. That text is normalized to NFKC with the tables of the Rust crate
  *      unicode-normalization-alignments 0.1.12 (Unicode 9.0), which
  *      nfkc-gen.py rebuilt from Python's and checked against the library
- *      entry by entry (tokenizer_nfkc.h).
+ *      entry by entry (ranks/nfkc.txt).
  *   3. It is split by GPT-2's pattern, 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+
  *      | ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+, as Oniguruma runs it
  *      (\s being Unicode's White_Space; both engines know Unicode 14).
