@@ -147,6 +147,25 @@ put_utf8(char *out, uint32_t cp)
 	return 4;
 }
 
+/* Put the n marks at v in canonical order: a stable sort by class, by
+ * counting (linear, whatever the run: a text may hold a megabyte of
+ * marks). */
+static void
+order_marks(uint32_t *v, size_t n)
+{
+	size_t at[257] = {0}, i;
+	uint32_t *tmp = xreallocarray(NULL, n, sizeof(*tmp));
+
+	for (i = 0; i < n; i++)
+		at[ccc(v[i]) + 1]++;
+	for (i = 1; i < 257; i++)
+		at[i] += at[i - 1];
+	for (i = 0; i < n; i++)
+		tmp[at[ccc(v[i])]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+}
+
 /*
  * NFKC of valid UTF-8 s[0..len) (it has a byte >= 0x80), in a new string
  * whose length goes to *outlen; the caller frees.  Decompose fully, put
@@ -173,12 +192,13 @@ nfkc(const char *s, size_t len, size_t *outlen)
 		decompose(cp, &d);
 		i += k;
 	}
-	for (i = 1; i < d.n; i++) {
-		if ((cc = ccc(d.v[i])) == 0)
-			continue;
-		for (j = i, c = d.v[i]; j > 0 && ccc(d.v[j - 1]) > cc; j--)
-			d.v[j] = d.v[j - 1];
-		d.v[j] = c;
+	for (i = 0; i < d.n; i = j) {
+		for (j = i; j < d.n && ccc(d.v[j]) != 0; j++)
+			;
+		if (j - i > 1)
+			order_marks(d.v + i, j - i);
+		if (j == i)
+			j++;
 	}
 	if (d.n > 0) {
 		last = ccc(d.v[0]) ? 256 : 0;

@@ -266,6 +266,42 @@ check_ids(const char *what, const char *text, size_t len, char *p)
 	tokenizer_ids_free(&ids);
 }
 
+/* Append the bytes of hex string h ("-": none) to b. */
+static void
+put_hex(struct buf *b, const char *h)
+{
+	unsigned v;
+
+	if (strcmp(h, "-") == 0)
+		return;
+	for (; h[0] && h[1] && sscanf(h, "%2x", &v) == 1; h += 2)
+		buf_putc(b, (char)v);
+}
+
+/* "PREFIX HEX COUNT": PREFIX once, then HEX repeat times (a megabyte of
+ * marks, of spaces: each must count in linear time). */
+static void
+check_claude_run(unsigned long repeat, char *rest, struct buf *b)
+{
+	struct buf unit = BUF_INIT;
+	char *prefix = strtok(rest, " "), *hex = strtok(NULL, " "),
+	    *count = strtok(NULL, " ");
+	unsigned long i;
+
+	if (!prefix || !hex || !count) {
+		CHECK(!"malformed run line in claude/expected.txt");
+		return;
+	}
+	buf_reset(b);
+	put_hex(b, prefix);
+	put_hex(&unit, hex);
+	for (i = 0; i < repeat; i++)
+		buf_put(b, unit.data, unit.len);
+	CHECK_INT(tokenizer_count(TOKENIZER_CLAUDE, b->data, b->len),
+	    strtoul(count, NULL, 10));
+	buf_free(&unit);
+}
+
 /* Every value of tokenizer/claude/expected.txt (claude/gen-expected.mjs:
  * the library SillyTavern runs Claude's tokenizer with). */
 static void
@@ -274,7 +310,7 @@ check_claude(void)
 	struct buf all = BUF_INIT, json = BUF_INIT, text = BUF_INIT;
 	char *line, *next, *kind, *rest, *name, path[512];
 	cJSON *texts = NULL, *t;
-	int ntext = 0, files = 0, chats = 0;
+	int ntext = 0, files = 0, chats = 0, runs = 0;
 
 	if (!read_file("tokenizer/claude/expected.txt", &all) ||
 	    !read_file("tokenizer/claude/texts.json", &json) ||
@@ -313,8 +349,12 @@ check_claude(void)
 			check_chat_in("tokenizer/claude/chat-cases.json", name,
 			    strtoul(rest, NULL, 10));
 			chats++;
+		} else if (strcmp(kind, "run") == 0) {
+			check_claude_run(strtoul(name, NULL, 10), rest, &text);
+			runs++;
 		}
 	}
+	CHECK(runs >= 9);
 	CHECK(ntext >= 600);
 	CHECK(files >= 15);
 	CHECK(chats >= 9);

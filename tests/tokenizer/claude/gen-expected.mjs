@@ -15,6 +15,9 @@
 // does not give to Claude is counted with tiktoken, as there).
 //   text INDEX COUNT ID...      texts.json[INDEX], encode(text)
 //   file NAME COUNT ID...       ../corpus/NAME, read as Node decodes it
+//   run REPEAT PREFIX HEX COUNT the string HEX (UTF-8) REPEAT times, after
+//                               PREFIX (hex, - for none) once (marks after
+//                               one letter, of one letter, of spaces...)
 //   chat NAME COUNT             chat-cases.json
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -50,6 +53,13 @@ for (const f of readdirSync(corpus).filter((f) => !f.startsWith('.')).sort()) {
 	const ids = Array.from(tok.encode(new TextDecoder().decode(readFileSync(join(corpus, f)))));
 	out.push(['file', f, ids.length, ...ids].join(' '));
 }
+const hex = (x) => Buffer.from(x).toString('hex');
+for (const [prefix, str, n] of [['e', '\u0301\u0316', 1 << 17],
+	['', 'a', 1 << 20], ['', ' ', 1 << 20], ['', '<', 1 << 18],
+	['', '你好世界', 1 << 16], ['', '<EOT>', 1 << 14], ['x', '\u3000', 1 << 16],
+	['', '\ufdfa', 1 << 12], ['', '\u1100\u1161\u11a8', 1 << 14]])
+	out.push(['run', n, hex(prefix) || '-', hex(str),
+		tok.encode(prefix + str.repeat(n)).length].join(' '));
 for (const c of JSON.parse(readFileSync(join(here, 'chat-cases.json'), 'utf8'))) {
 	let n;
 	if (c.model.includes('claude') && !/gpt-4|gpt-3\.5-turbo/.test(c.model)) {
