@@ -354,6 +354,7 @@ enum diag_level {
 	X(MSG_CARD_NO_FIELD, "the card has no field '%s'") \
 	X(MSG_CARD_TTY, "refusing to write a PNG to a terminal: give -o FILE or redirect standard output") \
 	X(MSG_CARD_WRITE, "cannot write %s:") \
+	X(MSG_CARD_BOOK_UNLINKED, "the card's embedded lorebook is not sent: SillyTavern imports it as the world '%s', which extensions.world (%s) does not name") \
 	/* jsregex */ \
 	X(MSG_JSREGEX_PCRE2, "%s: the pattern cannot be compiled: %s") \
 	X(MSG_JSREGEX_TRAILING_BACKSLASH, "%s: '\\' at the end of the pattern") \
