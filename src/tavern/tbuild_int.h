@@ -203,6 +203,11 @@ const char *tb_sub_as(struct tb *t, const char *asset, const char *s);
 /* The asset name of the preset's prompt id. */
 const char *tb_prompt_asset(struct tb *t, const char *id);
 size_t tb_tokens(struct tb *t, struct tmsg *m);
+/* Claude's tokens of "\n\nHuman: ", "NAME: " when name is set, and
+ * text[0..len), less off (not below 0): what SillyTavern's server counts
+ * for a claude model name (tbuild_item.c). */
+size_t tb_claude_tokens(const char *name, const char *text, size_t len,
+    size_t off);
 const char *tb_trim(struct arena *a, const char *s);
 enum role tb_role_of(const char *s);
 

@@ -144,10 +144,11 @@ wi_estimate_tokens(void *ctx, const char *text, size_t len)
 }
 
 static int64_t
-tokens(struct engine *g, const char *t, size_t len)
+tokens(struct engine *g, const char *t, size_t len, bool start)
 {
 	if (g->in->count_tokens)
-		return g->in->count_tokens(g->in->count_tokens_ctx, t, len);
+		return g->in->count_tokens(g->in->count_tokens_ctx, t, len,
+		    start);
 	return wi_estimate_tokens(NULL, t, len);
 }
 
@@ -909,6 +910,9 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 	struct item **batch;
 	struct buf all = BUF_INIT, newc = BUF_INIT, rectext = BUF_INIT;
 	int64_t *levels, level = 0, skew = 0, budget, all_tokens = 0;
+	/* all_tokens counts allActivatedText as a text; all_cont as the
+	 * continuation of one (see count_tokens in wi.h). */
+	int64_t all_cont = 0;
 	size_t nlevels = 0, li = 0, i, j, nb, nact = 0, newc_at, newc_units = 0;
 	size_t all_units = 0;
 	/* newc[0..safe_at) holds safe_tokens tokens and is never recounted
@@ -1071,13 +1075,13 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 			    (c[0] >= 'A' && c[0] <= 'Z') ||
 			    (c[0] >= '0' && c[0] <= '9'))) {
 				safe_tokens += tokens(&g, newc.data + safe_at,
-				    newc_at - safe_at);
+				    newc_at - safe_at, safe_at == 0);
 				safe_at = newc_at;
 			}
 			if (!it->e->ignore_budget) {
 				int64_t t = all_tokens + (in->count_tokens ?
 				    safe_tokens + tokens(&g, newc.data + safe_at,
-				    newc.len - safe_at) :
+				    newc.len - safe_at, safe_at == 0) :
 				    units_to_tokens(newc_units));
 
 				if (t >= budget) {
@@ -1135,16 +1139,21 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 
 			buf_putc(&rectext, '\n');
 			all_units += utf16_length(rectext.data, rectext.len);
-			if (!in->count_tokens)
+			if (!in->count_tokens) {
 				all_tokens = units_to_tokens(all_units);
-			else if (split)
-				all_tokens += tokens(&g, rectext.data,
-				    rectext.len);
+			} else if (split) {
+				all_tokens = tokens(&g, rectext.data,
+				    rectext.len, true) + all_cont;
+				all_cont += tokens(&g, rectext.data,
+				    rectext.len, false);
+			}
 			buf_put(&rectext, all.data ? all.data : "", all.len);
 			buf_reset(&all);
 			buf_put(&all, rectext.data, rectext.len);
-			if (in->count_tokens && !split)
-				all_tokens = tokens(&g, all.data, all.len);
+			if (in->count_tokens && !split) {
+				all_tokens = tokens(&g, all.data, all.len, true);
+				all_cont = tokens(&g, all.data, all.len, false);
+			}
 		}
 		(void)nsucc;
 		state = next;
@@ -1184,7 +1193,7 @@ wi_run(struct run *run, const struct wi_input *in, struct wi_result *out)
 				buf_putc(&t, '\n');
 			buf_puts(&t, c ? c : "");
 		}
-		out->tokens_used = t.len ? tokens(&g, t.data, t.len) : 0;
+		out->tokens_used = t.len ? tokens(&g, t.data, t.len, false) : 0;
 		buf_free(&t);
 	}
 	wi_scan_free(g.sc);
