@@ -1390,6 +1390,9 @@ again:
 		die("out of memory");
 	re->behind = t.behind;
 	re->nbehind = t.nbehind;
+	if (!body && !(opts & PCRE2_AUTO_CALLOUT) && t.nbehind == 0)
+		re->has_prefix = jsregex_prefix(pat, len, flags & JSREGEX_I,
+		    flags & JSREGEX_Y, &re->prefix);
 	jsregex_set_limits(re, JSREGEX_MATCH_LIMIT, JSREGEX_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re->mctx, JSREGEX_HEAP_LIMIT);
 	re->ngroups = t.ngroups;
@@ -1482,6 +1485,14 @@ jsregex_match(struct jsregex *re, void *md, const char *subject,
 	re->scan = 0;
 	re->scan_start = SIZE_MAX;
 	pcre2_set_callout(re->mctx, outer_callout, re);
+	if (re->has_prefix) {
+		size_t at = jsregex_prefix_find(&re->prefix, subject, len,
+		    start);
+
+		if (at == SIZE_MAX)
+			return JSREGEX_NOMATCH;
+		start = at;
+	}
 	/* The caller checked the UTF-8 (jsregex_valid()), once per text
 	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,

@@ -123,6 +123,28 @@ struct jsregex_origin {
 
 struct jsregex_behind;
 
+/*
+ * The literal every match begins with (jsregex_prefix.c), found in the
+ * pattern's source, JavaScript's or PCRE2's: jsregex_prefix() fills p
+ * and says whether there is one; jsregex_prefix_find() gives the first
+ * offset >= from of s[0..len) where a match can begin, or SIZE_MAX when
+ * none can.  A search started there gives the same match, offsets and
+ * limit errors as one started at from (a caller that counts steps
+ * across start positions, as automatic callouts do, must not skip).
+ */
+struct jsregex_prefix {
+	char lit[16];           /* lower-cased when caseless */
+	size_t len;
+	bool caseless;
+	bool digit;             /* an ASCII digit follows the literal */
+	bool sk;                /* caseless with s or k: U+017F and U+212A
+	                         * match those too */
+};
+bool jsregex_prefix(const char *pat, size_t len, bool caseless,
+    bool sticky, struct jsregex_prefix *p);
+size_t jsregex_prefix_find(const struct jsregex_prefix *p, const char *s,
+    size_t len, size_t from);
+
 struct jsregex {
 	void *code;             /* pcre2_code_8, owned */
 	void *mctx;             /* pcre2_match_context_8, owned */
@@ -149,6 +171,10 @@ struct jsregex {
 	 * than its limit stops as over the limit. */
 	uint64_t scan, scan_limit;
 	size_t scan_start, scan_at;
+	/* Where a match can begin (see jsregex_prefix()): unused with
+	 * automatic callouts or emulated look-behinds. */
+	struct jsregex_prefix prefix;
+	bool has_prefix;
 };
 
 /*

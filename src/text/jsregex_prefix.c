@@ -1,0 +1,242 @@
+/*
+ * jsregex_prefix: the literal every match of a pattern begins with, read
+ * from the pattern's source, so that a search can skip to where it
+ * occurs instead of letting PCRE2's interpreter try every position (it
+ * only knows a first and a last code unit).  The rules are kept
+ * conservative, so that they hold for JavaScript syntax and for PCRE2's
+ * own (world-info keys are compiled as written):
+ *
+ *   - nothing when the pattern holds a '|' outside groups (an
+ *     alternative could begin with anything), or something that makes
+ *     telling so uncertain (\Q, a comment group, a POSIX class), or is
+ *     sticky (anchored where it starts);
+ *   - leading \b and \B are skipped (zero-width, they examine the text
+ *     before the start offset, which PCRE2 sees as well);
+ *   - then printable ASCII characters that are not syntax, and a
+ *     backslash before ASCII punctuation, are the literal, until
+ *     something else; a character followed by ?, * or a brace that is
+ *     not {n}, {n,} or {n,m} with n >= 1 is left out, one followed by +
+ *     or such a brace is taken (n times) and ends it;
+ *   - a literal ended by \d not followed by ?, * or a brace also says
+ *     that an ASCII digit follows it (\d is ASCII-only without UCP).
+ *
+ * Caseless patterns compare ASCII letters without case.  In UTF mode
+ * PCRE2 also matches U+017F (long s) to s and U+212A (Kelvin sign) to k:
+ * a caseless literal that holds s or k does not skip in a text holding
+ * either.
+ *
+ * Skipping changes nothing else: PCRE2 counts its match limit per start
+ * position, and a position that is not at the literal fails on the
+ * literal's first character, so the match, the offsets and whether a
+ * limit is hit are what a search from the first position would give.
+ * Callers that count across start positions (automatic callouts) do not
+ * use it.
+ */
+#define _GNU_SOURCE             /* memmem */
+#include "text/jsregex.h"
+
+#include <string.h>
+
+static bool
+is_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && !strchr("\\^$.|?*+()[]{}/", c);
+}
+
+static bool
+is_punct(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f && !((c >= '0' && c <= '9') ||
+	    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_');
+}
+
+/* A brace quantifier at p[i] ('{'): its minimum, or -1 when it is none
+ * of {n}, {n,}, {n,m}; *end is past the '}'. */
+static long
+brace_min(const char *p, size_t n, size_t i, size_t *end)
+{
+	size_t j = i + 1;
+	long lo = 0;
+
+	if (j >= n || p[j] < '0' || p[j] > '9')
+		return -1;
+	for (; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+		if (lo < 1000)
+			lo = lo * 10 + (p[j] - '0');
+	if (j < n && p[j] == ',')
+		for (j++; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+			;
+	if (j >= n || p[j] != '}')
+		return -1;
+	*end = j + 1;
+	return lo;
+}
+
+/* A '|' outside groups and classes, or syntax that hides where they
+ * are: no prefix can be trusted. */
+static bool
+alternatives(const char *p, size_t n)
+{
+	size_t i, depth = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\\') {
+			if (++i < n && (p[i] == 'Q' || p[i] == 'E'))
+				return true;
+		} else if (p[i] == '[') {
+			for (i++; i < n && p[i] == '^'; i++)
+				;
+			if (i < n && p[i] == ']')
+				continue;       /* [] or [^]: empty / any */
+			for (; i < n && p[i] != ']'; i++) {
+				if (p[i] == '\\')
+					i++;
+				else if (p[i] == '[' && i + 1 < n &&
+				    strchr(":.=", p[i + 1]))
+					return true;
+			}
+			if (i >= n)
+				return true;
+		} else if (p[i] == '(') {
+			if (i + 2 < n && p[i + 1] == '?' && p[i + 2] == '#')
+				return true;
+			depth++;
+		} else if (p[i] == ')') {
+			if (depth == 0)
+				return true;
+			depth--;
+		} else if (p[i] == '|' && depth == 0) {
+			return true;
+		}
+	}
+	return depth != 0;
+}
+
+bool
+jsregex_prefix(const char *pat, size_t n, bool caseless, bool sticky,
+    struct jsregex_prefix *out)
+{
+	size_t i = 0, j, end;
+	long rep;
+
+	memset(out, 0, sizeof(*out));
+	if (sticky || alternatives(pat, n))
+		return false;
+	while (i + 1 < n && pat[i] == '\\' && (pat[i + 1] == 'b' ||
+	    pat[i + 1] == 'B'))
+		i += 2;
+	while (i < n && out->len < sizeof(out->lit)) {
+		unsigned char c = (unsigned char)pat[i];
+		size_t next;
+
+		if (is_plain(c))
+			next = i + 1;
+		else if (c == '\\' && i + 1 < n &&
+		    is_punct((unsigned char)pat[i + 1]))
+			c = (unsigned char)pat[i + 1], next = i + 2;
+		else
+			break;
+		if (caseless && c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if (next < n && (pat[next] == '?' || pat[next] == '*'))
+			break;
+		if (next < n && pat[next] == '{') {
+			rep = brace_min(pat, n, next, &end);
+			for (j = 0; j < (size_t)(rep > 0 ? rep : 0) &&
+			    out->len < sizeof(out->lit); j++)
+				out->lit[out->len++] = (char)c;
+			i = n;          /* ended: nothing follows it for sure */
+			break;
+		}
+		out->lit[out->len++] = (char)c;
+		i = next;
+		if (i < n && pat[i] == '+') {
+			i = n;
+			break;
+		}
+	}
+	if (out->len == 0)
+		return false;
+	if (out->len < sizeof(out->lit) && i + 1 < n && pat[i] == '\\' &&
+	    pat[i + 1] == 'd' && (i + 2 >= n || !strchr("?*{", pat[i + 2])))
+		out->digit = true;
+	out->caseless = caseless;
+	for (j = 0; caseless && j < out->len; j++)
+		if (out->lit[j] == 's' || out->lit[j] == 'k')
+			out->sk = true;
+	return true;
+}
+
+static bool
+same_ci(const char *a, const char *lit, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)a[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if (c != (unsigned char)lit[i])
+			return false;
+	}
+	return true;
+}
+
+/* The first place at or after from where lit occurs, or NULL. */
+static const char *
+find_lit(const struct jsregex_prefix *p, const char *s, size_t len,
+    size_t from)
+{
+	const char *at = s + from, *end = s + len, *a, *b;
+	unsigned char c0 = (unsigned char)p->lit[0];
+
+	if (!p->caseless || !((c0 >= 'a' && c0 <= 'z')))
+		for (;;) {
+			if (!p->caseless)
+				return memmem(at, (size_t)(end - at), p->lit,
+				    p->len);
+			at = memchr(at, c0, (size_t)(end - at));
+			if (!at || (size_t)(end - at) < p->len)
+				return NULL;
+			if (same_ci(at, p->lit, p->len))
+				return at;
+			at++;
+		}
+	a = memchr(at, c0, (size_t)(end - at));
+	b = memchr(at, c0 - 'a' + 'A', (size_t)(end - at));
+	for (;;) {
+		const char *c = !a ? b : !b ? a : a < b ? a : b;
+
+		if (!c || (size_t)(end - c) < p->len)
+			return NULL;
+		if (same_ci(c, p->lit, p->len))
+			return c;
+		if (c == a)
+			a = memchr(c + 1, c0, (size_t)(end - c - 1));
+		else
+			b = memchr(c + 1, c0 - 'a' + 'A', (size_t)(end - c - 1));
+	}
+}
+
+size_t
+jsregex_prefix_find(const struct jsregex_prefix *p, const char *s,
+    size_t len, size_t from)
+{
+	const char *at;
+
+	if (from > len)
+		return SIZE_MAX;
+	if (p->sk && (memmem(s, len, "\xC5\xBF", 2) ||
+	    memmem(s, len, "\xE2\x84\xAA", 3)))
+		return from;    /* no skipping: PCRE2 folds these to s, k */
+	while ((at = find_lit(p, s, len, from)) != NULL) {
+		size_t off = (size_t)(at - s);
+
+		if (!p->digit || (off + p->len < len && s[off + p->len] >= '0' &&
+		    s[off + p->len] <= '9'))
+			return off;
+		from = off + 1;
+	}
+	return SIZE_MAX;
+}
