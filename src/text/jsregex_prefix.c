@@ -32,7 +32,6 @@
  * Callers that count across start positions (automatic callouts) do not
  * use it.
  */
-#define _GNU_SOURCE             /* memmem */
 #include "text/jsregex.h"
 
 #include <string.h>
@@ -183,40 +182,73 @@ same_ci(const char *a, const char *lit, size_t n)
 	return true;
 }
 
-/* The first place at or after from where lit occurs, or NULL. */
+/* How common a byte is in prose (higher: rarer), to pick the byte of
+ * the literal that memchr() looks for. */
+static int
+rarity(unsigned char c)
+{
+	static const char common[] = " etaoinshrdlcumwfgypbvkjxqz";
+	const char *p;
+
+	if (c >= 'A' && c <= 'Z')
+		c = (unsigned char)(c - 'A' + 'a');
+	p = c ? strchr(common, c) : NULL;
+	return p ? (int)(p - common) : (int)sizeof(common);
+}
+
+/* The next byte at or after at that is c, or c in the other case when
+ * caseless (c lower-cased), or NULL. */
+static const char *
+next_byte(const char *at, const char *end, unsigned char c, bool caseless)
+{
+	const char *a, *b;
+
+	if (at >= end)
+		return NULL;
+	a = memchr(at, c, (size_t)(end - at));
+	if (!caseless || c < 'a' || c > 'z')
+		return a;
+	b = memchr(at, c - 'a' + 'A', (size_t)(a ? a - at : end - at));
+	return b ? b : a;
+}
+
+/* The first place at or after from where lit occurs, or NULL: memchr()
+ * for its rarest byte, then the rest compared. */
 static const char *
 find_lit(const struct jsregex_prefix *p, const char *s, size_t len,
     size_t from)
 {
-	const char *at = s + from, *end = s + len, *a, *b;
-	unsigned char c0 = (unsigned char)p->lit[0];
+	const char *end = s + len, *at;
+	size_t r = 0, i;
 
-	if (!p->caseless || !((c0 >= 'a' && c0 <= 'z')))
-		for (;;) {
-			if (!p->caseless)
-				return memmem(at, (size_t)(end - at), p->lit,
-				    p->len);
-			at = memchr(at, c0, (size_t)(end - at));
-			if (!at || (size_t)(end - at) < p->len)
-				return NULL;
-			if (same_ci(at, p->lit, p->len))
-				return at;
-			at++;
-		}
-	a = memchr(at, c0, (size_t)(end - at));
-	b = memchr(at, c0 - 'a' + 'A', (size_t)(end - at));
-	for (;;) {
-		const char *c = !a ? b : !b ? a : a < b ? a : b;
+	for (i = 1; i < p->len; i++)
+		if (rarity((unsigned char)p->lit[i]) >
+		    rarity((unsigned char)p->lit[r]))
+			r = i;
+	if (len - from < p->len)
+		return NULL;
+	for (at = s + from + r; (at = next_byte(at, end - (p->len - 1 - r),
+	    (unsigned char)p->lit[r], p->caseless)) != NULL; at++) {
+		const char *c = at - r;
 
-		if (!c || (size_t)(end - c) < p->len)
-			return NULL;
-		if (same_ci(c, p->lit, p->len))
+		if (p->caseless ? same_ci(c, p->lit, p->len) :
+		    memcmp(c, p->lit, p->len) == 0)
 			return c;
-		if (c == a)
-			a = memchr(c + 1, c0, (size_t)(end - c - 1));
-		else
-			b = memchr(c + 1, c0 - 'a' + 'A', (size_t)(end - c - 1));
 	}
+	return NULL;
+}
+
+/* Does s[0..len) hold the bytes t[0..n)? */
+static bool
+holds(const char *s, size_t len, const char *t, size_t n)
+{
+	const char *end = s + len, *at;
+
+	for (at = s; (at = memchr(at, t[0], (size_t)(end - at))) != NULL;
+	    at++)
+		if ((size_t)(end - at) >= n && memcmp(at, t, n) == 0)
+			return true;
+	return false;
 }
 
 size_t
@@ -227,8 +259,8 @@ jsregex_prefix_find(const struct jsregex_prefix *p, const char *s,
 
 	if (from > len)
 		return SIZE_MAX;
-	if (p->sk && (memmem(s, len, "\xC5\xBF", 2) ||
-	    memmem(s, len, "\xE2\x84\xAA", 3)))
+	if (p->sk && (holds(s, len, "\xC5\xBF", 2) ||
+	    holds(s, len, "\xE2\x84\xAA", 3)))
 		return from;    /* no skipping: PCRE2 folds these to s, k */
 	while ((at = find_lit(p, s, len, from)) != NULL) {
 		size_t off = (size_t)(at - s);
