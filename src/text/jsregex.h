@@ -144,6 +144,17 @@ bool jsregex_prefix(const char *pat, size_t len, bool caseless,
     bool sticky, struct jsregex_prefix *p);
 size_t jsregex_prefix_find(const struct jsregex_prefix *p, const char *s,
     size_t len, size_t from);
+/*
+ * For a translated pattern (PCRE2 syntax, compiled with opts) whose
+ * top-level alternatives are some anchored at the start (\A) and some
+ * not, where PCRE2's interpreter tries every position: the bytes the
+ * other alternatives can begin with, from PCRE2's own start bitmap of
+ * them alone.  A match then begins at offset 0 or at such a byte; the
+ * caller runs the whole regex anchored at each of those.  False when it
+ * does not apply.
+ */
+bool jsregex_start_bytes(const char *pat, size_t len, uint32_t opts,
+    uint8_t bits[32]);
 
 struct jsregex {
 	void *code;             /* pcre2_code_8, owned */
@@ -175,6 +186,10 @@ struct jsregex {
 	 * automatic callouts or emulated look-behinds. */
 	struct jsregex_prefix prefix;
 	bool has_prefix;
+	/* Or the bytes a match can begin with besides offset 0 (see
+	 * jsregex_start_bytes()). */
+	uint8_t starts[32];
+	bool has_starts;
 };
 
 /*

@@ -32,9 +32,14 @@
  * Callers that count across start positions (automatic callouts) do not
  * use it.
  */
+#define _GNU_SOURCE             /* memmem */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "text/jsregex.h"
 
+#include <pcre2.h>
 #include <string.h>
+
+#include "base/buf.h"
 
 static bool
 is_plain(unsigned char c)
@@ -271,4 +276,70 @@ jsregex_prefix_find(const struct jsregex_prefix *p, const char *s,
 		from = off + 1;
 	}
 	return SIZE_MAX;
+}
+
+/*
+ * jsregex_start_bytes(): the translator writes classes, groups and
+ * escapes (\x{..}, \p{..}, \g{..}) whose insides hold no '|', '(' or
+ * ')'; a POSIX class ("[:") is not looked into.  An alternative that
+ * begins with \A can only match at offset 0 (and nowhere when the search
+ * starts later); at any other offset the whole regex fails on it at
+ * once, and on the others where their start bitmap says so, so only
+ * offset 0 and the bitmap's bytes need a try.
+ */
+bool
+jsregex_start_bytes(const char *pat, size_t n, uint32_t opts,
+    uint8_t bits[32])
+{
+	struct buf rest = BUF_INIT;
+	size_t i, alt = 0, depth = 0, nstart = 0, nrest = 0;
+	pcre2_code *code;
+	const uint8_t *bm = NULL;
+	int err;
+	PCRE2_SIZE eoff;
+
+	if (memmem(pat, n, "[:", 2))
+		return false;
+	for (i = 0; i <= n; i++) {
+		if (i < n && pat[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (i < n && pat[i] == '[') {
+			for (i++; i < n && pat[i] != ']'; i++)
+				if (pat[i] == '\\')
+					i++;
+			continue;
+		}
+		if (i < n && pat[i] == '(')
+			depth++;
+		else if (i < n && pat[i] == ')' && depth > 0)
+			depth--;
+		if (i < n && !(pat[i] == '|' && depth == 0))
+			continue;
+		if (i - alt >= 2 && pat[alt] == '\\' && pat[alt + 1] == 'A') {
+			nstart++;
+		} else {
+			if (nrest++)
+				buf_putc(&rest, '|');
+			buf_put(&rest, pat + alt, i - alt);
+		}
+		alt = i + 1;
+	}
+	if (nstart == 0 || nrest == 0 || depth != 0) {
+		buf_free(&rest);
+		return false;
+	}
+	code = pcre2_compile((PCRE2_SPTR)(rest.data ? rest.data : ""),
+	    rest.len, opts, &err, &eoff, NULL);
+	buf_free(&rest);
+	if (!code)
+		return false;
+	if (pcre2_pattern_info(code, PCRE2_INFO_FIRSTBITMAP, &bm) != 0 || !bm) {
+		pcre2_code_free(code);
+		return false;
+	}
+	memcpy(bits, bm, 32);
+	pcre2_code_free(code);
+	return true;
 }

@@ -439,11 +439,23 @@ test_prefix(void)
 		{ "q\\d?z", "g", "qz q1z" },
 		{ "x(a|b)", "g", "xc xb xa" },
 		{ "ab[|)]", "g", "ab ab| ab)" },
+		{ "^\\s+|\\s+$", "g", " \t a b \xC2\xA0x \xE3\x80\x80" },
+		{ "^\\s+|\\s+$", "g", "" },
+		{ "^\\s+|\\s+$", "g", "   " },
+		{ "^a|[bc\\u00e9]+|^d", "gi", "aBcd\xC3\xA9 \xC3\x89" "b a" },
+		{ "^(a|b)|(x)", "g", "bxax" },
 	};
 	struct jsregex_origin at = { NULL, {0, 0}, false, 0, false, "t", false };
 	size_t i, pos;
 
 	CHECK_STR(prefix_of("soft\\d+", false), "soft+digit");
+	{
+		struct jsregex t;
+
+		CHECK(jsregex_compile(&run, &at, "^\\s+|\\s+$", 9, 0, &t));
+		CHECK(t.has_starts);
+		jsregex_free(&t);
+	}
 	CHECK_STR(prefix_of("\\bRune8(s|es)?\\b", true), "rune8");
 	CHECK_STR(prefix_of(" {2,}", false), "  ");
 	CHECK_STR(prefix_of("ab?c", false), "a");
@@ -469,6 +481,7 @@ test_prefix(void)
 		CHECK(jsregex_compile(&run, &at, cases[i].pat,
 		    strlen(cases[i].pat), flags_of(cases[i].flags), &b));
 		b.has_prefix = false;
+		b.has_starts = false;
 		md = jsregex_match_data(a.ngroups + 1);
 		for (pos = 0; pos <= n; pos++) {
 			enum jsregex_result ra, rb;
