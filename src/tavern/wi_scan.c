@@ -174,6 +174,21 @@ lower(struct wi_scan *sc, const char *s, size_t n, size_t *outlen)
 	}
 	buf_reserve(&b, n + 1);
 	while (i < n) {
+		/* A run of ASCII at once: most text, even with some
+		 * curly quotes in it. */
+		for (k = i; k < n && (unsigned char)s[k] < 0x80; k++)
+			;
+		if (k > i) {
+			size_t j;
+
+			buf_reserve(&b, k - i + 1);
+			for (j = i; j < k; j++)
+				b.data[b.len++] = (s[j] >= 'A' && s[j] <= 'Z') ?
+				    (char)(s[j] + 32) : s[j];
+			b.data[b.len] = '\0';
+			i = k;
+			continue;
+		}
 		k = utf8_decode(s + i, n - i, &cp);
 		if (k == 0) {
 			buf_putc(&b, s[i++]);
