@@ -473,13 +473,14 @@ test_prefix(void)
 	for (i = 0; i < LEN(cases); i++) {
 		struct jsregex a, b;
 		const char *t = cases[i].text;
-		size_t n = strlen(t), ova[4], ovb[4];
+		size_t n = strlen(t), ova[16], ovb[16];
 		void *md;
 
 		CHECK(jsregex_compile(&run, &at, cases[i].pat,
 		    strlen(cases[i].pat), flags_of(cases[i].flags), &a));
 		CHECK(jsregex_compile(&run, &at, cases[i].pat,
 		    strlen(cases[i].pat), flags_of(cases[i].flags), &b));
+		CHECK(2 * (a.ngroups + 1) <= LEN(ova));
 		b.has_prefix = false;
 		b.has_starts = false;
 		md = jsregex_match_data(a.ngroups + 1);
