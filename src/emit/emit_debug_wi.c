@@ -13,7 +13,7 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "prompt/chat.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 void
 emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,

@@ -21,7 +21,7 @@
 #include "pipeline/budget.h"
 #include "prompt/chat.h"
 #include "tavern/titem.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 static void
 put_bar_legend(struct page *p, const struct sums *s)

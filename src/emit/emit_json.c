@@ -21,7 +21,7 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "data/tree.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 #include "pipeline/budget.h"
 #include "text/tokenizer.h"
 

@@ -30,8 +30,8 @@
 #include "prompt/chat.h"
 #include "prompt/names.h"
 #include "tavern/titem.h"
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "world/wi.h"
+#include "world/world.h"
 
 static const char *const stage_keys[TAVERN_NSTAGES] = {
 	"raw", "after_before_macro_regex", "after_macro", "after_regex",

@@ -12,8 +12,8 @@
 #include "tavern/card.h"
 #include "tavern/ftav.h"
 #include "tavern/macro.h"
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "world/wi.h"
+#include "world/world.h"
 
 /* ---- tokens: what SillyTavern counts for an unknown OpenAI model ---- */
 

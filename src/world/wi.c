@@ -3,7 +3,7 @@
  * groups, timed effects and the output per position.  Key matching and
  * the scan buffer are in wi_scan.c.
  */
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 #include <limits.h>
 #include <math.h>
