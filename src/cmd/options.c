@@ -415,7 +415,7 @@ cli_option(int ch, const char *verb, bool debug,
 {
 	struct options *opt = &args->build;
 	enum out_format f;
-	enum tavern_stage stage;
+	enum item_stage stage;
 
 	switch (ch) {
 	case 'f':
@@ -474,7 +474,7 @@ cli_option(int ch, const char *verb, bool debug,
 			    progname, verb);
 			return USAGE;
 		}
-		if (!tavern_stage_parse(optarg, &stage)) {
+		if (!item_stage_parse(optarg, &stage)) {
 			fprintf(stderr, "%s: --stage: unknown stage "
 			    "'%s' (expected raw, regex-pre, macros or "
 			    "regex-post)\n", progname, optarg);
@@ -1079,7 +1079,7 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 	if (assemble(run, opt, &chat, &res)) {
 		chat.color = emit_color(STDOUT_FILENO, args->color);
 		chat.stage = args->stage;
-		if (args->stage && !chat.tavern)
+		if (args->stage && chat.dialect != DIALECT_TAVERN)
 			diag_plain(run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    args->stage);
 		if (debug)

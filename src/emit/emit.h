@@ -21,7 +21,7 @@
 struct arena;
 struct buf;
 struct chat;
-struct tavern_item;
+struct item;
 struct message;
 struct node;
 struct part;
@@ -48,8 +48,8 @@ emit_fn emit_user;
 void emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
     const char *bold, const char *off);
 
-/* A SillyTavern build's message i at stage k (enum tavern_stage): its
- * items' texts, one per line, an item joined into another (titem.h)
+/* A SillyTavern build's message i at stage k (enum item_stage): its
+ * items' texts, one per line, an item joined into another (item.h)
  * only by it from the macros stage on (emit_tavern.c; in a's memory). */
 const char *emit_tavern_stage(struct arena *a, const struct chat *c,
     size_t i, int k);
@@ -179,8 +179,8 @@ struct node *emit_json_tavern_items(struct run *run, const struct chat *c);
  * the command line); and the same as {file, line, field} for -f json
  * (line null where there is none; field only for card fields), or a
  * JSON null.  In the run's arena. */
-const char *emit_tavern_where(struct run *run, const struct tavern_item *it);
-struct node *emit_tavern_source(struct run *run, const struct tavern_item *it);
+const char *emit_tavern_where(struct run *run, const struct item *it);
+struct node *emit_tavern_source(struct run *run, const struct item *it);
 
 /*
  * -f result (emit_result.c): seed 002's BuildResult of a SillyTavern

@@ -20,7 +20,7 @@
 #include "data/json.h"
 #include "pipeline/budget.h"
 #include "prompt/chat.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 #include "world/wi.h"
 
 static void
@@ -81,7 +81,7 @@ void
 page_put_tokens(struct page *p)
 {
 	const struct chat *c = p->c;
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
 	size_t i, k, total = 0, all = 0, before = 0, scale, rest = 0;
 	const struct budget_report *b = c->budget;
@@ -96,13 +96,13 @@ page_put_tokens(struct page *p)
 			const char **name = xcalloc(n + 1, sizeof(*name));
 
 			for (k = 0; k < n; k++) {
-				const struct tavern_item *it =
+				const struct item *it =
 				    &r->items[r->msg_items[i][k]];
 
 				/* a joined item's text is counted in
 				 * the one it joined */
 				v[k].s = it->joined ? "" :
-				    it->text[TAVERN_STAGE_REGEX_POST];
+				    it->text[ITEM_STAGE_REGEX_POST];
 				v[k].len = strlen(v[k].s);
 				name[k] = page_item_source(it);
 			}
@@ -136,7 +136,7 @@ page_put_tokens(struct page *p)
 				name[k] = m->entries[k]->layer;
 			}
 			if (!m->nentries)
-				name[0] = strcmp(m->origin, "turn") ?
+				name[0] = m->origin != ORIGIN_TURN ?
 				    "history" : "turn";
 			share(p, &s, i, v, name, m->nentries);
 			free(v);
@@ -331,7 +331,7 @@ page_put_excluded(struct page *p)
 void
 page_put_items(struct page *p)
 {
-	const struct tavern_report *r = p->c->tavern;
+	const struct item_report *r = p->c->items;
 	size_t i;
 
 	buf_printf(p->out, "<section id=\"items\" aria-labelledby=\"h-items\">"
@@ -346,7 +346,7 @@ page_put_items(struct page *p)
 	    "In or out</th><th scope=\"col\">File</th></tr></thead>\n"
 	    "<tbody>\n", r->budget, r->used);
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 
 		buf_printf(p->out, "<tr class=\"f item%s\" data-role=\"",
 		    it->message < 0 ? " off" : "");

@@ -29,11 +29,11 @@
 #include "diag/run.h"
 #include "prompt/chat.h"
 #include "prompt/names.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 #include "world/wi.h"
 #include "world/world.h"
 
-static const char *const stage_keys[TAVERN_NSTAGES] = {
+static const char *const stage_keys[ITEM_NSTAGES] = {
 	"raw", "after_before_macro_regex", "after_macro", "after_regex",
 };
 
@@ -65,7 +65,7 @@ fp3(const char *x, const char *y, const char *z)
 
 /* The item's kind, as seed 002 names its sources. */
 static const char *
-tag(const struct tavern_item *it)
+tag(const struct item *it)
 {
 	const char *s = it->source;
 
@@ -81,7 +81,7 @@ tag(const struct tavern_item *it)
 }
 
 static struct node *
-sourced(struct arena *a, const struct tavern_item *it, const char *text,
+sourced(struct arena *a, const struct item *it, const char *text,
     const char *by)
 {
 	struct node *o = tree_table(a), *src = tree_table(a);
@@ -115,7 +115,7 @@ sourced(struct arena *a, const struct tavern_item *it, const char *text,
 static size_t
 sent_items(struct arena *a, const struct chat *c, const uint32_t **out)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	uint32_t *v = arena_array(a, r->n + 1, sizeof(*v));
 	size_t i, n = 0;
 	uint32_t j;
@@ -130,13 +130,13 @@ sent_items(struct arena *a, const struct chat *c, const uint32_t **out)
 static struct node *
 stages(struct arena *a, const struct chat *c)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct node *o = tree_table(a);
 	const uint32_t *v;
 	size_t n = sent_items(a, c, &v), i;
 	int k;
 
-	for (k = 0; k < TAVERN_NSTAGES; k++) {
+	for (k = 0; k < ITEM_NSTAGES; k++) {
 		struct node *arr = tree_array(a);
 
 		for (i = 0; i < n; i++)
@@ -150,20 +150,20 @@ stages(struct arena *a, const struct chat *c)
 static struct node *
 per_item(struct arena *a, const struct chat *c)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct node *arr = tree_array(a);
 	const uint32_t *v;
 	size_t n = sent_items(a, c, &v), i;
 	int k;
 
 	for (i = 0; i < n; i++) {
-		const struct tavern_item *it = &r->items[v[i]];
+		const struct item *it = &r->items[v[i]];
 		struct node *o = sourced(a, it, NULL, NULL);
 
-		for (k = 0; k < TAVERN_NSTAGES; k++)
+		for (k = 0; k < ITEM_NSTAGES; k++)
 			tree_put(a, o, stage_keys[k], tree_str(a,
 			    it->text[k]));
-		for (k = 0; k < TAVERN_NSTAGES; k++)
+		for (k = 0; k < ITEM_NSTAGES; k++)
 			if (it->by[k])
 				tree_put(a, o, arena_printf(a,
 				    "%s_regex_scripts", stage_keys[k]),
@@ -329,7 +329,7 @@ vars_delta(struct arena *a, const struct vars *v, const struct node *old)
 static bool
 from_history(const struct chat *c, size_t i)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	uint32_t j;
 
 	if (!r->msg_nitems[i])

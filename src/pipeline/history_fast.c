@@ -42,7 +42,7 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 	}
 	m = &in->hist[in->nhist++];
 	m->role = r;
-	m->origin = "history";
+	m->origin = ORIGIN_HISTORY;
 	m->content = text;
 	m->len = len;
 	m->name = name;

@@ -192,7 +192,7 @@ type_prompts(struct tb *t)
 		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
 
 		tb_item_preset(t, it, "impersonation_prompt");
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, s);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,
 			    ROLE_SYSTEM, NULL, s, "impersonate", it);
@@ -203,7 +203,7 @@ type_prompts(struct tb *t)
 		uint32_t it = tb_item_add(t, "quietPrompt", "chat", ROLE_SYSTEM,
 		    -1, t->in->user);
 
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, t->quiet);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, t->quiet);
 		if (*t->quiet)
 			tb_push_item(t, &tb_slot_add(t, "quietPrompt")->msgs,
 			    ROLE_SYSTEM, NULL, t->quiet, "quietPrompt", it);
@@ -248,7 +248,8 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 			m->x = x;
 		}
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
-		    c->msgs[i - 1].origin[0] == 's') ? "system" : "history";
+		    c->msgs[i - 1].origin == ORIGIN_SYSTEM) ? ORIGIN_SYSTEM :
+		    ORIGIN_HISTORY;
 		t->rep->msg_items[i] = all->v[i].items;
 		t->rep->msg_nitems[i] = all->v[i].nitems;
 		for (j = 0; j < all->v[i].nitems; j++)
@@ -359,7 +360,8 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	t.rep->used = t.used;
 	t.rep->type = t.type;
 	t.rep->tokenizer = seams.tokens.name;
-	c->tavern = t.rep;
+	c->dialect = DIALECT_TAVERN;
+	c->items = t.rep;
 	if (in->state)
 		save_state(&t, before, nbefore, gbefore, ngbefore,
 		    in->state);

@@ -112,7 +112,7 @@ struct tb {
 	size_t nloaded;                 /* messages as the chat opened */
 	const char *memory;             /* the summary as the chat opened */
 	long budget, used;
-	struct tavern_report *rep;
+	struct item_report *rep;
 	enum out_format format;         /* the body's: anthropic, gemini
 	                                 * reshape it */
 	/* Chat message i at the stages before regex-post. */
@@ -169,7 +169,7 @@ void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
 uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
     enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
-void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,
+void tb_item_stage(struct tb *t, uint32_t i, enum item_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
     const uint32_t *b, uint32_t nb);

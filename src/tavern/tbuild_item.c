@@ -114,8 +114,8 @@ uint32_t
 tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
     int64_t depth, const char *raw)
 {
-	struct tavern_report *r = t->rep;
-	struct tavern_item *it;
+	struct item_report *r = t->rep;
+	struct item *it;
 	size_t k;
 
 	if (r->n == r->cap)
@@ -128,7 +128,7 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 	it->role = names_role(role);
 	it->depth = depth;
 	it->message = -1;
-	for (k = 0; k < TAVERN_NSTAGES; k++)
+	for (k = 0; k < ITEM_NSTAGES; k++)
 		it->text[k] = raw ? raw : "";
 	return (uint32_t)r->n++;
 }
@@ -136,16 +136,16 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 /* Item i's text from stage k on is s (the text before it when equal, so
  * unchanged stages share one string). */
 void
-tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
+tb_item_stage(struct tb *t, uint32_t i, enum item_stage k, const char *s)
 {
-	struct tavern_item *it = &t->rep->items[i];
+	struct item *it = &t->rep->items[i];
 	size_t j;
 
 	if (!s)
 		s = "";
 	if (k > 0 && strcmp(it->text[k - 1], s) == 0)
 		s = it->text[k - 1];
-	for (j = k; j < TAVERN_NSTAGES; j++)
+	for (j = k; j < ITEM_NSTAGES; j++)
 		it->text[j] = s;
 }
 
@@ -153,7 +153,7 @@ tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
 void
 tb_item_at(struct tb *t, uint32_t i, const struct node *n)
 {
-	struct tavern_item *it = &t->rep->items[i];
+	struct item *it = &t->rep->items[i];
 
 	if (!n)
 		return;
@@ -176,7 +176,7 @@ void
 tb_item_card(struct tb *t, uint32_t i, const char *field,
     const struct node *n)
 {
-	struct tavern_item *it = &t->rep->items[i];
+	struct item *it = &t->rep->items[i];
 
 	it->field = field;
 	if (n && !t->card->file->binary) {
@@ -202,7 +202,7 @@ tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
 void
 tb_item_empty(struct tb *t, uint32_t i)
 {
-	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
+	const char *raw = t->rep->items[i].text[ITEM_STAGE_RAW];
 
 	tb_item_out(t, i, ENTRY_EMPTY, *tb_trim(&t->run->arena, raw) ?
 	    "empty after macros" : NULL);
@@ -291,13 +291,13 @@ tb_count(struct tb *t, struct tmsg *m)
 	size_t c = tb_tokens(t, m), k;
 
 	for (k = 0; k < m->nitems; k++) {
-		struct tavern_item *it = &t->rep->items[m->items[k]];
+		struct item *it = &t->rep->items[m->items[k]];
 
 		it->counted = true;
 		it->tokens = m->nitems == 1 ? c : t->seams->tokens.count(
 		    t->seams->tokens.ctx, names_role(m->role), NULL,
-		    it->text[TAVERN_STAGE_REGEX_POST],
-		    strlen(it->text[TAVERN_STAGE_REGEX_POST]));
+		    it->text[ITEM_STAGE_REGEX_POST],
+		    strlen(it->text[ITEM_STAGE_REGEX_POST]));
 	}
 	return c;
 }

@@ -276,7 +276,7 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 			tb_item_preset(t, it, imp ? "assistant_impersonation" :
 			    "assistant_prefill");
 			s = arena_strndup(a, s, n);
-			tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
+			tb_item_stage(t, it, ITEM_STAGE_MACROS, s);
 			tb_item_note(t, it, "Claude: the reply starts with it");
 			tb_push_item(t, l, ROLE_ASSISTANT, NULL, *s ? s :
 			    "\xe2\x80\x8b", NULL, it);
