@@ -1077,6 +1077,7 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 	if (held && !session_hold(run, opt->session, &hold))
 		return diag_status(run);
 	if (assemble(run, opt, &chat, &res)) {
+		emit_shape(run, &chat);
 		chat.color = emit_color(STDOUT_FILENO, args->color);
 		chat.stage = args->stage;
 		if (args->stage && chat.dialect != DIALECT_TAVERN)

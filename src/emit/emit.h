@@ -54,6 +54,17 @@ void emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
 const char *emit_tavern_stage(struct arena *a, const struct chat *c,
     size_t i, int k);
 
+/*
+ * The tavern dialect's request as the chat's format takes it
+ * (emit_shape.c): Claude's and Google's reshaping, names into the text
+ * where messages carry none, and the body fields (samplers, stop
+ * strings, a custom source's body) in c->params.  Nothing for a profile
+ * build.  Every command that builds calls it once, after assemble()
+ * and before any emitter.  It only warns (a custom body that is not
+ * YAML).
+ */
+void emit_shape(struct run *run, struct chat *c);
+
 /* The emitter of a format. */
 emit_fn *emit_for(enum out_format f);
 

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "base/arena.h"
+
 static const char *const names[ITEM_NSTAGES] = { "raw", "regex-pre",
 	"macros", "regex-post" };
 
@@ -22,4 +24,16 @@ item_stage_parse(const char *name, enum item_stage *s)
 			return true;
 		}
 	return false;
+}
+
+const char *
+item_prefixed(struct arena *a, const char *who, const char *content)
+{
+	size_t n = strlen(who);
+
+	/* SillyTavern's startsWith(`${name}: `), the space included. */
+	if (strncmp(content, who, n) == 0 && content[n] == ':' &&
+	    content[n + 1] == ' ')
+		return content;
+	return arena_printf(a, "%s: %s", who, content);
 }

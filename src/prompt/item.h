@@ -36,6 +36,9 @@
 #include "diag/span.h"
 #include "prompt/entry.h"
 
+struct arena;
+struct node;
+
 enum item_stage {
 	ITEM_STAGE_RAW,
 	ITEM_STAGE_REGEX_PRE,
@@ -84,6 +87,41 @@ struct item {
 	uint32_t into;
 };
 
+/*
+ * What the provider shaping (emit/emit_shape.c) takes of a SillyTavern
+ * build besides its messages: the preset's and settings' choices, read
+ * and substituted by the build, that SillyTavern applies per provider.
+ */
+struct item_request {
+	bool sysprompt;                 /* the preset's use_sysprompt */
+	const char *user_name, *char_name;
+	const char *placeholder;        /* settings' promptPlaceholder */
+	/* The assistant prefill (on impersonate the preset's
+	 * assistant_impersonation) as read and after macros, its
+	 * identifier and where it was read; prefill_id is NULL when the
+	 * generation type sends none (quiet; continue with
+	 * continue_prefill). */
+	const char *prefill_id, *prefill_key, *prefill_raw, *prefill;
+	bool prefill_has_src;
+	uint32_t prefill_src;
+	struct span prefill_span;
+	/* The samplers: the preset's body, as the OpenAI-compatible source
+	 * sends it for the model (logit bias, reasoning effort, verbosity),
+	 * Claude's and Google's. */
+	const struct node *body, *body_model, *body_claude, *body_google;
+	/* The tokenizer family body_model's logit_bias needed and strata
+	 * lacks (no logit_bias is in it), or NULL: a warning when it is
+	 * sent. */
+	const char *bias_missing;
+	/* The custom stopping strings, after macros when the settings say
+	 * so. */
+	const char *const *stops;
+	size_t nstops;
+	/* The connection's custom_include_body and custom_exclude_body
+	 * (YAML text, "" for none). */
+	const char *include_body, *exclude_body;
+};
+
 struct item_report {
 	struct item *items;
 	size_t n, cap;
@@ -93,7 +131,13 @@ struct item_report {
 	long budget, used;      /* the context budget and the prompts' use */
 	const char *type;       /* the generation type */
 	const char *tokenizer;  /* its name, or NULL: estimated counts */
+	struct item_request req;
 };
+
+/* content with "who: " in front, unless it starts with it already (as
+ * SillyTavern's startsWith(`${name}: `) tests it); in a. */
+const char *item_prefixed(struct arena *a, const char *who,
+    const char *content);
 
 /* A stage's name (raw, regex-pre, macros, regex-post). */
 const char *item_stage_name(enum item_stage s);

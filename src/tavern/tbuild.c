@@ -234,19 +234,6 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 		m->name = all->v[i].name;
 		m->content = all->v[i].content;
 		m->len = strlen(m->content);
-		if (all->v[i].blocks) {
-			struct message_extra *x = arena_alloc(&t->run->arena,
-			    sizeof(*x));
-			struct part *pt = arena_alloc(&t->run->arena,
-			    sizeof(*pt));
-
-			pt->kind = PART_TEXT;
-			pt->data = m->content;
-			pt->len = m->len;
-			x->parts = pt;
-			x->nparts = 1;
-			m->x = x;
-		}
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
 		    c->msgs[i - 1].origin == ORIGIN_SYSTEM) ? ORIGIN_SYSTEM :
 		    ORIGIN_HISTORY;
@@ -343,16 +330,10 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	if (t.p->squash)
 		tb_squash(&t, &all);
 	tb_post_process(&t, &all);
-	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
-		tb_provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
-	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
-		tb_names_in_text(&t, &all);
-
-	c->params = tb_custom_body(&t, tb_with_stops(&t, c->format ==
-	    FORMAT_ANTHROPIC ? tb_claude_params(&t) : c->format ==
-	    FORMAT_GEMINI ? t.p->body_google : c->format ==
-	    FORMAT_RESPONSES ? tb_responses_params(&t) :
-	    preset_model_body(run, t.p, t.s.root, t.env.model, t.p->body)));
+	/* The provider shaping and the body fields are emit_shape()'s,
+	 * from what the request needs of the preset and settings. */
+	tb_request(&t, c->model);
+	c->params = NULL;
 	c->max_tokens = 0;
 	c->world_info = t.wi.detail;
 	messages_out(&t, &all, c);

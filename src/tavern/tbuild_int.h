@@ -5,7 +5,8 @@
  * examples (tbuild_ext.c), the prompt manager's collection and its fill
  * (tbuild_prompts.c) with the history and in-chat injections
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
- * post-processing and provider shaping (tbuild_shape.c); tbuild_item.c
+ * post-processing and what the provider shaping in emit/ takes
+ * (tbuild_shape.c); tbuild_item.c
  * keeps the message lists and the items (titem.h) every step records to.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
@@ -58,7 +59,6 @@ struct tmsg {
 	 * its index in the chat and its item. */
 	size_t chat;
 	uint32_t chat_item;
-	bool blocks;                    /* sent as a list of text blocks */
 	bool real;                      /* a message of the chat (history) */
 	bool prepared;                  /* its macros ran at prompt time */
 };
@@ -113,8 +113,10 @@ struct tb {
 	const char *memory;             /* the summary as the chat opened */
 	long budget, used;
 	struct item_report *rep;
-	enum out_format format;         /* the body's: anthropic, gemini
-	                                 * reshape it */
+	/* The request's format: on continue with continue_prefill, Claude's
+	 * prefill goes in front of the message continued, and counts
+	 * against the budget (tb_continued()). */
+	enum out_format format;
 	/* Chat message i at the stages before regex-post. */
 	const char **craw, **cpre, **cmac;
 	const char **cpre_by;           /* the scripts that made cpre[i] */
@@ -234,14 +236,10 @@ void tb_own_context(struct tb *t, struct tlist *hist);
 void tb_own_inchat(struct tb *t);
 void tb_own_system(struct tb *t);
 
-/* tbuild_shape.c: squash, post-processing, provider shaping, body fields */
-const struct node *tb_claude_params(struct tb *t);
-const struct node *tb_custom_body(struct tb *t, const struct node *b);
-void tb_names_in_text(struct tb *t, struct tlist *l);
+/* tbuild_shape.c: squash, post-processing, and what the provider
+ * shaping (emit/emit_shape.c) takes of the preset and settings */
 void tb_post_process(struct tb *t, struct tlist *l);
-void tb_provider_shape(struct tb *t, struct tlist *l, bool claude);
-const struct node *tb_responses_params(struct tb *t);
+void tb_request(struct tb *t, const char *model);
 void tb_squash(struct tb *t, struct tlist *l);
-const struct node *tb_with_stops(struct tb *t, const struct node *b);
 
 #endif

@@ -56,7 +56,6 @@ tb_push(struct run *run, struct tlist *l, enum role role, const char *name,
 	m.nitems = 0;
 	m.chat = 0;
 	m.chat_item = 0;
-	m.blocks = false;
 	m.real = m.prepared = false;
 	if (l->n == l->cap)
 		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
@@ -279,7 +278,6 @@ tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m)
 	l->v[l->n - 1].nitems = m->nitems;
 	l->v[l->n - 1].chat = m->chat;
 	l->v[l->n - 1].chat_item = m->chat_item;
-	l->v[l->n - 1].blocks = m->blocks;
 	l->v[l->n - 1].real = m->real;
 	l->v[l->n - 1].prepared = m->prepared;
 }
