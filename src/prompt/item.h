@@ -99,8 +99,8 @@ struct item_request {
 	/* The assistant prefill (on impersonate the preset's
 	 * assistant_impersonation) as read and after macros, its
 	 * identifier and where it was read; prefill_id is NULL when the
-	 * generation type sends none (quiet; continue with
-	 * continue_prefill). */
+	 * request is not Claude's or the generation type sends none
+	 * (quiet; continue with continue_prefill). */
 	const char *prefill_id, *prefill_key, *prefill_raw, *prefill;
 	bool prefill_has_src;
 	uint32_t prefill_src;

@@ -113,9 +113,10 @@ struct tb {
 	const char *memory;             /* the summary as the chat opened */
 	long budget, used;
 	struct item_report *rep;
-	/* The request's format: on continue with continue_prefill, Claude's
-	 * prefill goes in front of the message continued, and counts
-	 * against the budget (tb_continued()). */
+	/* The request's format: SillyTavern's client substitutes Claude's
+	 * prefill only for Claude (tb_request()), and on continue with
+	 * continue_prefill puts it in front of the message continued,
+	 * where it counts against the budget (tb_continued()). */
 	enum out_format format;
 	/* Chat message i at the stages before regex-post. */
 	const char **craw, **cpre, **cmac;

@@ -192,10 +192,12 @@ connection_str(struct tb *t, const char *key)
 /*
  * What the provider shaping (emit/emit_shape.c) takes of this build:
  * use_sysprompt, the names, the placeholder, the assistant prefill of
- * the generation type after macros (SillyTavern sends none on quiet,
- * nor on continue with continue_prefill), the samplers, the stop
- * strings after macros (unless custom_stopping_strings_macro is off)
- * and the custom source's body fields.
+ * the generation type after macros (SillyTavern's client substitutes
+ * it for Claude only, and sends none on quiet, nor on continue with
+ * continue_prefill), the samplers, every stop string after macros
+ * (unless custom_stopping_strings_macro is off: SillyTavern substitutes
+ * them all before each provider takes its share) and the custom
+ * source's body fields.
  */
 void
 tb_request(struct tb *t, const char *model)
@@ -209,7 +211,7 @@ tb_request(struct tb *t, const char *model)
 	q->user_name = t->user_name;
 	q->char_name = t->char_name;
 	q->placeholder = t->s.strict_placeholder;
-	if (t->gen != TAVERN_GEN_QUIET &&
+	if (t->format == FORMAT_ANTHROPIC && t->gen != TAVERN_GEN_QUIET &&
 	    !(t->gen == TAVERN_GEN_CONTINUE && t->p->continue_prefill)) {
 		bool imp = t->gen == TAVERN_GEN_IMPERSONATE;
 		const char *raw = imp ? t->p->assistant_impersonation :
