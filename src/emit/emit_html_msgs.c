@@ -156,7 +156,7 @@ put_item_line(struct page *p, const struct item *it, bool gone)
 	buf_puts(p->out, "</b></span><span>");
 	page_esc(p, src);
 	buf_puts(p->out, " · ");
-	page_esc(p, it->role);
+	page_esc(p, names_role(it->role));
 	buf_puts(p->out, " · ");
 	page_esc(p, page_position(p->a, it));
 	buf_puts(p->out, "</span>");
@@ -184,7 +184,7 @@ put_out_item(struct page *p, size_t i)
 
 	buf_printf(p->out, "<li class=\"out f%s\" data-role=\"", it->reason ?
 	    " gone" : "");
-	page_esc(p, it->role);
+	page_esc(p, names_role(it->role));
 	buf_puts(p->out, "\" data-layers=\"");
 	page_esc(p, emit_html_slug(p->a, page_item_source(it)));
 	buf_puts(p->out, "\"><ul class=\"pieces\"><li>");

@@ -350,7 +350,7 @@ page_put_items(struct page *p)
 
 		buf_printf(p->out, "<tr class=\"f item%s\" data-role=\"",
 		    it->message < 0 ? " off" : "");
-		page_esc(p, it->role);
+		page_esc(p, names_role(it->role));
 		buf_puts(p->out, "\" data-layers=\"");
 		page_esc(p, emit_html_slug(p->a, page_item_source(it)));
 		buf_printf(p->out, "\"><td><span class=\"sw %s\"></span>",
@@ -359,7 +359,7 @@ page_put_items(struct page *p)
 		buf_puts(p->out, "</td><td>");
 		page_esc(p, page_item_source(it));
 		buf_puts(p->out, "</td><td>");
-		page_esc(p, it->role);
+		page_esc(p, names_role(it->role));
 		buf_puts(p->out, "</td><td>");
 		page_esc(p, page_position(p->a, it));
 		buf_puts(p->out, "</td><td class=\"num\">");

@@ -90,7 +90,7 @@ sourced(struct arena *a, const struct item *it, const char *text,
 	    strcmp(t, "history") ? "in-chat" : "relative";
 
 	tree_put(a, src, "type", tree_str(a, strcmp(t, "history") == 0 ?
-	    arena_printf(a, "history.%s", it->role) : strcmp(t,
+	    arena_printf(a, "history.%s", names_role(it->role)) : strcmp(t,
 	    "sandbox") == 0 ? it->id : arena_printf(a, "%s.%s", t, pos)));
 	tree_put(a, src, "id", tree_str(a, it->id));
 	tree_put(a, src, "origin", tree_str(a, it->source));
@@ -98,10 +98,10 @@ sourced(struct arena *a, const struct item *it, const char *text,
 		tree_put(a, src, "position", tree_str(a, pos));
 	if (it->depth >= 0 && strcmp(t, "history"))
 		tree_put(a, src, "depth", tree_int(a, it->depth));
-	tree_put(a, src, "derived_role", tree_str(a, it->role));
+	tree_put(a, src, "derived_role", tree_str(a, names_role(it->role)));
 	tree_put(a, o, "source", src);
 	tree_put(a, o, "tag", tree_str(a, t));
-	tree_put(a, o, "role", tree_str(a, it->role));
+	tree_put(a, o, "role", tree_str(a, names_role(it->role)));
 	if (text)
 		tree_put(a, o, "text", tree_str(a, text));
 	tree_put(a, o, "history_depth", strcmp(t, "history") == 0 ?

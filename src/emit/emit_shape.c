@@ -83,7 +83,7 @@ item_add(struct shape *sh, const char *id, const char *source,
 	memset(it, 0, sizeof(*it));
 	it->id = id;
 	it->source = source;
-	it->role = names_role(role);
+	it->role = role;
 	it->depth = -1;
 	it->message = -1;
 	it->note = note;

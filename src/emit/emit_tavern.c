@@ -176,7 +176,7 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 		const struct item *it = &r->items[i];
 
 		buf_printf(out, "  %-*s  %-10s %-9s %-13s ", (int)w, it->id,
-		    it->source, it->role, position(a, it));
+		    it->source, names_role(it->role), position(a, it));
 		if (it->counted)
 			buf_printf(out, "%6zu  ", it->tokens);
 		else
@@ -294,7 +294,7 @@ emit_json_tavern_items(struct run *run, const struct chat *c)
 		tree_put(a, o, "id", tree_str(a, it->id));
 		tree_put(a, o, "origin", tree_str(a, it->source));
 		tree_put(a, o, "source", emit_tavern_source(run, it));
-		tree_put(a, o, "role", tree_str(a, it->role));
+		tree_put(a, o, "role", tree_str(a, names_role(it->role)));
 		tree_put(a, o, "position", tree_str(a, it->place ? it->place :
 		    it->depth < 0 ? "relative" : "in-chat"));
 		if (it->depth >= 0)

@@ -35,6 +35,7 @@
 
 #include "diag/span.h"
 #include "prompt/entry.h"
+#include "prompt/names.h"
 
 struct arena;
 struct node;
@@ -52,7 +53,7 @@ struct item {
 	const char *source;     /* preset, card, chat, settings, world info,
 	                         * strata, profile (the profile's entries
 	                         * and -i) */
-	const char *role;       /* system, user, assistant */
+	enum role role;         /* system, user, assistant */
 	int64_t depth;          /* in-chat at this depth, or -1: relative */
 	const char *place;      /* NULL: relative or in-chat, by depth;
 	                         * else its position (user-context) */

@@ -124,7 +124,7 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 	memset(it, 0, sizeof(*it));
 	it->id = id;
 	it->source = source;
-	it->role = names_role(role);
+	it->role = role;
 	it->depth = depth;
 	it->message = -1;
 	for (k = 0; k < ITEM_NSTAGES; k++)
