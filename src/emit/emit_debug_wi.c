@@ -2,7 +2,7 @@
  * The debug view's world-info section, for a SillyTavern build: every
  * entry the engine considered, in activation-priority order, with its
  * book, uid, comment and outcome (the wording of `strata wi`, from
- * tavern/wi_show.c) and where the entry was read (world.json:LINE), the
+ * world/wi_show.c) and where the entry was read (world.json:LINE), the
  * budget used of the budget available, and the timed-effects state a
  * session would save.
  */

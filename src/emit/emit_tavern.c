@@ -1,5 +1,5 @@
 /*
- * What a SillyTavern build decided (tavern/titem.h), in the debug view
+ * What a SillyTavern build decided (prompt/item.h), in the debug view
  * and in -f json: each output message's items, every prompt and message
  * with where it came from, its role, position and tokens and why it is
  * in or out, and the text at the four stages (raw, regex-pre, macros,

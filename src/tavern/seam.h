@@ -107,7 +107,7 @@ struct tavern_wi_result {
 	struct tavern_wi_outlet *outlets;       /* position 7 */
 	size_t noutlets;
 	/* What the engine decided, for the debug view and -f json
-	 * (tavern/wi.h), or NULL when no scan ran. */
+	 * (world/wi.h), or NULL when no scan ran. */
 	const struct wi_result *detail;
 	/* chat_metadata.timedWorldInfo after the scan, or NULL. */
 	const struct node *timed;

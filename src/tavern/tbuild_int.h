@@ -7,7 +7,7 @@
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
  * post-processing and what the provider shaping in emit/ takes
  * (tbuild_shape.c); tbuild_item.c
- * keeps the message lists and the items (titem.h) every step records to.
+ * keeps the message lists and the items (prompt/item.h) every step records to.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
@@ -53,7 +53,7 @@ struct tmsg {
 	const char *name;               /* NULL: none */
 	const char *content;
 	const char *id;                 /* newMainChat, newChat, ... or NULL */
-	const uint32_t *items;          /* its items (titem.h) */
+	const uint32_t *items;          /* its items (prompt/item.h) */
 	uint32_t nitems;
 	/* A chat message whose content is NULL until resolve() makes it:
 	 * its index in the chat and its item. */
@@ -152,7 +152,7 @@ struct inj {
 	uint32_t item;
 };
 
-/* tbuild_item.c: message lists, items (titem.h) and text helpers */
+/* tbuild_item.c: message lists, items (prompt/item.h) and text helpers */
 size_t tb_count(struct tb *t, struct tmsg *m);
 const char *tb_em_block(struct arena *a, const char *s);
 const char *tb_fired(struct tb *t);

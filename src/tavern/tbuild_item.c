@@ -1,6 +1,6 @@
 /*
  * tbuild_item: the message lists a build assembles and the items
- * (titem.h) that record what was decided about each piece of text.
+ * (prompt/item.h) that record what was decided about each piece of text.
  */
 #include "tavern/tbuild_int.h"
 
@@ -96,7 +96,7 @@ tb_tokens(struct tb *t, struct tmsg *m)
 	    m->content, strlen(m->content));
 }
 
-/* --- items (titem.h): what was decided about each piece of text --- */
+/* --- items (prompt/item.h): what was decided about each piece of text --- */
 
 /* The regex scripts that changed the text in the last apply(), or NULL. */
 const char *
