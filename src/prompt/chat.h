@@ -164,7 +164,7 @@ struct chat {
 	 * message, with their stages (prompt/item.h); else NULL. */
 	const struct item_report *items;
 	/* A SillyTavern build's regex scripts as seed 002's merged_regex
-	 * (tavern/plug.h), or NULL. */
+	 * (tavern/tbuild_regex.c), or NULL. */
 	const struct node *merged_regex;
 	const char *stage;              /* debug --stage NAME, or NULL */
 	/* A profile build's token budget and its cuts, or NULL (a

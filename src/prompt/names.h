@@ -60,10 +60,13 @@ enum origin {
 };
 
 /*
- * Which build made a chat: the profile build, or the SillyTavern build
- * (a card, a preset, a chat).  The emitters key on it alone: the
- * tavern dialect's items and stages in the views, and its provider
- * shaping (emit_shape.c).
+ * The dialects of the one pipeline: a profile's own build, and
+ * SillyTavern's (a card, a preset, a chat: tavern/tbuild.h), whose
+ * entries of strata's own go among the preset's prompts.  Both share
+ * the front half -- load, inputs, collect, rewrite, the stack -- and
+ * differ in what arranges the messages.  A chat says which made it;
+ * the emitters key on that alone: the tavern dialect's items and
+ * stages in the views, and its provider shaping (emit/emit_shape.c).
  */
 enum dialect {
 	DIALECT_PROFILE,
