@@ -393,6 +393,7 @@ one(struct batch *b, size_t lineno, const char *s, size_t n)
 		return false;
 	}
 	b->lineid = id;
+	emit_shape(run, &chat);
 	buf_reset(&b->body);
 	if (!emit_for(chat.format)(run, &chat, &b->body)) {
 		diag_plain(run, DIAG_NOTE, MSG_BATCH_SKIPPED, where,

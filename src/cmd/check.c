@@ -109,8 +109,10 @@ cmd_check(int argc, char **argv)
 		opt.check_only = true;
 		run_init(&run);
 		run.diag.color = emit_color(STDERR_FILENO, color);
-		if (assemble(&run, &opt, &chat, NULL))
+		if (assemble(&run, &opt, &chat, NULL)) {
+			emit_shape(&run, &chat);
 			emit_check(&run, &chat);
+		}
 		s = diag_status(&run);
 		if (s > status)
 			status = s;

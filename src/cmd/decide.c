@@ -83,6 +83,7 @@ profile_tools(struct run *run, const char *profile, struct chat *chat)
 	opt.check_only = true;
 	if (!assemble(run, &opt, chat, NULL))
 		return NULL;
+	emit_shape(run, chat);
 	/* An [agent] planner lists its tools in words only. */
 	return chat->tools.n ? &chat->tools : &chat->prose_tools;
 }

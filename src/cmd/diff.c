@@ -51,8 +51,10 @@ built(struct run *run, struct options *opt, const char *path)
 	struct source *src;
 
 	opt->profile = path;
-	if (assemble(run, opt, &chat, NULL) && emit_json(run, &chat, &b) &&
-	    run->diag.errors == 0) {
+	if (!assemble(run, opt, &chat, NULL))
+		return NULL;
+	emit_shape(run, &chat);
+	if (emit_json(run, &chat, &b) && run->diag.errors == 0) {
 		src = run_source_mem(run, path, b.data, b.len);
 		if (!json_parse(run, src, &doc))
 			doc = NULL;

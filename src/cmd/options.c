@@ -405,7 +405,7 @@ cli_option(int ch, const char *verb, bool debug,
 {
 	struct options *opt = &args->build;
 	enum out_format f;
-	enum tavern_stage stage;
+	enum item_stage stage;
 
 	switch (ch) {
 	case 'f':
@@ -464,7 +464,7 @@ cli_option(int ch, const char *verb, bool debug,
 			    progname, verb);
 			return USAGE;
 		}
-		if (!tavern_stage_parse(optarg, &stage)) {
+		if (!item_stage_parse(optarg, &stage)) {
 			fprintf(stderr, "%s: --stage: unknown stage "
 			    "'%s' (expected raw, regex-pre, macros or "
 			    "regex-post)\n", progname, optarg);

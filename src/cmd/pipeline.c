@@ -265,7 +265,7 @@ run_pipeline(const struct cmd_pipeline_args *args, bool debug)
 static bool
 thinking_fits(struct run *run, const struct chat *c)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	size_t i;
 	bool ok = true;
 
@@ -274,7 +274,7 @@ thinking_fits(struct run *run, const struct chat *c)
 	    c->format == FORMAT_SYSTEM || c->format == FORMAT_USER)
 		return true;
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 		const char *why;
 
 		if (!it->thinking || it->message < 0)
@@ -323,9 +323,10 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 	if (held)
 		o.session_src = hold.src;
 	if (assemble(run, opt, &chat, &res)) {
+		emit_shape(run, &chat);
 		chat.color = emit_color(STDOUT_FILENO, args->color);
 		chat.stage = args->stage;
-		if (args->stage && !chat.tavern)
+		if (args->stage && chat.dialect != DIALECT_TAVERN)
 			diag_plain(run, DIAG_ERROR, MSG_TAVERN_STAGE_NONE,
 			    args->stage);
 		if (debug)

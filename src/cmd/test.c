@@ -343,6 +343,7 @@ build_case(struct run *run, const struct tcase *tc, const struct spec *sp)
 	struct options opt;
 	struct chat chat;
 	struct buf b = BUF_INIT;
+	bool built;
 	struct node *doc = NULL;
 	size_t cap[4] = { 0 }, i;
 
@@ -367,8 +368,10 @@ build_case(struct run *run, const struct tcase *tc, const struct spec *sp)
 			cmd_push(&opt.injects, &opt.ninjects, &cap[3],
 			    "--inject", v->u.str.s);
 	}
-	if (assemble(run, &opt, &chat, NULL) && emit_json(run, &chat, &b) &&
-	    run->diag.errors == 0) {
+	built = assemble(run, &opt, &chat, NULL);
+	if (built)
+		emit_shape(run, &chat);
+	if (built && emit_json(run, &chat, &b) && run->diag.errors == 0) {
 		struct source *src = run_source_mem(run, tc->name, b.data,
 		    b.len);
 

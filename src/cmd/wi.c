@@ -17,8 +17,8 @@
 #include "emit/emit.h"
 #include "diag/source.h"
 #include "tavern/tchat.h"
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "world/wi.h"
+#include "world/world.h"
 #include "data/tree.h"
 #include "base/util.h"
 

@@ -389,7 +389,7 @@ enum diag_level {
 	X(MSG_REGEX_RUN_BUDGET, "script '%s' ran out of its budget of match steps for one text (see strata(1), SECURITY)") \
 	X(MSG_REGEX_BUILD_BUDGET, "script '%s' ran out of the build's budget of regex match steps (see strata(1), SECURITY)") \
 	X(MSG_REGEX_MATCH_FAILED, "matching failed in script '%s'") \
-	/* world info (tavern/world.c, tavern/wi*.c, cmd/wi.c) */ \
+	/* world info (world/world.c, world/wi*.c, cmd/wi.c) */ \
 	X(MSG_WI_WRONG_TYPE, "'%s' must be %s, not %s (%s)") \
 	X(MSG_WI_NOT_WORLD, "a world file must be a JSON object with \"entries\", not %s") \
 	X(MSG_WI_NO_ENTRIES, "no \"entries\": neither a world file nor a character_book") \

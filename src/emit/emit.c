@@ -15,7 +15,7 @@
 #include "base/util.h"
 #include "data/json.h"
 #include "profile/profile.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 #include "text/tokenizer.h"
 
 /* The FNV-1a 64 prime (hash.h has the offset basis). */
@@ -147,8 +147,7 @@ emit_system_text(struct run *run, const struct chat *c, size_t *len)
 	for (i = 0; i < c->n; i++) {
 		const struct message *m = &c->msgs[i];
 
-		if (strcmp(m->origin, "system") && strcmp(m->origin,
-		    "developer"))
+		if (m->origin != ORIGIN_SYSTEM && m->origin != ORIGIN_DEVELOPER)
 			break;
 		if (b.len)
 			buf_puts(&b, "\n\n");
@@ -605,8 +604,8 @@ emit_first_turn(const struct chat *c)
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		if (strcmp(c->msgs[i].origin, "system") &&
-		    strcmp(c->msgs[i].origin, "developer"))
+		if (c->msgs[i].origin != ORIGIN_SYSTEM &&
+		    c->msgs[i].origin != ORIGIN_DEVELOPER)
 			break;
 	return i;
 }
@@ -624,11 +623,12 @@ emit_counter_init(struct emit_counter *k, const struct chat *c)
 
 	k->exact = false;
 	k->kind = 0;
-	if (c->tavern && c->tavern->tokenizer &&
-	    tokenizer_by_name(c->tavern->tokenizer, &kind)) {
+	if (c->dialect == DIALECT_TAVERN && c->items->tokenizer &&
+	    tokenizer_by_name(c->items->tokenizer, &kind)) {
 		k->exact = true;
 		k->kind = (int)kind;
-	} else if (!c->tavern && tokenizer_model_known(c->model)) {
+	} else if (c->dialect != DIALECT_TAVERN &&
+	    tokenizer_model_known(c->model)) {
 		k->exact = true;
 		k->kind = (int)tokenizer_for_model(c->model);
 	}

@@ -21,7 +21,7 @@
 struct arena;
 struct buf;
 struct chat;
-struct tavern_item;
+struct item;
 struct message;
 struct node;
 struct part;
@@ -48,11 +48,22 @@ emit_fn emit_user;
 void emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,
     const char *bold, const char *off);
 
-/* A SillyTavern build's message i at stage k (enum tavern_stage): its
- * items' texts, one per line, an item joined into another (titem.h)
+/* A SillyTavern build's message i at stage k (enum item_stage): its
+ * items' texts, one per line, an item joined into another (item.h)
  * only by it from the macros stage on (emit_tavern.c; in a's memory). */
 const char *emit_tavern_stage(struct arena *a, const struct chat *c,
     size_t i, int k);
+
+/*
+ * The tavern dialect's request as the chat's format takes it
+ * (emit_shape.c): Claude's and Google's reshaping, names into the text
+ * where messages carry none, and the body fields (samplers, stop
+ * strings, a custom source's body) in c->params.  Nothing for a profile
+ * build.  Every command that builds calls it once, after assemble()
+ * and before any emitter.  It only warns (a custom body that is not
+ * YAML).
+ */
+void emit_shape(struct run *run, struct chat *c);
 
 /* The emitter of a format. */
 emit_fn *emit_for(enum out_format f);
@@ -179,8 +190,8 @@ struct node *emit_json_tavern_items(struct run *run, const struct chat *c);
  * the command line); and the same as {file, line, field} for -f json
  * (line null where there is none; field only for card fields), or a
  * JSON null.  In the run's arena. */
-const char *emit_tavern_where(struct run *run, const struct tavern_item *it);
-struct node *emit_tavern_source(struct run *run, const struct tavern_item *it);
+const char *emit_tavern_where(struct run *run, const struct item *it);
+struct node *emit_tavern_source(struct run *run, const struct item *it);
 
 /*
  * -f result (emit_result.c): seed 002's BuildResult of a SillyTavern

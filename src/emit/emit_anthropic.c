@@ -326,7 +326,7 @@ emit_anthropic(struct run *run, const struct chat *c, struct buf *out)
 	tree_put(a, body, "max_tokens", tree_int(a, c->max_tokens ?
 	    c->max_tokens : DEFAULT_MAX_TOKENS));
 	system = emit_system_text(run, c, &syslen);
-	if (system && c->tavern) {
+	if (system && c->dialect == DIALECT_TAVERN) {
 		/* As SillyTavern: a block for each leading system message. */
 		sys = tree_put(a, body, "system", tree_array(a));
 		for (i = 0; i < first; i++) {

@@ -87,17 +87,17 @@ put_message(struct view *v, const struct message *m, size_t i)
 {
 	struct buf *out = v->out;
 	const struct colors *st = &v->st;
-	bool turn = strcmp(m->origin, "turn") == 0;
+	bool turn = m->origin == ORIGIN_TURN;
 	size_t k, len = m->len;
 
 	const char *depth = "";
 
-	if (strcmp(m->origin, "in-chat") == 0 && m->nentries)
+	if (m->origin == ORIGIN_IN_CHAT && m->nentries)
 		depth = arena_printf(&v->run->arena, ", depth %d",
 		    m->entries[0]->depth);
 	buf_printf(out, "\n%smessage %zu: %s%s%s (%s%s)  %zu bytes  "
 	    "%s%zu tokens%s\n", st->bold, i + 1, names_role(m->role),
-	    m->name ? " " : "", m->name ? m->name : "", m->origin, depth,
+	    m->name ? " " : "", m->name ? m->name : "", names_origin(m->origin), depth,
 	    m->len, v->approx, emit_count(&v->count, m->content, m->len),
 	    st->off);
 	if (m->nentries) {
@@ -130,7 +130,7 @@ put_message(struct view *v, const struct message *m, size_t i)
 			    m->x->replay ? ", signed" : "",
 			    names_format(v->chat->format), s);
 	}
-	if (v->chat->tavern) {
+	if (v->chat->dialect == DIALECT_TAVERN) {
 		emit_debug_tavern_items(out, v->chat, i);
 		return;
 	}
@@ -313,7 +313,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	struct view v = { run, out, { "", "", "", "" }, 12, c, { false, 0 }, "~" };
 	size_t i, n;
 
-	if (c->tavern && c->stage)
+	if (c->dialect == DIALECT_TAVERN && c->stage)
 		return emit_debug_stage(run, c, out);
 	if (c->color) {
 		v.st.bold = "\033[1m";
@@ -348,7 +348,7 @@ emit_debug(struct run *run, const struct chat *c, struct buf *out)
 	put_budget(&v, c);
 	emit_debug_wi(run, c, out, v.st.bold, v.st.off);
 	put_cache(&v, c);
-	if (c->tavern)
+	if (c->dialect == DIALECT_TAVERN)
 		emit_debug_tavern(run, c, out);
 	return true;
 }

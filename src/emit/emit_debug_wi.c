@@ -2,7 +2,7 @@
  * The debug view's world-info section, for a SillyTavern build: every
  * entry the engine considered, in activation-priority order, with its
  * book, uid, comment and outcome (the wording of `strata wi`, from
- * tavern/wi_show.c) and where the entry was read (world.json:LINE), the
+ * world/wi_show.c) and where the entry was read (world.json:LINE), the
  * budget used of the budget available, and the timed-effects state a
  * session would save.
  */
@@ -13,7 +13,7 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "prompt/chat.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 void
 emit_debug_wi(struct run *run, const struct chat *c, struct buf *out,

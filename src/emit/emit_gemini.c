@@ -196,7 +196,7 @@ emit_gemini(struct run *run, const struct chat *c, struct buf *out)
 		struct node *si = tree_put(a, body, "systemInstruction",
 		    tree_table(a));
 
-		if (c->tavern) {
+		if (c->dialect == DIALECT_TAVERN) {
 			/* As SillyTavern: a part for each system message. */
 			struct node *parts = tree_put(a, si, "parts",
 			    tree_array(a)), *part;

@@ -28,7 +28,7 @@
 #include "pipeline/rewrite.h"
 #include "profile/profile.h"
 #include "prompt/chat.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 
 void
 page_esc(struct page *p, const char *s)
@@ -110,7 +110,7 @@ page_put_where(struct page *p, bool has, uint32_t src, struct span sp)
 /* A SillyTavern item's link, shown as emit_tavern_where() says it
  * (path:line, a card's field after it); nothing when it has no source. */
 void
-page_put_item_where(struct page *p, const struct tavern_item *it)
+page_put_item_where(struct page *p, const struct item *it)
 {
 	const char *where = emit_tavern_where(p->run, it);
 	const struct source *s = it->has_src ? run_source(p->run, it->src) :
@@ -180,14 +180,16 @@ put_header(struct page *p, const struct emit_html_names *roles,
 	buf_puts(p->out, "<header class=\"top\">\n<h1>Stage inspector: ");
 	page_esc(p, c->profile->src->path);
 	buf_puts(p->out, "</h1>\n<p class=\"meta\">");
-	buf_printf(p->out, "%s build · format %s · model ", c->tavern ?
-	    "SillyTavern" : "profile", names_format(c->format));
+	buf_printf(p->out, "%s build · format %s · model ",
+	    c->dialect == DIALECT_TAVERN ? "SillyTavern" : "profile",
+	    names_format(c->format));
 	page_esc(p, c->model ? c->model : "-");
 	buf_printf(p->out, " · style %s · %zu messages</p>\n"
 	    "<p class=\"meta\">", names_style(c->profile->style), c->n);
 	if (p->count.exact)
 		buf_printf(p->out, "Tokens: %s, exact, of each text alone "
-		    "(%s).", emit_counter_name(&p->count), c->tavern ?
+		    "(%s).", emit_counter_name(&p->count),
+		    c->dialect == DIALECT_TAVERN ?
 		    "SillyTavern's per-message overhead apart: + N overhead" :
 		    "no per-message overhead");
 	else
@@ -196,7 +198,7 @@ put_header(struct page *p, const struct emit_html_names *roles,
 	buf_puts(p->out, "</p>\n<nav aria-label=\"Sections\"><p class=\"meta\">"
 	    "<a href=\"#tokens\">Tokens</a> · <a href=\"#messages\">Messages"
 	    "</a> · ");
-	if (c->tavern)
+	if (c->dialect == DIALECT_TAVERN)
 		buf_puts(p->out, "<a href=\"#items\">Prompts and messages</a>"
 		    " · ");
 	else
@@ -230,7 +232,7 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	for (i = 0; i < c->n; i++) {
 		p.mtok[i] = emit_count(&p.count, c->msgs[i].content,
 		    c->msgs[i].len);
-		if (c->tavern)
+		if (c->dialect == DIALECT_TAVERN)
 			p.ovh[i] = page_tavern_overhead(&p, &c->msgs[i]);
 		emit_html_names_add(&roles, names_role(c->msgs[i].role));
 	}
@@ -239,10 +241,10 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	while (t > 0 && c->msgs[t - 1].role != ROLE_USER)
 		t--;
 	p.cut = t > 0 ? t - 1 : 0;
-	if (c->tavern) {
-		for (i = 0; i < c->tavern->n; i++)
+	if (c->dialect == DIALECT_TAVERN) {
+		for (i = 0; i < c->items->n; i++)
 			emit_html_names_add(&layers, page_item_source(
-			    &c->tavern->items[i]));
+			    &c->items->items[i]));
 		page_tavern_slots(&p);
 	} else {
 		rewrite_plan_for(c->profile, &plan);
@@ -261,7 +263,7 @@ emit_html(struct run *run, const struct chat *c, struct buf *out)
 	buf_puts(out, "<main>\n");
 	page_put_tokens(&p);
 	page_put_messages(&p);
-	if (c->tavern)
+	if (c->dialect == DIALECT_TAVERN)
 		page_put_items(&p);
 	else
 		page_put_excluded(&p);

@@ -22,7 +22,7 @@ struct budget_cut;
 struct entry;
 struct etext;
 struct message;
-struct tavern_item;
+struct item;
 
 /* With more messages than this, only the first and last few are open. */
 #define OPEN_ALL 12
@@ -76,16 +76,16 @@ void page_put_text(struct page *p, const char *s, size_t len,
 void page_put_where(struct page *p, bool has, uint32_t src, struct span sp);
 /* A SillyTavern item's link, as emit_tavern_where() says it (a card's
  * field after its line); nothing when it has no source. */
-void page_put_item_where(struct page *p, const struct tavern_item *it);
+void page_put_item_where(struct page *p, const struct item *it);
 /* A SillyTavern message's overhead, as its budget counts it. */
 size_t page_tavern_overhead(const struct page *p, const struct message *m);
 /* Add tok tokens to name's sum. */
 void page_sums_add(struct sums *s, const char *name, size_t tok);
 void page_sums_free(struct sums *s);
 /* The SillyTavern source an item counts under. */
-const char *page_item_source(const struct tavern_item *it);
+const char *page_item_source(const struct item *it);
 /* Where an item goes, in words. */
-const char *page_position(struct arena *a, const struct tavern_item *it);
+const char *page_position(struct arena *a, const struct item *it);
 /* An entry left out goes into the message it would have joined: the
  * one its replacement is in, else the first of its role and placement;
  * else at the end. */

@@ -14,17 +14,17 @@
 #include "base/util.h"
 #include "pipeline/budget.h"
 #include "prompt/chat.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 
 /* The SillyTavern source an item counts under. */
 const char *
-page_item_source(const struct tavern_item *it)
+page_item_source(const struct item *it)
 {
 	return emit_html_source(it->id, it->source);
 }
 
 const char *
-page_position(struct arena *a, const struct tavern_item *it)
+page_position(struct arena *a, const struct item *it)
 {
 	if (it->place)
 		return it->place;
@@ -69,7 +69,7 @@ slots(struct page *p, const size_t *slot, size_t n)
 void
 page_tavern_slots(struct page *p)
 {
-	const struct tavern_report *r = p->c->tavern;
+	const struct item_report *r = p->c->items;
 	size_t i, end = 2 * p->c->n, n = r->n ? r->n : 1;
 	size_t *slot = xcalloc(n, sizeof(*slot));
 	size_t *before = xcalloc(n, sizeof(*before));
@@ -85,7 +85,7 @@ page_tavern_slots(struct page *p)
 			    before[i + 1];
 	}
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 
 		slot[i] = SIZE_MAX;
 		if (it->message >= 0) {
@@ -124,13 +124,12 @@ page_profile_slots(struct page *p)
 			continue;
 		}
 		for (j = 0; j < c->n; j++) {
-			const char *o = c->msgs[j].origin;
+			enum origin o = c->msgs[j].origin;
 
 			if ((e->placement == PLACE_SYSTEM &&
-			    c->msgs[j].role == e->role && (strcmp(o,
-			    "system") == 0 || strcmp(o, "developer") == 0)) ||
-			    (e->placement == PLACE_USER && strcmp(o,
-			    "turn") == 0)) {
+			    c->msgs[j].role == e->role && (o == ORIGIN_SYSTEM ||
+			    o == ORIGIN_DEVELOPER)) ||
+			    (e->placement == PLACE_USER && o == ORIGIN_TURN)) {
 				slot[i] = 2 * j + 1;
 				break;
 			}
@@ -143,7 +142,7 @@ page_profile_slots(struct page *p)
 /* --- one message --- */
 
 static void
-put_item_line(struct page *p, const struct tavern_item *it, bool gone)
+put_item_line(struct page *p, const struct item *it, bool gone)
 {
 	const char *src = page_item_source(it);
 
@@ -153,7 +152,7 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 	buf_puts(p->out, "</b></span><span>");
 	page_esc(p, src);
 	buf_puts(p->out, " · ");
-	page_esc(p, it->role);
+	page_esc(p, names_role(it->role));
 	buf_puts(p->out, " · ");
 	page_esc(p, page_position(p->a, it));
 	buf_puts(p->out, "</span>");
@@ -177,21 +176,21 @@ put_item_line(struct page *p, const struct tavern_item *it, bool gone)
 static void
 put_out_item(struct page *p, size_t i)
 {
-	const struct tavern_item *it = &p->c->tavern->items[i];
+	const struct item *it = &p->c->items->items[i];
 
 	buf_printf(p->out, "<li class=\"out f%s\" data-role=\"", it->reason ?
 	    " gone" : "");
-	page_esc(p, it->role);
+	page_esc(p, names_role(it->role));
 	buf_puts(p->out, "\" data-layers=\"");
 	page_esc(p, emit_html_slug(p->a, page_item_source(it)));
 	buf_puts(p->out, "\"><ul class=\"pieces\"><li>");
 	put_item_line(p, it, true);
 	buf_puts(p->out, "</li></ul>");
 	/* the text that stayed out, as it would have been sent */
-	if (*it->text[TAVERN_STAGE_REGEX_POST]) {
+	if (*it->text[ITEM_STAGE_REGEX_POST]) {
 		buf_puts(p->out, "<details><summary>text</summary><pre "
 		    "class=\"text\">");
-		page_esc(p, it->text[TAVERN_STAGE_REGEX_POST]);
+		page_esc(p, it->text[ITEM_STAGE_REGEX_POST]);
 		buf_puts(p->out, "</pre></details>");
 	}
 	buf_puts(p->out, "</li>\n");
@@ -330,7 +329,7 @@ put_message(struct page *p, size_t i)
 {
 	const struct chat *c = p->c;
 	const struct message *m = &c->msgs[i];
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct piece *v;
 	size_t k, n = 0;
 	bool open = c->n <= OPEN_ALL || i < OPEN_ENDS || i >= c->n - OPEN_ENDS;
@@ -353,8 +352,8 @@ put_message(struct page *p, size_t i)
 			buf_puts(&head, "</span>");
 		}
 		buf_puts(&head, "<span class=\"num\">");
-		page_esc(p, m->origin);
-		if (strcmp(m->origin, "in-chat") == 0 && m->nentries)
+		page_esc(p, names_origin(m->origin));
+		if (m->origin == ORIGIN_IN_CHAT && m->nentries)
 			buf_printf(&head, ", depth %d", m->entries[0]->depth);
 		buf_printf(&head, "</span><span class=\"num\">%zu bytes"
 		    "</span><span class=\"num\">%s%zu tokens", m->len,
@@ -374,14 +373,14 @@ put_message(struct page *p, size_t i)
 	v = xcalloc(n ? n : 1, sizeof(*v));
 	for (k = 0; k < n; k++) {
 		if (r) {
-			const struct tavern_item *it =
+			const struct item *it =
 			    &r->items[r->msg_items[i][k]];
 
 			const char *w = emit_tavern_where(p->run, it);
 
 			/* a joined item's text is in the one it joined */
 			v[k].s = it->joined ? "" :
-			    it->text[TAVERN_STAGE_REGEX_POST];
+			    it->text[ITEM_STAGE_REGEX_POST];
 			v[k].len = strlen(v[k].s);
 			v[k].hue = emit_html_hue(page_item_source(it));
 			v[k].label = arena_printf(p->a, "%s (%s)%s%s", it->id,
@@ -426,12 +425,12 @@ put_message(struct page *p, size_t i)
 		for (k = 0; k < m->nentries; k++)
 			page_put_entry_line(p, m->entries[k], false);
 		put_gone_entries(p, 2 * i + 1);
-		if (!m->nentries && (m->has_src || strcmp(m->origin, "turn"))) {
+		if (!m->nentries && (m->has_src || m->origin != ORIGIN_TURN)) {
 			buf_printf(p->out, "<li><span><span class=\"sw Ln\">"
 			    "</span>%s</span><span class=\"num\">%zu bytes"
-			    "</span>", strcmp(m->origin, "turn") ?
+			    "</span>", m->origin != ORIGIN_TURN ?
 			    "history message" : "user text", m->has_src &&
-			    !strcmp(m->origin, "turn") ? (size_t)m->span.len :
+			    m->origin == ORIGIN_TURN ? (size_t)m->span.len :
 			    m->len);
 			page_put_where(p, m->has_src, m->src, m->span);
 			buf_puts(p->out, "</li>\n");
@@ -450,7 +449,7 @@ put_slot(struct page *p, size_t s)
 {
 	size_t k;
 
-	if (p->c->tavern) {
+	if (p->c->dialect == DIALECT_TAVERN) {
 		for (k = p->slot_start[s]; k < p->slot_start[s + 1]; k++)
 			put_out_item(p, p->slot_of[k]);
 		return;
@@ -483,14 +482,15 @@ page_put_messages(struct page *p)
 	    "\"h-messages\">\n<h2 id=\"h-messages\">Messages (%zu)</h2>\n"
 	    "<ol class=\"msgs\">\n", p->c->n);
 	for (i = 0; i < p->c->n; i++) {
-		if (i == emit_first_turn(p->c) && !p->c->tavern)
+		if (i == emit_first_turn(p->c) &&
+		    p->c->dialect != DIALECT_TAVERN)
 			put_history_cuts(p);
 		put_slot(p, 2 * i);
 		if (p->cut && i == p->cut)
 			put_cut(p);
 		put_message(p, i);
 		/* a profile build lists these inside the message */
-		if (p->c->tavern)
+		if (p->c->dialect == DIALECT_TAVERN)
 			put_slot(p, 2 * i + 1);
 	}
 	put_slot(p, 2 * p->c->n);

@@ -16,8 +16,8 @@
 #include "data/json.h"
 #include "pipeline/budget.h"
 #include "prompt/chat.h"
-#include "tavern/titem.h"
-#include "tavern/wi.h"
+#include "prompt/item.h"
+#include "world/wi.h"
 
 static void
 put_bar_legend(struct page *p, const struct sums *s)
@@ -79,7 +79,7 @@ static void
 sum_items(struct page *p, struct sums *s)
 {
 	const struct chat *c = p->c;
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	size_t i, k;
 
 	for (i = 0; i < c->n; i++) {
@@ -88,13 +88,13 @@ sum_items(struct page *p, struct sums *s)
 		const char **name = xcalloc(n + 1, sizeof(*name));
 
 		for (k = 0; k < n; k++) {
-			const struct tavern_item *it =
+			const struct item *it =
 			    &r->items[r->msg_items[i][k]];
 
 			/* a joined item's text is counted in the one it
 			 * joined */
 			v[k].s = it->joined ? "" :
-			    it->text[TAVERN_STAGE_REGEX_POST];
+			    it->text[ITEM_STAGE_REGEX_POST];
 			v[k].len = strlen(v[k].s);
 			name[k] = page_item_source(it);
 		}
@@ -129,8 +129,8 @@ sum_entries(struct page *p, struct sums *s)
 			name[k] = m->entries[k]->layer;
 		}
 		if (!m->nentries)
-			name[0] = strcmp(m->origin, "turn") ? "history" :
-			    "turn";
+			name[0] = m->origin != ORIGIN_TURN ?
+			    "history" : "turn";
 		share(p, s, i, v, name, m->nentries);
 		free(v);
 		free(name);
@@ -141,7 +141,7 @@ sum_entries(struct page *p, struct sums *s)
 static void
 put_tokens_meta(struct page *p, size_t total)
 {
-	const struct tavern_report *r = p->c->tavern;
+	const struct item_report *r = p->c->items;
 	const struct budget_report *b = p->c->budget;
 
 	if (r) {
@@ -180,7 +180,7 @@ put_tokens_meta(struct page *p, size_t total)
 static void
 put_layer_bar(struct page *p, const struct sums *s, size_t total, long budget)
 {
-	bool tavern = p->c->tavern != NULL;
+	bool tavern = p->c->dialect == DIALECT_TAVERN;
 	size_t i, scale;
 
 	scale = budget > 0 && (size_t)budget > total ? (size_t)budget : total;
@@ -217,7 +217,7 @@ static void
 put_message_bar(struct page *p, size_t all, size_t before, size_t rest)
 {
 	const struct chat *c = p->c;
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	size_t i;
 
 	buf_puts(p->out, "<h3>By message, and the cached prefix</h3>\n"
@@ -266,7 +266,7 @@ void
 page_put_tokens(struct page *p)
 {
 	const struct chat *c = p->c;
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
 	size_t i, total = 0, all = 0, before = 0, rest = 0;
 	const struct budget_report *b = c->budget;
@@ -379,7 +379,7 @@ page_put_excluded(struct page *p)
 void
 page_put_items(struct page *p)
 {
-	const struct tavern_report *r = p->c->tavern;
+	const struct item_report *r = p->c->items;
 	size_t i;
 
 	buf_printf(p->out, "<section id=\"items\" aria-labelledby=\"h-items\">"
@@ -394,11 +394,11 @@ page_put_items(struct page *p)
 	    "In or out</th><th scope=\"col\">File</th></tr></thead>\n"
 	    "<tbody>\n", r->budget, r->used);
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 
 		buf_printf(p->out, "<tr class=\"f item%s\" data-role=\"",
 		    it->message < 0 ? " off" : "");
-		page_esc(p, it->role);
+		page_esc(p, names_role(it->role));
 		buf_puts(p->out, "\" data-layers=\"");
 		page_esc(p, emit_html_slug(p->a, page_item_source(it)));
 		buf_printf(p->out, "\"><td><span class=\"sw %s\"></span>",
@@ -407,7 +407,7 @@ page_put_items(struct page *p)
 		buf_puts(p->out, "</td><td>");
 		page_esc(p, page_item_source(it));
 		buf_puts(p->out, "</td><td>");
-		page_esc(p, it->role);
+		page_esc(p, names_role(it->role));
 		buf_puts(p->out, "</td><td>");
 		page_esc(p, page_position(p->a, it));
 		buf_puts(p->out, "</td><td class=\"num\">");

@@ -16,9 +16,9 @@
 #include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "prompt/chat.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 
-static const char *const stage_words[TAVERN_NSTAGES] = {
+static const char *const stage_words[ITEM_NSTAGES] = {
 	"as read",
 	"after the regex scripts that run before macros",
 	"after macro substitution",
@@ -94,9 +94,9 @@ put_macros(struct page *p, const char *s, const char *after)
 /* The regex scripts that changed message i at stage k (its items'),
  * or NULL when the build did not say. */
 static const char *
-stage_by(struct page *p, size_t i, enum tavern_stage k)
+stage_by(struct page *p, size_t i, enum item_stage k)
 {
-	const struct tavern_report *r = p->c->tavern;
+	const struct item_report *r = p->c->items;
 	struct buf b = BUF_INIT;
 	const char *s = NULL;
 	uint32_t j;
@@ -121,11 +121,11 @@ stage_by(struct page *p, size_t i, enum tavern_stage k)
 void
 page_tavern_stages(struct page *p, size_t i)
 {
-	const char *t[TAVERN_NSTAGES];
+	const char *t[ITEM_NSTAGES];
 	size_t k;
 	bool any = false;
 
-	for (k = 0; k < TAVERN_NSTAGES; k++) {
+	for (k = 0; k < ITEM_NSTAGES; k++) {
 		t[k] = emit_tavern_stage(p->a, p->c, i, k);
 		if (k && strcmp(t[k], t[k - 1]))
 			any = true;
@@ -136,24 +136,24 @@ page_tavern_stages(struct page *p, size_t i)
 		return;
 	}
 	buf_puts(p->out, "<div class=\"stages\">\n");
-	for (k = 0; k < TAVERN_NSTAGES; k++) {
+	for (k = 0; k < ITEM_NSTAGES; k++) {
 		bool changed = k && strcmp(t[k], t[k - 1]);
 
-		stage_open(p, i, k, tavern_stage_name((enum tavern_stage)k),
+		stage_open(p, i, k, item_stage_name((enum item_stage)k),
 		    stage_words[k], changed);
-		if (changed && k == TAVERN_STAGE_MACROS)
+		if (changed && k == ITEM_STAGE_MACROS)
 			put_macros(p, t[k - 1], t[k]);
 		else if (changed)
 			put_by(p, "Regex scripts", stage_by(p, i,
-			    (enum tavern_stage)k));
+			    (enum item_stage)k));
 		if (k == 0) {
 			buf_puts(p->out, "<pre class=\"text\">");
 			page_esc(p, t[0]);
 			buf_puts(p->out, "</pre>\n");
 		} else if (!changed) {
 			buf_printf(p->out, "<p class=\"same\">Unchanged from "
-			    "%s.</p>\n", tavern_stage_name(
-			    (enum tavern_stage)(k - 1)));
+			    "%s.</p>\n", item_stage_name(
+			    (enum item_stage)(k - 1)));
 		} else {
 			buf_puts(p->out, "<pre class=\"text\">");
 			emit_html_diff(p->out, t[k - 1], strlen(t[k - 1]),
@@ -351,8 +351,8 @@ page_message_layers(struct page *p, const struct message *m, size_t i)
 	const char *s;
 	size_t k;
 
-	if (p->c->tavern) {
-		const struct tavern_report *r = p->c->tavern;
+	if (p->c->dialect == DIALECT_TAVERN) {
+		const struct item_report *r = p->c->items;
 
 		for (k = 0; k < r->msg_nitems[i]; k++)
 			emit_html_names_add(&l, page_item_source(
@@ -361,7 +361,7 @@ page_message_layers(struct page *p, const struct message *m, size_t i)
 		for (k = 0; k < m->nentries; k++)
 			emit_html_names_add(&l, m->entries[k]->layer);
 		if (!m->nentries)
-			emit_html_names_add(&l, strcmp(m->origin, "turn") ?
+			emit_html_names_add(&l, m->origin != ORIGIN_TURN ?
 			    "history" : "turn");
 	}
 	for (k = 0; k < l.n; k++) {

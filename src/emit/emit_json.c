@@ -21,7 +21,7 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "data/tree.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 #include "pipeline/budget.h"
 #include "text/tokenizer.h"
 
@@ -212,7 +212,7 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	tree_put(a, o, "role", tree_str(a, role));
 	if (m->name)
 		tree_put(a, o, "name", tree_str(a, m->name));
-	tree_put(a, o, "origin", tree_str(a, m->origin));
+	tree_put(a, o, "origin", tree_str(a, names_origin(m->origin)));
 	tree_put(a, o, "content", tree_strref(a, m->content, m->len));
 	if (m->x)
 		extra(a, o, m->x);
@@ -233,7 +233,7 @@ message(struct run *run, const struct chat *c, size_t *ip, struct arena *a)
 	if (c->prefix_fp)
 		tree_put(a, o, "prefix_fingerprint", tree_str(a,
 		    fingerprint(a, c->prefix_fp[at])));
-	if (c->tavern)
+	if (c->dialect == DIALECT_TAVERN)
 		emit_json_tavern_message(a, c, at, o);
 	return o;
 }
@@ -372,7 +372,7 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	if (c->budget && c->budget->shown)
 		tree_put(a, doc, "budget", budget(run, c->budget));
 	/* A SillyTavern build: every prompt and message it met. */
-	if (c->tavern)
+	if (c->dialect == DIALECT_TAVERN)
 		tree_put(a, doc, "items", emit_json_tavern_items(run, c));
 	/* A SillyTavern build's world info: what each entry did, the
 	 * budget, the timed-effects state to save. */

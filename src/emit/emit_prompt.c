@@ -24,8 +24,8 @@ user_part(const struct chat *c)
 {
 	const struct message *m = c->n ? &c->msgs[c->n - 1] : NULL;
 
-	return m && m->role == ROLE_USER && strcmp(m->origin, "system") &&
-	    strcmp(m->origin, "developer") ? m : NULL;
+	return m && m->role == ROLE_USER && m->origin != ORIGIN_SYSTEM &&
+	    m->origin != ORIGIN_DEVELOPER ? m : NULL;
 }
 
 /* The prefix entry's text, when it made it in. */

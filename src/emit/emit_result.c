@@ -29,11 +29,11 @@
 #include "diag/run.h"
 #include "prompt/chat.h"
 #include "prompt/names.h"
-#include "tavern/titem.h"
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "prompt/item.h"
+#include "world/wi.h"
+#include "world/world.h"
 
-static const char *const stage_keys[TAVERN_NSTAGES] = {
+static const char *const stage_keys[ITEM_NSTAGES] = {
 	"raw", "after_before_macro_regex", "after_macro", "after_regex",
 };
 
@@ -65,7 +65,7 @@ fp3(const char *x, const char *y, const char *z)
 
 /* The item's kind, as seed 002 names its sources. */
 static const char *
-tag(const struct tavern_item *it)
+tag(const struct item *it)
 {
 	const char *s = it->source;
 
@@ -84,15 +84,15 @@ tag(const struct tavern_item *it)
  * TaggedContent target), or NULL: no script runs on it in a SillyTavern
  * build (fast-tavern says slashCommands there). */
 static const char *
-target(const struct tavern_item *it, const char *t)
+target(const struct item *it, const char *t)
 {
 	if (strcmp(t, "world_book") == 0)
 		return "worldBook";
 	if (strcmp(t, "history"))
 		return NULL;
-	if (strcmp(it->role, "user") == 0)
+	if (it->role == ROLE_USER)
 		return "userInput";
-	if (strcmp(it->role, "assistant") == 0)
+	if (it->role == ROLE_ASSISTANT)
 		return "aiOutput";
 	return NULL;
 }
@@ -100,7 +100,7 @@ target(const struct tavern_item *it, const char *t)
 /* The world-info entries a world_book item joins: their ids, as
  * active_worldbook_entries names them. */
 static struct node *
-wb_entries(struct arena *a, const struct chat *c, const struct tavern_item *it)
+wb_entries(struct arena *a, const struct chat *c, const struct item *it)
 {
 	const struct wi_result *w = c->world_info;
 	struct node *arr = tree_array(a);
@@ -128,7 +128,7 @@ wb_entries(struct arena *a, const struct chat *c, const struct tavern_item *it)
 }
 
 static struct node *
-sourced(struct arena *a, const struct chat *c, const struct tavern_item *it,
+sourced(struct arena *a, const struct chat *c, const struct item *it,
     const char *text, const char *by)
 {
 	struct node *o = tree_table(a), *src = tree_table(a);
@@ -138,7 +138,7 @@ sourced(struct arena *a, const struct chat *c, const struct tavern_item *it,
 	size_t i;
 
 	tree_put(a, src, "type", tree_str(a, strcmp(t, "history") == 0 ?
-	    arena_printf(a, "history.%s", it->role) : strcmp(t,
+	    arena_printf(a, "history.%s", names_role(it->role)) : strcmp(t,
 	    "sandbox") == 0 ? it->id : arena_printf(a, "%s.%s", t, pos)));
 	/* Seed 002 names the sandbox's own item so. */
 	tree_put(a, src, "id", tree_str(a, strcmp(t, "sandbox") ? it->id :
@@ -149,7 +149,7 @@ sourced(struct arena *a, const struct chat *c, const struct tavern_item *it,
 		tree_put(a, src, "position", tree_str(a, pos));
 	if (it->depth >= 0 && strcmp(t, "history"))
 		tree_put(a, src, "depth", tree_int(a, it->depth));
-	tree_put(a, src, "derived_role", tree_str(a, it->role));
+	tree_put(a, src, "derived_role", tree_str(a, names_role(it->role)));
 	tree_put(a, src, "target", tg ? tree_str(a, tg) : null(a));
 	if (strcmp(t, "history") == 0 && strncmp(it->id, "chat#", 5) == 0)
 		tree_put(a, src, "index", tree_int(a, strtoll(it->id + 5,
@@ -168,7 +168,7 @@ sourced(struct arena *a, const struct chat *c, const struct tavern_item *it,
 	}
 	tree_put(a, o, "source", src);
 	tree_put(a, o, "tag", tree_str(a, t));
-	tree_put(a, o, "role", tree_str(a, it->role));
+	tree_put(a, o, "role", tree_str(a, names_role(it->role)));
 	if (text)
 		tree_put(a, o, "text", tree_str(a, text));
 	tree_put(a, o, "history_depth", strcmp(t, "history") == 0 ?
@@ -182,7 +182,7 @@ sourced(struct arena *a, const struct chat *c, const struct tavern_item *it,
  * history.thinking, its text the same at every stage (no regex, no
  * macros), the depth of the message it reasoned for. */
 static struct node *
-thinking(struct arena *a, const struct tavern_item *it, bool with_text)
+thinking(struct arena *a, const struct item *it, bool with_text)
 {
 	struct node *o = tree_table(a), *src = tree_table(a);
 
@@ -205,7 +205,7 @@ thinking(struct arena *a, const struct tavern_item *it, bool with_text)
 static size_t
 sent_items(struct arena *a, const struct chat *c, const uint32_t **out)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	uint32_t *v = arena_array(a, r->n + 1, sizeof(*v));
 	size_t i, n = 0;
 	uint32_t j;
@@ -220,13 +220,13 @@ sent_items(struct arena *a, const struct chat *c, const uint32_t **out)
 static struct node *
 stages(struct arena *a, const struct chat *c)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct node *o = tree_table(a);
 	const uint32_t *v;
 	size_t n = sent_items(a, c, &v), i;
 	int k;
 
-	for (k = 0; k < TAVERN_NSTAGES; k++) {
+	for (k = 0; k < ITEM_NSTAGES; k++) {
 		struct node *arr = tree_array(a);
 
 		for (i = 0; i < n; i++) {
@@ -244,29 +244,29 @@ stages(struct arena *a, const struct chat *c)
 static struct node *
 per_item(struct arena *a, const struct chat *c)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct node *arr = tree_array(a);
 	const uint32_t *v;
 	size_t n = sent_items(a, c, &v), i;
 	int k;
 
 	for (i = 0; i < n; i++) {
-		const struct tavern_item *it = &r->items[v[i]];
+		const struct item *it = &r->items[v[i]];
 		struct node *o;
 
 		if (it->thinking) {
 			o = thinking(a, it, false);
-			for (k = 0; k < TAVERN_NSTAGES; k++)
+			for (k = 0; k < ITEM_NSTAGES; k++)
 				tree_put(a, o, stage_keys[k], tree_str(a,
 				    it->thinking));
 			tree_push(a, arr, o);
 		}
 		o = sourced(a, c, it, NULL, NULL);
 
-		for (k = 0; k < TAVERN_NSTAGES; k++)
+		for (k = 0; k < ITEM_NSTAGES; k++)
 			tree_put(a, o, stage_keys[k], tree_str(a,
 			    it->text[k]));
-		for (k = 0; k < TAVERN_NSTAGES; k++)
+		for (k = 0; k < ITEM_NSTAGES; k++)
 			if (it->by[k])
 				tree_put(a, o, arena_printf(a,
 				    "%s_regex_scripts", stage_keys[k]),
@@ -432,7 +432,7 @@ vars_delta(struct arena *a, const struct vars *v, const struct node *old)
 static bool
 from_history(const struct chat *c, size_t i)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	uint32_t j;
 
 	if (!r->msg_nitems[i])

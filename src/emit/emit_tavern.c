@@ -1,5 +1,5 @@
 /*
- * What a SillyTavern build decided (tavern/titem.h), in the debug view
+ * What a SillyTavern build decided (prompt/item.h), in the debug view
  * and in -f json: each output message's items, every prompt and message
  * with where it came from, its role, position and tokens and why it is
  * in or out, and the text at the four stages (raw, regex-pre, macros,
@@ -17,9 +17,9 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "prompt/chat.h"
-#include "tavern/titem.h"
+#include "prompt/item.h"
 
-static const char *const stage_words[TAVERN_NSTAGES] = {
+static const char *const stage_words[ITEM_NSTAGES] = {
 	"as read",
 	"after the regex scripts that run before macros",
 	"after macro substitution",
@@ -29,7 +29,7 @@ static const char *const stage_words[TAVERN_NSTAGES] = {
 const char *
 emit_tavern_stage(struct arena *a, const struct chat *c, size_t i, int k)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct buf b = BUF_INIT;
 	const char *s;
 	uint32_t j, put = 0;
@@ -39,10 +39,10 @@ emit_tavern_stage(struct arena *a, const struct chat *c, size_t i, int k)
 	if (r->msg_nitems[i] == 1)
 		return r->items[r->msg_items[i][0]].text[k];
 	for (j = 0; j < r->msg_nitems[i]; j++) {
-		const struct tavern_item *it = &r->items[r->msg_items[i][j]];
+		const struct item *it = &r->items[r->msg_items[i][j]];
 
 		/* its text is in the item it was joined into */
-		if (it->joined && k >= TAVERN_STAGE_MACROS)
+		if (it->joined && k >= ITEM_STAGE_MACROS)
 			continue;
 		if (put++)
 			buf_puts(&b, it->sep ? it->sep : "\n");
@@ -74,7 +74,7 @@ put_lines(struct buf *out, const char *s, int ind)
 void
 emit_debug_tavern_items(struct buf *out, const struct chat *c, size_t i)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	uint32_t j;
 
 	buf_printf(out, "  %11s  items:", "");
@@ -86,7 +86,7 @@ emit_debug_tavern_items(struct buf *out, const struct chat *c, size_t i)
 
 /* The source of it, or NULL when it has none. */
 static const struct source *
-item_source(struct run *run, const struct tavern_item *it)
+item_source(struct run *run, const struct item *it)
 {
 	return it->has_src ? run_source(run, it->src) : NULL;
 }
@@ -94,13 +94,13 @@ item_source(struct run *run, const struct tavern_item *it)
 /* Whether it's place has a line: a text source, and a card field the
  * card has (span.len 0: the card lacks it). */
 static bool
-has_line(const struct source *s, const struct tavern_item *it)
+has_line(const struct source *s, const struct item *it)
 {
 	return !s->binary && (!it->field || it->span.len);
 }
 
 const char *
-emit_tavern_where(struct run *run, const struct tavern_item *it)
+emit_tavern_where(struct run *run, const struct item *it)
 {
 	const struct source *s = item_source(run, it);
 
@@ -115,7 +115,7 @@ emit_tavern_where(struct run *run, const struct tavern_item *it)
 }
 
 struct node *
-emit_tavern_source(struct run *run, const struct tavern_item *it)
+emit_tavern_source(struct run *run, const struct item *it)
 {
 	struct arena *a = &run->arena;
 	const struct source *s = item_source(run, it);
@@ -134,7 +134,7 @@ emit_tavern_source(struct run *run, const struct tavern_item *it)
 }
 
 static const char *
-position(struct arena *a, const struct tavern_item *it)
+position(struct arena *a, const struct item *it)
 {
 	if (it->place)
 		return it->place;
@@ -145,7 +145,7 @@ position(struct arena *a, const struct tavern_item *it)
 void
 emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 {
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct arena *a = &run->arena;
 	const char *bold = c->color ? "\033[1m" : "",
 	    *dim = c->color ? "\033[2m" : "", *warn = c->color ? "\033[33m" :
@@ -173,10 +173,10 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 	    dim, (int)w, "identifier", "origin", "role", "position", "tokens",
 	    (int)ws, "source", off);
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 
 		buf_printf(out, "  %-*s  %-10s %-9s %-13s ", (int)w, it->id,
-		    it->source, it->role, position(a, it));
+		    it->source, names_role(it->role), position(a, it));
 		if (it->counted)
 			buf_printf(out, "%6zu  ", it->tokens);
 		else
@@ -193,28 +193,28 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 			    it->note ? ")" : "");
 		else
 			buf_printf(out, "%s\n", it->note ? it->note : "-");
-		if (it->text[TAVERN_STAGE_RAW] !=
-		    it->text[TAVERN_STAGE_REGEX_POST])
+		if (it->text[ITEM_STAGE_RAW] !=
+		    it->text[ITEM_STAGE_REGEX_POST])
 			nchanged++;
 	}
 	buf_printf(out, "\n%sstages%s: %zu item%s changed by regex or macros "
 	    "(debug --stage NAME prints one stage of every message)\n", bold,
 	    off, nchanged, nchanged == 1 ? "" : "s");
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 
-		if (it->text[TAVERN_STAGE_RAW] ==
-		    it->text[TAVERN_STAGE_REGEX_POST])
+		if (it->text[ITEM_STAGE_RAW] ==
+		    it->text[ITEM_STAGE_REGEX_POST])
 			continue;
 		buf_printf(out, "  %s (%s", it->id, it->source);
 		if (it->message >= 0)
 			buf_printf(out, ", message %ld", it->message + 1);
 		buf_puts(out, ")\n");
-		for (k = 0; k < TAVERN_NSTAGES; k++) {
+		for (k = 0; k < ITEM_NSTAGES; k++) {
 			if (k && it->text[k] == it->text[k - 1])
 				continue;
 			buf_printf(out, "    %s%-11s%s ", dim,
-			    tavern_stage_name((enum tavern_stage)k), off);
+			    item_stage_name((enum item_stage)k), off);
 			put_lines(out, it->text[k], 16);
 		}
 	}
@@ -223,15 +223,15 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 bool
 emit_debug_stage(struct run *run, const struct chat *c, struct buf *out)
 {
-	enum tavern_stage k;
+	enum item_stage k;
 	size_t i;
 	uint32_t j;
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 
-	if (!tavern_stage_parse(c->stage, &k))
-		k = TAVERN_STAGE_REGEX_POST;
+	if (!item_stage_parse(c->stage, &k))
+		k = ITEM_STAGE_REGEX_POST;
 	buf_printf(out, "stage %s: every message's text %s\n",
-	    tavern_stage_name(k), stage_words[k]);
+	    item_stage_name(k), stage_words[k]);
 	for (i = 0; i < c->n; i++) {
 		const struct message *m = &c->msgs[i];
 
@@ -250,13 +250,13 @@ emit_debug_stage(struct run *run, const struct chat *c, struct buf *out)
 
 /* {"raw": ..., "regex-pre": ..., "macros": ..., "regex-post": ...}. */
 static struct node *
-stages(struct arena *a, const char *const text[TAVERN_NSTAGES])
+stages(struct arena *a, const char *const text[ITEM_NSTAGES])
 {
 	struct node *o = tree_table(a);
 	int k;
 
-	for (k = 0; k < TAVERN_NSTAGES; k++)
-		tree_put(a, o, tavern_stage_name((enum tavern_stage)k),
+	for (k = 0; k < ITEM_NSTAGES; k++)
+		tree_put(a, o, item_stage_name((enum item_stage)k),
 		    tree_strref(a, text[k], strlen(text[k])));
 	return o;
 }
@@ -265,8 +265,8 @@ void
 emit_json_tavern_message(struct arena *a, const struct chat *c, size_t i,
     struct node *o)
 {
-	const struct tavern_report *r = c->tavern;
-	const char *text[TAVERN_NSTAGES];
+	const struct item_report *r = c->items;
+	const char *text[ITEM_NSTAGES];
 	struct node *ids = tree_put(a, o, "items", tree_array(a));
 	uint32_t j;
 	int k;
@@ -274,7 +274,7 @@ emit_json_tavern_message(struct arena *a, const struct chat *c, size_t i,
 	for (j = 0; j < r->msg_nitems[i]; j++)
 		tree_push(a, ids, tree_str(a,
 		    r->items[r->msg_items[i][j]].id));
-	for (k = 0; k < TAVERN_NSTAGES; k++)
+	for (k = 0; k < ITEM_NSTAGES; k++)
 		text[k] = emit_tavern_stage(a, c, i, k);
 	tree_put(a, o, "stages", stages(a, text));
 }
@@ -283,18 +283,18 @@ struct node *
 emit_json_tavern_items(struct run *run, const struct chat *c)
 {
 	struct arena *a = &run->arena;
-	const struct tavern_report *r = c->tavern;
+	const struct item_report *r = c->items;
 	struct node *arr = tree_array(a);
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		const struct tavern_item *it = &r->items[i];
+		const struct item *it = &r->items[i];
 		struct node *o = tree_table(a);
 
 		tree_put(a, o, "id", tree_str(a, it->id));
 		tree_put(a, o, "origin", tree_str(a, it->source));
 		tree_put(a, o, "source", emit_tavern_source(run, it));
-		tree_put(a, o, "role", tree_str(a, it->role));
+		tree_put(a, o, "role", tree_str(a, names_role(it->role)));
 		tree_put(a, o, "position", tree_str(a, it->place ? it->place :
 		    it->depth < 0 ? "relative" : "in-chat"));
 		if (it->depth >= 0)

@@ -15,7 +15,7 @@
 
 /* The entries of one role composed into *m; false when there are none. */
 static bool
-compose(struct run *run, struct chat *c, enum role role, const char *origin,
+compose(struct run *run, struct chat *c, enum role role, enum origin origin,
     struct message *m)
 {
 	struct entry **v;
@@ -67,7 +67,7 @@ user_turn(struct run *run, struct chat *c, const struct inputs *in,
 	}
 	memset(m, 0, sizeof(*m));
 	m->role = ROLE_USER;
-	m->origin = "turn";
+	m->origin = ORIGIN_TURN;
 	m->len = b.len;
 	m->content = arena_adopt(&run->arena, buf_detach(&b));
 	m->entries = v;
@@ -114,7 +114,7 @@ inchat_message(struct run *run, struct entry **v, size_t n,
 	}
 	memset(m, 0, sizeof(*m));
 	m->role = v[0]->role;
-	m->origin = "in-chat";
+	m->origin = ORIGIN_IN_CHAT;
 	m->len = b.len;
 	m->content = arena_adopt(&run->arena, buf_detach(&b));
 	m->entries = v;
@@ -176,7 +176,7 @@ developer_as_system(struct run *run, struct message *head, size_t n)
 	if (dev->role != ROLE_DEVELOPER)
 		return n;
 	dev->role = ROLE_SYSTEM;
-	dev->origin = "system";
+	dev->origin = ORIGIN_SYSTEM;
 	if (n == 1)
 		return n;
 	buf_put(&b, head[0].content, head[0].len);
@@ -201,9 +201,9 @@ arrange(struct run *run, struct chat *c, const struct inputs *in)
 	struct message head[2], *msgs;
 	size_t nhead = 0, i, k;
 
-	if (compose(run, c, ROLE_SYSTEM, "system", &head[nhead]))
+	if (compose(run, c, ROLE_SYSTEM, ORIGIN_SYSTEM, &head[nhead]))
 		nhead++;
-	if (compose(run, c, ROLE_DEVELOPER, "developer", &head[nhead]))
+	if (compose(run, c, ROLE_DEVELOPER, ORIGIN_DEVELOPER, &head[nhead]))
 		nhead++;
 	if (nhead && c->profile->developer_as_system)
 		nhead = developer_as_system(run, head, nhead);

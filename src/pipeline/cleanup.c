@@ -247,7 +247,7 @@ cleanup_history(struct run *run, const struct profile *p, struct inputs *in,
 		    sizeof(*out)) + 2;
 		memset(&first, 0, sizeof(first));
 		first.role = ROLE_USER;
-		first.origin = "history";
+		first.origin = ORIGIN_HISTORY;
 		first.content = r.first_user;
 		first.len = strlen(r.first_user);
 		out[0] = first;

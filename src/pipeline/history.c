@@ -108,7 +108,7 @@ finish(struct reader *rd, const struct node *e, enum role r,
 	}
 	memset(&m, 0, sizeof(m));
 	m.role = r;
-	m.origin = "history";
+	m.origin = ORIGIN_HISTORY;
 	m.content = text;
 	m.len = len;
 	m.name = name ? str_of(name) : NULL;

@@ -134,7 +134,7 @@ history_add_result(struct reader *rd, const struct node *e,
 	memset(&m, 0, sizeof(m));
 	x = arena_alloc(&run->arena, sizeof(*x));
 	m.role = ROLE_TOOL;
-	m.origin = "history";
+	m.origin = ORIGIN_HISTORY;
 	m.has_src = true;
 	m.src = rd->src->id;
 	m.span = e->span;

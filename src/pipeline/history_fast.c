@@ -61,7 +61,7 @@ keep(struct scan *sc, struct inputs *in, enum role r, const char *text,
 	m = &sc->v[2 + in->nhist++];
 	memset(m, 0, sizeof(*m));
 	m->role = r;
-	m->origin = "history";
+	m->origin = ORIGIN_HISTORY;
 	m->content = text;
 	m->len = len;
 	m->name = name;

@@ -190,7 +190,7 @@ inputs_session_merge(struct run *run, const struct options *opt,
 		m = &msgs[n++];
 		memset(m, 0, sizeof(*m));
 		m->role = r;
-		m->origin = "session";
+		m->origin = ORIGIN_SESSION;
 		m->content = text;
 		m->len = len;
 		m->x = session_extra(run, c->src, cm->obj, msgs, n - 1,

@@ -99,7 +99,7 @@ clean_dialogue(struct run *run, const struct profile *p, struct inputs *in)
 		v[i].name = st->dialogue[i].name;
 		v[i].content = st->dialogue[i].content;
 		v[i].len = st->dialogue[i].len;
-		v[i].origin = "history";
+		v[i].origin = ORIGIN_HISTORY;
 		v[i].has_src = st->dialogue[i].has_src;
 		v[i].src = st->dialogue[i].src;
 		v[i].span = st->dialogue[i].span;

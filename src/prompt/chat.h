@@ -21,9 +21,9 @@
 struct arena;
 struct node;
 struct profile;          /* opaque here: the emitters read it */
-struct wi_result;        /* opaque here (tavern/wi.h): the emitters
+struct wi_result;        /* opaque here (world/wi.h): the emitters
                           * read it */
-struct tavern_report;    /* tavern/titem.h: a SillyTavern build's items */
+struct item_report;    /* prompt/item.h: a SillyTavern build's items */
 struct budget_report;    /* pipeline/budget.h: what the budget cut */
 
 /*
@@ -98,7 +98,7 @@ struct message {
 	const char *name;               /* a history name, or NULL */
 	const char *content;
 	size_t len;
-	const char *origin;             /* system, developer, history, turn */
+	enum origin origin;
 	struct entry **entries;         /* what was composed into it */
 	const struct etext *stages;     /* per message pass, or NULL */
 	const struct message_extra *x;  /* parts, calls, result, or NULL */
@@ -157,9 +157,12 @@ struct chat {
 	/* A SillyTavern build's world-info outcome (debug view, -f json),
 	 * or NULL. */
 	const struct wi_result *world_info;
+	/* Which build made it; the tavern dialect's views and provider
+	 * shaping key on this alone. */
+	enum dialect dialect;
 	/* A SillyTavern build: what it decided about each prompt and
-	 * message, with their stages (tavern/titem.h); else NULL. */
-	const struct tavern_report *tavern;
+	 * message, with their stages (prompt/item.h); else NULL. */
+	const struct item_report *items;
 	/* A SillyTavern build's regex scripts as seed 002's merged_regex
 	 * (tavern/tbuild_regex.c), or NULL. */
 	const struct node *merged_regex;

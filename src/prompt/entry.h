@@ -72,7 +72,7 @@ enum entry_rewrite {
 
 /*
  * Whether a piece of text is in, and why not: the one set for both
- * builds (the SillyTavern build's items, titem.h, use it too, with the
+ * builds (the SillyTavern build's items, item.h, use it too, with the
  * numbers and details in their notes).  entry_status_name() spells each.
  */
 enum entry_status {

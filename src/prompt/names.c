@@ -16,6 +16,8 @@ const char *const names_positions[] = { "system", "developer",
 const char *const names_formats[] = { "openai", "anthropic", "gemini",
 	"messages", "text", "json", "responses", "ollama", "prompt", "system",
 	"user", "review", NULL };
+static const char *const names_origins[] = { "system", "developer",
+	"history", "session", "turn", "in-chat" };
 
 /*
  * DESIGN.md's built-in priorities, lower first, then seed 000's names
@@ -54,6 +56,12 @@ const char *
 names_role(enum role r)
 {
 	return r == ROLE_TOOL ? "tool" : names_roles[r];
+}
+
+const char *
+names_origin(enum origin o)
+{
+	return names_origins[o];
 }
 
 const char *

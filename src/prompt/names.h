@@ -49,6 +49,30 @@ enum out_format {
 	FORMAT_REVIEW,
 };
 
+/* Where an output message came from (struct message, chat.h). */
+enum origin {
+	ORIGIN_SYSTEM,          /* the system prompt */
+	ORIGIN_DEVELOPER,       /* the developer message */
+	ORIGIN_HISTORY,         /* a message of the conversation (-H) */
+	ORIGIN_SESSION,         /* a message a session kept */
+	ORIGIN_TURN,            /* this turn's user message */
+	ORIGIN_IN_CHAT,         /* an entry injected at a depth */
+};
+
+/*
+ * The dialects of the one pipeline: a profile's own build, and
+ * SillyTavern's (a card, a preset, a chat: tavern/tbuild.h), whose
+ * entries of strata's own go among the preset's prompts.  Both share
+ * the front half -- load, inputs, collect, rewrite, the stack -- and
+ * differ in what arranges the messages.  A chat says which made it;
+ * the emitters key on that alone: the tavern dialect's items and
+ * stages in the views, and its provider shaping (emit/emit_shape.c).
+ */
+enum dialect {
+	DIALECT_PROFILE,
+	DIALECT_TAVERN,
+};
+
 /* NULL-terminated spellings, indexed by the enum (for choices lists). */
 extern const char *const names_roles[];
 extern const char *const names_scopes[];
@@ -61,6 +85,7 @@ const char *names_role(enum role r);
 const char *names_scope(enum scope s);
 const char *names_style(enum style s);
 const char *names_format(enum out_format f);
+const char *names_origin(enum origin o);
 bool names_format_parse(const char *s, enum out_format *out);
 /* The index of s in a NULL-terminated list, or -1. */
 int names_index(const char *const *list, const char *s, size_t len);

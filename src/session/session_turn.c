@@ -123,7 +123,7 @@ append_turn(struct run *run, struct chatfile *c, void *arg)
 	put_tavern(run, c, t);
 	keep_entries(run, c, chat);
 	for (i = 0; i < chat->n; i++)
-		if (strcmp(chat->msgs[i].origin, "turn") == 0)
+		if (chat->msgs[i].origin == ORIGIN_TURN)
 			turn = &chat->msgs[i];
 	if (t->user) {
 		chatfile_append(run, c, session_message(&run->arena, ROLE_USER,

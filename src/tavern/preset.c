@@ -544,7 +544,7 @@ bias_presets(struct run *run, const struct node *settings)
 
 static struct node *
 logit_bias(struct run *run, const struct preset *p,
-    const struct node *settings, const char *model)
+    const struct node *settings, const char *model, const char **missing)
 {
 	struct arena *a = &run->arena;
 	const char *sel = setting_str(p, settings, "bias_preset_selected",
@@ -571,8 +571,7 @@ logit_bias(struct run *run, const struct preset *p,
 		val = tree_get(e, "value");
 		if (!raw_ids(run, t->u.str.s, &ids)) {
 			if (fam) {
-				diag_plain(run, DIAG_WARNING,
-				    MSG_TAVERN_BIAS_TOKENIZER, model, fam);
+				*missing = fam;
 				free(v);
 				return NULL;
 			}
@@ -599,7 +598,7 @@ logit_bias(struct run *run, const struct preset *p,
 struct node *
 preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
-    const struct node *body)
+    const struct node *body, const char **missing)
 {
 	struct arena *a = &run->arena;
 	struct node *out = tree_copy(a, body), *own = NULL, *bias;
@@ -612,7 +611,8 @@ preset_model_body(struct run *run, const struct preset *p,
 	/* Fields strata does not translate go in params' own "openai"
 	 * table, sent as written. */
 #define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
-	if ((bias = logit_bias(run, p, settings, model)))
+	*missing = NULL;
+	if ((bias = logit_bias(run, p, settings, model, missing)))
 		tree_put(a, OWN(), "logit_bias", bias);
 	if (strcmp(effort, "auto") && *effort && effort_model(model))
 		tree_put(a, OWN(), "reasoning_effort", tree_str(a,

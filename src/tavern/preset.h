@@ -80,10 +80,13 @@ struct preset {
  * the selected bias preset (settings.json's oai_settings.bias_presets),
  * in the model's token ids; reasoning_effort for OpenAI's reasoning
  * model names; verbosity for gpt-5 names.  A copy in the run's arena;
- * settings (all of settings.json) may be NULL. */
+ * settings (all of settings.json) may be NULL.  When the model's bias
+ * needs a tokenizer strata lacks, no logit_bias is added and *missing is
+ * that tokenizer's family (else NULL): the caller warns
+ * (MSG_TAVERN_BIAS_TOKENIZER) when it sends the body. */
 struct node *preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
-    const struct node *body);
+    const struct node *body, const char **missing);
 /* Read and check the preset at path.  Errors are reported. */
 bool preset_read(struct run *run, const char *path, struct preset **out);
 /* The prompt with this identifier, or NULL. */

@@ -192,7 +192,7 @@ type_prompts(struct tb *t)
 		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
 
 		tb_item_preset(t, it, "impersonation_prompt");
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, s);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, s);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,
 			    ROLE_SYSTEM, NULL, s, "impersonate", it);
@@ -203,7 +203,7 @@ type_prompts(struct tb *t)
 		uint32_t it = tb_item_add(t, "quietPrompt", "chat", ROLE_SYSTEM,
 		    -1, t->in->user);
 
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, t->quiet);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, t->quiet);
 		if (*t->quiet)
 			tb_push_item(t, &tb_slot_add(t, "quietPrompt")->msgs,
 			    ROLE_SYSTEM, NULL, t->quiet, "quietPrompt", it);
@@ -239,27 +239,18 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 			if (t->rep->items[all->v[i].items[j]].thinking)
 				think = t->rep->items[all->v[i].items[j]].
 				    thinking;
-		if (all->v[i].blocks || think) {
+		if (think) {
 			struct message_extra *x = arena_alloc(&t->run->arena,
 			    sizeof(*x));
 
-			if (all->v[i].blocks) {
-				struct part *pt = arena_alloc(&t->run->arena,
-				    sizeof(*pt));
-
-				pt->kind = PART_TEXT;
-				pt->data = m->content;
-				pt->len = m->len;
-				x->parts = pt;
-				x->nparts = 1;
-			}
 			/* Seed 002's thinking: the reasoning before it. */
 			x->reasoning = think;
-			x->reasoning_len = think ? strlen(think) : 0;
+			x->reasoning_len = strlen(think);
 			m->x = x;
 		}
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
-		    c->msgs[i - 1].origin[0] == 's') ? "system" : "history";
+		    c->msgs[i - 1].origin == ORIGIN_SYSTEM) ? ORIGIN_SYSTEM :
+		    ORIGIN_HISTORY;
 		t->rep->msg_items[i] = all->v[i].items;
 		t->rep->msg_nitems[i] = all->v[i].nitems;
 		for (j = 0; j < all->v[i].nitems; j++)
@@ -346,16 +337,10 @@ build(struct tb *t, struct chat *c)
 	tb_post_process(t, &all);
 	if (!tb_hook_list(t, tb_hook_post(t, true), &all))
 		return false;
-	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
-		tb_provider_shape(t, &all, c->format == FORMAT_ANTHROPIC);
-	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
-		tb_names_in_text(t, &all);
-
-	c->params = tb_custom_body(t, tb_with_stops(t, c->format ==
-	    FORMAT_ANTHROPIC ? tb_claude_params(t) : c->format ==
-	    FORMAT_GEMINI ? t->p->body_google : c->format ==
-	    FORMAT_RESPONSES ? tb_responses_params(t) :
-	    preset_model_body(run, t->p, t->s.root, t->env.model, t->p->body)));
+	/* The provider shaping and the body fields are emit_shape()'s,
+	 * from what the request needs of the preset and settings. */
+	tb_request(t, c->model);
+	c->params = NULL;
 	c->max_tokens = 0;
 	c->world_info = t->wi;
 	messages_out(t, &all, c);
@@ -363,7 +348,8 @@ build(struct tb *t, struct chat *c)
 	t->rep->used = t->used;
 	t->rep->type = t->type;
 	t->rep->tokenizer = tokenizer_name(t->tok);
-	c->tavern = t->rep;
+	c->dialect = DIALECT_TAVERN;
+	c->items = t->rep;
 	c->merged_regex = tb_regex_rules(t);
 	if (in->state)
 		save_state(t, before, nbefore, gbefore, ngbefore,

@@ -43,11 +43,11 @@ chat_content(struct tb *t, size_t i, uint32_t it, const char *s)
 	const struct tchat_msg *m = &t->chat.msgs[i];
 	struct arena *a = &t->run->arena;
 
-	tb_item_stage(t, it, TAVERN_STAGE_REGEX_POST, s);
+	tb_item_stage(t, it, ITEM_STAGE_REGEX_POST, s);
 	/* s is the cached call's (tb_rx_at()) or the one just made */
-	if (t->rep->items[it].text[TAVERN_STAGE_REGEX_POST] !=
-	    t->rep->items[it].text[TAVERN_STAGE_MACROS])
-		t->rep->items[it].by[TAVERN_STAGE_REGEX_POST] = t->rx_out &&
+	if (t->rep->items[it].text[ITEM_STAGE_REGEX_POST] !=
+	    t->rep->items[it].text[ITEM_STAGE_MACROS])
+		t->rep->items[it].by[ITEM_STAGE_REGEX_POST] = t->rx_out &&
 		    i < t->nrx && s == t->rx_out[i] ? t->rx_by[i] : tb_fired(t);
 	switch (t->p->names) {
 	case PRESET_NAMES_DEFAULT:
@@ -146,14 +146,14 @@ tb_history(struct tb *t, struct tlist *out)
 			    t->greeting_node);
 		else
 			tb_item_at(t, it, m->node);
-		tb_item_stage(t, it, TAVERN_STAGE_REGEX_PRE, t->cpre[i]);
-		if (t->rep->items[it].text[TAVERN_STAGE_REGEX_PRE] !=
-		    t->rep->items[it].text[TAVERN_STAGE_RAW])
-			t->rep->items[it].by[TAVERN_STAGE_REGEX_PRE] =
+		tb_item_stage(t, it, ITEM_STAGE_REGEX_PRE, t->cpre[i]);
+		if (t->rep->items[it].text[ITEM_STAGE_REGEX_PRE] !=
+		    t->rep->items[it].text[ITEM_STAGE_RAW])
+			t->rep->items[it].by[ITEM_STAGE_REGEX_PRE] =
 			    t->cpre_by[i];
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, m->text);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, m->text);
 		if (m->thinking) {
-			struct tavern_item *ti = &t->rep->items[it];
+			struct item *ti = &t->rep->items[it];
 
 			ti->thinking = m->thinking->thinking;
 			ti->thinking_src = m->thinking->thinking_src;

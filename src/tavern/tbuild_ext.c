@@ -98,7 +98,7 @@ tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
 	buf_free(&b);
 	/* One substitution for the group: its text is the first item's. */
 	if (nv)
-		tb_item_stage(t, vi[0], TAVERN_STAGE_MACROS,
+		tb_item_stage(t, vi[0], ITEM_STAGE_MACROS,
 		    tb_trim(&t->run->arena, r));
 	for (i = 1; i < nv; i++) {
 		t->rep->items[vi[i]].joined = true;
@@ -218,18 +218,18 @@ tb_depth_prompts(struct tb *t)
 		    "extensions.depth_prompt.prompt", tree_get(tree_get(
 		    t->card->extensions, "depth_prompt"), "prompt"));
 		/* The card's text; its macros ran as a card field. */
-		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		tb_item_stage(t, t->ext[t->next - 1].item, ITEM_STAGE_RAW,
 		    dp.prompt.s);
-		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		tb_item_stage(t, t->ext[t->next - 1].item, ITEM_STAGE_MACROS,
 		    t->depth_prompt);
 	}
 	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
 		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
 		    t->s.persona_depth, (int)t->s.persona_role);
 		tb_item_at(t, t->ext[t->next - 1].item, t->s.persona_node);
-		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_RAW,
+		tb_item_stage(t, t->ext[t->next - 1].item, ITEM_STAGE_RAW,
 		    t->s.persona);
-		tb_item_stage(t, t->ext[t->next - 1].item, TAVERN_STAGE_MACROS,
+		tb_item_stage(t, t->ext[t->next - 1].item, ITEM_STAGE_MACROS,
 		    t->persona);
 	}
 }
@@ -432,7 +432,7 @@ tb_world_info(struct tb *t)
 			if (n && s[n - 1] == '\n')
 				n--;
 			e->value = arena_strndup(&run->arena, s, n);
-			tb_item_stage(t, e->item, TAVERN_STAGE_RAW, e->value);
+			tb_item_stage(t, e->item, ITEM_STAGE_RAW, e->value);
 			if (*tb_trim(&run->arena, e->value))
 				tb_item_out(t, e->item, ENTRY_ACTIVE, NULL);
 		}

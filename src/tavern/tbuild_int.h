@@ -5,10 +5,11 @@
  * examples (tbuild_ext.c), the prompt manager's collection and its fill
  * (tbuild_prompts.c) with the history and in-chat injections
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
- * post-processing and provider shaping (tbuild_shape.c); tbuild_item.c
- * keeps the message lists and the items (titem.h) every step records to.
- * The regex scripts (tbuild_regex.c), world info (tbuild_wi.c) and the
- * tokenizer are called directly, with the build's state.
+ * post-processing and what the provider shaping in emit/ takes
+ * (tbuild_shape.c); tbuild_item.c keeps the message lists and the items
+ * (prompt/item.h) every step records to.  The regex scripts
+ * (tbuild_regex.c), world info (tbuild_wi.c) and the tokenizer are
+ * called directly, with the build's state.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
@@ -42,7 +43,7 @@
 #include "tavern/settings.h"
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 #include "text/regex.h"
 #include "text/tokenizer.h"
 
@@ -58,13 +59,12 @@ struct tmsg {
 	const char *name;               /* NULL: none */
 	const char *content;
 	const char *id;                 /* newMainChat, newChat, ... or NULL */
-	const uint32_t *items;          /* its items (titem.h) */
+	const uint32_t *items;          /* its items (prompt/item.h) */
 	uint32_t nitems;
 	/* A chat message whose content is NULL until resolve() makes it:
 	 * its index in the chat and its item. */
 	size_t chat;
 	uint32_t chat_item;
-	bool blocks;                    /* sent as a list of text blocks */
 	bool real;                      /* a message of the chat (history) */
 	bool prepared;                  /* its macros ran at prompt time */
 };
@@ -127,9 +127,12 @@ struct tb {
 	size_t nloaded;                 /* messages as the chat opened */
 	const char *memory;             /* the summary as the chat opened */
 	long budget, used;
-	struct tavern_report *rep;
-	enum out_format format;         /* the body's: anthropic, gemini
-	                                 * reshape it */
+	struct item_report *rep;
+	/* The request's format: SillyTavern's client substitutes Claude's
+	 * prefill only for Claude (tb_request()), and on continue with
+	 * continue_prefill puts it in front of the message continued,
+	 * where it counts against the budget (tb_continued()). */
+	enum out_format format;
 	/* Chat message i at the stages before regex-post. */
 	const char **craw, **cpre, **cmac;
 	const char **cpre_by;           /* the scripts that made cpre[i] */
@@ -164,7 +167,7 @@ struct inj {
 	uint32_t item;
 };
 
-/* tbuild_item.c: message lists, items (titem.h) and text helpers */
+/* tbuild_item.c: message lists, items (prompt/item.h) and text helpers */
 size_t tb_count(struct tb *t, struct tmsg *m);
 const char *tb_em_block(struct arena *a, const char *s);
 const char *tb_fired(struct tb *t);
@@ -184,7 +187,7 @@ void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
 uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
     enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
-void tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k,
+void tb_item_stage(struct tb *t, uint32_t i, enum item_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
     const uint32_t *b, uint32_t nb);
@@ -275,14 +278,10 @@ void tb_own_context(struct tb *t, struct tlist *hist);
 void tb_own_inchat(struct tb *t);
 void tb_own_system(struct tb *t);
 
-/* tbuild_shape.c: squash, post-processing, provider shaping, body fields */
-const struct node *tb_claude_params(struct tb *t);
-const struct node *tb_custom_body(struct tb *t, const struct node *b);
-void tb_names_in_text(struct tb *t, struct tlist *l);
+/* tbuild_shape.c: squash, post-processing, and what the provider
+ * shaping (emit/emit_shape.c) takes of the preset and settings */
 void tb_post_process(struct tb *t, struct tlist *l);
-void tb_provider_shape(struct tb *t, struct tlist *l, bool claude);
-const struct node *tb_responses_params(struct tb *t);
+void tb_request(struct tb *t, const char *model);
 void tb_squash(struct tb *t, struct tlist *l);
-const struct node *tb_with_stops(struct tb *t, const struct node *b);
 
 #endif

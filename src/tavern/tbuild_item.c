@@ -1,6 +1,6 @@
 /*
  * tbuild_item: the message lists a build assembles and the items
- * (titem.h) that record what was decided about each piece of text.
+ * (prompt/item.h) that record what was decided about each piece of text.
  */
 #include "tavern/tbuild_int.h"
 
@@ -56,7 +56,6 @@ tb_push(struct run *run, struct tlist *l, enum role role, const char *name,
 	m.nitems = 0;
 	m.chat = 0;
 	m.chat_item = 0;
-	m.blocks = false;
 	m.real = m.prepared = false;
 	if (l->n == l->cap)
 		l->v = avec_grow(&run->arena, l->v, &l->cap, l->n, l->n + 1,
@@ -136,7 +135,7 @@ tb_tokens(struct tb *t, struct tmsg *m)
 	return message_tokens(t, names_role(m->role), m->name, m->content);
 }
 
-/* --- items (titem.h): what was decided about each piece of text --- */
+/* --- items (prompt/item.h): what was decided about each piece of text --- */
 
 /* The regex scripts that changed the text in the last apply(), or NULL. */
 const char *
@@ -151,8 +150,8 @@ uint32_t
 tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
     int64_t depth, const char *raw)
 {
-	struct tavern_report *r = t->rep;
-	struct tavern_item *it;
+	struct item_report *r = t->rep;
+	struct item *it;
 	size_t k;
 
 	if (r->n == r->cap)
@@ -162,10 +161,10 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 	memset(it, 0, sizeof(*it));
 	it->id = id;
 	it->source = source;
-	it->role = names_role(role);
+	it->role = role;
 	it->depth = depth;
 	it->message = -1;
-	for (k = 0; k < TAVERN_NSTAGES; k++)
+	for (k = 0; k < ITEM_NSTAGES; k++)
 		it->text[k] = raw ? raw : "";
 	return (uint32_t)r->n++;
 }
@@ -173,16 +172,16 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 /* Item i's text from stage k on is s (the text before it when equal, so
  * unchanged stages share one string). */
 void
-tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
+tb_item_stage(struct tb *t, uint32_t i, enum item_stage k, const char *s)
 {
-	struct tavern_item *it = &t->rep->items[i];
+	struct item *it = &t->rep->items[i];
 	size_t j;
 
 	if (!s)
 		s = "";
 	if (k > 0 && strcmp(it->text[k - 1], s) == 0)
 		s = it->text[k - 1];
-	for (j = k; j < TAVERN_NSTAGES; j++)
+	for (j = k; j < ITEM_NSTAGES; j++)
 		it->text[j] = s;
 }
 
@@ -190,7 +189,7 @@ tb_item_stage(struct tb *t, uint32_t i, enum tavern_stage k, const char *s)
 void
 tb_item_at(struct tb *t, uint32_t i, const struct node *n)
 {
-	struct tavern_item *it = &t->rep->items[i];
+	struct item *it = &t->rep->items[i];
 
 	if (!n)
 		return;
@@ -213,7 +212,7 @@ void
 tb_item_card(struct tb *t, uint32_t i, const char *field,
     const struct node *n)
 {
-	struct tavern_item *it = &t->rep->items[i];
+	struct item *it = &t->rep->items[i];
 
 	it->field = field;
 	if (n && !t->card->file->binary) {
@@ -239,7 +238,7 @@ tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
 void
 tb_item_empty(struct tb *t, uint32_t i)
 {
-	const char *raw = t->rep->items[i].text[TAVERN_STAGE_RAW];
+	const char *raw = t->rep->items[i].text[ITEM_STAGE_RAW];
 
 	tb_item_out(t, i, ENTRY_EMPTY, *tb_trim(&t->run->arena, raw) ?
 	    "empty after macros" : NULL);
@@ -316,7 +315,6 @@ tb_push_m(struct run *run, struct tlist *l, const struct tmsg *m)
 	l->v[l->n - 1].nitems = m->nitems;
 	l->v[l->n - 1].chat = m->chat;
 	l->v[l->n - 1].chat_item = m->chat_item;
-	l->v[l->n - 1].blocks = m->blocks;
 	l->v[l->n - 1].real = m->real;
 	l->v[l->n - 1].prepared = m->prepared;
 }
@@ -328,12 +326,12 @@ tb_count(struct tb *t, struct tmsg *m)
 	size_t c = tb_tokens(t, m), k;
 
 	for (k = 0; k < m->nitems; k++) {
-		struct tavern_item *it = &t->rep->items[m->items[k]];
+		struct item *it = &t->rep->items[m->items[k]];
 
 		it->counted = true;
 		it->tokens = m->nitems == 1 ? c : message_tokens(t,
 		    names_role(m->role), NULL,
-		    it->text[TAVERN_STAGE_REGEX_POST]);
+		    it->text[ITEM_STAGE_REGEX_POST]);
 	}
 	return c;
 }

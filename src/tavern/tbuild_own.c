@@ -39,7 +39,7 @@ own_item(struct tb *t, const struct tavern_entry *e, int64_t depth,
 	    tb_role_of(e->role), depth,
 	    e->raw ? e->raw : e->text);
 
-	tb_item_stage(t, it, TAVERN_STAGE_MACROS, e->text);
+	tb_item_stage(t, it, ITEM_STAGE_MACROS, e->text);
 	t->rep->items[it].place = place;
 	if (e->has_src) {
 		t->rep->items[it].has_src = true;

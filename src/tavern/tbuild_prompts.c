@@ -218,7 +218,7 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	content = marker_content(t, pp->identifier);
 	content = tb_sub_as(t, tb_prompt_asset(t, pp->identifier),
 	    content ? content : pp->content);
-	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
+	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
 	if (*content) {
 		injs[*ninj].role = tb_role_of(pp->role);
 		injs[*ninj].content = content;
@@ -267,7 +267,7 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 	    pp->forbid_overrides && *t->phi)
 		tb_item_note(t, it, "forbid_overrides: the card's "
 		    "post_history_instructions are not used");
-	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
+	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
 	if (*content)
 		tb_push_item(t, &s->msgs, tb_role_of(pp->role), NULL, content,
 		    id, it);
@@ -309,7 +309,7 @@ collect_appended(struct tb *t, const char *id)
 			return;
 		}
 		content = tb_sub(t, t->s.user_prompt_bias);
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
 		if (*content)
 			tb_push_item(t, &tb_slot_add(t, id)->msgs,
 			    ROLE_ASSISTANT, NULL, content, id, it);
@@ -326,7 +326,7 @@ collect_appended(struct tb *t, const char *id)
 	it = tb_item_add(t, id, source, tb_role_of(pp ? pp->role : NULL), -1,
 	    raw);
 	item_where(t, it, id, pp);
-	tb_item_stage(t, it, TAVERN_STAGE_MACROS, content);
+	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
 	tb_item_note(t, it, "marker missing from prompt_order: "
 	    "appended");
 	if (*content)
@@ -451,7 +451,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	nci = tb_item_add(t, "newMainChat", "preset", ROLE_SYSTEM, -1,
 	    t->p->new_chat_prompt);
 	tb_item_preset(t, nci, "new_chat_prompt");
-	tb_item_stage(t, nci, TAVERN_STAGE_MACROS, newchat.content);
+	tb_item_stage(t, nci, ITEM_STAGE_MACROS, newchat.content);
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
 	else
@@ -465,7 +465,7 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		uint32_t it = tb_item_add(t, e.id, "preset", ROLE_USER, 0,
 		    t->p->send_if_empty);
 
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, e.content);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, e.content);
 		tb_item_note(t, it,
 		    "send_if_empty: the chat ends with a reply");
 		tb_push_item(t, hist, e.role, e.name, e.content, e.id, it);
@@ -541,7 +541,7 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 			si = tb_item_add(t, "newChat", "preset", ROLE_SYSTEM,
 			    -1, t->p->new_example_chat_prompt);
 			tb_item_preset(t, si, "new_example_chat_prompt");
-			tb_item_stage(t, si, TAVERN_STAGE_MACROS, sep.content);
+			tb_item_stage(t, si, ITEM_STAGE_MACROS, sep.content);
 			t->rep->items[si].tokens = (size_t)need;
 			t->rep->items[si].counted = true;
 		}
@@ -672,7 +672,7 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	}
 	it = tb_item_add(t, "continue", "chat", m.role, -1, m.content);
 	text = tb_sub(t, m.content);
-	tb_item_stage(t, it, TAVERN_STAGE_MACROS, text);
+	tb_item_stage(t, it, ITEM_STAGE_MACROS, text);
 	/* An empty message is not sent; its nudge still is. */
 	if (*text)
 		tb_push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
@@ -688,7 +688,7 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 		it = tb_item_add(t, "continueNudge", "preset", ROLE_SYSTEM, -1,
 		    t->p->continue_nudge_prompt);
 		tb_item_preset(t, it, "continue_nudge_prompt");
-		tb_item_stage(t, it, TAVERN_STAGE_MACROS, text);
+		tb_item_stage(t, it, ITEM_STAGE_MACROS, text);
 		tb_push_item(t, &s->msgs, ROLE_SYSTEM, NULL, text,
 		    "continueNudge", it);
 	}

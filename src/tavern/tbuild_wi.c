@@ -15,8 +15,8 @@
 #include "diag/run.h"
 #include "tavern/card.h"
 #include "tavern/macro.h"
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "world/wi.h"
+#include "world/world.h"
 
 /* An entry's keys and content through the build's macros, named for
  * their diagnostics. */

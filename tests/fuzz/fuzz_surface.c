@@ -34,10 +34,10 @@
 #if FUZZ_SURFACE == 1
 #include "data/png.h"
 #include "tavern/card.h"
-#include "tavern/world.h"
+#include "world/world.h"
 #elif FUZZ_SURFACE == 2
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "world/wi.h"
+#include "world/world.h"
 #elif FUZZ_SURFACE == 3
 #include "text/gotmpl.h"
 #elif FUZZ_SURFACE == 4
@@ -46,7 +46,7 @@
 #elif FUZZ_SURFACE == 5
 #include "tavern/preset.h"
 #include "tavern/settings.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 #include "text/regex.h"
 #elif FUZZ_SURFACE == 6
 #include "prompt/tool.h"

@@ -35,7 +35,7 @@ chat_init(struct chat *c, enum out_format f)
 }
 
 static struct message *
-add(struct chat *c, enum role role, const char *origin, const char *text)
+add(struct chat *c, enum role role, enum origin origin, const char *text)
 {
 	struct message *m;
 
@@ -57,8 +57,8 @@ static void
 basic(struct chat *c, enum out_format f)
 {
 	chat_init(c, f);
-	add(c, ROLE_SYSTEM, "system", "Be brief.");
-	add(c, ROLE_USER, "turn", "hi");
+	add(c, ROLE_SYSTEM, ORIGIN_SYSTEM, "Be brief.");
+	add(c, ROLE_USER, ORIGIN_TURN, "hi");
 }
 
 /* A chat of one user turn, no system prompt. */
@@ -66,7 +66,7 @@ static void
 user_only(struct chat *c)
 {
 	chat_init(c, FORMAT_OPENAI);
-	add(c, ROLE_USER, "turn", "hi");
+	add(c, ROLE_USER, ORIGIN_TURN, "hi");
 }
 
 /* Run emitter fn on c; returns its bytes (NULL when it failed) and
@@ -196,12 +196,12 @@ test_developer(void)
 	struct chat c;
 
 	chat_init(&c, FORMAT_OPENAI);
-	add(&c, ROLE_SYSTEM, "system", "Be brief.");
-	add(&c, ROLE_DEVELOPER, "developer", "Use tools.");
-	add(&c, ROLE_USER, "turn", "hi");
-	add(&c, ROLE_ASSISTANT, "history", "hello")->name = "bot";
-	add(&c, ROLE_USER, "turn", "more");
-	add(&c, ROLE_USER, "turn", "again");
+	add(&c, ROLE_SYSTEM, ORIGIN_SYSTEM, "Be brief.");
+	add(&c, ROLE_DEVELOPER, ORIGIN_DEVELOPER, "Use tools.");
+	add(&c, ROLE_USER, ORIGIN_TURN, "hi");
+	add(&c, ROLE_ASSISTANT, ORIGIN_HISTORY, "hello")->name = "bot";
+	add(&c, ROLE_USER, ORIGIN_TURN, "more");
+	add(&c, ROLE_USER, ORIGIN_TURN, "again");
 	CHECK_EMIT(emit_text, &c, "=== system ===\nBe brief.\n\n"
 	    "=== developer ===\nUse tools.\n\n=== user ===\nhi\n\n"
 	    "=== assistant (bot) ===\nhello\n\n=== user ===\nmore\n\n"
@@ -416,7 +416,7 @@ test_errors(void)
 	CHECK_FAILS(emit_openai, &c);
 	/* A conversation must start with a user turn for Anthropic. */
 	c.n = 1;
-	add(&c, ROLE_ASSISTANT, "history", "hello");
+	add(&c, ROLE_ASSISTANT, ORIGIN_HISTORY, "hello");
 	CHECK_FAILS(emit_anthropic, &c);
 	free(c.msgs);
 }

@@ -64,7 +64,7 @@ main(void)
 	CHECK(text_is(0, "hi"));
 	CHECK(text_is(1, "hello"));
 	CHECK_STR(in.hist[1].name, "Mira");
-	CHECK_STR(in.hist[0].origin, "history");
+	CHECK(in.hist[0].origin == ORIGIN_HISTORY);
 	CHECK(in.hist[0].has_src);
 	CHECK_INT(in.hist[1].span.off, strchr(plain, '\n') + 2 - plain);
 	CHECK(in.hist[0].content > in.histsrc->text &&

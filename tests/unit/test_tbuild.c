@@ -14,7 +14,7 @@
 #include "prompt/chat.h"
 #include "tavern/tbuild.h"
 #include "tavern/titem.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 #include "check.h"
 
 int
@@ -94,29 +94,29 @@ main(void)
 	 * the message typed went raw -> regex-post, the stages between
 	 * sharing the raw text; the Author's Note and the world info at
 	 * depth 1 share one message. */
-	CHECK(c.tavern != NULL);
-	for (i = 0; c.tavern && i < c.n; i++) {
+	CHECK(c.dialect == DIALECT_TAVERN && c.items != NULL);
+	for (i = 0; c.items && i < c.n; i++) {
 		uint32_t j;
 
-		CHECK(c.tavern->msg_nitems[i] >= 1);
-		for (j = 0; j < c.tavern->msg_nitems[i]; j++)
-			CHECK_INT(c.tavern->items[c.tavern->msg_items[i][j]]
+		CHECK(c.items->msg_nitems[i] >= 1);
+		for (j = 0; j < c.items->msg_nitems[i]; j++)
+			CHECK_INT(c.items->items[c.items->msg_items[i][j]]
 			    .message, (long)i);
 	}
-	if (c.tavern && c.n == sizeof(want) / sizeof(want[0])) {
-		const struct tavern_item *it =
-		    &c.tavern->items[c.tavern->msg_items[18][0]];
+	if (c.items && c.n == sizeof(want) / sizeof(want[0])) {
+		const struct item *it =
+		    &c.items->items[c.items->msg_items[18][0]];
 
 		CHECK_STR(it->id, "chat#3");
-		CHECK_STR(it->text[TAVERN_STAGE_RAW], "Hello");
-		CHECK(it->text[TAVERN_STAGE_REGEX_PRE] ==
-		    it->text[TAVERN_STAGE_RAW]);
-		CHECK(it->text[TAVERN_STAGE_MACROS] ==
-		    it->text[TAVERN_STAGE_RAW]);
-		CHECK_STR(it->text[TAVERN_STAGE_REGEX_POST], "Hello <d0>");
+		CHECK_STR(it->text[ITEM_STAGE_RAW], "Hello");
+		CHECK(it->text[ITEM_STAGE_REGEX_PRE] ==
+		    it->text[ITEM_STAGE_RAW]);
+		CHECK(it->text[ITEM_STAGE_MACROS] ==
+		    it->text[ITEM_STAGE_RAW]);
+		CHECK_STR(it->text[ITEM_STAGE_REGEX_POST], "Hello <d0>");
 		CHECK(it->reason == ENTRY_ACTIVE);
-		CHECK_INT(c.tavern->msg_nitems[17], 2);
-		CHECK_STR(c.tavern->items[c.tavern->msg_items[17][0]].id,
+		CHECK_INT(c.items->msg_nitems[17], 2);
+		CHECK_STR(c.items->items[c.items->msg_items[17][0]].id,
 		    "authorsNote");
 	}
 	run_free(&run);

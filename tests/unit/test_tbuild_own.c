@@ -49,14 +49,14 @@ find(const struct chat *c, const char *s)
 	return -1;
 }
 
-static const struct tavern_item *
+static const struct item *
 item(const struct chat *c, const char *id)
 {
 	size_t i;
 
-	for (i = 0; c->tavern && i < c->tavern->n; i++)
-		if (strcmp(c->tavern->items[i].id, id) == 0)
-			return &c->tavern->items[i];
+	for (i = 0; c->items && i < c->items->n; i++)
+		if (strcmp(c->items->items[i].id, id) == 0)
+			return &c->items->items[i];
 	return NULL;
 }
 
@@ -65,7 +65,7 @@ main(void)
 {
 	struct tavern_entry e[6];
 	struct tavern_input in;
-	const struct tavern_item *it;
+	const struct item *it;
 	struct run run;
 	struct chat c;
 	long mainx, desc, own, anch, an, last;

@@ -539,7 +539,7 @@ random_text(struct rng *r, struct buf *b, size_t pieces)
 }
 
 /*
- * World info's budget (tavern/wi.c) counts a growing text in parts: it
+ * World info's budget (world/wi.c) counts a growing text in parts: it
  * relies on count(P + X) == count(P) + count(X) whenever P ends with a
  * newline and X starts with an ASCII letter or digit.  Check it on
  * random texts for both encodings.

@@ -3,8 +3,8 @@
 
 #include "check.h"
 #include "diag/run.h"
-#include "tavern/wi.h"
-#include "tavern/world.h"
+#include "world/wi.h"
+#include "world/world.h"
 
 static struct run run;
 

@@ -9,7 +9,7 @@
 #include "data/json.h"
 #include "diag/run.h"
 #include "diag/source.h"
-#include "tavern/world.h"
+#include "world/world.h"
 #include "data/tree.h"
 
 static struct run run;

@@ -3,7 +3,7 @@
  * {"entries": {...}} or a character card's character_book -- for
  * `strata card` and the JSON views.
  */
-#include "tavern/world.h"
+#include "world/world.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * wi_io: settings and timed-effect state in, results out, as trees.
  */
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * The world-info linter (wi.h): what SillyTavern would read without a
  * word but never match, or match other than the author meant.
  */
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "base/util.h"
 #include "diag/diag.h"
 #include "diag/run.h"
-#include "tavern/world.h"
+#include "world/world.h"
 
 /* An entry's uid and its index, sorted by both: duplicates are next to
  * each other and the first in the file leads its run. */

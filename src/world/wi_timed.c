@@ -3,7 +3,7 @@
  * world-info engine: the saved state read before the passes, and the
  * effects of the entries that activated added after them.
  */
-#include "tavern/wi_int.h"
+#include "world/wi_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * wi_group: inclusion groups for the world-info engine, as SillyTavern's
  * filterByInclusionGroups runs them on a pass's new entries.
  */
-#include "tavern/wi_int.h"
+#include "world/wi_int.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tavern/world.h"
+#include "world/world.h"
 
 struct arena;
 struct run;

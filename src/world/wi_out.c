@@ -3,7 +3,7 @@
  * order and the text of each prompt slot (before and after the card,
  * the Author's Note, @depth, example messages, outlets).
  */
-#include "tavern/wi_int.h"
+#include "world/wi_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 
 #include "base/buf.h"
 #include "base/rng.h"
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 struct item {
 	const struct world_entry *e;

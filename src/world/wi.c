@@ -4,7 +4,7 @@
  * groups are in wi_group.c, timed effects in wi_timed.c, the output per
  * slot in wi_out.c, key matching and the scan buffer in wi_scan.c.
  */
-#include "tavern/wi_int.h"
+#include "world/wi_int.h"
 
 #include <limits.h>
 #include <math.h>

@@ -13,7 +13,7 @@
  */
 #define _GNU_SOURCE             /* memmem */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 #include <locale.h>
 #include <pcre2.h>

@@ -1,4 +1,4 @@
-#include "tavern/world.h"
+#include "world/world.h"
 
 #include <math.h>
 #include <stdlib.h>

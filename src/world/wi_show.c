@@ -3,7 +3,7 @@
  * by `strata wi` and the tavern build's debug view so both say the same
  * thing the same way.
  */
-#include "tavern/wi.h"
+#include "world/wi.h"
 
 #include "base/buf.h"
 

@@ -1,0 +1,39 @@
+#include "prompt/item.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+
+static const char *const names[ITEM_NSTAGES] = { "raw", "regex-pre",
+	"macros", "regex-post" };
+
+const char *
+item_stage_name(enum item_stage s)
+{
+	return names[s];
+}
+
+bool
+item_stage_parse(const char *name, enum item_stage *s)
+{
+	size_t i;
+
+	for (i = 0; i < ITEM_NSTAGES; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*s = (enum item_stage)i;
+			return true;
+		}
+	return false;
+}
+
+const char *
+item_prefixed(struct arena *a, const char *who, const char *content)
+{
+	size_t n = strlen(who);
+
+	/* SillyTavern's startsWith(`${name}: `), the space included. */
+	if (strncmp(content, who, n) == 0 && content[n] == ':' &&
+	    content[n + 1] == ' ')
+		return content;
+	return arena_printf(a, "%s: %s", who, content);
+}
