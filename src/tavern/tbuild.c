@@ -30,8 +30,8 @@
 bool
 tavern_wanted(const struct tavern_input *in, const struct node *pt)
 {
-	return pt || in->card || in->preset || in->chat || in->settings ||
-	    in->nworlds || in->nregex;
+	return pt || in->card || in->group || in->preset || in->chat ||
+	    in->settings || in->nworlds || in->nregex;
 }
 
 static const char *
@@ -77,9 +77,21 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	slots[1] = &in->preset;
 	slots[2] = &in->chat;
 	slots[3] = &in->settings;
+	/* --group on the command line stands for the profile's card, and
+	 * --card for its group. */
+	if (in->card && !in->group)
+		in->group = "";
+	else if (in->group && !in->card)
+		in->card = "";
 	for (i = 0; i < LEN(keys); i++)
 		if (!*slots[i] && (v = tree_get(t, keys[i])))
 			*slots[i] = relative(run, dir, v);
+	if (!in->group && (v = tree_get(t, "group")))
+		in->group = relative(run, dir, v);
+	if (in->group && !*in->group)
+		in->group = NULL;
+	if (in->card && !*in->card)
+		in->card = NULL;
 	if (!in->persona_name && (v = tree_get(t, "user")))
 		in->persona_name = v->u.str.s;
 	if (!in->persona && (v = tree_get(t, "persona")))
@@ -268,6 +280,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	struct macro_var *before, *gbefore;
 	size_t nbefore, ngbefore;
 	struct tb t;
+	struct tavern_input gin;
 	struct tavern_seams seams;
 	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
 	struct inj *injs;
@@ -289,10 +302,19 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	else
 		seams.regex.load = NULL;
 	t.seams = &seams;
-	if (!check_type(run, in->type) || !check_options(run, in) ||
-	    !tb_read_inputs(&t))
+	if (!check_type(run, in->type) || !check_options(run, in))
+		return false;
+	/* A group chat: the build is the speaker's, its card chosen here. */
+	if (in->group || in->speaker) {
+		gin = *in;
+		t.in = in = &gin;
+		if (!tb_group_begin(&t, &gin))
+			return false;
+	}
+	if (!tb_read_inputs(&t))
 		return false;
 	tb_setup_env(&t);
+	tb_group_env(&t);
 	if (!tb_own_anchors(&t))
 		return false;
 	/* The chat's variables as loaded: the state saved is what changed. */

@@ -105,6 +105,10 @@ struct tavern_msg {
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
+	/* A group chat (--group FILE): its members' cards replace card;
+	 * speaker (--speaker NAME) is the member who replies, or NULL:
+	 * the group's activation strategy chooses (tavern/group.h). */
+	const char *group, *speaker;
 	const char *const *worlds;      /* --world files, for the WI seam */
 	size_t nworlds;
 	const char *const *regex;       /* --regex files, for the regex seam */
@@ -152,7 +156,8 @@ bool tavern_wanted(const struct tavern_input *in,
     const struct node *profile_tavern);
 /*
  * Fill what the command line left unset from the profile's [tavern]
- * table (NULL: nothing): card, preset, chat, settings, worlds, regex
+ * table (NULL: nothing): card (or group), preset, chat, settings,
+ * worlds, regex
  * (paths relative to the directory of profile_path), user (the persona
  * name) and persona (its description).  Command-line values win;
  * --world and --regex add to the profile's lists.
