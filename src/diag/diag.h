@@ -294,7 +294,7 @@ enum diag_level {
 	X(MSG_GROUP_NO_MEMBERS, "a group needs 'members': a non-empty array of its members' card file names") \
 	X(MSG_GROUP_STRATEGY, "activation_strategy %lld: expected 0 (natural), 1 (list), 2 (manual) or 3 (pooled)") \
 	X(MSG_GROUP_MODE, "generation_mode %lld: expected 0 (swap), 1 (append) or 2 (append with muted members)") \
-	X(MSG_GROUP_NO_CARD, "member '%s' has no card: neither %s nor %s beside it") \
+	X(MSG_GROUP_NO_CARD, "member '%s' has no card: neither %s nor %s exists") \
 	X(MSG_GROUP_SPEAKER, "--speaker '%s' is not a member of group %s (its members: %s)") \
 	X(MSG_GROUP_NO_AUTHOR, "--type %s in group %s: the last reply's author is not a member (name one with --speaker)") \
 	X(MSG_GROUP_ALL_MUTED, "every member of group %s is muted: nobody replies (name one with --speaker)") \

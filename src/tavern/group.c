@@ -155,9 +155,9 @@ group_read(struct run *run, const char *path, const char *chars_dir,
 		if (!m->path) {
 			diag_error(run, run_source(run, s->src), s->span,
 			    MSG_GROUP_NO_CARD, m->avatar,
-			    path_join(a, cdir, m->avatar),
+			    path_join(a, cdir, m->avatar), path_join(a, cdir,
 			    arena_printf(a, "%.*s.json",
-			    (int)path_stem_len(m->avatar), m->avatar));
+			    (int)path_stem_len(m->avatar), m->avatar)));
 			ok = false;
 			continue;
 		}

@@ -381,6 +381,9 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	t.rep->used = t.used;
 	t.rep->type = t.type;
 	t.rep->tokenizer = seams.tokens.name;
+	if (t.grp)
+		t.rep->speaker = arena_printf(&run->arena, "%s speaks: %s",
+		    t.grp->m[t.speaker].name, t.grp_why);
 	c->tavern = t.rep;
 	if (in->state)
 		save_state(&t, before, nbefore, gbefore, ngbefore,

@@ -81,6 +81,22 @@ prefixed(struct arena *a, const char *who, const char *content)
 	return arena_printf(a, "%s: %s", who, content);
 }
 
+/* The same for the character's name, which a group chat's message may
+ * carry as any member's (SillyTavern's startsWithGroupName). */
+static const char *
+bot_prefixed(struct tb *t, const char *content)
+{
+	size_t i, n;
+
+	for (i = 0; t->grp && i < t->grp->n; i++) {
+		n = strlen(t->grp->m[i].name);
+		if (strncmp(content, t->grp->m[i].name, n) == 0 &&
+		    content[n] == ':' && content[n + 1] == ' ')
+			return content;
+	}
+	return prefixed(&t->run->arena, t->char_name, content);
+}
+
 /* Join runs of one role with "\n\n". */
 static void
 merge_roles(struct tb *t, struct tlist *l)
@@ -122,7 +138,9 @@ tb_post_process(struct tb *t, struct tlist *l)
 			who = strcmp(who, "example_assistant") == 0 ?
 			    t->char_name : strcmp(who, "example_user") == 0 ?
 			    t->user_name : NULL;
-		if (who)
+		if (who == t->char_name && m->role == ROLE_SYSTEM)
+			m->content = bot_prefixed(t, m->content);
+		else if (who)
 			m->content = prefixed(a, who, m->content);
 		m->name = NULL;
 	}
@@ -148,7 +166,7 @@ tb_post_process(struct tb *t, struct tlist *l)
 			if (m->role == ROLE_USER)
 				c = prefixed(a, t->user_name, c);
 			else if (m->role == ROLE_ASSISTANT)
-				c = prefixed(a, t->char_name, c);
+				c = bot_prefixed(t, c);
 			if (b.len)
 				buf_puts(&b, "\n\n");
 			buf_puts(&b, c);
@@ -230,8 +248,9 @@ tb_provider_shape(struct tb *t, struct tlist *l, bool claude)
 		if (who && *who && (example || (claude ?
 		    m->role != ROLE_SYSTEM : i >= lead)))
 			m->content = claude && !example ? arena_printf(a,
-			    "%s: %s", who, m->content) : prefixed(a, who,
-			    m->content);
+			    "%s: %s", who, m->content) : who == t->char_name &&
+			    example ? bot_prefixed(t, m->content) :
+			    prefixed(a, who, m->content);
 		m->name = NULL;
 		if (i >= lead && m->role == ROLE_SYSTEM)
 			m->role = ROLE_USER;
@@ -312,7 +331,9 @@ tb_names_in_text(struct tb *t, struct tlist *l)
 		else if (who && strcmp(who, "example_assistant") == 0)
 			who = t->char_name;
 		if (who && *who)
-			m->content = prefixed(&t->run->arena, who, m->content);
+			m->content = who == t->char_name ? bot_prefixed(t,
+			    m->content) : prefixed(&t->run->arena, who,
+			    m->content);
 		m->name = NULL;
 	}
 }

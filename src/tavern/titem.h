@@ -89,6 +89,8 @@ struct tavern_report {
 	long budget, used;      /* the context budget and the prompts' use */
 	const char *type;       /* the generation type */
 	const char *tokenizer;  /* its name, or NULL: estimated counts */
+	/* A group chat: the member who speaks and why, or NULL. */
+	const char *speaker;
 };
 
 /* SillyTavern's generation types (--type). */
