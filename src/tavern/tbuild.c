@@ -185,7 +185,20 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 	st->timed = t->wi.timed;
 	if (!tb_chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
-		st->char_name = t->char_name;
+		st->char_name = t->grp ? t->chat.msgs[0].name : t->char_name;
+	}
+	/* A new group chat: every member's greeting. */
+	if (st->greeting && t->grp) {
+		const char **g = arena_array(a, t->chat.n + 1, sizeof(*g));
+		const char **nm = arena_array(a, t->chat.n + 1, sizeof(*nm));
+		size_t i;
+
+		for (i = 1; i < t->chat.n && !t->chat.msgs[i].is_user; i++) {
+			g[st->nmore] = t->chat.msgs[i].text;
+			nm[st->nmore++] = t->chat.msgs[i].name;
+		}
+		st->more_greetings = g;
+		st->more_names = nm;
 	}
 	if (t->in->user && *t->in->user && t->gen == TAVERN_GEN_NORMAL &&
 	    t->chat.n && t->chat.msgs[t->chat.n - 1].is_user) {

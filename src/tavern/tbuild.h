@@ -51,6 +51,9 @@ struct tavern_state {
 	/* A new chat's first message (the card's greeting as sent), and the
 	 * character's name; NULL when the chat had messages. */
 	const char *greeting, *char_name;
+	/* A new group chat's further greetings and who says each. */
+	const char *const *more_greetings, *const *more_names;
+	size_t nmore;
 	/* The message typed as the chat keeps it (after the user-input
 	 * regex scripts and the macros) and the persona's name; NULL when
 	 * none was sent (a type other than normal). */
