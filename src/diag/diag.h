@@ -300,6 +300,7 @@ enum diag_level {
 	X(MSG_GROUP_ALL_MUTED, "every member of group %s is muted: nobody replies (name one with --speaker)") \
 	X(MSG_GROUP_MANUAL, "group %s activates its members manually: nobody replies to a message (name one with --speaker)") \
 	X(MSG_GROUP_AND_CARD, "--group and --card both given: the group names its members' cards") \
+	X(MSG_GROUP_GREETING, "--greeting picks one card's greeting: a new group chat opens with every member's") \
 	X(MSG_GROUP_NEEDS, "--speaker needs a group chat (--group FILE or [tavern] group)") \
 	X(MSG_TAVERN_YAML_BODY, "%s is not YAML: SillyTavern ignores it, and so does strata") \
 	X(MSG_TAVERN_BIAS_TOKENIZER, "logit_bias: model %s is tokenized with SillyTavern's %s tokenizer, which strata does not have: no logit_bias is sent") \

@@ -109,6 +109,10 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 		diag_plain(run, DIAG_ERROR, MSG_GROUP_AND_CARD);
 		return false;
 	}
+	if (gin->greeting) {
+		diag_plain(run, DIAG_ERROR, MSG_GROUP_GREETING);
+		return false;
+	}
 	if (!group_read(run, gin->group, NULL, &g))
 		return false;
 	rng = group_seed(gin);
