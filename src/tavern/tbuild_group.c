@@ -88,6 +88,60 @@ greeting_of(struct tb *t, const struct card *c, uint64_t *rng)
 	return v[z % n]->s;
 }
 
+/* The extra.gen_id of m, or 0. */
+static int64_t
+gen_id(const struct tchat_msg *m)
+{
+	const struct node *x = m->node ? tree_get(m->node, "extra") : NULL;
+	const struct node *v = x && x->kind == NODE_TABLE ?
+	    tree_get(x, "gen_id") : NULL;
+
+	return v && v->kind == NODE_INT ? v->u.i : v && v->kind ==
+	    NODE_FLOAT ? (int64_t)v->u.f : 0;
+}
+
+/* regenerateGroup: how many of c's last messages go, the last batch of
+ * replies (those of the last reply's gen_id; without one, every reply
+ * after the user's or a system message). */
+static size_t
+regen_count(const struct tchat *c)
+{
+	const struct tchat_msg *last = c->nall ? &c->all[c->nall - 1] : NULL;
+	int64_t id = last && !last->is_user && !last->hidden ? gen_id(last) :
+	    0;
+	size_t n = 0;
+
+	while (n < c->nall) {
+		const struct tchat_msg *m = &c->all[c->nall - 1 - n];
+
+		if (id && gen_id(m) && gen_id(m) != id)
+			break;
+		if (m->is_user || m->hidden)
+			break;
+		n++;
+	}
+	return n;
+}
+
+void
+tb_group_regenerate(struct tb *t)
+{
+	size_t n;
+
+	if (!t->grp_regen)
+		return;
+	for (n = regen_count(&t->chat); n > 0; n--) {
+		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
+
+		tb_item_at(t, tb_item_skip(t, arena_printf(&t->run->arena,
+		    "chat#%zu", t->chat.n - 1), "chat", ROLE_ASSISTANT, 0,
+		    m->text, ENTRY_REPLACED, "--type regenerate in a group "
+		    "deletes the last batch of replies, then sends as normal"),
+		    m->node);
+		tchat_pop(&t->chat);
+	}
+}
+
 bool
 tb_group_begin(struct tb *t, struct tavern_input *gin)
 {
@@ -137,6 +191,15 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 	}
 	if (!ok)
 		memset(&chat, 0, sizeof(chat));
+	/* Regenerate deletes the last batch, then generates as normal. */
+	if (gin->type && strcmp(gin->type, "regenerate") == 0) {
+		size_t n;
+
+		for (n = regen_count(&chat); n > 0; n--)
+			tchat_pop(&chat);
+		gin->type = "normal";
+		t->grp_regen = true;
+	}
 	ok = group_pick(run, g, gin->speaker, &chat, gin->user, gin->type ?
 	    gin->type : "normal", &rng, &p);
 	run_free(&quiet);

@@ -145,6 +145,8 @@ struct tb {
 	const char *grp_why;            /* why it is the speaker */
 	const char **grp_greet;         /* a new chat: each member's
 	                                 * greeting as drawn ("" none) */
+	bool grp_regen;                 /* --type regenerate: the last
+	                                 * batch of replies goes first */
 };
 
 /* The in-chat injections: preset prompts at a depth (injection_position
@@ -248,6 +250,7 @@ void tb_group_env(struct tb *t);
 void tb_group_fields(struct tb *t);
 bool tb_group_depth_prompts(struct tb *t);
 void tb_group_greetings(struct tb *t);
+void tb_group_regenerate(struct tb *t);
 void tb_ext_add(struct tb *t, const char *key, const char *value,
     int position, int64_t depth, int role);
 const char *tb_card_text(struct tb *t, const char *asset, const char *s);

@@ -123,6 +123,8 @@ tb_read_inputs(struct tb *t)
 	else
 		ok &= preset_read(run, NULL, &t->p);
 	ok &= tchat_read(run, in->chat, &t->chat);
+	if (ok && t->grp)
+		tb_group_regenerate(t);
 	if (ok && in->has_msgs)
 		sandbox_chat(t);
 	return ok;
