@@ -67,13 +67,14 @@ group_seed(const struct tavern_input *in)
 static const char *
 greeting_of(struct tb *t, const struct card *c, uint64_t *rng)
 {
-	const struct card_text *v[1 + 64];
+	const struct card_text **v = arena_array(&t->run->arena,
+	    c->alternate_greetings.n + 1, sizeof(*v));
 	size_t n = 0, i;
 	uint64_t z;
 
 	if (c->first_mes.len)
 		v[n++] = &c->first_mes;
-	for (i = 0; i < c->alternate_greetings.n && n < LEN(v); i++)
+	for (i = 0; i < c->alternate_greetings.n; i++)
 		if (c->alternate_greetings.items[i].len)
 			v[n++] = &c->alternate_greetings.items[i];
 	if (!n)
@@ -84,7 +85,6 @@ greeting_of(struct tb *t, const struct card *c, uint64_t *rng)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	z ^= z >> 31;
-	(void)t;
 	return v[z % n]->s;
 }
 
