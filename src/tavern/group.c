@@ -78,8 +78,7 @@ in_list(const struct node *arr, const char *s)
 }
 
 bool
-group_read(struct run *run, const char *path, const char *chars_dir,
-    struct group **out)
+group_read(struct run *run, const char *path, struct group **out)
 {
 	struct arena *a = &run->arena;
 	struct node *root;
@@ -133,8 +132,8 @@ group_read(struct run *run, const char *path, const char *chars_dir,
 	g->mode = (enum group_mode)mode;
 	/* SillyTavern's data folder: groups/ beside characters/. */
 	dir = path_dir(a, path);
-	cdir = chars_dir ? chars_dir : path_join(a, dir, "../characters");
-	if (!chars_dir && !is_dir(cdir))
+	cdir = path_join(a, dir, "../characters");
+	if (!is_dir(cdir))
 		cdir = dir;
 	g->m = arena_array(a, members->u.array.n, sizeof(*g->m));
 	for (i = 0; i < members->u.array.n; i++) {

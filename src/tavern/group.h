@@ -60,13 +60,11 @@ struct group {
 
 /*
  * Read the group file at path and every member's card.  A member X.png
- * is read from dir/X.png, else dir/X.json (dir: chars_dir when not NULL,
- * else ../characters beside the group file as SillyTavern's data folder
- * has it, else the group file's own folder).  Errors are reported at
- * their place in the group file.
+ * is read from dir/X.png, else dir/X.json (dir: ../characters beside the
+ * group file as SillyTavern's data folder has it, else the group file's
+ * own folder).  Errors are reported at their place in the group file.
  */
-bool group_read(struct run *run, const char *path, const char *chars_dir,
-    struct group **out);
+bool group_read(struct run *run, const char *path, struct group **out);
 
 /* Why the speaker is who it is (debug output and the notes). */
 struct group_pick {

@@ -167,7 +167,7 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 		diag_plain(run, DIAG_ERROR, MSG_GROUP_GREETING);
 		return false;
 	}
-	if (!group_read(run, gin->group, NULL, &g))
+	if (!group_read(run, gin->group, &g))
 		return false;
 	rng = group_seed(gin);
 	/* A new chat opens with every member's greeting (muted ones too). */
