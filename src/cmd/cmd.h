@@ -93,7 +93,7 @@ int cmd_completion_script(const char *shell, const struct cmd_command *v,
 void cmd_usage(const char *verb);
 
 /*
- * build and debug (options.c): parse the options they share, run the
+ * build and debug (pipeline.c): parse the options they share, run the
  * pipeline, and print the request -- for debug the debug view, or with
  * --json the json format -- when all went well.  Returns the exit
  * status.
@@ -116,6 +116,12 @@ struct cmd_pipeline_args {
 	const char *color;      /* --color: auto, always, never, or NULL */
 	const char *params;     /* --params FILE|-, or NULL */
 };
+/* Fill *args from build's or debug's command line (options.c; arrays on
+ * the heap: cmd_options_free()).  -1 to go on, else the exit status
+ * (after printing usage or help). */
+int cmd_parse_options(int argc, char **argv, const char *verb, bool debug,
+    struct cmd_pipeline_args *args);
+void cmd_options_free(struct options *opt);
 /* build --params (params.c): the parameters file's build, printed. */
 int cmd_params(const struct cmd_pipeline_args *args);
 /* Build (or debug) what args names in run, print it, write what the

@@ -279,7 +279,7 @@ field(struct seed *s, const struct member *m)
 		return false;
 	}
 	if (strcmp(k, "worldbook_files") == 0) {
-		o->worlds_active = true;
+		tv->worlds_active = true;
 		return path_list(s, m, (const char ***)&tv->worlds,
 		    &tv->nworlds, &s->capw);
 	}

@@ -130,7 +130,7 @@ page_put_chip(struct page *p, const char *name)
 
 /*
  * A SillyTavern build counts a message as its budget does (the build's
- * tokenizer, tavern/plug.c): the text, and per message 3 tokens, its
+ * tokenizer, tavern/tbuild_item.c): the text, and per message 3 tokens, its
  * role and, with a name, the name and 1 more.  The page keeps the two
  * apart everywhere: a message's text (as the debug view counts it) and
  * its overhead, which together are what the budget counts.

@@ -19,7 +19,7 @@
 #include "profile/schema.h"
 #include "pipeline/stages.h"
 #include "session/globals.h"
-#include "tavern/plug.h"
+#include "tavern/tbuild.h"
 
 /* A profile string that looks templated but is sent as written. */
 static void
@@ -53,15 +53,14 @@ profile_warnings(struct run *run, const struct profile *p)
 }
 
 static void
-check_warnings(struct run *run, struct chat *c, struct tvars *vars,
-    bool tavern)
+check_warnings(struct run *run, const struct profile *p,
+    const struct stack *st, struct tvars *vars, enum dialect d)
 {
-	const struct profile *p = c->profile;
 	size_t i;
 
 	profile_warnings(run, p);
 	/* An anchor names a preset prompt: only a tavern build has one. */
-	for (i = 0; !tavern && i < p->ninjects; i++)
+	for (i = 0; d == DIALECT_PROFILE && i < p->ninjects; i++)
 		if (p->injects[i].anchor.s)
 			diag_warning(run, run_source(run,
 			    p->injects[i].anchor.node->src),
@@ -73,8 +72,8 @@ check_warnings(struct run *run, struct chat *c, struct tvars *vars,
 			diag_warning(run, t->src, t->span, MSG_UNUSED_VAR,
 			    t->name);
 	}
-	for (i = 0; i < c->stack.nall; i++) {
-		const struct entry *e = c->stack.all[i], *by = e->replaced_by;
+	for (i = 0; i < st->nall; i++) {
+		const struct entry *e = st->all[i], *by = e->replaced_by;
 
 		if (e->status == ENTRY_EMPTY && strcmp(e->layer, "skill") == 0 &&
 		    e->has_src) {
@@ -157,6 +156,45 @@ soul_unsent(struct run *run, const struct profile *p, const struct inputs *in)
 	    p->soul.node->span, MSG_SOUL_UNSENT);
 }
 
+/*
+ * The end of the front half both dialects share: the entries collected
+ * are rewritten by the profile's plan, offered to st in order, and
+ * --remove and --scope applied; strata check's warnings; the tools go
+ * into c (an [agent] layout's as prose).
+ */
+static bool
+offer(struct run *run, const struct options *opt, const struct profile *p,
+    struct inputs *in, enum dialect d, struct entry_vec *entries,
+    const struct tool_list *tools, struct rewrite_ctx *cx,
+    struct rewrite_plan *plan, struct stack *st, struct chat *c)
+{
+	size_t i;
+
+	cx->run = run;
+	cx->profile = p;
+	cx->vars = &in->vars;
+	rewrite_plan_for(p, plan);
+	if (!rewrite_entries(cx, plan, entries->v, entries->n))
+		return false;
+	/* Only now is an entry's text final: offer them in order, so an
+	 * entry that expands to nothing is skipped, not live. */
+	stack_init(st, &run->arena);
+	for (i = 0; i < entries->n; i++)
+		stack_add(st, entries->v[i]);
+	if (!remove_keys(run, opt, st))
+		return false;
+	if (opt->scopes)
+		stack_keep_scopes(st, opt->scopes);
+	if (opt->check_only)
+		check_warnings(run, p, st, &in->vars, d);
+	c->tools = *tools;
+	if (agent_enabled(p)) {
+		c->prose_tools = c->tools;
+		memset(&c->tools, 0, sizeof(c->tools));
+	}
+	return true;
+}
+
 bool
 assemble_entries(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct entry_vec *entries,
@@ -164,32 +202,12 @@ assemble_entries(struct run *run, const struct options *opt,
 {
 	struct rewrite_plan plan;
 	struct rewrite_ctx cx;
-	size_t i;
 
 	memset(c, 0, sizeof(*c));
-	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
-	c->tools = *tools;
-	cx.run = run;
-	cx.profile = p;
-	cx.vars = &in->vars;
-	rewrite_plan_for(p, &plan);
-	if (!rewrite_entries(&cx, &plan, entries->v, entries->n))
+	if (!offer(run, opt, p, in, DIALECT_PROFILE, entries, tools, &cx,
+	    &plan, &c->stack, c))
 		return false;
-	/* Only now is an entry's text final: offer them in order, so an
-	 * entry that expands to nothing is skipped, not live. */
-	for (i = 0; i < entries->n; i++)
-		stack_add(&c->stack, entries->v[i]);
-	if (!remove_keys(run, opt, &c->stack))
-		return false;
-	if (opt->scopes)
-		stack_keep_scopes(&c->stack, opt->scopes);
-	if (opt->check_only)
-		check_warnings(run, c, &in->vars, false);
-	if (agent_enabled(p)) {
-		c->prose_tools = c->tools;
-		memset(&c->tools, 0, sizeof(c->tools));
-	}
 	c->cleanups = in->cleanups;
 	c->ncleanups = in->ncleanups;
 	if (!budget_fit(run, opt, p, in, c))
@@ -220,7 +238,7 @@ assemble_turn(struct run *run, const struct options *opt,
 
 	memset(c, 0, sizeof(*c));
 	memset(&tools, 0, sizeof(tools));
-	if (!collect(run, opt, p, in, &entries, &tools))
+	if (!collect(run, opt, p, in, DIALECT_PROFILE, &entries, &tools))
 		return false;
 	return assemble_entries(run, opt, p, in, &entries, &tools, c);
 }
@@ -315,10 +333,11 @@ tavern_entry(struct run *run, const struct profile *p,
 
 /*
  * strata's own entries for a tavern build: a profile the user gave (not
- * the embedded default) and -i, collected and rewritten as in any build,
- * handed over in strata's order for each place (system, then developer;
- * in-chat deepest first; user context), then those the stack left out.
- * The profile's tools go into the request.
+ * the embedded default) and -i, through the front half every build
+ * runs (collect, rewrite, the stack), handed over in strata's order for
+ * each place (system, then developer; in-chat deepest first; user
+ * context), then those the stack left out.  The profile's tools go into
+ * the request.
  */
 static bool
 tavern_own(struct run *run, const struct options *opt,
@@ -327,7 +346,6 @@ tavern_own(struct run *run, const struct options *opt,
 {
 	struct entry_vec entries = { NULL, 0, 0 };
 	struct tool_list tools;
-	struct layer_input li;
 	struct rewrite_plan plan;
 	struct rewrite_ctx cx;
 	struct stack st;
@@ -338,38 +356,12 @@ tavern_own(struct run *run, const struct options *opt,
 	static const enum role proles[] = { ROLE_SYSTEM, ROLE_DEVELOPER,
 		ROLE_USER };
 	size_t i, k, n, nte = 0;
-	bool ok;
 
 	memset(&tools, 0, sizeof(tools));
-	collect_input(&li, opt, in);
-	ok = p->embedded ? layer_collect_turn(run, p, &li, &entries) :
-	    layer_collect(run, p, &li, &entries, &tools);
-	if (!ok)
+	if (!collect(run, opt, p, in, DIALECT_TAVERN, &entries, &tools) ||
+	    !offer(run, opt, p, in, DIALECT_TAVERN, &entries, &tools, &cx,
+	    &plan, &st, c))
 		return false;
-	cx.run = run;
-	cx.profile = p;
-	cx.vars = &in->vars;
-	rewrite_plan_for(p, &plan);
-	if (!rewrite_entries(&cx, &plan, entries.v, entries.n))
-		return false;
-	stack_init(&st, &run->arena);
-	for (i = 0; i < entries.n; i++)
-		stack_add(&st, entries.v[i]);
-	if (!remove_keys(run, opt, &st))
-		return false;
-	if (opt->scopes)
-		stack_keep_scopes(&st, opt->scopes);
-	if (opt->check_only) {
-		struct chat cc = *c;
-
-		cc.stack = st;
-		check_warnings(run, &cc, &in->vars, true);
-	}
-	c->tools = tools;
-	if (agent_enabled(p)) {
-		c->prose_tools = c->tools;
-		memset(&c->tools, 0, sizeof(c->tools));
-	}
 	te = arena_array(&run->arena, st.nall + 1, sizeof(*te));
 	for (k = 0; k < 4; k++) {
 		/* System, developer, in-chat, the user's context. */
@@ -569,15 +561,13 @@ globals_path(struct run *run, const struct options *opt,
 	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
 }
 
-/* SillyTavern inputs: the tavern assembly fills the chat, with the real
- * tokenizer, world info and regex scripts behind its seams. */
+/* SillyTavern inputs: the tavern assembly fills the chat. */
 bool
 assemble_tavern(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct chat *c,
     struct assemble_out *out)
 {
 	struct tavern_input tin = opt->tavern;
-	struct tavern_plug plug;
 	const char *globals;
 	bool ok;
 
@@ -592,8 +582,10 @@ assemble_tavern(struct run *run, const struct options *opt,
 	tin.now_ms = in->now_ms;
 	/* --session: the session is the chat (a new one starts with the
 	 * card's greeting), unless --chat names another. */
-	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len)
+	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len) {
 		tin.chat = opt->session;
+		tin.chatfile = in->sess;        /* read once, by inputs */
+	}
 	globals = globals_path(run, opt, p);
 	if (!tavern_own(run, opt, p, in, c, &tin) ||
 	    !sandbox(run, opt, in, &tin) ||
@@ -607,17 +599,12 @@ assemble_tavern(struct run *run, const struct options *opt,
 		diag_warning(run, run_source(run, p->context_node->src),
 		    p->context_node->span, MSG_BUDGET_TAVERN,
 		    "[output] context");
-	tavern_plug_init(&plug, &tin.seams, c->model);
-	plug.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
-	plug.worlds_active = opt->worlds_active;
+	tin.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) &&
 	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
-	if (ok)
-		c->merged_regex = tavern_plug_rules(&run->arena, &plug);
 	if (ok && tin.state)
 		tin.state->globals_file = globals;
-	tavern_plug_free(&plug);
 	return ok;
 }
 
@@ -639,6 +626,8 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 	if (out) {
 		out->has_now = in.has_now;
 		out->now_ms = in.now_ms;
+		out->thread = in.sess ? session_state_str(in.sess,
+		    "thread_id") : NULL;
 	}
 	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
 	    opt->nimages) {

@@ -51,6 +51,9 @@ struct options {
 	                                 * worlds and regex arrays are
 	                                 * on the heap) */
 	const char *session;    /* --session FILE, or NULL */
+	/* Its bytes as the command read them under its lock (session.h:
+	 * session_hold_read()), or NULL: the pipeline reads the file. */
+	const struct source *session_src;
 	bool regenerate;        /* --type regenerate: no new user message */
 	const char *now;        /* --now TIME, or NULL: the clock */
 	enum assemble_turn turn;        /* --turn */
@@ -76,8 +79,6 @@ struct options {
 	const char *since;      /* --since FILE: the previous -f result */
 	bool result;            /* -f result: seed 002's BuildResult */
 	bool include_stages, include_per_item;  /* --params' own */
-	bool worlds_active;     /* --params' worldbook_files: every world
-	                         * file is in effect */
 	/* --params' messages: a source of the params file's own text (so
 	 * that -H's messages point there), read as -H is; NULL: none.
 	 * strata batch gives a line's history so too. */
@@ -102,6 +103,10 @@ struct assemble_out {
 	struct tavern_state tavern;
 	bool has_now;
 	int64_t now_ms;
+	/* The --session file's thread id as the build read it, or NULL
+	 * (no session, no thread): the trace names it without reading the
+	 * file again. */
+	const char *thread;
 };
 
 /* Run the pipeline into *chat, and what else the build leaves into *out

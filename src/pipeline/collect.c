@@ -74,19 +74,28 @@ collect_input(struct layer_input *li, const struct options *opt,
 
 bool
 collect(struct run *run, const struct options *opt, const struct profile *p,
-    const struct inputs *in, struct entry_vec *out, struct tool_list *tools)
+    const struct inputs *in, enum dialect d, struct entry_vec *out,
+    struct tool_list *tools)
 {
 	struct layer_input li;
 
-	if (in->histsrc) {
+	/* SillyTavern's history is its chat, a session's messages are in
+	 * it, and the agent prompt is not its layout; the embedded profile
+	 * gives it no persona, format or tools of its own, only the turn's
+	 * (-i, --context). */
+	if (in->histsrc && d == DIALECT_PROFILE) {
 		add_base(run, out, &in->base, ROLE_SYSTEM, in->histsrc,
 		    in->basespan);
 		add_base(run, out, &in->devbase, ROLE_DEVELOPER, in->histsrc,
 		    in->devspan);
 	}
 	collect_input(&li, opt, in);
+	if (d == DIALECT_TAVERN && p->embedded)
+		return layer_collect_turn(run, p, &li, out);
 	if (!layer_collect(run, p, &li, out, tools))
 		return false;
+	if (d == DIALECT_TAVERN)
+		return true;
 	collect_agent(run, p, in, out);
 	collect_session(run, in, out);
 	return true;

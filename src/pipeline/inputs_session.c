@@ -4,7 +4,8 @@
  * system prompt, its variables template variables (inputs.c sets them
  * between [vars] and -v), its entries join the stack (collect_session).
  * Nothing here writes the file: the command appends the turn once the
- * build has succeeded (cmd/options.c).
+ * build has succeeded (cmd/pipeline.c), over the bytes read here when it
+ * holds the session (opt->session_src).
  */
 #include "pipeline/stages.h"
 
@@ -24,6 +25,8 @@ inputs_session_load(struct run *run, const struct options *opt,
 	if (!opt->session)
 		return true;
 	in->sess = arena_alloc(&run->arena, sizeof(*in->sess));
+	if (opt->session_src)
+		return chatfile_read(run, opt->session_src, in->sess);
 	return session_load(run, opt->session, in->sess, &exists);
 }
 

@@ -159,9 +159,19 @@ bool media_data_part(struct run *run, const struct source *src,
  * state, the user's message (the rest of *li is zeroed). */
 void collect_input(struct layer_input *li, const struct options *opt,
     const struct inputs *in);
-/* The history's system texts, then every layer's entries, into out. */
+/*
+ * The dialects of the one pipeline: a profile's own build, and
+ * SillyTavern's (a card, a preset, a chat: tavern/tbuild.h), whose
+ * entries of strata's own go among the preset's prompts.  Both share
+ * the front half -- load, inputs, collect, rewrite, the stack -- and
+ * differ in what arranges the messages.
+ */
+enum dialect { DIALECT_PROFILE, DIALECT_TAVERN };
+/* The history's system texts, then every layer's entries, into out
+ * (for DIALECT_TAVERN: the layers' entries only, and with the embedded
+ * profile only the turn's). */
 bool collect(struct run *run, const struct options *opt,
-    const struct profile *p, const struct inputs *in,
+    const struct profile *p, const struct inputs *in, enum dialect d,
     struct entry_vec *out, struct tool_list *tools);
 
 /* The turn step of the driver (assemble.c): collect, rewrite, arrange

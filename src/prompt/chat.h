@@ -161,7 +161,7 @@ struct chat {
 	 * message, with their stages (tavern/titem.h); else NULL. */
 	const struct tavern_report *tavern;
 	/* A SillyTavern build's regex scripts as seed 002's merged_regex
-	 * (tavern/plug.h), or NULL. */
+	 * (tavern/tbuild_regex.c), or NULL. */
 	const struct node *merged_regex;
 	const char *stage;              /* debug --stage NAME, or NULL */
 	/* A profile build's token budget and its cuts, or NULL (a

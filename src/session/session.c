@@ -88,21 +88,46 @@ session_release(struct session_hold *h)
 	file_unlock(&h->lk);
 }
 
+/* The held file's bytes, as a source named shown. */
+static struct source *
+hold_read(struct run *run, struct session_hold *h, const char *shown)
+{
+	struct buf b = BUF_INIT;
+	struct source *src;
+
+	if (!file_lock_read(&h->lk, &b)) {
+		diag_plain(run, DIAG_ERROR, MSG_CANNOT_READ, h->path);
+		buf_free(&b);
+		return NULL;
+	}
+	src = run_source_mem(run, shown, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return src;
+}
+
+bool
+session_hold_read(struct run *run, struct session_hold *h, const char *shown)
+{
+	struct source *src = hold_read(run, h, shown);
+
+	if (!src)
+		return false;
+	src->file = true;       /* the file's bytes, as run_read() gives */
+	h->src = src;
+	return true;
+}
+
 bool
 session_update_held(struct run *run, struct session_hold *h, session_fn *fn,
     void *arg)
 {
-	struct buf b = BUF_INIT, out = BUF_INIT;
-	struct source *src;
+	struct buf out = BUF_INIT;
+	const struct source *src = h->src ? h->src : hold_read(run, h,
+	    h->path);
 	struct chatfile c;
 	bool ok = false;
 
-	if (!file_lock_read(&h->lk, &b)) {
-		diag_plain(run, DIAG_ERROR, MSG_CANNOT_READ, h->path);
-		goto done;
-	}
-	src = run_source_mem(run, h->path, b.data ? b.data : "", b.len);
-	if (!chatfile_read(run, src, &c) || !fn(run, &c, arg))
+	if (!src || !chatfile_read(run, src, &c) || !fn(run, &c, arg))
 		goto done;
 	chatfile_write(&c, &out);
 	if (!file_replace(h->path, out.data, out.len)) {
@@ -111,8 +136,8 @@ session_update_held(struct run *run, struct session_hold *h, session_fn *fn,
 		goto done;
 	}
 	ok = h->written = true;
+	h->src = NULL;          /* what was read is not the file now */
 done:
-	buf_free(&b);
 	buf_free(&out);
 	return ok;
 }

@@ -67,7 +67,8 @@ bool session_update(struct run *run, const char *path, session_fn *fn,
 
 /*
  * A session held locked across a whole read-build-write (build
- * --session): session_hold() locks it before anything is read, then
+ * --session): session_hold() locks it before anything is read,
+ * session_hold_read() reads it once for the build, then
  * session_update_held() writes under the same lock, and session_release()
  * lets the next writer in (removing the file if the hold created it and
  * nothing was written).  Reports and returns false on failure.
@@ -81,8 +82,17 @@ struct session_hold {
 	struct file_lock lk;
 	const char *path;       /* resolved, in the run's arena */
 	bool created, written;
+	/* The file as session_hold_read() read it under the lock, or NULL
+	 * (not read, or written since): session_update_held() works on
+	 * these bytes instead of reading the file again. */
+	const struct source *src;
 };
 bool session_hold(struct run *run, const char *path, struct session_hold *h);
+/* Read the held file once, as a source named shown (the path as the
+ * user gave it), into h->src: a build reads its session from it, and
+ * the turn is written over the same bytes. */
+bool session_hold_read(struct run *run, struct session_hold *h,
+    const char *shown);
 bool session_update_held(struct run *run, struct session_hold *h,
     session_fn *fn, void *arg);
 void session_release(struct session_hold *h);

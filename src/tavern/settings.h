@@ -4,7 +4,7 @@
  * persona_descriptions; the older power_user.persona_description* keys
  * are the fallback), the power_user flags, the Author's Note defaults
  * (extension_settings.note), global variables, and the parts handed on
- * untouched to the world-info and regex seams.  A missing settings file
+ * untouched to world info and the regex scripts.  A missing settings file
  * gives SillyTavern's defaults.  Borrows the JSON tree (run's arena).
  */
 #ifndef SETTINGS_H
@@ -55,7 +55,7 @@ struct settings {
 	bool memory_on, memory_scan;
 	const char *memory_template;
 	int64_t memory_position, memory_depth, memory_role;
-	/* Passed on to the seams. */
+	/* For world info and the regex scripts. */
 	const struct node *world_info;  /* world_info_settings */
 	const struct node *regex;       /* extension_settings.regex */
 	const struct node *extensions;  /* extension_settings */

@@ -182,7 +182,7 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 	st->globals_changed = vars_changed(t, &t->globals, gbefore, ngbefore);
 	st->globals = vars_table(a, &t->globals);
 	st->locals = vars_table(a, &t->locals);
-	st->timed = t->wi.timed;
+	st->timed = wi_timed_to_node(a, &t->wi->timed);
 	if (!tb_chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
 		st->char_name = t->grp ? t->chat.msgs[0].name : t->char_name;
@@ -287,119 +287,126 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 			tb_item_out(t, (uint32_t)i, ENTRY_NOT_PLACED, NULL);
 }
 
-bool
-tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
+/* The build's steps, in SillyTavern's order (tbuild_int.h). */
+static bool
+build(struct tb *t, struct chat *c)
 {
+	struct run *run = t->run;
+	const struct tavern_input *in = t->in;
 	struct macro_var *before, *gbefore;
 	size_t nbefore, ngbefore;
-	struct tb t;
-	struct tavern_input gin;
-	struct tavern_seams seams;
 	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
 	struct inj *injs;
 	size_t ninj, i, j;
+	struct tavern_input gin;
+
+	if (!check_type(run, in->type) || !check_options(run, in))
+		return false;
+	/* A group chat: the build is the speaker's, its card chosen here. */
+	if (in->group || in->speaker) {
+		gin = *in;
+		t->in = in = &gin;
+		if (!tb_group_begin(t, &gin))
+			return false;
+	}
+	if (!tb_read_inputs(t))
+		return false;
+	tb_setup_env(t);
+	tb_group_env(t);
+	if (!tb_own_anchors(t))
+		return false;
+	/* The chat's variables as loaded: the state saved is what changed. */
+	nbefore = t->locals.n;
+	before = arena_array(&run->arena, nbefore + 1, sizeof(*before));
+	if (nbefore)
+		memcpy(before, t->locals.v, nbefore * sizeof(*before));
+	ngbefore = t->globals.n;
+	gbefore = arena_array(&run->arena, ngbefore + 1, sizeof(*gbefore));
+	if (ngbefore)
+		memcpy(gbefore, t->globals.v, ngbefore * sizeof(*gbefore));
+	t->env.model = c->model;
+	tb_card_fields(t);
+	if (!tb_regex_load(t) || !tb_chat_messages(t) ||
+	    !tb_authors_note(t))
+		return false;
+	/* An item for each chat message and prompt, and room for more. */
+	t->rep->items = avec_grow(&run->arena, t->rep->items, &t->rep->cap,
+	    t->rep->n, t->chat.n + t->p->nprompts + 64,
+	    sizeof(*t->rep->items));
+	tb_depth_prompts(t);
+	if (!tb_world_info(t))
+		return false;
+	tb_own_inchat(t);
+	qsort(t->ext, t->next, sizeof(*t->ext), tb_ext_cmp);
+
+	tb_collect(t, &injs, &ninj);
+	tb_main_extensions(t);
+	tb_own_system(t);
+	type_prompts(t);
+	tb_history(t, &hist);
+	if (t->gen == TAVERN_GEN_CONTINUE && t->chat.n)
+		tb_continued(t, &hist, true);
+	tb_own_context(t, &hist);
+	tb_inject(t, &hist, injs, ninj);
+	if (t->gen == TAVERN_GEN_CONTINUE && t->chat.n)
+		tb_continued(t, &hist, false);
+	t->budget = (long)(t->p->max_context - t->p->max_tokens) - 3;
+	if (!tb_fill(t, &hist))
+		return false;
+
+	for (i = 0; i < t->nslots; i++)
+		for (j = 0; j < t->slots[i].msgs.n; j++) {
+			const struct tmsg *m = &t->slots[i].msgs.v[j];
+
+			tb_push_m(run, &all, m);
+		}
+	if (t->p->squash)
+		tb_squash(t, &all);
+	tb_post_process(t, &all);
+	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
+		tb_provider_shape(t, &all, c->format == FORMAT_ANTHROPIC);
+	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
+		tb_names_in_text(t, &all);
+
+	c->params = tb_custom_body(t, tb_with_stops(t, c->format ==
+	    FORMAT_ANTHROPIC ? tb_claude_params(t) : c->format ==
+	    FORMAT_GEMINI ? t->p->body_google : c->format ==
+	    FORMAT_RESPONSES ? tb_responses_params(t) :
+	    preset_model_body(run, t->p, t->s.root, t->env.model, t->p->body)));
+	c->max_tokens = 0;
+	c->world_info = t->wi;
+	messages_out(t, &all, c);
+	t->rep->budget = t->budget;
+	t->rep->used = t->used;
+	t->rep->type = t->type;
+	t->rep->tokenizer = tokenizer_name(t->tok);
+	if (t->grp)
+		t->rep->speaker = arena_printf(&run->arena, "%s speaks: %s",
+		    t->grp->m[t->speaker].name, t->grp_why);
+	c->tavern = t->rep;
+	c->merged_regex = tb_regex_rules(t);
+	if (in->state)
+		save_state(t, before, nbefore, gbefore, ngbefore,
+		    in->state);
+	return true;
+}
+
+bool
+tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
+{
+	struct tb t;
+	bool ok;
 
 	memset(&t, 0, sizeof(t));
 	t.run = run;
 	t.in = in;
 	t.format = c->format;
 	t.rep = arena_array(&run->arena, 1, sizeof(*t.rep));
-	/* Seams left unset get their defaults. */
-	tavern_seams_default(&seams);
-	if (in->seams.tokens.count)
-		seams.tokens = in->seams.tokens;
-	if (in->seams.wi.scan)
-		seams.wi = in->seams.wi;
-	if (in->seams.regex.apply)
-		seams.regex = in->seams.regex;
-	else
-		seams.regex.load = NULL;
-	t.seams = &seams;
-	if (!check_type(run, in->type) || !check_options(run, in))
-		return false;
-	/* A group chat: the build is the speaker's, its card chosen here. */
-	if (in->group || in->speaker) {
-		gin = *in;
-		t.in = in = &gin;
-		if (!tb_group_begin(&t, &gin))
-			return false;
-	}
-	if (!tb_read_inputs(&t))
-		return false;
-	tb_setup_env(&t);
-	tb_group_env(&t);
-	if (!tb_own_anchors(&t))
-		return false;
-	/* The chat's variables as loaded: the state saved is what changed. */
-	nbefore = t.locals.n;
-	before = arena_array(&run->arena, nbefore + 1, sizeof(*before));
-	if (nbefore)
-		memcpy(before, t.locals.v, nbefore * sizeof(*before));
-	ngbefore = t.globals.n;
-	gbefore = arena_array(&run->arena, ngbefore + 1, sizeof(*gbefore));
-	if (ngbefore)
-		memcpy(gbefore, t.globals.v, ngbefore * sizeof(*gbefore));
-	t.env.model = c->model;
-	tb_card_fields(&t);
-	if (!tb_regex_scope(&t) || !tb_chat_messages(&t) ||
-	    !tb_authors_note(&t))
-		return false;
-	/* An item for each chat message and prompt, and room for more. */
-	t.rep->items = avec_grow(&run->arena, t.rep->items, &t.rep->cap,
-	    t.rep->n, t.chat.n + t.p->nprompts + 64, sizeof(*t.rep->items));
-	tb_depth_prompts(&t);
-	if (!tb_world_info(&t))
-		return false;
-	tb_own_inchat(&t);
-	qsort(t.ext, t.next, sizeof(*t.ext), tb_ext_cmp);
-
-	tb_collect(&t, &injs, &ninj);
-	tb_main_extensions(&t);
-	tb_own_system(&t);
-	type_prompts(&t);
-	tb_history(&t, &hist);
-	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
-		tb_continued(&t, &hist, true);
-	tb_own_context(&t, &hist);
-	tb_inject(&t, &hist, injs, ninj);
-	if (t.gen == TAVERN_GEN_CONTINUE && t.chat.n)
-		tb_continued(&t, &hist, false);
-	t.budget = (long)(t.p->max_context - t.p->max_tokens) - 3;
-	if (!tb_fill(&t, &hist))
-		return false;
-
-	for (i = 0; i < t.nslots; i++)
-		for (j = 0; j < t.slots[i].msgs.n; j++) {
-			const struct tmsg *m = &t.slots[i].msgs.v[j];
-
-			tb_push_m(run, &all, m);
-		}
-	if (t.p->squash)
-		tb_squash(&t, &all);
-	tb_post_process(&t, &all);
-	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
-		tb_provider_shape(&t, &all, c->format == FORMAT_ANTHROPIC);
-	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)
-		tb_names_in_text(&t, &all);
-
-	c->params = tb_custom_body(&t, tb_with_stops(&t, c->format ==
-	    FORMAT_ANTHROPIC ? tb_claude_params(&t) : c->format ==
-	    FORMAT_GEMINI ? t.p->body_google : c->format ==
-	    FORMAT_RESPONSES ? tb_responses_params(&t) :
-	    preset_model_body(run, t.p, t.s.root, t.env.model, t.p->body)));
-	c->max_tokens = 0;
-	c->world_info = t.wi.detail;
-	messages_out(&t, &all, c);
-	t.rep->budget = t.budget;
-	t.rep->used = t.used;
-	t.rep->type = t.type;
-	t.rep->tokenizer = seams.tokens.name;
-	if (t.grp)
-		t.rep->speaker = arena_printf(&run->arena, "%s speaks: %s",
-		    t.grp->m[t.speaker].name, t.grp_why);
-	c->tavern = t.rep;
-	if (in->state)
-		save_state(&t, before, nbefore, gbefore, ngbefore,
-		    in->state);
-	return true;
+	t.wi = arena_alloc(&run->arena, sizeof(*t.wi));
+	t.tok = tokenizer_for_model(c->model);
+	regex_set_init(&t.scripts);
+	ok = build(&t, c);
+	regex_set_free(&t.scripts);
+	tokenizer_release();
+	return ok;
 }

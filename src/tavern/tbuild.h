@@ -4,7 +4,7 @@
  * chat, settings.json and the user's message.  It follows SillyTavern's
  * own order (reference/sillytavern.md §5.4-§5.9): card fields, history,
  * Author's Note, Character's Note and persona as extension prompts,
- * world info (seam), the prompt manager's collection with markers filled
+ * world info (wi.h), the prompt manager's collection with markers filled
  * in place (or appended when missing from prompt_order), character
  * overrides with {{original}}, in-chat injections, the context budget
  * (history newest first, then examples), squash and post-processing.
@@ -24,9 +24,9 @@
 
 #include "diag/source.h"
 #include "prompt/entry.h"
-#include "tavern/seam.h"
 
 struct chat;
+struct chatfile;
 struct node;
 struct run;
 
@@ -112,10 +112,20 @@ struct tavern_input {
 	 * speaker (--speaker NAME) is the member who replies, or NULL:
 	 * the group's activation strategy chooses (tavern/group.h). */
 	const char *group, *speaker;
-	const char *const *worlds;      /* --world files, for the WI seam */
+	/* The chat already read (--session: the session the pipeline
+	 * read, whose path is chat), or NULL: chat is read here. */
+	const struct chatfile *chatfile;
+	const char *const *worlds;      /* --world files, for world info */
 	size_t nworlds;
-	const char *const *regex;       /* --regex files, for the regex seam */
+	/* A --world file nothing names is global lore (seed 002's
+	 * worldbook_files), not inactive. */
+	bool worlds_active;
+	const char *const *regex;       /* --regex files, after the global
+	                                 * scripts */
 	size_t nregex;
+	/* Prompt texts get the display-only (markdownOnly) regex scripts,
+	 * not the prompt-only ones (--view user_view). */
+	bool user_view;
 	const char *persona_name;       /* --persona-name, or NULL */
 	const char *persona;            /* --persona TEXT, or NULL */
 	const char *user;               /* the message typed, or NULL */
@@ -138,7 +148,6 @@ struct tavern_input {
 	/* The user's own macros (--macro NAME=TEXT): name -> text, or
 	 * NULL. */
 	const struct node *macros;
-	struct tavern_seams seams;
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and
 	 * what joins two system entries of one place ("\n\n", or the
@@ -148,7 +157,7 @@ struct tavern_input {
 	const char *joiner;
 	/* The caller prints only the request: a chat message the budget
 	 * leaves out need not be regexed when its scripts can change
-	 * nothing else (seam.h, regex.pure); its item's regex-post stage is
+	 * nothing else (text/regex.h regex_set_pure()); its item's regex-post stage is
 	 * then its macros stage.  Debug views leave this false. */
 	bool skip_unsent;
 };

@@ -164,9 +164,8 @@ tb_history(struct tb *t, struct tlist *out)
 			continue;
 		}
 		tb_push_item(t, out, role, name, chat_content(t, i, it, same ?
-		    t->rx_out[i] : t->seams->regex.apply(t->seams->regex.ctx,
-		    t->run, tb_placement(m), true, (int)(n - i) - shift,
-		    m->text)), NULL, it);
+		    t->rx_out[i] : tb_regex(t, tb_placement(m), true,
+		    (int)(n - i) - shift, m->text)), NULL, it);
 		out->v[out->n - 1].real = true;
 	}
 }

@@ -1,6 +1,6 @@
 /*
  * tbuild_ext: the extension prompts (Author's Note, Character's Note,
- * persona, summary), world info through its seam, and the examples.
+ * persona, summary), world info (tbuild_wi.c runs the scan), and the examples.
  */
 #include "tavern/tbuild_int.h"
 
@@ -236,7 +236,7 @@ tb_depth_prompts(struct tb *t)
 	}
 }
 
-/* --- world info (seam) --- */
+/* --- world info --- */
 
 static const char *
 outlet(void *ctx, const char *name)
@@ -244,16 +244,16 @@ outlet(void *ctx, const char *name)
 	struct tb *t = ctx;
 	size_t i;
 
-	for (i = 0; i < t->wi.noutlets; i++)
-		if (strcmp(t->wi.outlets[i].name, name) == 0)
-			return t->wi.outlets[i].text;
+	for (i = 0; i < t->wi->noutlets; i++)
+		if (strcmp(t->wi->outlets[i].name, name) == 0)
+			return t->wi->outlets[i].text;
 	return "";
 }
 
-enum tavern_regex_place
+enum regex_placement
 tb_placement(const struct tchat_msg *m)
 {
-	return m->is_user ? TAVERN_RE_USER_INPUT : TAVERN_RE_AI_OUTPUT;
+	return m->is_user ? REGEX_USER_INPUT : REGEX_AI_OUTPUT;
 }
 
 /* Chat message j after the prompt-time regex at its depth, with its
@@ -262,8 +262,8 @@ const char *
 tb_rx_at(struct tb *t, size_t j)
 {
 	if (!t->rx_out[j]) {
-		t->rx_out[j] = t->seams->regex.apply(t->seams->regex.ctx,
-		    t->run, tb_placement(&t->chat.msgs[j]), true,
+		t->rx_out[j] = tb_regex(t, tb_placement(&t->chat.msgs[j]),
+		    true,
 		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
 		t->rx_by[j] = tb_fired(t);
 		if (t->reason && t->reason[j])
@@ -302,8 +302,8 @@ reasoning(struct tb *t)
 
 		if ((prefix || (st->reasoning_add &&
 		    count < st->reasoning_max)) && m->reasoning) {
-			r = t->seams->regex.apply(t->seams->regex.ctx, t->run,
-			    TAVERN_RE_REASONING, true, depth, m->reasoning);
+			r = tb_regex(t, REGEX_REASONING, true, depth,
+			    m->reasoning);
 			if (*r && strcmp(r, "\xe2\x80\x8b")) {
 				count++;
 				pre = tb_sub(t, st->reasoning_prefix);
@@ -321,25 +321,50 @@ reasoning(struct tb *t)
 	}
 }
 
-/* tavern_wi_scan's text(): message i counted from the newest. */
+/* wi_input's message_text(): chat message i (oldest first) after the
+ * prompt-time regex, made only when the scan reaches it. */
 static const char *
 wi_text(void *ctx, size_t i)
 {
-	struct tb *t = ctx;
+	return tb_rx_at(ctx, i);
+}
 
-	return tb_rx_at(t, t->nrx - 1 - i);
+/* The inject buffer: with allowWIScan the Author's and Character's
+ * Notes, the summary with its own setting, and the quiet prompt. */
+static const char *
+wi_inject(struct tb *t)
+{
+	struct run *run = t->run;
+	const char *s = "";
+	size_t k;
+
+	for (k = 0; k < t->next; k++) {
+		const struct ext *e = &t->ext[k];
+
+		if (((t->s.note_wi_scan && (strcmp(e->key,
+		    "2_floating_prompt") == 0 || strcmp(e->key,
+		    "DEPTH_PROMPT") == 0)) || (t->s.memory_scan &&
+		    strcmp(e->key, "1_memory") == 0)) && *e->value)
+			s = *s ? arena_printf(&run->arena, "%s\n%s", s,
+			    e->value) : e->value;
+	}
+	if (t->quiet && *t->quiet)
+		s = *s ? arena_printf(&run->arena, "%s\n%s", s, t->quiet) :
+		    t->quiet;
+	return s;
 }
 
 bool
 tb_world_info(struct tb *t)
 {
 	struct run *run = t->run;
-	struct tavern_wi_scan in;
-	struct tavern_wi_msg *msgs;
+	struct wi_input wi;
+	struct wi_message *msgs;
+	const char **inject;
 	size_t i, j;
 	size_t k;
 
-	memset(&in, 0, sizeof(in));
+	memset(&wi, 0, sizeof(wi));
 	msgs = arena_array(&run->arena, t->chat.n + 1, sizeof(*msgs));
 	t->nrx = t->chat.n;
 	/* SillyTavern regexes its chat once, for world info and the
@@ -351,67 +376,42 @@ tb_world_info(struct tb *t)
 	reasoning(t);
 	/* Oldest first, as SillyTavern regexes them (its macros may set
 	 * variables: the newest message's value is the one kept); what may
-	 * wait does.  msgs[] is newest first. */
+	 * wait does. */
 	for (j = 0; j < t->nrx; j++) {
 		const struct tchat_msg *m = &t->chat.msgs[j];
 
-		i = t->nrx - 1 - j;
-		msgs[i].name = m->name;
+		msgs[j].name = m->name;
 		t->rx_text[j] = m->text;
-		if (!t->in->skip_unsent || !t->seams->regex.pure ||
-		    !t->seams->regex.pure(t->seams->regex.ctx, tb_placement(m),
-		    m->text))
-			msgs[i].text = tb_rx_at(t, j);
+		if (!t->in->skip_unsent ||
+		    !tb_regex_pure(t, tb_placement(m), m->text))
+			msgs[j].text = tb_rx_at(t, j);
 	}
-	in.msgs = msgs;
-	in.nmsgs = t->chat.n;
-	in.text = wi_text;
-	in.text_ctx = t;
-	in.persona = t->persona;
-	in.description = t->description;
-	in.personality = t->personality;
-	in.depth_prompt = t->depth_prompt;
-	in.scenario = t->scenario;
-	in.creator_notes = t->creator_notes;
-	in.inject = "";
-	/* With allowWIScan the Author's and Character's Notes are in the
-	 * inject buffer. */
-	for (k = 0; k < t->next; k++) {
-		const struct ext *e = &t->ext[k];
-
-		if (((t->s.note_wi_scan && (strcmp(e->key,
-		    "2_floating_prompt") == 0 || strcmp(e->key,
-		    "DEPTH_PROMPT") == 0)) || (t->s.memory_scan &&
-		    strcmp(e->key, "1_memory") == 0)) && *e->value)
-			in.inject = *in.inject ? arena_printf(&run->arena,
-			    "%s\n%s", in.inject, e->value) : e->value;
+	wi.messages = msgs;
+	wi.nmessages = t->chat.n;
+	wi.message_text = wi_text;
+	wi.message_text_ctx = t;
+	wi.match_text[WORLD_MATCH_PERSONA] = t->persona;
+	wi.match_text[WORLD_MATCH_DESCRIPTION] = t->description;
+	wi.match_text[WORLD_MATCH_PERSONALITY] = t->personality;
+	wi.match_text[WORLD_MATCH_DEPTH_PROMPT] = t->depth_prompt;
+	wi.match_text[WORLD_MATCH_SCENARIO] = t->scenario;
+	wi.match_text[WORLD_MATCH_CREATOR_NOTES] = t->creator_notes;
+	inject = arena_array(&run->arena, 1, sizeof(*inject));
+	if (*(inject[0] = wi_inject(t))) {
+		wi.inject = inject;
+		wi.ninject = 1;
 	}
-	/* The quiet prompt is scanned too. */
-	if (t->quiet && *t->quiet)
-		in.inject = *in.inject ? arena_printf(&run->arena, "%s\n%s",
-		    in.inject, t->quiet) : t->quiet;
-	in.card = t->card;
-	in.card_file = t->card_file;
-	in.chat_metadata = t->chat.meta;
-	in.wi_settings = t->s.world_info;
-	in.worlds = t->in->worlds;
-	in.nworlds = t->in->nworlds;
-	in.max_context = t->p->max_context - t->p->max_tokens;
-	in.type = t->type;
-	in.macros = &t->env;
-	in.an_fires = t->an_fires;
-	in.settings = t->s.root;
-	in.tokens = &t->seams->tokens;
-	in.regex = &t->seams->regex;
-	in.seed = t->in->seed ? strtoull(t->in->seed, NULL, 10) : 0;
-	memset(&t->wi, 0, sizeof(t->wi));
-	if (!t->seams->wi.scan(t->seams->wi.ctx, run, &in, &t->wi))
+	if (!tb_wi_run(t, &wi))
 		return false;
 	t->env.outlet = outlet;
 	t->env.outlet_ctx = t;
-	for (i = 0; i < t->wi.ndepth; i++) {
-		const struct tavern_wi_depth *d = &t->wi.depth[i];
+	for (i = 0; i < t->wi->ndepth; i++) {
+		const struct wi_depth_prompt *d = &t->wi->depth[i];
 
+		/* A group opened by an entry without a depth has none
+		 * (NaN in SillyTavern): it is never injected. */
+		if (d->depth < 0)
+			continue;
 		tb_ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
 		    (long long)d->depth, d->role), d->text, EXT_IN_CHAT,
 		    d->depth, d->role);
@@ -426,8 +426,8 @@ tb_world_info(struct tb *t)
 			if (strcmp(e->key, "2_floating_prompt"))
 				continue;
 			s = arena_printf(&run->arena, "%s\n%s\n%s",
-			    t->wi.an_top ? t->wi.an_top : "", e->value,
-			    t->wi.an_bottom ? t->wi.an_bottom : "");
+			    t->wi->an_top ? t->wi->an_top : "", e->value,
+			    t->wi->an_bottom ? t->wi->an_bottom : "");
 			if (*s == '\n')
 				s++;
 			n = strlen(s);
@@ -452,10 +452,10 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	for (i = 0; i < t->wi.nem_top; i++)
+	for (i = 0; i < t->wi->nem_top; i++)
 		tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL, arena_printf(a,
 		    "<START>\n%s\n", tb_em_block(a,
-		    tb_sub(t, t->wi.em_top[i]))), NULL);
+		    tb_sub(t, t->wi->em_top[i]))), NULL);
 	if (*s && strcmp(s, "<START>")) {
 		const char *p, *next;
 
@@ -476,10 +476,10 @@ tb_example_blocks(struct tb *t, struct tlist *blocks_out)
 				break;
 		}
 	}
-	for (i = 0; i < t->wi.nem_bottom; i++)
+	for (i = 0; i < t->wi->nem_bottom; i++)
 		tb_push(t->run, blocks_out, ROLE_SYSTEM, NULL, arena_printf(a,
 		    "<START>\n%s\n", tb_em_block(a,
-		    tb_sub(t, t->wi.em_bottom[i]))), NULL);
+		    tb_sub(t, t->wi->em_bottom[i]))), NULL);
 	buf_free(&b);
 }
 

@@ -178,7 +178,10 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 	 * again (and its errors reported) by the build. */
 	run_init(&quiet);
 	quiet.diag.capped = true;
-	if (tb_chat_given(gin))
+	if (gin->chatfile) {
+		tchat_from(&quiet, gin->chatfile, gin->chat, &chat);
+		ok = true;
+	} else if (tb_chat_given(gin))
 		ok = !gin->chat || tchat_read(&quiet, gin->chat, &chat);
 	else {
 		ok = true;

@@ -7,11 +7,14 @@
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
  * post-processing and provider shaping (tbuild_shape.c); tbuild_item.c
  * keeps the message lists and the items (titem.h) every step records to.
+ * The regex scripts (tbuild_regex.c), world info (tbuild_wi.c) and the
+ * tokenizer are called directly, with the build's state.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
- * run's arena and is never freed before the run ends.  t->in and
- * t->seams are borrowed from the caller; strings a function returns are
+ * run's arena and is never freed before the run ends, but the compiled
+ * regex scripts, which tavern_build() frees.  t->in is borrowed from the
+ * caller; strings a function returns are
  * the arena's or borrowed from its arguments, never the caller's to free.
  */
 #ifndef TBUILD_INT_H
@@ -40,6 +43,9 @@
 #include "tavern/settings.h"
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
+#include "tavern/wi.h"
+#include "text/regex.h"
+#include "text/tokenizer.h"
 
 /* Extension prompt positions (SillyTavern's extension_prompt_types). */
 enum { EXT_IN_PROMPT = 0, EXT_IN_CHAT = 1, EXT_BEFORE_PROMPT = 2 };
@@ -87,7 +93,13 @@ struct slot {
 struct tb {
 	struct run *run;
 	const struct tavern_input *in;
-	const struct tavern_seams *seams;
+	enum tokenizer_kind tok;        /* the model's (tokenizer.h) */
+	struct regex_set scripts;       /* tbuild_regex.c */
+	bool scripts_loaded;
+	/* What regex_set_pure() said of the scripts, by placement: 0 not
+	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
+	unsigned char pure[8];
+	const char *fired;      /* the last tb_regex()'s scripts, or NULL */
 	struct preset *p;
 	struct settings s;
 	struct card *card;
@@ -101,7 +113,7 @@ struct tb {
 	    *system_prompt, *phi, *depth_prompt, *creator_notes, *persona;
 	struct ext *ext;
 	size_t next, extcap;
-	struct tavern_wi_result wi;
+	struct wi_result *wi;           /* zero until the scan ran */
 	bool an_fires;
 	struct slot *slots;
 	size_t nslots, slotcap;
@@ -207,7 +219,6 @@ void tb_card_fields(struct tb *t);
 bool tb_chat_given(const struct tavern_input *in);
 bool tb_chat_messages(struct tb *t);
 bool tb_read_inputs(struct tb *t);
-bool tb_regex_scope(struct tb *t);
 void tb_setup_env(struct tb *t);
 
 /* tbuild_ext.c: the extension prompts (Author's Note, Character's Note,
@@ -219,9 +230,25 @@ void tb_example_messages(struct tb *t, const char *block, struct tlist *out);
 int tb_ext_cmp(const void *a, const void *b);
 const char *tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
     const uint32_t **items, uint32_t *nitems);
-enum tavern_regex_place tb_placement(const struct tchat_msg *m);
+enum regex_placement tb_placement(const struct tchat_msg *m);
 const char *tb_rx_at(struct tb *t, size_t j);
 bool tb_world_info(struct tb *t);
+
+/* tbuild_regex.c: the regex scripts.  tb_regex() gives text after the
+ * scripts of place (is_prompt: the prompt-time ones) at depth
+ * (REGEX_NO_DEPTH: none), and records which changed it (tb_fired());
+ * tb_regex_pure() says whether it may run at any time, or not at all,
+ * without changing anything but its result (regex_set_pure()). */
+bool tb_regex_load(struct tb *t);
+const char *tb_regex(struct tb *t, enum regex_placement place,
+    bool is_prompt, int depth, const char *text);
+bool tb_regex_pure(struct tb *t, enum regex_placement place,
+    const char *text);
+struct node *tb_regex_rules(struct tb *t);
+
+/* tbuild_wi.c: the world-info scan of wi, whose messages, match texts,
+ * inject buffer the caller set, into t->wi. */
+bool tb_wi_run(struct tb *t, struct wi_input *wi);
 
 /* tbuild_chat.c: history and the in-chat injections */
 const char *tb_completion_name(struct arena *a, const char *name);

@@ -88,13 +88,28 @@ tb_reserve(struct run *run, struct tlist *l, size_t n)
 		    sizeof(*l->v));
 }
 
+/* What SillyTavern counts for a message to an unknown OpenAI model:
+ * gpt-3.5-turbo's 3 tokens per message, its role and text, and its name
+ * and 1 more when it has one. */
+static size_t
+message_tokens(const struct tb *t, const char *role, const char *name,
+    const char *text)
+{
+	size_t n = 3;
+
+	if (role)
+		n += tokenizer_count(t->tok, role, strlen(role));
+	n += tokenizer_count(t->tok, text, strlen(text));
+	if (name && *name)
+		n += tokenizer_count(t->tok, name, strlen(name)) + 1;
+	return n;
+}
+
 size_t
 tb_tokens(struct tb *t, struct tmsg *m)
 {
 	tb_resolve(t, m);
-	return t->seams->tokens.count(t->seams->tokens.ctx,
-	    names_role(m->role), m->name,
-	    m->content, strlen(m->content));
+	return message_tokens(t, names_role(m->role), m->name, m->content);
 }
 
 /* --- items (titem.h): what was decided about each piece of text --- */
@@ -103,9 +118,7 @@ tb_tokens(struct tb *t, struct tmsg *m)
 const char *
 tb_fired(struct tb *t)
 {
-	const struct tavern_regex *re = &t->seams->regex;
-
-	return re->fired ? re->fired(re->ctx) : NULL;
+	return t->fired;
 }
 
 
@@ -294,10 +307,9 @@ tb_count(struct tb *t, struct tmsg *m)
 		struct tavern_item *it = &t->rep->items[m->items[k]];
 
 		it->counted = true;
-		it->tokens = m->nitems == 1 ? c : t->seams->tokens.count(
-		    t->seams->tokens.ctx, names_role(m->role), NULL,
-		    it->text[TAVERN_STAGE_REGEX_POST],
-		    strlen(it->text[TAVERN_STAGE_REGEX_POST]));
+		it->tokens = m->nitems == 1 ? c : message_tokens(t,
+		    names_role(m->role), NULL,
+		    it->text[TAVERN_STAGE_REGEX_POST]);
 	}
 	return c;
 }

@@ -74,9 +74,9 @@ static const char *
 marker_content(struct tb *t, const char *id)
 {
 	if (strcmp(id, "worldInfoBefore") == 0)
-		return wi_format(t, t->wi.before);
+		return wi_format(t, t->wi->before);
 	if (strcmp(id, "worldInfoAfter") == 0)
-		return wi_format(t, t->wi.after);
+		return wi_format(t, t->wi->after);
 	if (strcmp(id, "charDescription") == 0)
 		return t->description;
 	if (strcmp(id, "charPersonality") == 0)

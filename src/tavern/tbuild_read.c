@@ -122,7 +122,10 @@ tb_read_inputs(struct tb *t)
 		ok &= preset_read(run, in->preset, &t->p);
 	else
 		ok &= preset_read(run, NULL, &t->p);
-	ok &= tchat_read(run, in->chat, &t->chat);
+	if (in->chatfile)
+		tchat_from(run, in->chatfile, in->chat, &t->chat);
+	else
+		ok &= tchat_read(run, in->chat, &t->chat);
 	if (ok && t->grp)
 		tb_group_regenerate(t);
 	if (ok && in->has_msgs)
@@ -271,41 +274,6 @@ tb_card_fields(struct tb *t)
 	t->env.char_version = t->card->character_version.s;
 }
 
-/* Hand the regex seam its scripts. */
-bool
-tb_regex_scope(struct tb *t)
-{
-	const struct node *ext = t->s.extensions, *pa, *pext;
-	struct tavern_regex_scope sc;
-	const char *pname = "";
-
-	if (!t->seams->regex.load)
-		return true;
-	memset(&sc, 0, sizeof(sc));
-	sc.global = t->s.regex;
-	pext = tree_get(t->p->root, "extensions");
-	if (pext && pext->kind == NODE_TABLE)
-		sc.preset = tree_get(pext, "regex_scripts");
-	if (t->in->preset) {
-		const char *b = path_base(t->in->preset), *dot = strrchr(b, '.');
-
-		pname = dot ? arena_strndup(&t->run->arena, b,
-		    (size_t)(dot - b)) : b;
-	}
-	pa = ext && ext->kind == NODE_TABLE ?
-	    tree_get(ext, "preset_allowed_regex") : NULL;
-	sc.preset_allowed = pa && pa->kind == NODE_TABLE &&
-	    tree_has_string(tree_get(pa, "openai"), pname);
-	sc.scoped = card_regex_scripts(t->card);
-	sc.scoped_allowed = ext && ext->kind == NODE_TABLE &&
-	    tree_has_string(tree_get(ext, "character_allowed_regex"),
-	    path_base(t->in->card));
-	sc.files = t->in->regex;
-	sc.nfiles = t->in->nregex;
-	sc.macros = &t->env;
-	return t->seams->regex.load(t->seams->regex.ctx, t->run, &sc);
-}
-
 /* The Summarize extension's memory of the first n messages of c: the
  * newest extra.memory but the last message's ("" when none). */
 static const char *
@@ -419,7 +387,6 @@ bool
 tb_chat_messages(struct tb *t)
 {
 	struct run *run = t->run;
-	const struct tavern_regex *re = &t->seams->regex;
 	size_t i;
 
 	/* (A new group chat opens with each member's greeting.) */
@@ -466,8 +433,8 @@ tb_chat_messages(struct tb *t)
 			g = &t->card->alternate_greetings.items[0];
 		greeting_where(t, g);
 		if (g->len) {
-			const char *s = re->apply(re->ctx, run,
-			    TAVERN_RE_AI_OUTPUT, false, TAVERN_NO_DEPTH,
+			const char *s = tb_regex(t, REGEX_AI_OUTPUT, false,
+			    REGEX_NO_DEPTH,
 			    arena_strndup(&run->arena, g->s, g->len));
 
 			t->craw[t->chat.n] = arena_strndup(&run->arena, g->s,
@@ -527,8 +494,8 @@ tb_chat_messages(struct tb *t)
 	if (t->gen == TAVERN_GEN_NORMAL && (!t->in->user ||
 	    !*t->in->user) && *tb_trim(&run->arena, t->p->send_if_empty)) {
 		const char *u = tb_trim(&run->arena, t->p->send_if_empty);
-		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
-		    false, TAVERN_NO_DEPTH, u);
+		const char *s = tb_regex(t, REGEX_USER_INPUT, false,
+		    REGEX_NO_DEPTH, u);
 
 		t->craw[t->chat.n] = u;
 		t->cpre[t->chat.n] = s;
@@ -538,8 +505,8 @@ tb_chat_messages(struct tb *t)
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
 	    t->gen == TAVERN_GEN_NORMAL) {
-		const char *s = re->apply(re->ctx, run, TAVERN_RE_USER_INPUT,
-		    false, TAVERN_NO_DEPTH, t->in->user);
+		const char *s = tb_regex(t, REGEX_USER_INPUT, false,
+		    REGEX_NO_DEPTH, t->in->user);
 
 		t->craw[t->chat.n] = t->in->user;
 		t->cpre[t->chat.n] = s;

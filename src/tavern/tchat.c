@@ -78,7 +78,6 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 {
 	struct chatfile f;
 	struct source *src;
-	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	c->id = "";
@@ -87,16 +86,27 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 	src = run_read(run, path, NULL, span_make(0, 0));
 	if (!src || !chatfile_read(run, src, &f))
 		return false;
+	tchat_from(run, &f, path, c);
+	return true;
+}
+
+void
+tchat_from(struct run *run, const struct chatfile *f, const char *path,
+    struct tchat *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
 	c->id = path_name(&run->arena, path, ".jsonl");
-	c->meta = chatfile_metadata(&f);
-	if (f.header) {
-		const struct node *u = tree_get(f.header, "user_name");
+	c->meta = chatfile_metadata(f);
+	if (f->header) {
+		const struct node *u = tree_get(f->header, "user_name");
 
 		if (u && u->kind == NODE_STRING)
 			c->user_name = u->u.str.s;
 	}
-	for (i = 0; i < f.msgs.n; i++) {
-		const struct node *o = f.msgs.v[i].obj, *extra, *type, *fa,
+	for (i = 0; i < f->msgs.n; i++) {
+		const struct node *o = f->msgs.v[i].obj, *extra, *type, *fa,
 		    *x;
 		const char *name = chatfile_name(o);
 		struct tchat_msg m;
@@ -131,5 +141,4 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 		    x->u.str.s : NULL;
 		add(run, c, &m);
 	}
-	return true;
 }

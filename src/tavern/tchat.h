@@ -43,6 +43,11 @@ struct tchat {
 
 /* Read path (NULL: a new, empty chat).  Errors are reported. */
 bool tchat_read(struct run *run, const char *path, struct tchat *c);
+/* The chat f, already read from path (a session the pipeline read:
+ * the file is not read again). */
+struct chatfile;
+void tchat_from(struct run *run, const struct chatfile *f, const char *path,
+    struct tchat *c);
 /* Append a message to msgs and all (the strings are borrowed). */
 void tchat_add(struct run *run, struct tchat *c, const char *name,
     const char *text, bool is_user);

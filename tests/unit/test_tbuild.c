@@ -1,84 +1,21 @@
 /*
- * The SillyTavern assembly through its seams: a fake world-info scan
- * gives one text per position, a fake regex marks the depth it was
- * called with, a fake counter counts messages; the test checks where
- * each lands and what the scan was given.
+ * The SillyTavern assembly with its world info and regex scripts: a
+ * world book (unit/tavern/world.json) gives one constant entry per
+ * position, regex scripts (unit/tavern/regex.json) mark the depth a
+ * prompt-time call had; the test checks where each lands and what the
+ * scan saw.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/arena.h"
+#include "data/tree.h"
 #include "diag/run.h"
 #include "prompt/chat.h"
-#include "tavern/seam.h"
 #include "tavern/tbuild.h"
 #include "tavern/titem.h"
+#include "tavern/wi.h"
 #include "check.h"
-
-static const struct tavern_wi_scan *seen;
-static size_t seen_n;
-static char seen_newest[64];
-static bool seen_an;
-
-static bool
-fake_wi(void *ctx, struct run *run, const struct tavern_wi_scan *in,
-    struct tavern_wi_result *out)
-{
-	static const char *top[] = { "{{user}}: Top?\n{{char}}: Top!" };
-	static const char *bottom[] = { "{{user}}: Bottom?\n{{char}}: Bottom!" };
-	static struct tavern_wi_depth depth[] = {
-		{ 0, 1, "[WI@0 user]" },
-		{ 1, 0, "[WI@1 system]" },
-	};
-	static struct tavern_wi_outlet outlets[] = { { "lore", "[outlet]" } };
-
-	seen = in;
-	seen_n = in->nmsgs;
-	snprintf(seen_newest, sizeof(seen_newest), "%s: %s",
-	    in->msgs[0].name, in->msgs[0].text);
-	seen_an = in->an_fires;
-	out->before = "[before]";
-	out->after = "[after]";
-	out->an_top = "[AN top]";
-	out->an_bottom = "[AN bottom]";
-	out->em_top = top;
-	out->nem_top = 1;
-	out->em_bottom = bottom;
-	out->nem_bottom = 1;
-	out->depth = depth;
-	out->ndepth = 2;
-	out->outlets = outlets;
-	out->noutlets = 1;
-	return true;
-}
-
-static int loads;
-static bool load_preset_allowed = true, load_scoped_allowed = true;
-
-static bool
-fake_load(void *ctx, struct run *run, const struct tavern_regex_scope *sc)
-{
-	loads++;
-	load_preset_allowed = sc->preset_allowed;
-	load_scoped_allowed = sc->scoped_allowed;
-	return sc->macros != NULL;
-}
-
-static const char *
-fake_regex(void *ctx, struct run *run, enum tavern_regex_place place,
-    bool is_prompt, int depth, const char *text)
-{
-	if (!is_prompt || depth == TAVERN_NO_DEPTH)
-		return text;
-	return arena_printf(&run->arena, "%s <d%d>", text, depth);
-}
-
-static size_t
-one_per_message(void *ctx, const char *role, const char *name,
-    const char *text, size_t len)
-{
-	return 1;
-}
 
 int
 main(void)
@@ -105,9 +42,12 @@ main(void)
 		{ "user", NULL, "Hello <d0>" },
 		{ "user", NULL, "[WI@0 user]" },
 	};
+	static const char *const worlds[] = { "unit/tavern/world.json" };
+	static const char *const regex[] = { "unit/tavern/regex.json" };
 	struct tavern_input in;
 	struct run run;
 	struct chat c;
+	const struct node *meta;
 	size_t i;
 
 	run_init(&run);
@@ -119,24 +59,25 @@ main(void)
 	in.chat = "unit/tavern/chat.jsonl";
 	in.user = "Hello";
 	in.now = "2026-11-23T09:30:00Z";
-	in.seams.wi.scan = fake_wi;
-	in.seams.regex.apply = fake_regex;
-	in.seams.regex.load = fake_load;
-	in.seams.tokens.count = one_per_message;
+	in.worlds = worlds;
+	in.nworlds = 1;
+	in.worlds_active = true;
+	in.regex = regex;
+	in.nregex = 1;
 	CHECK(tavern_build(&run, &in, &c));
 	CHECK_INT(run.diag.errors, 0);
 
-	/* The regex seam was loaded once, nothing allowed by settings. */
-	CHECK_INT(loads, 1);
-	CHECK(!load_preset_allowed);
-	CHECK(!load_scoped_allowed);
+	/* The scripts: the --regex file's four, nothing else in scope. */
+	meta = c.merged_regex ? tree_get(c.merged_regex, "meta") : NULL;
+	CHECK(meta && tree_get(meta, "total")->u.i == 4);
 
-	/* What the scan saw: the chat newest first, the message typed
-	 * included, after the prompt-time regex. */
-	CHECK(seen != NULL);
-	CHECK_INT(seen_n, 4);
-	CHECK_STR(seen_newest, "Sam: Hello <d0>");
-	CHECK(seen_an);
+	/* What the scan saw: the chat, the message typed included; every
+	 * entry activated. */
+	CHECK(c.world_info != NULL);
+	if (c.world_info) {
+		CHECK_INT(c.world_info->chat_length, 4);
+		CHECK_INT(c.world_info->nactivated, 9);
+	}
 
 	CHECK_INT(c.n, sizeof(want) / sizeof(want[0]));
 	for (i = 0; i < c.n && i < sizeof(want) / sizeof(want[0]); i++) {

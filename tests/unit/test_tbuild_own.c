@@ -3,7 +3,8 @@
  * a system entry right after main, one anchored before the character's
  * description, an in-chat one after SillyTavern's extension prompts of
  * its depth and role, a context block before the message typed, one the
- * stack left out, and an anchor that names no prompt.
+ * stack left out, and an anchor that names no prompt.  A world book
+ * (unit/tavern/world-own.json) adds an entry at depth 1.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,28 +12,12 @@
 #include "base/arena.h"
 #include "diag/run.h"
 #include "prompt/chat.h"
-#include "tavern/seam.h"
 #include "tavern/tbuild.h"
 #include "tavern/titem.h"
 #include "check.h"
 
-static bool
-fake_wi(void *ctx, struct run *run, const struct tavern_wi_scan *in,
-    struct tavern_wi_result *out)
-{
-	static struct tavern_wi_depth depth[] = { { 1, 0, "[WI@1 system]" } };
-
-	out->depth = depth;
-	out->ndepth = 1;
-	return true;
-}
-
-static size_t
-one_per_message(void *ctx, const char *role, const char *name,
-    const char *text, size_t len)
-{
-	return 1;
-}
+/* One constant entry at depth 1, system. */
+static const char *const worlds[] = { "unit/tavern/world-own.json" };
 
 static void
 setup(struct tavern_input *in, struct tavern_entry *e, size_t n)
@@ -44,8 +29,9 @@ setup(struct tavern_input *in, struct tavern_entry *e, size_t n)
 	in->chat = "unit/tavern/chat.jsonl";
 	in->user = "Hello";
 	in->now = "2026-11-23T09:30:00Z";
-	in->seams.wi.scan = fake_wi;
-	in->seams.tokens.count = one_per_message;
+	in->worlds = worlds;
+	in->nworlds = 1;
+	in->worlds_active = true;
 	in->entries = e;
 	in->nentries = n;
 	in->joiner = "\n\n";

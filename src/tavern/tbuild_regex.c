@@ -1,0 +1,188 @@
+/*
+ * tbuild_regex: the build's regex scripts (text/regex.h), called
+ * directly: the scripts in SillyTavern's scope order (global, the
+ * --regex files, the preset's, the character's -- the last two only
+ * when settings.json allows them), run with the build's macros for
+ * replacement strings, and listed for -f result as seed 002's
+ * merged_regex.
+ */
+#include "tavern/tbuild_int.h"
+
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/path.h"
+#include "data/json.h"
+#include "data/tree.h"
+#include "diag/run.h"
+#include "tavern/card.h"
+#include "tavern/ftav.h"
+#include "tavern/macro.h"
+
+static bool
+macro_cb(void *ctx, enum regex_macro_use use, const char *s, size_t len,
+    struct buf *out)
+{
+	struct tb *t = ctx;
+
+	/* FIND_ESCAPED would escape only the macros' values; the legacy
+	 * engine gives the whole text, so it reads as FIND (documented). */
+	(void)use;
+	buf_puts(out, macro_expand(t->run, &t->env, s, len, NULL));
+	return true;
+}
+
+static bool
+add_file(struct run *run, struct regex_set *set, const char *path)
+{
+	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	struct node *n, *ft;
+
+	if (!src || !json_parse(run, src, &n))
+		return false;
+	/* fast-tavern's rules (targets, view) as SillyTavern's scripts. */
+	if ((ft = ftav_regex_for_tavern(run, n)) != NULL)
+		n = ft;
+	return regex_set_add(run, set, REGEX_GLOBAL, n);
+}
+
+/* The preset's file name without .json ("" with none), as
+ * preset_allowed_regex.openai names it. */
+static const char *
+preset_name(struct tb *t)
+{
+	const char *b, *dot;
+
+	if (!t->in->preset)
+		return "";
+	b = path_base(t->in->preset);
+	dot = strrchr(b, '.');
+	return dot ? arena_strndup(&t->run->arena, b, (size_t)(dot - b)) : b;
+}
+
+bool
+tb_regex_load(struct tb *t)
+{
+	const struct node *ext = t->s.extensions, *pa, *pext, *preset = NULL;
+	const struct node *scoped = card_regex_scripts(t->card);
+	struct regex_set *set = &t->scripts;
+	struct run *run = t->run;
+	bool ok = true;
+	size_t i;
+
+	pext = tree_get(t->p->root, "extensions");
+	if (pext && pext->kind == NODE_TABLE)
+		preset = tree_get(pext, "regex_scripts");
+	pa = ext && ext->kind == NODE_TABLE ?
+	    tree_get(ext, "preset_allowed_regex") : NULL;
+	if (t->s.regex)
+		ok &= regex_set_add(run, set, REGEX_GLOBAL, t->s.regex);
+	for (i = 0; i < t->in->nregex; i++)
+		ok &= add_file(run, set, t->in->regex[i]);
+	if (preset && pa && pa->kind == NODE_TABLE &&
+	    tree_has_string(tree_get(pa, "openai"), preset_name(t)))
+		ok &= regex_set_add(run, set, REGEX_PRESET, preset);
+	if (scoped && ext && ext->kind == NODE_TABLE &&
+	    tree_has_string(tree_get(ext, "character_allowed_regex"),
+	    path_base(t->in->card)))
+		ok &= regex_set_add(run, set, REGEX_SCOPED, scoped);
+	t->scripts_loaded = true;
+	return ok;
+}
+
+/* The call a prompt's text is: what the model reads (SillyTavern's
+ * isPrompt), or for --view user_view what a chat shows (isMarkdown:
+ * the display-only scripts instead of the prompt-only ones). */
+static enum regex_call
+call_kind(const struct tb *t)
+{
+	return t->in->user_view ? REGEX_MARKDOWN : REGEX_PROMPT;
+}
+
+const char *
+tb_regex(struct tb *t, enum regex_placement place, bool is_prompt, int depth,
+    const char *text)
+{
+	struct run *run = t->run;
+	struct regex_macros m = { macro_cb, t };
+	struct buf out = BUF_INIT, fired = BUF_INIT;
+	const char *r = text;
+	size_t len;
+
+	t->fired = NULL;
+	if (!t->scripts_loaded || !text || !*text)
+		return text;
+	len = strlen(text);
+	t->scripts.fired = &fired;
+	if (regex_apply(run, &t->scripts, place, is_prompt ? call_kind(t) : 0,
+	    depth, text, len, &out, &m) &&
+	    (out.len != len || memcmp(out.data, text, len) != 0)) {
+		r = arena_strndup(&run->arena, out.data ? out.data : "",
+		    out.len);
+		if (fired.len)
+			t->fired = arena_strndup(&run->arena, fired.data,
+			    fired.len);
+	}
+	t->scripts.fired = NULL;
+	buf_free(&fired);
+	buf_free(&out);
+	return r;
+}
+
+static bool
+fixed_cb(void *ctx, const char *s, size_t n)
+{
+	const struct tb *t = ctx;
+
+	return macro_fixed(&t->env, s, n);
+}
+
+bool
+tb_regex_pure(struct tb *t, enum regex_placement place, const char *text)
+{
+	unsigned char *k;
+
+	if (!t->scripts_loaded || !text)
+		return true;
+	if ((unsigned)place >= LEN(t->pure))
+		return regex_set_pure(&t->scripts, place, call_kind(t), text,
+		    strlen(text), fixed_cb, t);
+	/* The scripts' part of the answer is the same for every text. */
+	k = &t->pure[place];
+	if (!*k)
+		*k = regex_set_pure(&t->scripts, place, call_kind(t), "{", 1,
+		    fixed_cb, t) ? 1 : regex_set_pure(&t->scripts, place,
+		    call_kind(t), "", 0, fixed_cb, t) ? 2 : 3;
+	return *k == 1 || (*k == 2 && !strchr(text, '{'));
+}
+
+struct node *
+tb_regex_rules(struct tb *t)
+{
+	static const char *const scopes[] = { "global", "preset",
+	    "scoped" };
+	struct arena *a = &t->run->arena;
+	struct node *res = tree_table(a), *rules = tree_array(a);
+	struct node *meta, *order, *counts;
+	size_t n[LEN(scopes)] = { 0 }, i;
+
+	for (i = 0; t->scripts_loaded && i < t->scripts.n; i++) {
+		const struct regex_script *sc = &t->scripts.v[i];
+
+		n[sc->scope]++;
+		tree_push(a, rules, tree_copy(a, sc->node));
+	}
+	tree_put(a, res, "regex_rules", rules);
+	meta = tree_put(a, res, "meta", tree_table(a));
+	order = tree_put(a, meta, "order", tree_array(a));
+	counts = tree_put(a, meta, "input_counts", tree_table(a));
+	for (i = 0; i < LEN(scopes); i++) {
+		tree_push(a, order, tree_str(a, scopes[i]));
+		tree_put(a, counts, scopes[i], tree_int(a, (int64_t)n[i]));
+	}
+	/* SillyTavern runs every script it holds, duplicates too. */
+	tree_put(a, meta, "dedup_removed_count", tree_int(a, 0));
+	tree_put(a, meta, "total", tree_int(a, (int64_t)rules->u.array.n));
+	return res;
+}
