@@ -21,7 +21,6 @@
 #include "diag/run.h"
 #include "diag/source.h"
 #include "data/tree.h"
-#include "tavern/titem.h"
 #include "tavern/wi.h"
 #include "pipeline/budget.h"
 #include "text/tokenizer.h"
@@ -376,8 +375,9 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	if (c->tavern)
 		tree_put(a, doc, "items", emit_json_tavern_items(run, c));
 	/* A group chat's: who speaks, and why. */
-	if (c->tavern && c->tavern->speaker)
-		tree_put(a, doc, "speaker", tree_str(a, c->tavern->speaker));
+	if (emit_tavern_speaker(c))
+		tree_put(a, doc, "speaker", tree_str(a,
+		    emit_tavern_speaker(c)));
 	/* A SillyTavern build's world info: what each entry did, the
 	 * budget, the timed-effects state to save. */
 	if (c->world_info)

@@ -281,6 +281,12 @@ emit_json_tavern_message(struct arena *a, const struct chat *c, size_t i,
 	tree_put(a, o, "stages", stages(a, text));
 }
 
+const char *
+emit_tavern_speaker(const struct chat *c)
+{
+	return c->tavern ? c->tavern->speaker : NULL;
+}
+
 struct node *
 emit_json_tavern_items(struct run *run, const struct chat *c)
 {
