@@ -55,17 +55,30 @@ cat s.jsonl | "$bin" build --session /dev/stdin -u hi --dry-run \
 grep -q FROM-SESSION-2 o.json || fail "profile build: the session's messages are missing"
 grep -q "session /dev/stdin, thread thread-42," e.txt ||
 	fail "profile trace: $(grep 'debug: session' e.txt)"
-# 5. The turn is written over the session as the build read it.
+# 5. The turn is written over the session as the build read it, and
+# only if nothing changed the file since: a program that ignores the
+# lock (here a hook) wrote a line during the build, so the turn is not
+# written, the build fails with nothing on stdout, and the line stays.
 cp s.jsonl w.jsonl
 cat >hook.sh <<'HOOK'
 cat
 printf '%s\n' '{"name":"Sam","is_user":true,"is_system":false,"mes":"FROM-HOOK","extra":{}}' >>w.jsonl
 HOOK
+st=0
 "$bin" build --card card.json --session w.jsonl -u FROM-TURN \
     --now 2026-01-01T00:00:02Z -f openai --set output.model=m \
-    --hook 'beforeVariablesSave=sh hook.sh' >o.json 2>e.txt ||
-	fail "held build failed: $(cat e.txt)"
+    --hook 'beforeVariablesSave=sh hook.sh' >o.json 2>e.txt || st=$?
+[ "$st" = 1 ] || fail "changed session: exit status $st, expected 1"
+[ -s o.json ] && fail "changed session: something on stdout"
+grep -q "changed during the build" e.txt || fail "changed session: $(cat e.txt)"
+grep -q FROM-HOOK w.jsonl || fail "changed session: the other program's line is lost"
+grep -q FROM-TURN w.jsonl && fail "changed session: the turn was written over it"
+grep -q FROM-SESSION-2 w.jsonl || fail "changed session: the session's messages are lost"
+# Without the other writer the turn is written.
+cp s.jsonl w.jsonl
+"$bin" build --card card.json --session w.jsonl -u FROM-TURN \
+    --now 2026-01-01T00:00:02Z -f openai --set output.model=m \
+    >o.json 2>e.txt || fail "held build failed: $(cat e.txt)"
 grep -q FROM-TURN w.jsonl || fail "held build: the turn was not written"
 grep -q FROM-SESSION-2 w.jsonl || fail "held build: the session's messages are lost"
-grep -q FROM-HOOK w.jsonl && fail "held build: the session was read again before the turn was written"
 echo "session-once: ok"

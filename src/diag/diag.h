@@ -269,6 +269,7 @@ enum diag_level {
 	X(MSG_SESSION_DANGLING, "the session %s is a symbolic link to a file that does not exist (strata follows a link to an existing session only)") \
 	X(MSG_SESSION_EMPTY, "the session %s has no %s to %s") \
 	X(MSG_SESSION_EXISTS, "the session %s exists already") \
+	X(MSG_SESSION_CHANGED, "the session %s changed during the build (a program that does not take strata's lock wrote it): the turn is not written") \
 	X(MSG_SESSION_NO_CALL, "tool call '%s': no assistant message of the session %s made it") \
 	X(MSG_SESSION_BAD_TIME, "--now '%s' is not an RFC 3339 date-time (2026-11-23T09:30:00Z)") \
 	X(MSG_SESSION_PROFILE, "the session %s was built with another profile (fingerprint %s, now %s)") \
@@ -366,6 +367,7 @@ enum diag_level {
 	X(MSG_CARD_NO_FIELD, "the card has no field '%s'") \
 	X(MSG_CARD_TTY, "refusing to write a PNG to a terminal: give -o FILE or redirect standard output") \
 	X(MSG_CARD_WRITE, "cannot write %s:") \
+	X(MSG_CARD_BOOK_UNLINKED, "the card's embedded lorebook is not sent: SillyTavern imports it as the world '%s', which extensions.world (%s) does not name") \
 	/* jsregex */ \
 	X(MSG_JSREGEX_PCRE2, "%s: the pattern cannot be compiled: %s") \
 	X(MSG_JSREGEX_TRAILING_BACKSLASH, "%s: '\\' at the end of the pattern") \

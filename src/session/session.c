@@ -105,16 +105,52 @@ hold_read(struct run *run, struct session_hold *h, const char *shown)
 	return src;
 }
 
+static void
+stamp(struct session_hold *h, const struct stat *st)
+{
+	h->dev = (unsigned long long)st->st_dev;
+	h->ino = (unsigned long long)st->st_ino;
+	h->size = (unsigned long long)st->st_size;
+	h->mtime_s = (long long)st->st_mtim.tv_sec;
+	h->mtime_ns = (long long)st->st_mtim.tv_nsec;
+}
+
 bool
 session_hold_read(struct run *run, struct session_hold *h, const char *shown)
 {
 	struct source *src = hold_read(run, h, shown);
+	struct stat st;
 
 	if (!src)
 		return false;
 	src->file = true;       /* the file's bytes, as run_read() gives */
 	h->src = src;
+	if (fstat(h->lk.fd, &st) != 0) {
+		diag_plain(run, DIAG_ERROR, MSG_CANNOT_READ, h->path);
+		return false;
+	}
+	stamp(h, &st);
 	return true;
+}
+
+/*
+ * Whether the path still names the file as session_hold_read() read it:
+ * the same file (an editor that writes a new file and renames it over
+ * the path makes another), as long, as old.  A program that ignores the
+ * lock may have written it during the build; its lines would be lost.
+ */
+static bool
+unchanged(const struct session_hold *h)
+{
+	struct stat st;
+	struct session_hold now;
+
+	if (stat(h->path, &st) != 0)
+		return false;
+	stamp(&now, &st);
+	return now.dev == h->dev && now.ino == h->ino &&
+	    now.size == h->size && now.mtime_s == h->mtime_s &&
+	    now.mtime_ns == h->mtime_ns;
 }
 
 bool
@@ -127,6 +163,10 @@ session_update_held(struct run *run, struct session_hold *h, session_fn *fn,
 	struct chatfile c;
 	bool ok = false;
 
+	if (h->src && !unchanged(h)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_CHANGED, h->path);
+		goto done;
+	}
 	if (!src || !chatfile_read(run, src, &c) || !fn(run, &c, arg))
 		goto done;
 	chatfile_write(&c, &out);

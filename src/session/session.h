@@ -86,6 +86,10 @@ struct session_hold {
 	 * (not read, or written since): session_update_held() works on
 	 * these bytes instead of reading the file again. */
 	const struct source *src;
+	/* The file's identity, size and time when src was read: a turn is
+	 * not written over a file something else changed since. */
+	unsigned long long dev, ino, size;
+	long long mtime_s, mtime_ns;
 };
 bool session_hold(struct run *run, const char *path, struct session_hold *h);
 /* Read the held file once, as a source named shown (the path as the

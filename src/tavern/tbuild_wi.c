@@ -80,6 +80,38 @@ char_lore(const struct node *wi, const char *card_file)
 }
 
 /*
+ * Whether the card's embedded book is its lore once SillyTavern has
+ * imported it: the import (its "import the embedded lorebook?" question,
+ * answered yes) saves the book as a world named after the book
+ * (character_book.name, or "NAME's Lorebook" when that is empty) but does
+ * not change the card's link, extensions.world.  The book is read at
+ * generation only when that link names the world the import made; a card
+ * with no link (or a link to another name) sends none of its book.
+ */
+static bool
+book_imported_linked(struct run *run, const struct card *card,
+    struct card_text cw)
+{
+	const struct node *bn = tree_get(card->character_book, "name");
+	const char *imported;
+
+	if (bn && bn->kind == NODE_STRING && bn->u.str.len > 0)
+		imported = arena_strndup(&run->arena, bn->u.str.s,
+		    bn->u.str.len);
+	else
+		imported = arena_printf(&run->arena, "%.*s's Lorebook",
+		    (int)card->name.len, card->name.s ? card->name.s : "");
+	if (cw.s && cw.len == strlen(imported) &&
+	    memcmp(imported, cw.s, cw.len) == 0)
+		return true;
+	diag_note(run, card->src, card->character_book->span,
+	    MSG_CARD_BOOK_UNLINKED, diag_shown(run, imported,
+	    strlen(imported)), cw.s && cw.len ? arena_printf(&run->arena,
+	    "'%s'", diag_shown(run, cw.s, cw.len)) : "empty");
+	return false;
+}
+
+/*
  * A --world file is global lore when settings.json's globalSelect names
  * it, chat lore when the chat's metadata does, persona lore when the
  * persona's lorebook is it, character lore when the card's
@@ -88,8 +120,8 @@ char_lore(const struct node *wi, const char *card_file)
  * as in SillyTavern (unless worlds_active: seed 002's worldbook_files
  * are global lore when nothing else names them).  A book keeps its own
  * name when it has one; the choice goes by the file's.  The card's
- * embedded book is its character lore unless a --world file is the book
- * it was imported as.
+ * embedded book is its character lore when book_imported_linked() says
+ * so, unless a --world file is the book it was imported as.
  */
 static bool
 books(struct tb *t, struct wi_input *wi)
@@ -138,10 +170,10 @@ books(struct tb *t, struct wi_input *wi)
 		}
 		v[n++].world = w;
 	}
-	if (t->card->character_book && !linked) {
+	if (t->card->character_book && !linked &&
+	    book_imported_linked(run, t->card, cw)) {
 		struct world *w = arena_alloc(a, sizeof(*w));
-		const char *name = cw.s && cw.len ? arena_strndup(a, cw.s,
-		    cw.len) : t->card_file ? t->card_file : "card";
+		const char *name = arena_strndup(a, cw.s, cw.len);
 
 		if (world_from_node(run, t->card->character_book, name, w)) {
 			v[n].source = WI_SOURCE_CHARACTER;

@@ -681,7 +681,6 @@ run_script(struct run *run, struct regex_set *set, struct regex_script *s,
 		ov = xreallocarray(NULL, 2 * (s->re.ngroups + 1),
 		    sizeof(*ov));
 	run_left = REGEX_RUN_BUDGET + (uint64_t)REGEX_BYTE_BUDGET * len;
-	set->build_left += (uint64_t)REGEX_BYTE_BUDGET * len;
 	while (pos <= len) {
 		enum diag_msg msg = MSG_REGEX_MATCH_FAILED;
 
@@ -802,6 +801,9 @@ regex_apply(struct run *run, struct regex_set *set,
 		buf_put(out, text, len);
 		return false;
 	}
+	/* The build's allowance grows with the text once, not once per
+	 * script: a thousand scripts on one text share it. */
+	set->build_left += (uint64_t)REGEX_BYTE_BUDGET * len;
 	for (k = 0; k < set->n && len > 0; k++) {
 		struct regex_script *s = &set->v[k];
 

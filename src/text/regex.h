@@ -154,7 +154,8 @@ struct regex_set {
 	uint32_t match_limit, depth_limit;
 	/* What is left of the build's budget (strata(1), SECURITY):
 	 * REGEX_BUILD_BUDGET steps, and REGEX_BYTE_BUDGET more for each
-	 * byte a script runs on. */
+	 * byte of each text regex_apply() is given (once, whatever the
+	 * number of scripts). */
 	uint64_t build_left;
 	/* When set, regex_apply() appends the name of each script that
 	 * changed the text, ", " between them (for the stage inspector);
@@ -165,7 +166,8 @@ struct regex_set {
 /* The cost bounds of the regex scripts, in PCRE2 match steps: one run
  * of one script gets REGEX_RUN_BUDGET plus REGEX_BYTE_BUDGET for each
  * byte of its text; a build gets REGEX_BUILD_BUDGET plus the same per
- * byte over all its runs.  Each match attempt starts with a limit of
+ * byte of each text the scripts are applied to, counted once per text
+ * however many scripts run on it.  Each match attempt starts with a limit of
  * REGEX_STEP_FLOOR steps and doubles it up to the per-match limit, and
  * is charged the limit it ran under (at most twice its real steps). */
 #define REGEX_RUN_BUDGET 30000000u
