@@ -141,10 +141,9 @@ hook_arg(const char *verb, const char *arg, struct options *opt)
 		return false;
 	}
 	if (!hook_point_runs(hook_points[i])) {
-		fprintf(stderr, "%s %s: --hook %s: strata %s runs hooks at "
-		    "beforeVariablesSave and afterVariablesSave only (see "
-		    "strata(1), HOOKS)\n", progname, verb, hook_points[i],
-		    verb);
+		fprintf(stderr, "%s %s: --hook %s: strata %s calls no model, "
+		    "so it never reaches this point (see strata(1), "
+		    "HOOKS)\n", progname, verb, hook_points[i], verb);
 		return false;
 	}
 	if (!opt->hooks)
@@ -580,9 +579,9 @@ contract_option(int ch, const char *verb, bool debug, struct options *opt,
 		return GO_ON;
 	case OPT_HOOK:
 		if (debug) {
-			fprintf(stderr, "%s %s: --hook: debug saves "
-			    "nothing, so no hook point is reached\n",
-			    progname, verb);
+			fprintf(stderr, "%s %s: --hook: debug runs no "
+			    "hooks; it shows the build without them (see "
+			    "strata(1), HOOKS)\n", progname, verb);
 			return EXIT_USAGE;
 		}
 		if (!hook_arg(verb, optarg, opt))

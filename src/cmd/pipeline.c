@@ -24,6 +24,7 @@
 #include "pipeline/hook.h"
 #include "session/globals.h"
 #include "session/session.h"
+#include "tavern/titem.h"
 #include "text/templates.h"
 
 /*
@@ -109,7 +110,7 @@ trace(struct run *run, const struct options *opt, const struct chat *c,
  * what is saved.
  */
 static bool
-vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
+vars_hook(struct run *run, const struct hooks *hooks, struct tavern_state *ts,
     const char *point, struct node **vars)
 {
 	struct arena *a = &run->arena;
@@ -117,7 +118,7 @@ vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
 	size_t i;
 	int k;
 
-	if (!hook_wanted(opt->hooks, point))
+	if (!hook_wanted(hooks, point))
 		return true;
 	if (!*vars) {
 		*vars = tree_table(a);
@@ -127,7 +128,7 @@ vars_hook(struct run *run, const struct options *opt, struct tavern_state *ts,
 		    tree_copy(a, ts->globals_changed) : tree_table(a));
 	}
 	d = *vars;
-	if (!hook_run(run, opt->hooks, point, &d))
+	if (!hook_run(run, hooks, point, &d))
 		return false;
 	for (k = 0; k < 2; k++) {
 		const struct node *t = tree_get(d, k ? "global" : "local");
@@ -167,7 +168,8 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 	    ts->globals_file));
 	struct node *vars = NULL;
 
-	if (saves && !vars_hook(run, opt, ts, "beforeVariablesSave", &vars))
+	if (saves && !vars_hook(run, res->hooks, ts, "beforeVariablesSave",
+	    &vars))
 		return;
 	if (hold && !save_turn(run, opt, c, res, hold, &thread))
 		return;
@@ -175,7 +177,8 @@ finish(struct run *run, const struct cmd_pipeline_args *args,
 	if (!debug && !args->dry_run && ts && ts->globals_file &&
 	    !globals_update(run, ts->globals_file, ts->globals_changed))
 		return;
-	if (saves && !vars_hook(run, opt, ts, "afterVariablesSave", &vars))
+	if (saves && !vars_hook(run, res->hooks, ts, "afterVariablesSave",
+	    &vars))
 		return;
 	if (args->log_debug)
 		trace(run, opt, c, res, out, thread);
@@ -257,6 +260,40 @@ run_pipeline(const struct cmd_pipeline_args *args, bool debug)
 	return status;
 }
 
+/*
+ * Seed 002's thinking messages go into a request only where its format
+ * carries them (Ollama's thinking; -f json and -f result show them):
+ * elsewhere each is an error at the message, never a silent drop.
+ */
+static bool
+thinking_fits(struct run *run, const struct chat *c)
+{
+	const struct tavern_report *r = c->tavern;
+	size_t i;
+	bool ok = true;
+
+	/* -f system and -f user print no message of the chat at all. */
+	if (!r || c->format == FORMAT_OLLAMA || c->format == FORMAT_JSON ||
+	    c->format == FORMAT_SYSTEM || c->format == FORMAT_USER)
+		return true;
+	for (i = 0; i < r->n; i++) {
+		const struct tavern_item *it = &r->items[i];
+		const char *why;
+
+		if (!it->thinking || it->message < 0)
+			continue;
+		why = emit_reasoning_fate(c, &c->msgs[it->message]);
+		if (why && strncmp(why, "left out: ", 10) == 0)
+			why += 10;
+		diag_error(run, run_source(run, it->thinking_src),
+		    it->thinking_span, MSG_THINKING_FORMAT, arena_printf(
+		    &run->arena, "-f %s", names_format(c->format)), why ?
+		    why : "it has no place for it");
+		ok = false;
+	}
+	return ok;
+}
+
 int
 cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
     bool debug)
@@ -277,6 +314,7 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 	/* A request body shows no message the budget left out. */
 	o.tavern.skip_unsent = !debug && !args->log_debug && opt->format &&
 	    strcmp(opt->format, "json") != 0;
+	o.run_hooks = !debug;
 	/* The session is read once, under the lock: the build reads these
 	 * bytes, and the turn is written over them. */
 	if (held && (!session_hold(run, opt->session, &hold) ||
@@ -298,7 +336,8 @@ cmd_pipeline_run(struct run *run, const struct cmd_pipeline_args *args,
 			    emit_json : emit_debug;
 		else
 			fn = emit_for(chat.format);
-		if ((opt->result ? result(run, opt, &res, &chat, &out) :
+		if ((debug || opt->result || thinking_fits(run, &chat)) &&
+		    (opt->result ? result(run, opt, &res, &chat, &out) :
 		    fn(run, &chat, &out)) && run->diag.errors == 0)
 			finish(run, args, &res, held ? &hold : NULL, &chat,
 			    &out, debug, (debug && !args->json) || (!debug &&

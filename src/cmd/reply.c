@@ -11,12 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "data/json.h"
+#include "data/tree.h"
+#include "diag/diag.h"
 #include "diag/run.h"
 #include "emit/emit.h"
+#include "pipeline/hook.h"
 #include "reply/response.h"
 #include "session/session.h"
 
@@ -39,6 +43,10 @@ const char cmd_reply_help[] =
     "                             one, which is kept as a swipe\n"
     "      --char-name NAME       the reply's speaker (default: the session's)\n"
     "      --now TIME             the send_date written (RFC 3339)\n"
+    "      --hook POINT=COMMAND   with --session: a filter at\n"
+    "                             beforeSaveResponse or afterSaveResponse\n"
+    "                             (JSON in, JSON out; strata(1) HOOKS)\n"
+    "      --hook-timeout SECONDS each hook's time (default 10)\n"
     "  -h, --help                 show this help\n";
 
 /* The options (cmd.h: completions and docs are made from them). */
@@ -48,10 +56,96 @@ static const struct option reply_longopts[] = {
 	{ "swipe", no_argument, NULL, 'W' },
 	{ "char-name", required_argument, NULL, 'C' },
 	{ "now", required_argument, NULL, 'N' },
+	{ "hook", required_argument, NULL, 'K' },
+	{ "hook-timeout", required_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 const struct cmd_opts cmd_reply_opts = { "h", reply_longopts };
+
+/* --hook POINT=COMMAND: one of the two points reply reaches. */
+static bool
+reply_hook(const char *arg, struct hook **v, size_t *n)
+{
+	static const char *const points[] = { "beforeSaveResponse",
+	    "afterSaveResponse" };
+	const char *eq = strchr(arg, '=');
+	size_t i;
+
+	for (i = 0; eq && eq[1] && i < 2; i++)
+		if (strlen(points[i]) == (size_t)(eq - arg) &&
+		    strncmp(points[i], arg, (size_t)(eq - arg)) == 0) {
+			*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+			(*v)[*n].point = points[i];
+			(*v)[(*n)++].command = eq + 1;
+			return true;
+		}
+	fprintf(stderr, "%s reply: --hook takes beforeSaveResponse=COMMAND "
+	    "or afterSaveResponse=COMMAND, not '%s' (see strata(1), "
+	    "HOOKS)\n", progname, arg);
+	return false;
+}
+
+/* The text of n as compact JSON (in the arena). */
+static const char *
+compact(struct arena *a, const struct node *n)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+
+	json_write(&b, n, -1);
+	buf_putc(&b, '\0');
+	s = arena_strdup(a, b.data);
+	buf_free(&b);
+	return s;
+}
+
+/*
+ * beforeSaveResponse (the reply about to be saved: what the hook
+ * returns for its content and reasoning is saved) and
+ * afterSaveResponse (once saved: checked, not used).  The message is
+ * the one reply prints; a hook may change its texts, nothing else.
+ */
+static bool
+save_hook(struct run *run, const struct hooks *h, const char *point,
+    struct response *r)
+{
+	struct arena *a = &run->arena;
+	struct node *in, *d;
+	size_t i;
+
+	if (!hook_wanted(h, point))
+		return true;
+	in = response_message(a, r);
+	d = in;
+	if (!hook_run(run, h, point, &d))
+		return false;
+	for (i = 0; i < d->u.table.n; i++) {
+		const struct member *m = &d->u.table.items[i];
+
+		if (strcmp(m->key, "content") == 0 ||
+		    strcmp(m->key, "reasoning") == 0)
+			continue;
+		if (strcmp(compact(a, m->value), compact(a, tree_get(in,
+		    m->key)))) {
+			diag_error(run, run_source(run, m->value->src),
+			    m->value->span, MSG_HOOK_REPLY, m->key);
+			return false;
+		}
+	}
+	if (strcmp(point, "beforeSaveResponse") == 0) {
+		const struct node *c = tree_get(d, "content");
+		const struct node *rs = tree_get(d, "reasoning");
+
+		r->text = c->u.str.s;
+		r->len = c->u.str.len;
+		if (rs) {
+			r->reasoning = rs->u.str.s;
+			r->reasoning_len = rs->u.str.len;
+		}
+	}
+	return true;
+}
 
 int
 cmd_reply(int argc, char **argv)
@@ -64,6 +158,8 @@ cmd_reply(int argc, char **argv)
 	struct source *src;
 	struct response r;
 	struct buf out = BUF_INIT;
+	struct hook *hv = NULL;
+	struct hooks hooks = { NULL, 0, 0 };
 	int ch, status;
 
 	while ((ch = getopt_long(argc, argv, cmd_reply_opts.shortopts,
@@ -82,6 +178,24 @@ cmd_reply(int argc, char **argv)
 		case 'W': swipe = true; break;
 		case 'C': char_name = optarg; break;
 		case 'N': now = optarg; break;
+		case 'K':
+			if (!reply_hook(optarg, &hv, &hooks.n)) {
+				free(hv);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			if (!optarg[0] || optarg[strspn(optarg,
+			    "0123456789")] || strlen(optarg) > 6 ||
+			    atoi(optarg) == 0) {
+				fprintf(stderr, "%s reply: --hook-timeout takes "
+				    "a positive number of seconds, not '%s'\n",
+				    progname, optarg);
+				free(hv);
+				return EXIT_USAGE;
+			}
+			hooks.timeout_ms = (unsigned)atoi(optarg) * 1000u;
+			break;
 		case 'h':
 			fputs(cmd_reply_help, stdout);
 			return EXIT_OK;
@@ -90,7 +204,15 @@ cmd_reply(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (hooks.n && !session) {
+		fprintf(stderr, "%s reply: --hook: the save points are reached "
+		    "only with --session\n", progname);
+		free(hv);
+		return EXIT_USAGE;
+	}
+	hooks.v = hv;
 	if (argc - optind > 1 || (swipe && !session)) {
+		free(hv);
 		cmd_usage("reply");
 		return EXIT_USAGE;
 	}
@@ -103,8 +225,11 @@ cmd_reply(int argc, char **argv)
 	if (src &&
 	    response_read(&run, src, from, &r)) {
 		if (session) {
-			cmd_reply_session(&run, session, &r, char_name, now,
-			    swipe);
+			if (save_hook(&run, &hooks, "beforeSaveResponse",
+			    &r) && cmd_reply_session(&run, session, &r,
+			    char_name, now, swipe))
+				save_hook(&run, &hooks, "afterSaveResponse",
+				    &r);
 		} else {
 			json_write(&out, response_message(&run.arena, &r), -1);
 			buf_putc(&out, '\n');
@@ -112,6 +237,7 @@ cmd_reply(int argc, char **argv)
 		}
 	}
 	buf_free(&out);
+	free(hv);
 	status = diag_status(&run);
 	run_free(&run);
 	return status;

@@ -209,6 +209,38 @@ static const unsigned char plain_byte[256] = {
 };
 #undef P16
 
+size_t
+json_plain_span(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+	uint64_t x;
+	size_t i = 0;
+
+	/* A lane's high bit is set by a byte >= 0x80, and by x - 0x20 or
+	 * (x ^ c) - 1 going below zero for a control byte, '"' or '\\'.
+	 * Only such a byte borrows from the lane above it, so a word with
+	 * no bit set holds only plain bytes, and of the lanes set the one
+	 * at the lowest address is the first byte that is not plain. */
+	while (n - i >= 8) {
+		memcpy(&x, s + i, 8);
+		x = ((x - ones * 0x20) | ((x ^ ones * '"') - ones) |
+		    ((x ^ ones * '\\') - ones) | x) & high;
+		if (x) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* The lowest lane set is the first such byte. */
+			return i + (size_t)(__builtin_ctzll(x) >> 3);
+#else
+			break;
+#endif
+		}
+		i += 8;
+	}
+	while (i < n && plain_byte[(unsigned char)s[i]])
+		i++;
+	return i;
+}
+
 static bool
 string(struct walker *w, struct span *sp, const char **out, size_t *outlen)
 {
@@ -220,8 +252,7 @@ string(struct walker *w, struct span *sp, const char **out, size_t *outlen)
 
 	for (;;) {
 		from = i;
-		while (i < w->n && plain_byte[(unsigned char)s[i]])
-			i++;
+		i += json_plain_span(s + i, w->n - i);
 		if (!verbatim)
 			buf_put(&w->tmp, s + from, i - from);
 		if (i >= w->n || s[i] == '\n' ||
@@ -892,12 +923,24 @@ json_write_string(struct buf *out, const char *s, size_t len)
 	uint32_t cp;
 	char esc[7];
 
+	/* The common case, a string that needs no escape, in one copy. */
+	buf_reserve(out, len + 2);
+	if ((i = json_plain_span(s, len)) == len) {
+		char *p = out->data + out->len;
+
+		p[0] = '"';
+		if (len)
+			memcpy(p + 1, s, len);
+		p[len + 1] = '"';
+		p[len + 2] = '\0';
+		out->len += len + 2;
+		return;
+	}
 	buf_putc(out, '"');
+	buf_put(out, s, i);
 	while (i < len) {
 		from = i;
-		while (i < len && (c = (unsigned char)s[i]) >= 0x20 &&
-		    c < 0x80 && c != '"' && c != '\\')
-			i++;
+		i += json_plain_span(s + i, len - i);
 		buf_put(out, s + from, i - from);
 		if (i >= len)
 			break;

@@ -28,6 +28,10 @@ void json_write(struct buf *out, const struct node *n, int indent);
  * that indent (for writers that stream a document in pieces). */
 void json_write_level(struct buf *out, const struct node *n, int indent,
     int level);
+/* How many bytes from s (n of them) a JSON string holds as they are:
+ * printable ASCII but '"' and '\\'.  Eight at a time: the readers and
+ * the writer spend most of their time in string text. */
+size_t json_plain_span(const char *s, size_t n);
 /* A JSON string literal for s[0..len). */
 void json_write_string(struct buf *out, const char *s, size_t len);
 

@@ -391,6 +391,7 @@ enum diag_level {
 	X(MSG_REGEX_NOT_SCRIPT, "a regex script must be an object, not %s") \
 	X(MSG_REGEX_FIELD_TYPE, "'%s' of a regex script must be %s, not %s") \
 	X(MSG_REGEX_COERCED, "'%s' is %s; SillyTavern reads it as %s") \
+	X(MSG_REGEX_DUPLICATE, "regex script '%s' has the %s of the script at %s; the merge keeps that one and drops this one") \
 	X(MSG_REGEX_INERT, "%s: flag '%c' is not a JavaScript flag; SillyTavern ignores this script") \
 	X(MSG_REGEX_NOT_FLAGS, "%s: the letters after the last '/' are not a set of flags, so SillyTavern takes the whole string, slashes included, as the pattern") \
 	X(MSG_REGEX_LIMIT, "match limit exceeded in script '%s'") \
@@ -462,7 +463,9 @@ enum diag_level {
 	X(MSG_PARAMS_NOT_OBJECT, "the parameters must be one JSON object, not %s") \
 	X(MSG_PARAMS_FORMAT, "fast-tavern's parameters print with -f fast-tavern, not -f %s") \
 	X(MSG_SANDBOX_TWO_CHATS, "-H gives the chat's messages and so does %s: give one of them") \
-	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant and system messages of text, not tool calls, tool results or images") \
+	X(MSG_SANDBOX_THINKING, "a thinking message is the reasoning of the assistant message right after it, and this one has none") \
+	X(MSG_THINKING_FORMAT, "a thinking message has no place in %s: %s; -f result, -f json and -f ollama carry it") \
+	X(MSG_SANDBOX_ROLE, "a SillyTavern build takes user, assistant, system and thinking messages of text, not tool calls, tool results or images") \
 	X(MSG_SANDBOX_EXTRA, "%s needs a SillyTavern build (--card FILE or a [tavern] table)") \
 	X(MSG_PERSONA_FILE, "a persona file in JSON is an object with a string 'name', a string 'description' or both") \
 	X(MSG_PARAMS_KEY, "unknown build parameter '%s' (seed 002's BuildParams: conversation_file, character_file, preset_file, persona_file, llm_config_file, worldbook_files, regex_files, messages, extra_system, view, output, target_node_id, fingerprints, variables_hash, variables_fingerprints, variables, global_variables, macros, include_stages, include_per_item, dry_run)") \
@@ -471,6 +474,14 @@ enum diag_level {
 	X(MSG_PARAMS_LLM_CONFIG, "llm_config_file: strata takes the model and its sampling parameters from the preset and the profile ([llm_profiles], --llm-profile), not from an LLM config file") \
 	X(MSG_PARAMS_TARGET_NODE, "target_node_id names where a reply is written: strata build writes no reply (strata reply and --session do), so it is not used") \
 	X(MSG_HOOK_FAILED, "hook %s (%s): %s") \
+	X(MSG_HOOK_COUNT, "%zu messages went in and %zu came out; a hook may change their texts and names, not add or remove messages") \
+	X(MSG_HOOK_TYPE, "%s must be %s") \
+	X(MSG_HOOK_KEY, "a message holds role, content and name, not '%s'") \
+	X(MSG_HOOK_ROLE, "message %zu must keep its role '%s'") \
+	X(MSG_HOOK_POINT, "strata build reaches %s only in a SillyTavern build (--card, --params or a profile's [tavern]); this build is not one") \
+	X(MSG_HOOK_NOT_REACHED, "strata build does not reach the hook point '%s' (see strata(1), HOOKS)") \
+	X(MSG_HOOK_TIMEOUT, "the hooks' timeout must be a positive number of seconds, at most 999999") \
+	X(MSG_HOOK_REPLY, "a hook may change the reply's content and reasoning, not its '%s'") \
 	X(MSG_HOOK_VALUE, "hook %s: the variable '%s' must be a string, not %s") \
 	X(MSG_PARAMS_TWO_CHATS, "messages are the chat's messages and so is %s: give one of them") \
 	X(MSG_PARAMS_NO_CARD, "seed 002's parameters build for a character: give character_file") \

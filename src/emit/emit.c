@@ -447,6 +447,49 @@ room_for_rest(struct buf *out, size_t start, const struct chat *c,
 	    SCRATCH_BYTES);
 }
 
+/*
+ * The common message of OpenAI's shape -- a role and its text, no name,
+ * parts or calls -- written straight out, byte for byte as
+ * json_write_level() writes the tree emit_openai_message() would build
+ * for it, at level with indent 2: a history of a million such messages
+ * builds no tree at all.
+ */
+/* A newline and n spaces at p, which has room; past them. */
+static char *
+indent(char *p, size_t n)
+{
+	*p++ = '\n';
+	memset(p, ' ', n);
+	return p + n;
+}
+
+static void
+write_plain(struct buf *out, const struct message *m, int level)
+{
+	const char *role = names_role(m->role);
+	size_t in = 2 * (size_t)level, rlen = strlen(role);
+	char *p;
+
+	buf_reserve(out, 2 * in + rlen + 30);
+	p = out->data + out->len;
+	*p++ = '{';
+	p = indent(p, in + 2);
+	memcpy(p, "\"role\": \"", 9);
+	memcpy(p + 9, role, rlen);
+	p += 9 + rlen;
+	*p++ = '"';
+	*p++ = ',';
+	p = indent(p, in + 2);
+	memcpy(p, "\"content\": ", 11);
+	out->len = (size_t)(p + 11 - out->data);
+	json_write_string(out, m->content, m->len);
+	buf_reserve(out, in + 2);
+	p = indent(out->data + out->len, in);
+	*p++ = '}';
+	*p = '\0';
+	out->len = (size_t)(p - out->data);
+}
+
 static bool
 write_items(struct run *run, const struct chat *c, size_t from,
     emit_item_fn *item, struct buf *out, int level, size_t all)
@@ -459,9 +502,12 @@ write_items(struct run *run, const struct chat *c, size_t from,
 	buf_putc(out, '[');
 	while (i < c->n) {
 		size_t prev = i;
-		struct node *o = item(run, c, &i, &scratch);
+		const struct message *m = &c->msgs[i];
+		struct node *o = NULL;
 
-		if (!o) {
+		if (item == emit_openai_message && !m->x && !m->name)
+			i++;
+		else if ((o = item(run, c, &i, &scratch)) == NULL) {
 			ok = false;
 			break;
 		}
@@ -470,7 +516,10 @@ write_items(struct run *run, const struct chat *c, size_t from,
 		if (n++)
 			buf_putc(out, ',');
 		buf_put(out, "\n        ", 1 + 2 * (size_t)(level + 1));
-		json_write_level(out, o, 2, level + 1);
+		if (o)
+			json_write_level(out, o, 2, level + 1);
+		else
+			write_plain(out, m, level + 1);
 		if (scratch.total > SCRATCH_BYTES) {
 			arena_free(&scratch);
 			arena_init(&scratch);

@@ -18,6 +18,7 @@
 #include "emit/emit_html.h"
 
 struct arena;
+struct budget_cut;
 struct entry;
 struct etext;
 struct message;
@@ -89,6 +90,10 @@ const char *page_position(struct arena *a, const struct tavern_item *it);
  * one its replacement is in, else the first of its role and placement;
  * else at the end. */
 void page_profile_slots(struct page *p);
+/* What the token budget did to entry key, or NULL. */
+const struct budget_cut *page_cut_of(const struct page *p, const char *key);
+/* What the budget did to k, how and why, as a span of class why. */
+void page_put_budget_cut(struct page *p, const struct budget_cut *k);
 /* One entry's line: key, layer chip, where, and why it is out when
  * gone. */
 void page_put_entry_line(struct page *p, const struct entry *e, bool gone);
@@ -104,8 +109,9 @@ void page_tavern_slots(struct page *p);
 /* The layers a message holds, space-separated slugs. */
 const char *page_message_layers(struct page *p, const struct message *m,
     size_t i);
-/* A message's stages: its entries' rewrite passes (profile build) or
- * the four SillyTavern stages (emit_html_stages.c). */
+/* A message's stages: its entries' rewrite passes, then what the token
+ * budget sent when it truncated one or gave it its fallback (profile
+ * build), or the four SillyTavern stages (emit_html_stages.c). */
 void page_profile_stages(struct page *p, const struct message *m, size_t i);
 void page_tavern_stages(struct page *p, size_t i);
 /* The panels (emit_html_panels.c): where the cached prefix ends, the

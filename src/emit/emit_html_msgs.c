@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/util.h"
@@ -201,9 +197,8 @@ put_out_item(struct page *p, size_t i)
 	buf_puts(p->out, "</li>\n");
 }
 
-/* What the token budget did to entry key, or NULL. */
-static const struct budget_cut *
-cut_of(const struct page *p, const char *key)
+const struct budget_cut *
+page_cut_of(const struct page *p, const char *key)
 {
 	const struct budget_report *b = p->c->budget;
 	size_t i;
@@ -231,8 +226,8 @@ put_budget_left(struct page *p, const struct budget_cut *k)
 	buf_puts(p->out, "</span>");
 }
 
-static void
-put_budget_cut(struct page *p, const struct budget_cut *k)
+void
+page_put_budget_cut(struct page *p, const struct budget_cut *k)
 {
 	const char *ap = p->c->budget->exact ? "" : "~";
 
@@ -269,7 +264,7 @@ put_history_cuts(struct page *p)
 		buf_printf(p->out, "</b></span><span>%zu turn%s, oldest first"
 		    "</span>", k->turns, k->turns == 1 ? "" : "s");
 		if (k->counted) {
-			put_budget_cut(p, k);
+			page_put_budget_cut(p, k);
 		} else {
 			buf_puts(p->out, "<span class=\"why\">budget: "
 			    "dropped");
@@ -311,10 +306,10 @@ page_put_entry_line(struct page *p, const struct entry *e, bool gone)
 	}
 	/* dropped, truncated or replaced by its fallback to fit */
 	if ((gone && e->status == ENTRY_BUDGET) || !gone) {
-		const struct budget_cut *k = cut_of(p, e->key);
+		const struct budget_cut *k = page_cut_of(p, e->key);
 
 		if (k)
-			put_budget_cut(p, k);
+			page_put_budget_cut(p, k);
 	}
 	page_put_where(p, e->has_src, e->src, e->span);
 	buf_puts(p->out, "</li>\n");

@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/hash.h"
@@ -77,96 +73,85 @@ share(struct page *p, struct sums *s, size_t i, const struct piece *v,
 	    used);
 }
 
-void
-page_put_tokens(struct page *p)
+/* A SillyTavern build: each message's text by its items' sources, then
+ * the overheads: what the budget counts. */
+static void
+sum_items(struct page *p, struct sums *s)
 {
 	const struct chat *c = p->c;
 	const struct tavern_report *r = c->tavern;
-	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
-	size_t i, k, total = 0, all = 0, before = 0, scale, rest = 0;
-	const struct budget_report *b = c->budget;
-	long budget = r ? r->budget : b && b->on ? (long)b->budget : 0;
+	size_t i, k;
+
+	for (i = 0; i < c->n; i++) {
+		size_t n = r->msg_nitems[i];
+		struct piece *v = xcalloc(n + 1, sizeof(*v));
+		const char **name = xcalloc(n + 1, sizeof(*name));
+
+		for (k = 0; k < n; k++) {
+			const struct tavern_item *it =
+			    &r->items[r->msg_items[i][k]];
+
+			/* a joined item's text is counted in the one it
+			 * joined */
+			v[k].s = it->joined ? "" :
+			    it->text[TAVERN_STAGE_REGEX_POST];
+			v[k].len = strlen(v[k].s);
+			name[k] = page_item_source(it);
+		}
+		if (!n)
+			name[0] = "chat";
+		share(p, s, i, v, name, n);
+		free(v);
+		free(name);
+	}
+	for (i = 0; i < c->n; i++)
+		page_sums_add(s, "overhead", p->ovh[i]);
+}
+
+/* A profile build with no budget: each message's text by its entries'
+ * layers, as the bar by message counts it. */
+static void
+sum_entries(struct page *p, struct sums *s)
+{
+	const struct chat *c = p->c;
+	size_t i, k;
+
+	for (i = 0; i < c->n; i++) {
+		const struct message *m = &c->msgs[i];
+		struct piece *v = xcalloc(m->nentries + 1, sizeof(*v));
+		const char **name = xcalloc(m->nentries + 1, sizeof(*name));
+
+		for (k = 0; k < m->nentries; k++) {
+			v[k].s = m->entries[k]->content ?
+			    m->entries[k]->content : "";
+			v[k].len = m->entries[k]->content ?
+			    m->entries[k]->len : 0;
+			name[k] = m->entries[k]->layer;
+		}
+		if (!m->nentries)
+			name[0] = strcmp(m->origin, "turn") ? "history" :
+			    "turn";
+		share(p, s, i, v, name, m->nentries);
+		free(v);
+		free(name);
+	}
+}
+
+/* What the tokens are counted against, and how, in words. */
+static void
+put_tokens_meta(struct page *p, size_t total)
+{
+	const struct tavern_report *r = p->c->tavern;
+	const struct budget_report *b = p->c->budget;
 
 	if (r) {
-		/* each message's text by its items' sources, then the
-		 * overheads: what the budget counts */
-		for (i = 0; i < c->n; i++) {
-			size_t n = r->msg_nitems[i];
-			struct piece *v = xcalloc(n + 1, sizeof(*v));
-			const char **name = xcalloc(n + 1, sizeof(*name));
-
-			for (k = 0; k < n; k++) {
-				const struct tavern_item *it =
-				    &r->items[r->msg_items[i][k]];
-
-				/* a joined item's text is counted in
-				 * the one it joined */
-				v[k].s = it->joined ? "" :
-				    it->text[TAVERN_STAGE_REGEX_POST];
-				v[k].len = strlen(v[k].s);
-				name[k] = page_item_source(it);
-			}
-			if (!n)
-				name[0] = "chat";
-			share(p, &s, i, v, name, n);
-			free(v);
-			free(name);
-		}
-		for (i = 0; i < c->n; i++)
-			page_sums_add(&s, "overhead", p->ovh[i]);
-	} else if (b && b->on) {
-		/* the budget's own count, per-message overheads and all */
-		for (i = 0; i < b->nlayers; i++)
-			page_sums_add(&s, b->layers[i].layer, b->layers[i].tokens);
-	} else {
-		/* each message's text by its entries' layers, as the bar
-		 * by message counts it */
-		for (i = 0; i < c->n; i++) {
-			const struct message *m = &c->msgs[i];
-			struct piece *v = xcalloc(m->nentries + 1,
-			    sizeof(*v));
-			const char **name = xcalloc(m->nentries + 1,
-			    sizeof(*name));
-
-			for (k = 0; k < m->nentries; k++) {
-				v[k].s = m->entries[k]->content ?
-				    m->entries[k]->content : "";
-				v[k].len = m->entries[k]->content ?
-				    m->entries[k]->len : 0;
-				name[k] = m->entries[k]->layer;
-			}
-			if (!m->nentries)
-				name[0] = strcmp(m->origin, "turn") ?
-				    "history" : "turn";
-			share(p, &s, i, v, name, m->nentries);
-			free(v);
-			free(name);
-		}
-	}
-	for (i = 0; i < s.names.n; i++)
-		total += s.tok[i];
-	for (i = 0; i < c->n; i++) {
-		all += p->mtok[i] + p->ovh[i];
-		if (i < p->cut)
-			before += p->mtok[i] + p->ovh[i];
-	}
-	/* A profile build's budget counts more than the messages' texts:
-	 * the tools, headings and separators, the overheads.  The bar by
-	 * message ends with that rest, so both bars show what it counts. */
-	if (!r && b && b->on && total > all) {
-		rest = total - all;
-		all = total;
-	}
-	buf_puts(p->out, "<section id=\"tokens\" aria-labelledby=\"h-tokens\">"
-	    "\n<h2 id=\"h-tokens\">Tokens</h2>\n");
-	if (r)
 		buf_printf(p->out, "<p class=\"meta\">%s%zu in the request "
 		    "of a %ld-token budget (the prompts use %ld), as "
 		    "SillyTavern's budget counts: each message's text (%s) "
 		    "and its overhead (3 tokens, the role, a name and 1)."
 		    "</p>\n", p->approx, total, r->budget, r->used,
 		    emit_counter_name(&p->count));
-	else if (b && b->on) {
+	} else if (b && b->on) {
 		buf_printf(p->out, "<p class=\"meta\">%s%zu used of a "
 		    "%lld-token budget (", b->exact ? "" : "~", b->used,
 		    (long long)b->budget);
@@ -189,20 +174,29 @@ page_put_tokens(struct page *p)
 		}
 		buf_puts(p->out, ".</p>\n");
 	}
+}
+
+/* The bar by layer or source, against the budget, and its legend. */
+static void
+put_layer_bar(struct page *p, const struct sums *s, size_t total, long budget)
+{
+	bool tavern = p->c->tavern != NULL;
+	size_t i, scale;
+
 	scale = budget > 0 && (size_t)budget > total ? (size_t)budget : total;
 	/* a budget twenty times the use would leave nothing to see */
 	if (budget > 0 && total && total * 20 < (size_t)budget)
 		scale = total;
 	buf_printf(p->out, "<h3>By %s</h3>\n<div class=\"bar\" role=\"img\" "
-	    "aria-label=\"tokens by %s\">", r ? "source" : "layer", r ?
-	    "source" : "layer");
-	for (i = 0; i < s.names.n && scale; i++) {
+	    "aria-label=\"tokens by %s\">", tavern ? "source" : "layer",
+	    tavern ? "source" : "layer");
+	for (i = 0; i < s->names.n && scale; i++) {
 		buf_printf(p->out, "<span class=\"%s\" style=\"width:%.2f%%\" "
-		    "title=\"", emit_html_hue(s.names.v[i]), 100.0 *
-		    (double)s.tok[i] / (double)scale);
-		page_esc(p, s.names.v[i]);
+		    "title=\"", emit_html_hue(s->names.v[i]), 100.0 *
+		    (double)s->tok[i] / (double)scale);
+		page_esc(p, s->names.v[i]);
 		buf_printf(p->out, ": %s%zu tokens\"></span>", p->approx,
-		    s.tok[i]);
+		    s->tok[i]);
 	}
 	buf_puts(p->out, "</div>\n");
 	if (budget > 0 && scale == total && total < (size_t)budget)
@@ -213,7 +207,19 @@ page_put_tokens(struct page *p)
 		buf_printf(p->out, "<p class=\"num\">The bar's full width is "
 		    "the %ld-token budget%s.</p>\n", budget, (size_t)budget <
 		    total ? " (overflowed)" : "");
-	put_bar_legend(p, &s);
+	put_bar_legend(p, s);
+}
+
+/* The bar by message (all tokens wide, rest of them counted besides
+ * the texts), with the line where the cached prefix (before tokens)
+ * ends. */
+static void
+put_message_bar(struct page *p, size_t all, size_t before, size_t rest)
+{
+	const struct chat *c = p->c;
+	const struct tavern_report *r = c->tavern;
+	size_t i;
+
 	buf_puts(p->out, "<h3>By message, and the cached prefix</h3>\n"
 	    "<div class=\"bar\" role=\"img\" aria-label=\"tokens by "
 	    "message\">");
@@ -251,6 +257,48 @@ page_put_tokens(struct page *p)
 		    "tokens), ends there; <a href=\"#cache\">cache prefix</a>."
 		    "</p>\n",
 		    p->cut, p->approx, before, p->approx, all);
+}
+
+/* Tokens: what they are counted against, the bar by layer or source
+ * (a profile build with a budget: the budget's own count, per-message
+ * overheads and all) and the bar by message. */
+void
+page_put_tokens(struct page *p)
+{
+	const struct chat *c = p->c;
+	const struct tavern_report *r = c->tavern;
+	struct sums s = { { NULL, 0, 0 }, NULL, 0 };
+	size_t i, total = 0, all = 0, before = 0, rest = 0;
+	const struct budget_report *b = c->budget;
+	long budget = r ? r->budget : b && b->on ? (long)b->budget : 0;
+
+	if (r)
+		sum_items(p, &s);
+	else if (b && b->on)
+		for (i = 0; i < b->nlayers; i++)
+			page_sums_add(&s, b->layers[i].layer,
+			    b->layers[i].tokens);
+	else
+		sum_entries(p, &s);
+	for (i = 0; i < s.names.n; i++)
+		total += s.tok[i];
+	for (i = 0; i < c->n; i++) {
+		all += p->mtok[i] + p->ovh[i];
+		if (i < p->cut)
+			before += p->mtok[i] + p->ovh[i];
+	}
+	/* A profile build's budget counts more than the messages' texts:
+	 * the tools, headings and separators, the overheads.  The bar by
+	 * message ends with that rest, so both bars show what it counts. */
+	if (!r && b && b->on && total > all) {
+		rest = total - all;
+		all = total;
+	}
+	buf_puts(p->out, "<section id=\"tokens\" aria-labelledby=\"h-tokens\">"
+	    "\n<h2 id=\"h-tokens\">Tokens</h2>\n");
+	put_tokens_meta(p, total);
+	put_layer_bar(p, &s, total, budget);
+	put_message_bar(p, all, before, rest);
 	buf_puts(p->out, "</section>\n");
 	page_sums_free(&s);
 }

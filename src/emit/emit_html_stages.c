@@ -1,13 +1,10 @@
 /*
  * The stage inspector's stages of a message (emit_html_int.h): the
- * rewrite passes of its entries in a profile build, the four stages of
- * its item in a SillyTavern build.
+ * rewrite passes of its entries in a profile build, then the token
+ * budget when it truncated an entry or gave it its fallback; the four
+ * stages of its item in a SillyTavern build.
  */
 #include "emit/emit_html_int.h"
-
-#include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,6 +13,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/map.h"
+#include "pipeline/budget.h"
 #include "pipeline/rewrite.h"
 #include "prompt/chat.h"
 #include "tavern/titem.h"
@@ -179,63 +177,165 @@ entry_changed(const struct entry *e)
 	return false;
 }
 
+/* The budget's truncation or fallback of entry e (which is in a
+ * message), or NULL: then what was sent is its last pass's text. */
+static const struct budget_cut *
+entry_cut(const struct page *p, const struct entry *e)
+{
+	const struct budget_cut *k = page_cut_of(p, e->key);
+
+	return k && (k->fate == BUDGET_TRUNCATED || k->fate ==
+	    BUDGET_FALLBACK) ? k : NULL;
+}
+
+/* Entry e's text after stage k: 0 raw, 1..npass the passes (an entry
+ * some passes skip keeps its text through them). */
+static const struct etext *
+entry_at(const struct entry *e, size_t k)
+{
+	if (k == 0 || !e->nstages)
+		return &e->raw;
+	return k <= e->nstages ? &e->stages[k - 1] : &e->stages[e->nstages - 1];
+}
+
+/* Text a cut to b: the bytes both begin and end with as they are, the
+ * rest of a struck out and the rest of b inserted.  A truncation keeps
+ * one end of the text and puts the marker at the other, a fallback
+ * replaces the text whole: a word diff would pair words that only
+ * happen to be alike. */
+static void
+put_cut_diff(struct page *p, const char *a, size_t alen, const char *b,
+    size_t blen)
+{
+	size_t pre = 0, suf = 0;
+
+	while (pre < alen && pre < blen && a[pre] == b[pre])
+		pre++;
+	/* never inside a UTF-8 sequence */
+	while (pre > 0 && ((pre < alen && (a[pre] & 0xC0) == 0x80) ||
+	    (pre < blen && (b[pre] & 0xC0) == 0x80)))
+		pre--;
+	while (suf < alen - pre && suf < blen - pre &&
+	    a[alen - 1 - suf] == b[blen - 1 - suf])
+		suf++;
+	while (suf > 0 && ((a[alen - suf] & 0xC0) == 0x80 ||
+	    (b[blen - suf] & 0xC0) == 0x80))
+		suf--;
+	emit_html_esc(p->out, a, pre);
+	if (alen - pre - suf) {
+		buf_puts(p->out, "<del>");
+		emit_html_esc(p->out, a + pre, alen - pre - suf);
+		buf_puts(p->out, "</del>");
+	}
+	if (blen - pre - suf) {
+		buf_puts(p->out, "<ins>");
+		emit_html_esc(p->out, b + pre, blen - pre - suf);
+		buf_puts(p->out, "</ins>");
+	}
+	emit_html_esc(p->out, a + alen - suf, suf);
+}
+
+/* The budget stage of entry e: what was sent, the change from its last
+ * pass marked, and how and why the budget cut it. */
+static void
+put_budget_stage(struct page *p, const struct entry *e)
+{
+	const struct budget_cut *k = entry_cut(p, e);
+	const struct etext *was = entry_at(e, p->npass);
+
+	if (!k) {
+		buf_puts(p->out, "<p class=\"same\">Unchanged: sent as the last "
+		    "pass left it.</p>\n");
+		return;
+	}
+	buf_puts(p->out, "<p class=\"by\">");
+	page_put_budget_cut(p, k);
+	buf_puts(p->out, "</p>\n<pre class=\"text\">");
+	put_cut_diff(p, was->s, was->len, e->content ? e->content : "",
+	    e->content ? e->len : 0);
+	buf_puts(p->out, "</pre>\n");
+}
+
+/* Pass k's panel for entry e (k 0: its raw text). */
+static void
+put_pass_stage(struct page *p, const struct entry *e, size_t k)
+{
+	const struct etext *now = entry_at(e, k);
+	const struct etext *was = k ? entry_at(e, k - 1) : now;
+
+	if (k && page_same(now, was)) {
+		buf_puts(p->out, "<p class=\"same\">Unchanged.</p>\n");
+		return;
+	}
+	if (k && p->pass[k - 1] == rewrite_placeholders.name)
+		put_macros(p, arena_strndup(p->a, was->s, was->len),
+		    arena_strndup(p->a, now->s, now->len));
+	buf_puts(p->out, "<pre class=\"text\">");
+	if (k == 0)
+		emit_html_esc(p->out, now->s, now->len);
+	else
+		emit_html_diff(p->out, was->s, was->len, now->s, now->len,
+		    EMIT_HTML_BOTH);
+	buf_puts(p->out, "</pre>\n");
+}
+
+/*
+ * A profile build's message: its entries that a pass changed or the
+ * budget cut, through the stages raw, each pass, and "budget" when the
+ * budget truncated one or gave it its fallback: the text that was sent,
+ * which the passes' stages alone would not show.
+ */
 void
 page_profile_stages(struct page *p, const struct message *m, size_t i)
 {
-	size_t k, j, n = 0;
+	size_t k, j, n = 0, ncut = 0, nstage;
 	bool changed;
 
-	for (j = 0; j < m->nentries; j++)
-		if (entry_changed(m->entries[j]))
+	for (j = 0; j < m->nentries; j++) {
+		bool cut = entry_cut(p, m->entries[j]) != NULL;
+
+		ncut += cut;
+		if (cut || entry_changed(m->entries[j]))
 			n++;
+	}
 	if (!n) {
 		if (m->nentries)
 			buf_puts(p->out, "<p class=\"same\">No rewrite pass "
 			    "changed this message's entries.</p>\n");
 		return;
 	}
+	nstage = p->npass + 1 + (ncut > 0);
 	buf_puts(p->out, "<div class=\"stages\">\n");
-	for (k = 0; k <= p->npass; k++) {
-		changed = false;
-		for (j = 0; k && j < m->nentries; j++) {
+	for (k = 0; k < nstage; k++) {
+		bool budget = k > p->npass;
+
+		changed = budget;
+		for (j = 0; k && !budget && j < m->nentries; j++) {
 			const struct entry *e = m->entries[j];
 
-			if (k <= e->nstages && !page_same(&e->stages[k - 1], k >
-			    1 ? &e->stages[k - 2] : &e->raw))
+			if (!page_same(entry_at(e, k), entry_at(e, k - 1)))
 				changed = true;
 		}
-		stage_open(p, i, k, k ? p->pass[k - 1] : "raw", k ?
-		    "after this rewrite pass" : "as collected", changed);
+		if (budget)
+			stage_open(p, i, k, "budget", "what was sent, after the "
+			    "token budget", true);
+		else
+			stage_open(p, i, k, k ? p->pass[k - 1] : "raw", k ?
+			    "after this rewrite pass" : "as collected",
+			    changed);
 		for (j = 0; j < m->nentries; j++) {
 			const struct entry *e = m->entries[j];
-			const struct etext *now, *was;
 
-			if (!entry_changed(e))
+			if (!entry_changed(e) && !entry_cut(p, e))
 				continue;
-			now = k == 0 ? &e->raw : k <= e->nstages ?
-			    &e->stages[k - 1] : &e->stages[e->nstages - 1];
-			was = k <= 1 ? &e->raw : k - 1 <= e->nstages ?
-			    &e->stages[k - 2] : now;
 			buf_printf(p->out, "<h5><span class=\"sw %s\"></span>",
 			    emit_html_hue(e->layer));
 			page_esc(p, e->key);
 			buf_puts(p->out, "</h5>\n");
-			if (k && page_same(now, was)) {
-				buf_puts(p->out, "<p class=\"same\">Unchanged."
-				    "</p>\n");
-				continue;
-			}
-			if (k && p->pass[k - 1] == rewrite_placeholders.name)
-				put_macros(p, arena_strndup(p->a, was->s,
-				    was->len), arena_strndup(p->a, now->s,
-				    now->len));
-			buf_puts(p->out, "<pre class=\"text\">");
-			if (k == 0)
-				emit_html_esc(p->out, now->s, now->len);
+			if (budget)
+				put_budget_stage(p, e);
 			else
-				emit_html_diff(p->out, was->s, was->len,
-				    now->s, now->len, EMIT_HTML_BOTH);
-			buf_puts(p->out, "</pre>\n");
+				put_pass_stage(p, e, k);
 		}
 		buf_puts(p->out, "</section>\n");
 	}

@@ -80,25 +80,92 @@ tag(const struct tavern_item *it)
 	return s;
 }
 
+/* fast-tavern's name of the regex placement the text is under (its
+ * TaggedContent target), or NULL: no script runs on it in a SillyTavern
+ * build (fast-tavern says slashCommands there). */
+static const char *
+target(const struct tavern_item *it, const char *t)
+{
+	if (strcmp(t, "world_book") == 0)
+		return "worldBook";
+	if (strcmp(t, "history"))
+		return NULL;
+	if (strcmp(it->role, "user") == 0)
+		return "userInput";
+	if (strcmp(it->role, "assistant") == 0)
+		return "aiOutput";
+	return NULL;
+}
+
+/* The world-info entries a world_book item joins: their ids, as
+ * active_worldbook_entries names them. */
 static struct node *
-sourced(struct arena *a, const struct tavern_item *it, const char *text,
-    const char *by)
+wb_entries(struct arena *a, const struct chat *c, const struct tavern_item *it)
+{
+	const struct wi_result *w = c->world_info;
+	struct node *arr = tree_array(a);
+	long long d = -1;
+	int pos = -1, role = -1;
+	size_t i;
+
+	if (strcmp(it->id, "worldInfoBefore") == 0)
+		pos = WORLD_BEFORE;
+	else if (strcmp(it->id, "worldInfoAfter") == 0)
+		pos = WORLD_AFTER;
+	else if (sscanf(it->id, "customDepthWI_%lld_%d", &d, &role) == 2)
+		pos = WORLD_DEPTH;
+	for (i = 0; w && pos >= 0 && i < w->nactivated; i++) {
+		const struct wi_record *r = w->activated[i];
+		const struct world_entry *e = r->entry;
+
+		if (e->position != pos || (pos == WORLD_DEPTH &&
+		    (e->depth_at != d || e->role != role)))
+			continue;
+		tree_push(a, arr, tree_str(a, arena_printf(a, "%s.%lld",
+		    r->world, (long long)e->uid)));
+	}
+	return arr;
+}
+
+static struct node *
+sourced(struct arena *a, const struct chat *c, const struct tavern_item *it,
+    const char *text, const char *by)
 {
 	struct node *o = tree_table(a), *src = tree_table(a);
-	const char *t = tag(it);
+	const char *t = tag(it), *tg = target(it, t);
 	const char *pos = it->place ? it->place : it->depth >= 0 &&
 	    strcmp(t, "history") ? "in-chat" : "relative";
+	size_t i;
 
 	tree_put(a, src, "type", tree_str(a, strcmp(t, "history") == 0 ?
 	    arena_printf(a, "history.%s", it->role) : strcmp(t,
 	    "sandbox") == 0 ? it->id : arena_printf(a, "%s.%s", t, pos)));
-	tree_put(a, src, "id", tree_str(a, it->id));
-	tree_put(a, src, "origin", tree_str(a, it->source));
+	/* Seed 002 names the sandbox's own item so. */
+	tree_put(a, src, "id", tree_str(a, strcmp(t, "sandbox") ? it->id :
+	    "extra_system"));
+	tree_put(a, src, "origin", tree_str(a, strcmp(t, "sandbox") ?
+	    it->source : "sandbox"));
 	if (strcmp(t, "history"))
 		tree_put(a, src, "position", tree_str(a, pos));
 	if (it->depth >= 0 && strcmp(t, "history"))
 		tree_put(a, src, "depth", tree_int(a, it->depth));
 	tree_put(a, src, "derived_role", tree_str(a, it->role));
+	tree_put(a, src, "target", tg ? tree_str(a, tg) : null(a));
+	if (strcmp(t, "history") == 0 && strncmp(it->id, "chat#", 5) == 0)
+		tree_put(a, src, "index", tree_int(a, strtoll(it->id + 5,
+		    NULL, 10)));
+	if (strcmp(t, "world_book") == 0)
+		tree_put(a, src, "entries", wb_entries(a, c, it));
+	if (it->field)
+		tree_put(a, src, "field", tree_str(a, it->field));
+	/* A preset prompt's own fields (its text is the stage's). */
+	for (i = 0; it->object && it->object->kind == NODE_TABLE &&
+	    i < it->object->u.table.n; i++) {
+		const struct member *m = &it->object->u.table.items[i];
+
+		if (strcmp(m->key, "content") && !tree_get(src, m->key))
+			tree_put(a, src, m->key, tree_copy(a, m->value));
+	}
 	tree_put(a, o, "source", src);
 	tree_put(a, o, "tag", tree_str(a, t));
 	tree_put(a, o, "role", tree_str(a, it->role));
@@ -108,6 +175,29 @@ sourced(struct arena *a, const struct tavern_item *it, const char *text,
 	    tree_int(a, it->depth) : null(a));
 	if (by)
 		tree_put(a, o, "regex_scripts", tree_str(a, by));
+	return o;
+}
+
+/* Seed 002's thinking message before chat item it: source
+ * history.thinking, its text the same at every stage (no regex, no
+ * macros), the depth of the message it reasoned for. */
+static struct node *
+thinking(struct arena *a, const struct tavern_item *it, bool with_text)
+{
+	struct node *o = tree_table(a), *src = tree_table(a);
+
+	tree_put(a, src, "type", tree_str(a, "history.thinking"));
+	tree_put(a, src, "id", tree_str(a, arena_printf(a, "%s.thinking",
+	    it->id)));
+	tree_put(a, src, "origin", tree_str(a, it->source));
+	tree_put(a, src, "derived_role", tree_str(a, "thinking"));
+	tree_put(a, src, "target", tree_str(a, "reasoning"));
+	tree_put(a, o, "source", src);
+	tree_put(a, o, "tag", tree_str(a, "history"));
+	tree_put(a, o, "role", tree_str(a, "thinking"));
+	if (with_text)
+		tree_put(a, o, "text", tree_str(a, it->thinking));
+	tree_put(a, o, "history_depth", tree_int(a, it->depth));
 	return o;
 }
 
@@ -139,9 +229,13 @@ stages(struct arena *a, const struct chat *c)
 	for (k = 0; k < TAVERN_NSTAGES; k++) {
 		struct node *arr = tree_array(a);
 
-		for (i = 0; i < n; i++)
-			tree_push(a, arr, sourced(a, &r->items[v[i]],
+		for (i = 0; i < n; i++) {
+			if (r->items[v[i]].thinking)
+				tree_push(a, arr, thinking(a,
+				    &r->items[v[i]], true));
+			tree_push(a, arr, sourced(a, c, &r->items[v[i]],
 			    r->items[v[i]].text[k], r->items[v[i]].by[k]));
+		}
 		tree_put(a, o, stage_keys[k], arr);
 	}
 	return o;
@@ -158,7 +252,16 @@ per_item(struct arena *a, const struct chat *c)
 
 	for (i = 0; i < n; i++) {
 		const struct tavern_item *it = &r->items[v[i]];
-		struct node *o = sourced(a, it, NULL, NULL);
+		struct node *o;
+
+		if (it->thinking) {
+			o = thinking(a, it, false);
+			for (k = 0; k < TAVERN_NSTAGES; k++)
+				tree_put(a, o, stage_keys[k], tree_str(a,
+				    it->thinking));
+			tree_push(a, arr, o);
+		}
+		o = sourced(a, c, it, NULL, NULL);
 
 		for (k = 0; k < TAVERN_NSTAGES; k++)
 			tree_put(a, o, stage_keys[k], tree_str(a,
@@ -341,11 +444,11 @@ from_history(const struct chat *c, size_t i)
 }
 
 static struct node *
-message(struct arena *a, const struct message *m)
+message(struct arena *a, const struct message *m, const char *role)
 {
 	struct node *o = tree_table(a);
 
-	tree_put(a, o, "role", tree_str(a, names_role(m->role)));
+	tree_put(a, o, "role", tree_str(a, role));
 	tree_put(a, o, "content", tree_strn(a, m->content ? m->content : "",
 	    m->content ? m->len : 0));
 	tree_put(a, o, "name", m->name ? tree_str(a, m->name) : null(a));
@@ -365,23 +468,33 @@ emit_result(struct run *run, const struct chat *c,
 	size_t i, k = 0;
 
 	variables(a, r, &v);
-	for (i = 0; i < c->n; i++) {
-		const struct message *m = &c->msgs[i];
+	for (i = 0; i < c->n * 2; i++) {
+		const struct message *m = &c->msgs[i / 2], *mt = m;
+		struct message think;
 		const char *key, *fp;
 		const struct node *was;
 		struct node *o;
 
-		if (history && !from_history(c, i))
+		if (history && !from_history(c, i / 2))
 			continue;
+		/* Each message after its thinking, if it has one. */
+		if (i % 2 == 0) {
+			if (!m->x || !m->x->reasoning)
+				continue;
+			memset(&think, 0, sizeof(think));
+			think.content = m->x->reasoning;
+			think.len = m->x->reasoning_len;
+			m = &think;
+		}
 		key = arena_printf(a, "%zu", k++);
-		fp = hex(a, fp3(names_role(m->role), m->name ? m->name : "",
-		    m->content ? m->content : ""));
+		fp = hex(a, fp3(m == mt ? names_role(m->role) : "thinking",
+		    m->name ? m->name : "", m->content ? m->content : ""));
 		tree_put(a, fps, key, tree_str(a, fp));
 		was = r->fingerprints ? tree_get(r->fingerprints, key) : NULL;
 		if (delta && was && was->kind == NODE_STRING &&
 		    strcmp(was->u.str.s, fp) == 0)
 			continue;
-		o = message(a, m);
+		o = message(a, m, m == mt ? names_role(m->role) : "thinking");
 		if (delta)
 			tree_put(a, o, "index", tree_int(a, (int64_t)k - 1));
 		tree_push(a, msgs, o);

@@ -15,6 +15,7 @@
 #include "diag/run.h"
 #include "layers/compose.h"
 #include "pipeline/budget.h"
+#include "pipeline/hook.h"
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
@@ -390,7 +391,7 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 {
 	struct tavern_msg *v;
 	struct tavern_entry *te;
-	size_t i;
+	size_t i, k;
 
 	if (opt->history || opt->history_src) {
 		struct node *arr;
@@ -406,7 +407,7 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 		    in->histsrc, &arr) || arr->kind != NODE_ARRAY)
 			return false;
 		v = arena_array(&run->arena, arr->u.array.n + 1, sizeof(*v));
-		for (i = 0; i < arr->u.array.n; i++) {
+		for (i = k = 0; i < arr->u.array.n; i++) {
 			const struct node *m = arr->u.array.items[i];
 			const struct node *r = tree_get(m, "role");
 			const struct node *c = tree_get(m, "content");
@@ -415,6 +416,29 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 			    names_index(names_roles, r->u.str.s,
 			    r->u.str.len) : -1;
 
+			/* Seed 002's thinking: the reasoning of the
+			 * assistant message right after it. */
+			if (r && r->kind == NODE_STRING &&
+			    strcmp(r->u.str.s, "thinking") == 0 &&
+			    c && c->kind == NODE_STRING) {
+				const struct node *nx = i + 1 <
+				    arr->u.array.n ? arr->u.array.items[i +
+				    1] : NULL;
+				const struct node *nr = nx ? tree_get(nx,
+				    "role") : NULL;
+
+				if (!nr || nr->kind != NODE_STRING ||
+				    strcmp(nr->u.str.s, "assistant")) {
+					diag_error(run, run_source(run,
+					    m->src), m->span,
+					    MSG_SANDBOX_THINKING);
+					return false;
+				}
+				v[k].thinking = c->u.str.s;
+				v[k].thinking_src = m->src;
+				v[k].thinking_span = m->span;
+				continue;
+			}
 			if ((role != ROLE_USER && role != ROLE_ASSISTANT &&
 			    role != ROLE_SYSTEM) || (c &&
 			    c->kind != NODE_STRING && c->kind != NODE_NULL) ||
@@ -423,14 +447,15 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 				    m->span, MSG_SANDBOX_ROLE);
 				return false;
 			}
-			v[i].role = r->u.str.s;
-			v[i].name = nm && nm->kind == NODE_STRING ?
+			v[k].role = r->u.str.s;
+			v[k].name = nm && nm->kind == NODE_STRING ?
 			    nm->u.str.s : NULL;
-			v[i].text = c && c->kind == NODE_STRING ?
+			v[k].text = c && c->kind == NODE_STRING ?
 			    c->u.str.s : "";
+			k++;
 		}
 		tin->msgs = v;
-		tin->nmsgs = arr->u.array.n;
+		tin->nmsgs = k;
 		tin->has_msgs = true;
 	}
 	if (opt->extra_system) {
@@ -561,6 +586,20 @@ globals_path(struct run *run, const struct options *opt,
 	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
 }
 
+/* The user's hooks, as the tavern build calls them. */
+static bool
+tavern_hook_wanted(void *ctx, const char *point)
+{
+	return hook_wanted(ctx, point);
+}
+
+static bool
+tavern_hook_run(void *ctx, struct run *run, const char *point,
+    struct node **data)
+{
+	return hook_run(run, ctx, point, data);
+}
+
 /* SillyTavern inputs: the tavern assembly fills the chat. */
 bool
 assemble_tavern(struct run *run, const struct options *opt,
@@ -600,6 +639,13 @@ assemble_tavern(struct run *run, const struct options *opt,
 		    p->context_node->span, MSG_BUDGET_TAVERN,
 		    "[output] context");
 	tin.user_view = opt->view && strcmp(opt->view, "user_view") == 0;
+	if (opt->hooks && opt->hooks->n) {
+		tin.hooks.wanted = tavern_hook_wanted;
+		tin.hooks.run = tavern_hook_run;
+		tin.hooks.ctx = opt->hooks;
+	}
+	if (out)
+		out->hooks = opt->hooks;
 	ok = tavern_input_profile(run, &tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) &&
 	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
@@ -608,12 +654,26 @@ assemble_tavern(struct run *run, const struct options *opt,
 	return ok;
 }
 
+/* The first point of hooks inside the SillyTavern assembly, or NULL. */
+static const char *
+assembly_hook(const struct hooks *hooks)
+{
+	size_t i;
+
+	for (i = 0; hooks && i < hooks->n; i++)
+		if (hook_in_assembly(hooks->v[i].point))
+			return hooks->v[i].point;
+	return NULL;
+}
+
 bool
 assemble(struct run *run, const struct options *opt, struct chat *c,
     struct assemble_out *out)
 {
 	struct assembly as;
 	struct inputs in;
+	struct options lopt;
+	const char *point;
 	bool ok;
 
 	memset(c, 0, sizeof(*c));
@@ -629,6 +689,18 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 		out->thread = in.sess ? session_state_str(in.sess,
 		    "thread_id") : NULL;
 	}
+	/* The profile's hooks join the command line's (strata build);
+	 * every command checks them. */
+	if (ok && profile_hooks(as.profile)) {
+		lopt = *opt;
+		lopt.hooks = hook_merge(run, profile_hooks(as.profile),
+		    opt->hooks);
+		ok = lopt.hooks != NULL;
+		if (opt->run_hooks)
+			opt = &lopt;
+	}
+	if (out)
+		out->hooks = opt->hooks;
 	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
 	    opt->nimages) {
 		/* The tavern build does not take the turn's parts. */
@@ -646,6 +718,9 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 		    "--globals" : opt->nglobal_vars ? "--global-var" :
 		    opt->nmacros ? "--macro" : opt->view ? "--view" :
 		    opt->persona_file ? "--persona-file" : "-f result");
+		ok = false;
+	} else if (ok && (point = assembly_hook(opt->hooks)) != NULL) {
+		diag_plain(run, DIAG_ERROR, MSG_HOOK_POINT, point);
 		ok = false;
 	} else if (ok)
 		ok = assemble_turn(run, opt, as.profile, &in, c);

@@ -93,6 +93,8 @@ struct options {
 	const char *vars_hash;
 	struct hooks *hooks;    /* --hook POINT=COMMAND, --hook-timeout
 	                         * (pipeline/hook.h), or NULL: none */
+	bool run_hooks;         /* strata build: the profile's [hooks] run
+	                         * too (never in debug, check, diff, test) */
 };
 
 /* What a build leaves besides the chat: a SillyTavern build's state
@@ -101,6 +103,10 @@ struct options {
  * clock). */
 struct assemble_out {
 	struct tavern_state tavern;
+	/* The hooks the build ran: the profile's [hooks], then --hook's
+	 * (pipeline/hook.h); NULL: none.  The variables' points run from
+	 * here. */
+	const struct hooks *hooks;
 	bool has_now;
 	int64_t now_ms;
 	/* The --session file's thread id as the build read it, or NULL

@@ -55,14 +55,20 @@ rules_of(const struct profile *p, struct rules *r)
 	    f->u.str.s : NULL;
 }
 
+/* pat in s[0..n): memchr() finds the candidates, as every message of
+ * a long history is searched for the tags. */
 static const char *
 find(const char *s, size_t n, const char *pat)
 {
-	size_t k = strlen(pat), i;
+	size_t k = strlen(pat);
+	const char *end = s + n, *p;
 
-	for (i = 0; i + k <= n; i++)
-		if (memcmp(s + i, pat, k) == 0)
-			return s + i;
+	while ((size_t)(end - s) >= k &&
+	    (p = memchr(s, pat[0], (size_t)(end - s) - k + 1)) != NULL) {
+		if (memcmp(p, pat, k) == 0)
+			return p;
+		s = p + 1;
+	}
 	return NULL;
 }
 

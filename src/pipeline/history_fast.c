@@ -19,10 +19,24 @@
 #include "data/tree.h"
 #include "diag/run.h"
 
+/* The fast scanner's state; any surprise makes it return false. */
+struct scan {
+	struct run *run;
+	const char *s;
+	size_t n, pos;
+	struct buf tmp;         /* a decoded string with escapes */
+	/* The messages, on the heap until the end, with history_room()'s
+	 * free slots: two before in->hist, one after (room counts the
+	 * others).  Doubled as needed, so the file is read once. */
+	struct message *v;
+	size_t room;
+};
+
 /* One element, checked: a message, or text for the system prompt. */
 static void
-keep(struct inputs *in, enum role r, const char *text, size_t len,
-    const char *name, const struct source *src, struct span span)
+keep(struct scan *sc, struct inputs *in, enum role r, const char *text,
+    size_t len, const char *name, const struct source *src,
+    struct span span)
 {
 	struct message *m;
 
@@ -40,7 +54,12 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 		buf_put(b, text, n);
 		return;
 	}
-	m = &in->hist[in->nhist++];
+	if (in->nhist == sc->room) {
+		sc->room = sc->room < 1024 ? 1024 : sc->room * 2;
+		sc->v = xreallocarray(sc->v, sc->room + 3, sizeof(*sc->v));
+	}
+	m = &sc->v[2 + in->nhist++];
+	memset(m, 0, sizeof(*m));
 	m->role = r;
 	m->origin = "history";
 	m->content = text;
@@ -50,14 +69,6 @@ keep(struct inputs *in, enum role r, const char *text, size_t len,
 	m->src = src->id;
 	m->span = span;
 }
-
-/* The fast scanner's state; any surprise makes it return false. */
-struct scan {
-	struct run *run;
-	const char *s;
-	size_t n, pos;
-	struct buf tmp;         /* a decoded string with escapes */
-};
 
 static void
 ws(struct scan *sc)
@@ -135,10 +146,7 @@ string(struct scan *sc, const char **text, size_t *len)
 	start = from = i = sc->pos;
 	buf_reset(&sc->tmp);
 	for (;;) {
-		while (i < sc->n && (unsigned char)s[i] >= 0x20 &&
-		    (unsigned char)s[i] < 0x80 && s[i] != '"' &&
-		    s[i] != '\\')
-			i++;
+		i += json_plain_span(s + i, sc->n - i);
 		if (i >= sc->n || (unsigned char)s[i] < 0x20)
 			return false;
 		if (s[i] == '"')
@@ -210,6 +218,7 @@ static bool
 element(struct scan *sc, const struct source *src, struct inputs *in)
 {
 	static const char *const keys[] = { "role", "content", "name" };
+	static const size_t keylen[] = { 4, 7, 4 };
 	const char *v[3] = { NULL, NULL, NULL }, *key;
 	size_t vlen[3] = { 0, 0, 0 }, klen, k, start;
 	enum role r;
@@ -222,53 +231,37 @@ element(struct scan *sc, const struct source *src, struct inputs *in)
 		if (!string(sc, &key, &klen) || !eat(sc, ':'))
 			return false;
 		for (k = 0; k < 3; k++)
-			if (strlen(keys[k]) == klen &&
+			if (keylen[k] == klen &&
 			    memcmp(keys[k], key, klen) == 0)
 				break;
 		if (k == 3 || v[k] || !string(sc, &v[k], &vlen[k]))
 			return false;
 	} while (eat(sc, ','));
-	/* count() sized the array; never trust it past its end. */
-	if (!eat(sc, '}') || !v[0] || !v[1] || in->nhist == in->histroom)
+	if (!eat(sc, '}') || !v[0] || !v[1])
 		return false;
+	/* The first byte first (v[0] points into the text, a byte at
+	 * least): the roles begin with different letters. */
 	for (r = ROLE_SYSTEM; r <= ROLE_ASSISTANT; r++)
-		if (strlen(names_role(r)) == vlen[0] &&
+		if (names_role(r)[0] == v[0][0] &&
+		    strlen(names_role(r)) == vlen[0] &&
 		    memcmp(names_role(r), v[0], vlen[0]) == 0)
 			break;
 	/* A bad name is the general reader's to report. */
 	if (r > ROLE_ASSISTANT || (v[2] && bad_name(v[2], vlen[2])))
 		return false;
-	keep(in, r, v[1], vlen[1], v[2] ? arena_strndup(&sc->run->arena,
+	keep(sc, in, r, v[1], vlen[1], v[2] ? arena_strndup(&sc->run->arena,
 	    v[2], vlen[2]) : NULL, src, span_make(start, sc->pos - start));
 	return true;
-}
-
-/* Elements of a plain history: the '{' outside strings. */
-static size_t
-count(const char *s, size_t n)
-{
-	size_t i, k = 0;
-	bool str = false;
-
-	for (i = 0; i < n; i++) {
-		if (str && s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			str = !str;
-		else if (!str && s[i] == '{')
-			k++;
-	}
-	return k;
 }
 
 bool
 history_fast(struct run *run, const struct source *src, struct inputs *in)
 {
-	struct scan sc = { run, src->text, src->len, 0, BUF_INIT };
+	struct scan sc = { run, src->text, src->len, 0, BUF_INIT, NULL, 0 };
 	bool ok = false;
 
+	history_room(run, in, 0);
 	sc.pos = utf8_bom(sc.s, sc.n);
-	history_room(run, in, count(sc.s, sc.n));
 	if (!eat(&sc, '['))
 		goto out;
 	if (!eat(&sc, ']')) {
@@ -283,5 +276,13 @@ history_fast(struct run *run, const struct source *src, struct inputs *in)
 	ok = sc.pos == sc.n;
 out:
 	buf_free(&sc.tmp);
-	return ok;
+	if (!ok || !sc.v) {
+		free(sc.v);
+		return ok;
+	}
+	memset(sc.v, 0, 2 * sizeof(*sc.v));
+	memset(sc.v + 2 + in->nhist, 0, sizeof(*sc.v));
+	in->hist = (struct message *)arena_adopt(&run->arena, sc.v) + 2;
+	in->histroom = sc.room;
+	return true;
 }

@@ -28,11 +28,92 @@ const char *const hook_points[] = {
 	NULL,
 };
 
+/* The points that belong to a command calling a model. */
+static const char *const model_points[] = {
+	"beforeLLMCall", "afterLLMCall", "beforeStreamChunk",
+	"afterStreamChunk", "beforeSaveResponse", "afterSaveResponse", NULL,
+};
+
+static bool
+listed(const char *const *v, const char *s)
+{
+	for (; *v; v++)
+		if (strcmp(*v, s) == 0)
+			return true;
+	return false;
+}
+
 bool
 hook_point_runs(const char *point)
 {
-	return strcmp(point, "beforeVariablesSave") == 0 ||
-	    strcmp(point, "afterVariablesSave") == 0;
+	return listed(hook_points, point) && !listed(model_points, point);
+}
+
+bool
+hook_in_assembly(const char *point)
+{
+	return hook_point_runs(point) && strcmp(point,
+	    "beforeVariablesSave") && strcmp(point, "afterVariablesSave");
+}
+
+struct hooks *
+hook_merge(struct run *run, const struct node *table, struct hooks *cli)
+{
+	struct arena *a = &run->arena;
+	struct hooks *h;
+	struct hook *v;
+	size_t n = cli ? cli->n : 0, i, j, k = 0;
+	const struct node *to;
+	bool ok = true;
+
+	if (!table)
+		return cli;
+	for (i = 0; i < table->u.table.n; i++) {
+		const struct node *x = table->u.table.items[i].value;
+
+		n += x->kind == NODE_ARRAY ? x->u.array.n : 1;
+	}
+	h = arena_alloc(a, sizeof(*h));
+	v = arena_array(a, n + 1, sizeof(*v));
+	for (i = 0; i < table->u.table.n; i++) {
+		const struct member *m = &table->u.table.items[i];
+		const struct node *x = m->value;
+		const char *point = NULL;
+
+		if (strcmp(m->key, "timeout") == 0)
+			continue;
+		for (j = 0; hook_points[j]; j++)
+			if (strcmp(hook_points[j], m->key) == 0)
+				point = hook_points[j];
+		if (!point || !hook_point_runs(point)) {
+			diag_error(run, run_source(run, table->src),
+			    m->keyspan, MSG_HOOK_NOT_REACHED, m->key);
+			ok = false;
+			continue;
+		}
+		if (x->kind == NODE_STRING) {
+			v[k].point = point;
+			v[k++].command = x->u.str.s;
+		}
+		for (j = 0; x->kind == NODE_ARRAY && j < x->u.array.n; j++) {
+			v[k].point = point;
+			v[k++].command = x->u.array.items[j]->u.str.s;
+		}
+	}
+	for (i = 0; cli && i < cli->n; i++)
+		v[k++] = cli->v[i];
+	h->v = v;
+	h->n = k;
+	h->timeout_ms = cli ? cli->timeout_ms : 0;
+	if ((to = tree_get(table, "timeout")) != NULL) {
+		if (to->kind != NODE_INT || to->u.i < 1 || to->u.i > 999999) {
+			diag_error(run, run_source(run, to->src), to->span,
+			    MSG_HOOK_TIMEOUT);
+			ok = false;
+		} else if (!h->timeout_ms)
+			h->timeout_ms = (unsigned)to->u.i * 1000u;
+	}
+	return ok ? h : NULL;
 }
 
 bool

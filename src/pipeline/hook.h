@@ -35,9 +35,24 @@ struct hooks {
 
 #define HOOK_TIMEOUT_MS 10000u
 
-/* Seed 002's points, NULL-terminated; and those a strata build runs. */
+/* Seed 002's points, NULL-terminated; those a strata build runs (all
+ * but the six of a command that calls a model); and of them, those
+ * inside the SillyTavern assembly (all but the variables' two). */
 extern const char *const hook_points[];
 bool hook_point_runs(const char *point);
+bool hook_in_assembly(const char *point);
+
+/*
+ * The hooks of a build: a profile's [hooks] table (NULL: none; its
+ * shape checked by the profile schema), each point's commands in the
+ * table's order, then the command line's (cli, or NULL).  cli's
+ * timeout wins over the table's.  NULL after reporting a point strata
+ * build does not reach or a timeout that is not a positive number of
+ * seconds; cli itself when there is no table.  In the run's arena.
+ */
+struct node;
+struct hooks *hook_merge(struct run *run, const struct node *table,
+    struct hooks *cli);
 
 /* Does hooks name a command for point? */
 bool hook_wanted(const struct hooks *hooks, const char *point);

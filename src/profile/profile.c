@@ -529,6 +529,12 @@ profile_tavern(const struct profile *p)
 	return tree_get(p->root, "tavern");
 }
 
+const struct node *
+profile_hooks(const struct profile *p)
+{
+	return tree_get(p->root, "hooks");
+}
+
 const char *
 profile_prompt_dir(const struct profile *p)
 {

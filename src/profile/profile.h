@@ -193,5 +193,8 @@ const char *profile_resolve(struct run *run, const struct profile *p,
 /* The [tavern] table (checked: card, preset, chat, settings, user and
  * persona are strings; worlds and regex arrays of strings), or NULL. */
 const struct node *profile_tavern(const struct profile *p);
+/* The [hooks] table (checked: each point a command or a list of them,
+ * timeout an integer), or NULL. */
+const struct node *profile_hooks(const struct profile *p);
 
 #endif

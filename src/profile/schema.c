@@ -191,6 +191,25 @@ static const struct schema_field tavern_fields[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+/* [hooks] (pipeline/hook.h): seed 002's points, each a command or a
+ * list of them; checked further where a build reads them. */
+#define HOOK_FIELD(p) { p, SCHEMA_COMMANDS, 0, NULL, NULL }
+static const struct schema_field hooks_fields[] = {
+	HOOK_FIELD("beforeNormalizeAssets"), HOOK_FIELD("afterNormalizeAssets"),
+	HOOK_FIELD("beforeRaw"), HOOK_FIELD("afterInsert"),
+	HOOK_FIELD("afterRaw"), HOOK_FIELD("beforePostprocessUser"),
+	HOOK_FIELD("afterPostprocessUser"),
+	HOOK_FIELD("beforePostprocessAssistant"),
+	HOOK_FIELD("afterPostprocessAssistant"),
+	HOOK_FIELD("beforeVariablesSave"), HOOK_FIELD("afterVariablesSave"),
+	HOOK_FIELD("beforeLLMCall"), HOOK_FIELD("afterLLMCall"),
+	HOOK_FIELD("beforeStreamChunk"), HOOK_FIELD("afterStreamChunk"),
+	HOOK_FIELD("beforeSaveResponse"), HOOK_FIELD("afterSaveResponse"),
+	{ "timeout", SCHEMA_INT, 0, NULL, NULL },
+	{ NULL, 0, 0, NULL, NULL },
+};
+#undef HOOK_FIELD
+
 static const struct schema profile_schema = { "[profile]", profile_fields,
 	NULL, NULL, NULL };
 static const struct schema prompt_schema = { "[prompt]", prompt_fields,
@@ -208,6 +227,8 @@ static const struct schema output_schema = { "[output]", output_fields,
 static const struct schema tavern_schema = { "[tavern]", tavern_fields,
 	NULL, NULL, NULL };
 static const struct schema budget_schema = { "[budget]", budget_fields,
+	NULL, NULL, NULL };
+static const struct schema hooks_schema = { "[hooks]", hooks_fields,
 	NULL, NULL, NULL };
 
 /* [agent] (layers/agent.h) and the history clean-up switches. */
@@ -311,6 +332,7 @@ static const struct schema_field top_fields[] = {
 	{ "inject", SCHEMA_TABLES, 0, &inject_schema, NULL },
 	{ "output", SCHEMA_TABLE, 0, &output_schema, NULL },
 	{ "tavern", SCHEMA_TABLE, 0, &tavern_schema, NULL },
+	{ "hooks", SCHEMA_TABLE, 0, &hooks_schema, NULL },
 	{ "agent", SCHEMA_TABLE, 0, &agent_schema, NULL },
 	{ "cleanup", SCHEMA_TABLE, 0, &cleanup_schema, NULL },
 	{ "plugins", SCHEMA_TABLE, 0, &plugins_schema, NULL },
@@ -381,6 +403,8 @@ schema_type_text(enum schema_type t)
 		return "a table";
 	case SCHEMA_STRINGS:
 		return "an array of strings";
+	case SCHEMA_COMMANDS:
+		return "a string or an array of strings";
 	case SCHEMA_NAMED:
 		return "a table of tables";
 	case SCHEMA_TABLES:
@@ -645,6 +669,17 @@ check_value(struct run *run, const struct schema_field *f,
 	case SCHEMA_STRINGS:
 		if (k == NODE_ARRAY)
 			return check_strings(run, v, path);
+		break;
+	case SCHEMA_COMMANDS:
+		if (k == NODE_ARRAY)
+			return check_strings(run, v, path);
+		if (k == NODE_STRING && v->u.str.len == 0) {
+			diag_error(run, src_of(run, v), v->span,
+			    MSG_EMPTY_VALUE, path);
+			return false;
+		}
+		if (k == NODE_STRING)
+			return true;
 		break;
 	case SCHEMA_NAMED:
 		if (k == NODE_TABLE)

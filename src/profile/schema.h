@@ -36,6 +36,8 @@ enum schema_type {
 	SCHEMA_STRINGS,         /* an array of strings (worlds, plugins) */
 	SCHEMA_NAMED,           /* a table of tables, each against sub
 	                         * (llm_profiles.NAME) */
+	SCHEMA_COMMANDS,        /* a string, or an array of strings, none
+	                         * empty ([hooks]) */
 };
 
 enum schema_flag {

@@ -1,7 +1,8 @@
 /*
  * Comparing two build results: entries matched by key (the n-th entry of
- * a key in OLD with the n-th in NEW), tools by name, parameters by key,
- * messages by index; then the cache prefix in the provider's order.
+ * a key in OLD with the n-th in NEW), a SillyTavern build's items by
+ * identifier the same way, tools by name, parameters by key, messages by
+ * index; then the cache prefix in the provider's order.
  */
 #include "review/diff.h"
 
@@ -11,26 +12,42 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/map.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
 
-/* An entry of a document, as far as the review needs it. */
+#define ALIGN_CELLS 4000000u    /* of the items' order table, at most */
+
+/* An entry (or a SillyTavern item) of a document, as far as the review
+ * needs it. */
 struct ent {
 	const char *key, *layer, *status, *content;
+	const char *why;                /* status and its note, in words */
 	size_t len;
 	int64_t priority, message;      /* message: -1 for none */
 	int64_t pos;                    /* index in its message's list */
 	size_t nth;                     /* occurrence of its key */
 	bool has_content, used;
+	bool item;                      /* a SillyTavern item */
+	struct ent *partner;            /* NEW's: its match in OLD, or NULL */
+	bool shuffled;                  /* an item out of the shared order */
+	struct ent *next;               /* the next of its kind and key */
+};
+
+/* The entries (or items) of one key, in order. */
+struct chain {
+	struct ent *first, *last;
 };
 
 struct doc {
-	const struct node *root, *msgs, *ents, *tools, *params;
+	const struct node *root, *msgs, *ents, *items, *tools, *params;
 	struct ent *e;
 	size_t n;
+	struct map keys[2];             /* key -> struct chain: [0] the
+	                                 * entries', [1] the items' */
 };
 
 static const char *
@@ -62,58 +79,78 @@ compact(struct arena *a, const struct node *n, size_t *len)
 	return s;
 }
 
+/* Entry i of d from o: key, layer, status, priority, message, text. */
 static bool
-load(struct run *run, const struct node *root, struct doc *d)
+load_entry(struct doc *d, size_t i, const struct node *o)
+{
+	const struct node *c = tree_get(o, "content");
+	struct ent *e = &d->e[i];
+
+	e->key = str(o, "key");
+	if (!e->key)
+		return false;
+	e->layer = str(o, "layer") ? str(o, "layer") : "?";
+	e->status = str(o, "status") ? str(o, "status") : "active";
+	e->why = e->status;
+	e->priority = num(o, "priority", 0);
+	/* -f json numbers messages from 1; null is none. */
+	e->message = num(o, "message", 0) - 1;
+	if (c && c->kind == NODE_STRING) {
+		e->content = c->u.str.s;
+		e->len = c->u.str.len;
+		e->has_content = true;
+	}
+	return true;
+}
+
+/* Item i of d from o (a SillyTavern build's items[]): its identifier,
+ * its origin as its layer (documents saved before origin was spelled
+ * so name it source), in the request or why not (reason, with the
+ * note's words), its message, and its text as sent (the last stage). */
+static bool
+load_item(struct run *run, struct doc *d, size_t i, const struct node *o)
+{
+	const struct node *st = tree_get(o, "stages");
+	const struct node *c = st && st->kind == NODE_TABLE ?
+	    tree_get(st, "regex-post") : NULL;
+	const char *note = str(o, "note");
+	struct ent *e = &d->e[i];
+
+	e->item = true;
+	e->key = str(o, "id");
+	if (!e->key)
+		return false;
+	e->layer = str(o, "origin") ? str(o, "origin") : str(o, "source") ?
+	    str(o, "source") : "?";
+	e->status = str(o, "reason") ? str(o, "reason") : "active";
+	e->why = note && strcmp(e->status, "active") != 0 ?
+	    arena_printf(&run->arena, "%s (%s)", e->status, note) : e->status;
+	e->message = num(o, "message", 0) - 1;
+	if (c && c->kind == NODE_STRING) {
+		e->content = c->u.str.s;
+		e->len = c->u.str.len;
+		e->has_content = true;
+	}
+	return true;
+}
+
+/* The place of each active entry or item in its message's list. */
+static void
+places(struct doc *d)
 {
 	size_t i, k;
 
-	memset(d, 0, sizeof(*d));
-	d->root = root;
-	if (root->kind != NODE_TABLE)
-		goto bad;
-	d->msgs = tree_get(root, "messages");
-	d->ents = tree_get(root, "entries");
-	d->tools = tree_get(root, "tool_defs");
-	d->params = tree_get(root, "params");
-	if (!d->msgs || d->msgs->kind != NODE_ARRAY || !d->ents ||
-	    d->ents->kind != NODE_ARRAY)
-		goto bad;
-	d->n = d->ents->u.array.n;
-	d->e = arena_array(&run->arena, d->n + 1, sizeof(*d->e));
-	for (i = 0; i < d->n; i++) {
-		const struct node *o = d->ents->u.array.items[i];
-		const struct node *c = tree_get(o, "content");
-		struct ent *e = &d->e[i];
-
-		e->key = str(o, "key");
-		if (!e->key)
-			goto bad;
-		e->layer = str(o, "layer") ? str(o, "layer") : "?";
-		e->status = str(o, "status") ? str(o, "status") : "active";
-		e->priority = num(o, "priority", 0);
-		/* -f json numbers messages from 1; null is none. */
-		e->message = num(o, "message", 0) - 1;
-		e->pos = -1;
-		if (c && c->kind == NODE_STRING) {
-			e->content = c->u.str.s;
-			e->len = c->u.str.len;
-			e->has_content = true;
-		}
-		for (k = 0; k < i; k++)
-			if (strcmp(d->e[k].key, e->key) == 0)
-				e->nth++;
-	}
-	/* The place of each active entry in its message. */
 	for (i = 0; i < d->n; i++) {
 		struct ent *e = &d->e[i];
 		const struct node *m, *keys;
 		size_t seen = 0;
 
+		e->pos = -1;
 		if (e->message < 0 ||
 		    (size_t)e->message >= d->msgs->u.array.n)
 			continue;
 		m = d->msgs->u.array.items[e->message];
-		keys = tree_get(m, "entries");
+		keys = tree_get(m, e->item ? "items" : "entries");
 		for (k = 0; keys && keys->kind == NODE_ARRAY &&
 		    k < keys->u.array.n; k++) {
 			const struct node *kn = keys->u.array.items[k];
@@ -126,6 +163,56 @@ load(struct run *run, const struct node *root, struct doc *d)
 			seen++;
 		}
 	}
+}
+
+static bool
+load(struct run *run, const struct node *root, struct doc *d)
+{
+	size_t i, nents, nitems;
+
+	memset(d, 0, sizeof(*d));
+	map_init(&d->keys[0], &run->arena);
+	map_init(&d->keys[1], &run->arena);
+	d->root = root;
+	if (root->kind != NODE_TABLE)
+		goto bad;
+	d->msgs = tree_get(root, "messages");
+	d->ents = tree_get(root, "entries");
+	d->items = tree_get(root, "items");
+	d->tools = tree_get(root, "tool_defs");
+	d->params = tree_get(root, "params");
+	if (!d->msgs || d->msgs->kind != NODE_ARRAY || !d->ents ||
+	    d->ents->kind != NODE_ARRAY)
+		goto bad;
+	if (d->items && d->items->kind != NODE_ARRAY)
+		goto bad;
+	nents = d->ents->u.array.n;
+	nitems = d->items ? d->items->u.array.n : 0;
+	d->n = nents + nitems;
+	d->e = arena_array(&run->arena, d->n + 1, sizeof(*d->e));
+	for (i = 0; i < d->n; i++) {
+		struct ent *e = &d->e[i];
+		struct map_item *mi;
+		struct chain *ch;
+		bool added;
+
+		if (i < nents ? !load_entry(d, i, d->ents->u.array.items[i]) :
+		    !load_item(run, d, i, d->items->u.array.items[i - nents]))
+			goto bad;
+		mi = map_intern(&d->keys[e->item], e->key, strlen(e->key),
+		    &added);
+		if (added) {
+			ch = arena_array(&run->arena, 1, sizeof(*ch));
+			ch->first = e;
+			mi->value = ch;
+		} else {
+			ch = mi->value;
+			ch->last->next = e;
+			e->nth = ch->last->nth + 1;
+		}
+		ch->last = e;
+	}
+	places(d);
 	return true;
 bad:
 	diag_error(run, run_source(run, root->src), span_make(root->span.off,
@@ -150,16 +237,39 @@ add(struct run *run, struct review *r, enum review_kind kind,
 	return c;
 }
 
+/* A change of entry or item e. */
+static struct review_change *
+add_ent(struct run *run, struct review *r, enum review_kind kind,
+    const struct ent *e)
+{
+	struct review_change *c = add(run, r, kind, e->item ? REVIEW_ITEM :
+	    REVIEW_ENTRY, e->key);
+
+	c->layer = e->layer;
+	return c;
+}
+
+/* The entry or item of d that e matches: the n-th of its key for e the
+ * n-th, not yet matched; or NULL. */
 static struct ent *
 match(struct doc *d, const struct ent *e)
 {
-	size_t i;
+	const struct chain *ch = map_get(&d->keys[e->item], e->key,
+	    strlen(e->key));
+	struct ent *x;
 
-	for (i = 0; i < d->n; i++)
-		if (!d->e[i].used && d->e[i].nth == e->nth &&
-		    strcmp(d->e[i].key, e->key) == 0)
-			return &d->e[i];
+	for (x = ch ? ch->first : NULL; x; x = x->next)
+		if (!x->used && x->nth == e->nth)
+			return x;
 	return NULL;
+}
+
+/* Do a and b stand for the same entry or item. */
+static bool
+same_ent(const struct ent *a, const struct ent *b)
+{
+	return a->item == b->item && a->nth == b->nth &&
+	    strcmp(a->key, b->key) == 0;
 }
 
 /* Whether e is out of order among the entries both documents have in
@@ -177,10 +287,12 @@ out_of_order(const struct doc *od, const struct doc *nd, const struct ent *o,
 	a = xreallocarray(NULL, od->n + 1, sizeof(*a));
 	b = xreallocarray(NULL, nd->n + 1, sizeof(*b));
 	for (i = 0; i < od->n; i++)
-		if (od->e[i].message == o->message && od->e[i].pos >= 0)
+		if (od->e[i].message == o->message && od->e[i].pos >= 0 &&
+		    od->e[i].item == o->item)
 			a[na++] = &od->e[i];
 	for (i = 0; i < nd->n; i++)
-		if (nd->e[i].message == n->message && nd->e[i].pos >= 0)
+		if (nd->e[i].message == n->message && nd->e[i].pos >= 0 &&
+		    nd->e[i].item == n->item)
 			b[nb++] = &nd->e[i];
 	/* By position in the message. */
 	for (i = 1; i < na; i++)
@@ -205,8 +317,7 @@ out_of_order(const struct doc *od, const struct doc *nd, const struct ent *o,
 
 			if (i == na || j == nb)
 				*c = 0;
-			else if (a[i]->nth == b[j]->nth &&
-			    strcmp(a[i]->key, b[j]->key) == 0)
+			else if (same_ent(a[i], b[j]))
 				*c = t[(i + 1) * w + j + 1] + 1;
 			else
 				*c = t[(i + 1) * w + j] > t[i * w + j + 1] ?
@@ -216,8 +327,7 @@ out_of_order(const struct doc *od, const struct doc *nd, const struct ent *o,
 	i = j = 0;
 	on = false;
 	while (i < na && j < nb) {
-		if (a[i]->nth == b[j]->nth &&
-		    strcmp(a[i]->key, b[j]->key) == 0) {
+		if (same_ent(a[i], b[j])) {
 			if (b[j] == n)
 				on = true;
 			i++;
@@ -232,6 +342,100 @@ out_of_order(const struct doc *od, const struct doc *nd, const struct ent *o,
 	free(a);
 	free(b);
 	return !on;
+}
+
+static int
+by_place(const void *x, const void *y)
+{
+	const struct ent *a = *(const struct ent *const *)x;
+	const struct ent *b = *(const struct ent *const *)y;
+
+	if (a->message != b->message)
+		return a->message < b->message ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* d's items in the request, in its order (by message, then place in
+ * the message); *n of them, on the heap. */
+static struct ent **
+request_order(const struct doc *d, size_t *n)
+{
+	struct ent **v = xreallocarray(NULL, d->n + 1, sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < d->n; i++)
+		if (d->e[i].item && d->e[i].message >= 0 && d->e[i].pos >= 0)
+			v[(*n)++] = &d->e[i];
+	qsort(v, *n, sizeof(*v), by_place);
+	return v;
+}
+
+/*
+ * Which items of NEW moved: those in the request on both sides that are
+ * off a longest common subsequence of the two request orders.  A
+ * SillyTavern build puts most prompts in messages of their own, so one
+ * prompt added near the top renumbers every message after it: by the
+ * profile build's rule (its message changed) every later item would be
+ * "moved".  Found once for the whole request; over ALIGN_CELLS cells,
+ * the profile build's rule.
+ */
+static void
+item_order(const struct doc *od, struct doc *nd)
+{
+	size_t na, nb, i, j, w;
+	struct ent **a = request_order(od, &na), **b = request_order(nd, &nb);
+	uint32_t *t;
+
+	for (j = 0; j < nb; j++)
+		b[j]->shuffled = b[j]->partner && (b[j]->partner->message !=
+		    b[j]->message || b[j]->partner->pos != b[j]->pos);
+	if (!na || !nb || (na + 1) * (nb + 1) > ALIGN_CELLS)
+		goto done;
+	w = nb + 1;
+	t = xcalloc((na + 1) * w, sizeof(*t));
+	for (i = na; i-- > 0;)
+		for (j = nb; j-- > 0;)
+			t[i * w + j] = b[j]->partner == a[i] ?
+			    t[(i + 1) * w + j + 1] + 1 :
+			    t[(i + 1) * w + j] > t[i * w + j + 1] ?
+			    t[(i + 1) * w + j] : t[i * w + j + 1];
+	for (j = 0; j < nb; j++)
+		b[j]->shuffled = true;
+	i = j = 0;
+	while (i < na && j < nb) {
+		if (b[j]->partner == a[i]) {
+			b[j++]->shuffled = false;
+			i++;
+		} else if (t[(i + 1) * w + j] >= t[i * w + j + 1]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	free(t);
+done:
+	free(a);
+	free(b);
+}
+
+/* An item that moved: to another message, or in its own. */
+static void
+item_moved(struct run *run, struct review *r, const struct ent *o,
+    const struct ent *n)
+{
+	struct review_change *c;
+
+	if (!n->shuffled || o->message < 0 || n->message < 0)
+		return;
+	c = add_ent(run, r, REVIEW_MOVED, n);
+	if (o->message != n->message)
+		c->detail = arena_printf(&run->arena, "message %" PRId64
+		    " -> %" PRId64, o->message + 1, n->message + 1);
+	else
+		c->detail = arena_printf(&run->arena, "position %" PRId64
+		    " -> %" PRId64 " in message %" PRId64, o->pos + 1,
+		    n->pos + 1, n->message + 1);
 }
 
 static void
@@ -253,8 +457,7 @@ moved(struct run *run, struct review *r, const struct doc *od,
 		    " in message %" PRId64, b.len ? ", " : "", o->pos + 1,
 		    n->pos + 1, n->message + 1);
 	if (b.len) {
-		c = add(run, r, REVIEW_MOVED, REVIEW_ENTRY, n->key);
-		c->layer = n->layer;
+		c = add_ent(run, r, REVIEW_MOVED, n);
 		c->detail = arena_strdup(&run->arena, b.data);
 	}
 	buf_free(&b);
@@ -267,46 +470,58 @@ entries(struct run *run, struct review *r, struct doc *od, struct doc *nd)
 	size_t i;
 
 	for (i = 0; i < nd->n; i++) {
-		struct ent *n = &nd->e[i], *o = match(od, n);
+		nd->e[i].partner = match(od, &nd->e[i]);
+		if (nd->e[i].partner)
+			nd->e[i].partner->used = true;
+	}
+	item_order(od, nd);
+	for (i = 0; i < nd->n; i++) {
+		struct ent *n = &nd->e[i], *o = n->partner;
 		bool oa, na;
 
 		if (!o) {
-			c = add(run, r, REVIEW_ADDED, REVIEW_ENTRY, n->key);
-			c->layer = n->layer;
-			c->detail = arena_printf(&run->arena, "%s, priority %"
-			    PRId64, n->status, n->priority);
+			c = add_ent(run, r, REVIEW_ADDED, n);
+			if (!n->item)
+				c->detail = arena_printf(&run->arena, "%s, "
+				    "priority %" PRId64, n->status,
+				    n->priority);
+			else if (n->message >= 0)
+				c->detail = arena_printf(&run->arena, "%s, "
+				    "message %" PRId64, n->why,
+				    n->message + 1);
+			else
+				c->detail = n->why;
 			c->new = n->content;
 			c->newlen = n->len;
 			continue;
 		}
-		o->used = true;
 		oa = strcmp(o->status, "active") == 0;
 		na = strcmp(n->status, "active") == 0;
 		if (oa && !na) {
-			c = add(run, r, REVIEW_SKIPPED, REVIEW_ENTRY, n->key);
-			c->layer = n->layer;
-			c->detail = n->status;
+			c = add_ent(run, r, REVIEW_SKIPPED, n);
+			c->detail = n->why;
 		} else if (!oa && na) {
-			c = add(run, r, REVIEW_UNSKIPPED, REVIEW_ENTRY,
-			    n->key);
-			c->layer = n->layer;
-			c->detail = o->status;
+			c = add_ent(run, r, REVIEW_UNSKIPPED, n);
+			c->detail = o->why;
 		} else if (!oa && strcmp(o->status, n->status) != 0) {
-			c = add(run, r, REVIEW_SKIPPED, REVIEW_ENTRY, n->key);
-			c->layer = n->layer;
+			c = add_ent(run, r, REVIEW_SKIPPED, n);
 			c->detail = arena_printf(&run->arena, "%s, was %s",
-			    n->status, o->status);
+			    n->why, o->why);
 		}
-		if (o->has_content && n->has_content && (o->len != n->len ||
+		/* an item the build left out keeps its text as read: it
+		 * differs from the one sent for no change of the item */
+		if (o->has_content && n->has_content && (!n->item ||
+		    oa == na) && (o->len != n->len ||
 		    memcmp(o->content, n->content, n->len) != 0)) {
-			c = add(run, r, REVIEW_CHANGED, REVIEW_ENTRY, n->key);
-			c->layer = n->layer;
+			c = add_ent(run, r, REVIEW_CHANGED, n);
 			c->old = o->content;
 			c->oldlen = o->len;
 			c->new = n->content;
 			c->newlen = n->len;
 		}
-		if (oa && na)
+		if (oa && na && n->item)
+			item_moved(run, r, o, n);
+		else if (oa && na)
 			moved(run, r, od, nd, o, n);
 	}
 	for (i = 0; i < od->n; i++) {
@@ -314,8 +529,7 @@ entries(struct run *run, struct review *r, struct doc *od, struct doc *nd)
 
 		if (o->used)
 			continue;
-		c = add(run, r, REVIEW_REMOVED, REVIEW_ENTRY, o->key);
-		c->layer = o->layer;
+		c = add_ent(run, r, REVIEW_REMOVED, o);
 		c->old = o->content;
 		c->oldlen = o->len;
 	}

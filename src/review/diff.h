@@ -31,7 +31,10 @@ enum review_kind {
 	REVIEW_MESSAGE,         /* a message's size */
 };
 
-enum review_what { REVIEW_ENTRY, REVIEW_TOOL, REVIEW_OTHER };
+/* What changed: a profile build's entry, a SillyTavern build's item
+ * (prompt, card field, world-info entry, chat message; its layer is its
+ * source), a tool, or something else. */
+enum review_what { REVIEW_ENTRY, REVIEW_ITEM, REVIEW_TOOL, REVIEW_OTHER };
 
 struct review_change {
 	enum review_kind kind;

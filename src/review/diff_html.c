@@ -22,6 +22,7 @@
 
 #define ALIGN_MAX 4000000u      /* cells of the alignment table, at most */
 #define OPEN_SAME 12            /* this many messages or fewer: all open */
+#define OPEN_ENDS 3             /* else the first and last this many */
 
 static const char *const kinds[] = {
 	"added", "removed", "changed", "moved", "skipped", "unskipped",
@@ -136,9 +137,13 @@ messages(struct page *p, const struct node *doc, size_t *n)
 
 			if (id->kind != NODE_STRING)
 				continue;
-			layer = items ? layer_of(doc, "items", "id", "source",
+			layer = items ? layer_of(doc, "items", "id", "origin",
 			    id->u.str.s) : layer_of(doc, "entries", "key",
 			    "layer", id->u.str.s);
+			/* saved before items had an origin */
+			if (!layer && items)
+				layer = layer_of(doc, "items", "id", "source",
+				    id->u.str.s);
 			if (layer && items)
 				layer = emit_html_source(id->u.str.s, layer);
 			if (layer)
@@ -280,12 +285,15 @@ put_text(struct page *p, const char *s, size_t len, const char *tag)
 }
 
 /* The group a change is listed under and filtered by: an entry's
- * layer, "tools" or "params". */
+ * layer, an item's source (the Author's Note a source of its own, as in
+ * the messages' layers), "tools" or "params". */
 static const char *
 group_of(const struct review_change *c)
 {
 	if (c->what == REVIEW_ENTRY && c->layer)
 		return c->layer;
+	if (c->what == REVIEW_ITEM && c->layer)
+		return emit_html_source(c->name, c->layer);
 	return c->what == REVIEW_TOOL ? "tools" : "params";
 }
 
@@ -323,14 +331,13 @@ put_change(struct page *p, const struct review_change *c)
 			buf_puts(p->out, "</del> <ins>(none)</ins>");
 		}
 		buf_puts(p->out, "</pre>\n");
-	} else if (c->what == REVIEW_ENTRY && c->kind == REVIEW_ADDED &&
-	    c->new) {
+	} else if (c->what == REVIEW_TOOL) {
+		/* named in the line above */
+	} else if (c->kind == REVIEW_ADDED && c->new && c->newlen) {
 		put_text(p, c->new, c->newlen, "ins");
-	} else if (c->what == REVIEW_ENTRY && c->kind == REVIEW_REMOVED &&
-	    c->old) {
+	} else if (c->kind == REVIEW_REMOVED && c->old && c->oldlen) {
 		put_text(p, c->old, c->oldlen, "del");
-	} else if (c->what == REVIEW_ENTRY && c->kind == REVIEW_CHANGED &&
-	    c->old && c->new) {
+	} else if (c->kind == REVIEW_CHANGED && c->old && c->new) {
 		buf_puts(p->out, "<pre class=\"text\">");
 		emit_html_diff(p->out, c->old, c->oldlen, c->new, c->newlen,
 		    EMIT_HTML_BOTH);
@@ -359,7 +366,7 @@ put_changes(struct page *p)
 	    "\"h-changes\">\n<h2 id=\"h-changes\">Changes by layer (%zu)"
 	    "</h2>\n", n);
 	if (!n)
-		buf_puts(p->out, "<p class=\"empty\">No entry, tool or "
+		buf_puts(p->out, "<p class=\"empty\">No entry, item, tool or "
 		    "parameter changed.</p>\n");
 	for (g = 0; g < groups.n; g++) {
 		buf_printf(p->out, "<h3><span class=\"sw %s\"></span>",
@@ -439,7 +446,10 @@ put_messages(struct page *p, const char *oldname, const char *newname)
 		    NULL, *n = rows[i].n >= 0 ? &p->new[rows[i].n] : NULL;
 		const struct msg *m = n ? n : o;
 		bool changed = !o || !n || !msg_eq(o, n);
-		bool open = changed || nrows <= OPEN_SAME;
+		/* as on a build's page, the first and last messages are
+		 * open; and every one that changed */
+		bool open = changed || nrows <= OPEN_SAME || i < OPEN_ENDS ||
+		    i + OPEN_ENDS >= nrows;
 
 		if (!cut && !r->prefix_same && !r->prefix_tool && n &&
 		    (size_t)rows[i].n >= r->prefix_msg) {
@@ -497,7 +507,7 @@ review_html(struct run *run, const struct review *r, const struct node *old,
     struct buf *out)
 {
 	struct page p;
-	size_t i, nent = 0, ntool = 0, nparam = 0;
+	size_t i, nent = 0, nitem = 0, ntool = 0, nparam = 0;
 
 	memset(&p, 0, sizeof(p));
 	p.run = run;
@@ -511,6 +521,8 @@ review_html(struct run *run, const struct review *r, const struct node *old,
 			continue;
 		if (r->v[i].what == REVIEW_ENTRY)
 			nent++;
+		else if (r->v[i].what == REVIEW_ITEM)
+			nitem++;
 		else if (r->v[i].what == REVIEW_TOOL)
 			ntool++;
 		else
@@ -522,11 +534,14 @@ review_html(struct run *run, const struct review *r, const struct node *old,
 	esc(&p, oldname);
 	buf_puts(out, " → ");
 	esc(&p, newname);
-	buf_printf(out, "</h1>\n<p class=\"meta\">%s · %zu entr%s, %zu "
-	    "tool%s, %zu parameter%s changed · %zu and %zu messages</p>\n",
-	    review_differ(r) ? "different" : "the same", nent, nent == 1 ?
-	    "y" : "ies", ntool, ntool == 1 ? "" : "s", nparam, nparam == 1 ?
-	    "" : "s", p.nold, p.nnew);
+	buf_printf(out, "</h1>\n<p class=\"meta\">%s · ", review_differ(r) ?
+	    "different" : "the same");
+	if (nitem)
+		buf_printf(out, "%zu item%s, ", nitem, nitem == 1 ? "" : "s");
+	buf_printf(out, "%zu entr%s, %zu tool%s, %zu parameter%s changed · "
+	    "%zu and %zu messages</p>\n", nent, nent == 1 ? "y" : "ies",
+	    ntool, ntool == 1 ? "" : "s", nparam, nparam == 1 ? "" : "s",
+	    p.nold, p.nnew);
 	buf_puts(out, "<nav aria-label=\"Sections\"><p class=\"meta\"><a "
 	    "href=\"#prefix\">Cache prefix</a> · <a href=\"#changes\">Changes "
 	    "by layer</a> · <a href=\"#messages\">Messages side by side</a>"

@@ -307,7 +307,7 @@ section(struct buf *out, const struct review *r, enum review_what what,
 		else if (c->detail)
 			buf_printf(out, ": %s", c->detail);
 		buf_putc(out, '\n');
-		if (what != REVIEW_ENTRY)
+		if (what == REVIEW_TOOL)
 			continue;
 		if (c->kind == REVIEW_ADDED)
 			indent_text(out, '+', c->new, c->newlen, k->ins,
@@ -363,6 +363,7 @@ review_text(struct run *run, const struct review *r, bool color,
 
 	(void)run;
 	section(out, r, REVIEW_ENTRY, "entries", &k);
+	section(out, r, REVIEW_ITEM, "items", &k);
 	section(out, r, REVIEW_TOOL, "tools", &k);
 	for (i = 0; i < r->n; i++) {
 		const struct review_change *c = &r->v[i];
@@ -400,7 +401,7 @@ review_stat(struct run *run, const struct review *r, bool color,
     struct buf *out)
 {
 	struct colors k = colors(color);
-	size_t i, add, del, nent = 0, ntool = 0, nparam = 0;
+	size_t i, add, del, nent = 0, nitem = 0, ntool = 0, nparam = 0;
 
 	(void)run;
 	for (i = 0; i < r->n; i++) {
@@ -423,7 +424,10 @@ review_stat(struct run *run, const struct review *r, bool color,
 			    c->detail ? c->detail : "");
 			continue;
 		}
-		nent++;
+		if (c->what == REVIEW_ITEM)
+			nitem++;
+		else
+			nent++;
 		review_count(c->old, c->old ? c->oldlen : 0, c->new,
 		    c->new ? c->newlen : 0, &add, &del);
 		buf_printf(out, " %s (%s): %s", c->name, c->layer,
@@ -435,6 +439,10 @@ review_stat(struct run *run, const struct review *r, bool color,
 			buf_printf(out, ", %s", c->detail);
 		buf_putc(out, '\n');
 	}
+	/* a SillyTavern build has items where a profile build has
+	 * entries */
+	if (nitem)
+		buf_printf(out, " %zu item%s,", nitem, nitem == 1 ? "" : "s");
 	buf_printf(out, " %zu entr%s, %zu tool%s, %zu parameter%s changed; ",
 	    nent, nent == 1 ? "y" : "ies", ntool, ntool == 1 ? "" : "s",
 	    nparam, nparam == 1 ? "" : "s");
@@ -477,7 +485,8 @@ review_json(struct run *run, const struct review *r, struct buf *out)
 			continue;
 		}
 		tree_put(a, o, "what", tree_str(a, c->what == REVIEW_ENTRY ?
-		    "entry" : c->what == REVIEW_TOOL ? "tool" : "param"));
+		    "entry" : c->what == REVIEW_ITEM ? "item" :
+		    c->what == REVIEW_TOOL ? "tool" : "param"));
 		tree_put(a, o, "change", tree_str(a, kinds[c->kind]));
 		tree_put(a, o, "name", tree_str(a, c->name));
 		if (c->layer)
@@ -490,7 +499,7 @@ review_json(struct run *run, const struct review *r, struct buf *out)
 			tree_put(a, o, "new", text_or_null(a, c->new,
 			    c->newlen));
 		}
-		if (c->what == REVIEW_ENTRY) {
+		if (c->what == REVIEW_ENTRY || c->what == REVIEW_ITEM) {
 			review_count(c->old, c->old ? c->oldlen : 0, c->new,
 			    c->new ? c->newlen : 0, &add, &del);
 			tree_put(a, o, "lines_added", tree_int(a,

@@ -253,23 +253,34 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 	c->n = 0;
 	for (i = 0; i < all->n; i++) {
 		struct message *m = &c->msgs[c->n++];
+		const char *think = NULL;
 
 		memset(m, 0, sizeof(*m));
 		m->role = all->v[i].role;
 		m->name = all->v[i].name;
 		m->content = all->v[i].content;
 		m->len = strlen(m->content);
-		if (all->v[i].blocks) {
+		for (j = 0; j < all->v[i].nitems; j++)
+			if (t->rep->items[all->v[i].items[j]].thinking)
+				think = t->rep->items[all->v[i].items[j]].
+				    thinking;
+		if (all->v[i].blocks || think) {
 			struct message_extra *x = arena_alloc(&t->run->arena,
 			    sizeof(*x));
-			struct part *pt = arena_alloc(&t->run->arena,
-			    sizeof(*pt));
 
-			pt->kind = PART_TEXT;
-			pt->data = m->content;
-			pt->len = m->len;
-			x->parts = pt;
-			x->nparts = 1;
+			if (all->v[i].blocks) {
+				struct part *pt = arena_alloc(&t->run->arena,
+				    sizeof(*pt));
+
+				pt->kind = PART_TEXT;
+				pt->data = m->content;
+				pt->len = m->len;
+				x->parts = pt;
+				x->nparts = 1;
+			}
+			/* Seed 002's thinking: the reasoning before it. */
+			x->reasoning = think;
+			x->reasoning_len = think ? strlen(think) : 0;
 			m->x = x;
 		}
 		m->origin = m->role == ROLE_SYSTEM && (i == 0 ||
@@ -309,7 +320,7 @@ build(struct tb *t, struct chat *c)
 		if (!tb_group_begin(t, &gin))
 			return false;
 	}
-	if (!tb_read_inputs(t))
+	if (!tb_read_inputs(t) || !tb_hook_chat(t))
 		return false;
 	tb_setup_env(t);
 	tb_group_env(t);
@@ -350,6 +361,8 @@ build(struct tb *t, struct chat *c)
 	tb_inject(t, &hist, injs, ninj);
 	if (t->gen == TAVERN_GEN_CONTINUE && t->chat.n)
 		tb_continued(t, &hist, false);
+	if (!tb_hook_list(t, "afterInsert", &hist))
+		return false;
 	t->budget = (long)(t->p->max_context - t->p->max_tokens) - 3;
 	if (!tb_fill(t, &hist))
 		return false;
@@ -360,9 +373,14 @@ build(struct tb *t, struct chat *c)
 
 			tb_push_m(run, &all, m);
 		}
+	if (!tb_hook_list(t, "afterRaw", &all) ||
+	    !tb_hook_list(t, tb_hook_post(t, false), &all))
+		return false;
 	if (t->p->squash)
 		tb_squash(t, &all);
 	tb_post_process(t, &all);
+	if (!tb_hook_list(t, tb_hook_post(t, true), &all))
+		return false;
 	if (c->format == FORMAT_ANTHROPIC || c->format == FORMAT_GEMINI)
 		tb_provider_shape(t, &all, c->format == FORMAT_ANTHROPIC);
 	else if (c->format == FORMAT_RESPONSES || c->format == FORMAT_OLLAMA)

@@ -99,10 +99,34 @@ struct tavern_entry {
 	struct span span;
 };
 
+/*
+ * The user's hooks at seed 002's points (pipeline/hook.h runs them;
+ * the caller hands them over as this callback, so that this layer
+ * knows nothing of the pipeline).  run() hands *data, a table, to the
+ * point's commands and sets it to what they returned, with the same
+ * keys, each of the same JSON type; anything deeper the build checks,
+ * reporting at the returned tree's spans (its source is "hook POINT").
+ */
+struct tavern_hooks {
+	bool (*wanted)(void *ctx, const char *point);
+	bool (*run)(void *ctx, struct run *run, const char *point,
+	    struct node **data);
+	void *ctx;
+};
+
+/* Is point hooked? */
+bool tavern_hooked(const struct tavern_hooks *h, const char *point);
+
 /* One message of a sandbox (-H): role user, assistant or system (a
  * narrator's line); name NULL for the persona's or the character's. */
 struct tavern_msg {
 	const char *role, *name, *text;
+	/* Seed 002's thinking message before this (assistant) one: its
+	 * text, passed through untouched, and where it was read; NULL:
+	 * none. */
+	const char *thinking;
+	uint32_t thinking_src;
+	struct span thinking_span;
 };
 
 struct tavern_input {
@@ -148,6 +172,9 @@ struct tavern_input {
 	/* The user's own macros (--macro NAME=TEXT): name -> text, or
 	 * NULL. */
 	const struct node *macros;
+	/* The user's hooks at seed 002's points (struct tavern_hooks);
+	 * run NULL: none. */
+	struct tavern_hooks hooks;
 	struct tavern_state *state;     /* filled when not NULL */
 	/* strata's own entries (strata-tavern(7) "Profile entries"), and
 	 * what joins two system entries of one place ("\n\n", or the

@@ -154,6 +154,13 @@ tb_history(struct tb *t, struct tlist *out)
 			t->rep->items[it].by[TAVERN_STAGE_REGEX_PRE] =
 			    t->cpre_by[i];
 		tb_item_stage(t, it, TAVERN_STAGE_MACROS, m->text);
+		if (m->thinking) {
+			struct tavern_item *ti = &t->rep->items[it];
+
+			ti->thinking = m->thinking->thinking;
+			ti->thinking_src = m->thinking->thinking_src;
+			ti->thinking_span = m->thinking->thinking_span;
+		}
 		if (greeting)
 			tb_item_note(t, it, "the card's greeting: a new chat");
 		if (same && !t->rx_out[i]) {

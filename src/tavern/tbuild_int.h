@@ -96,6 +96,9 @@ struct tb {
 	enum tokenizer_kind tok;        /* the model's (tokenizer.h) */
 	struct regex_set scripts;       /* tbuild_regex.c */
 	bool scripts_loaded;
+	size_t rx_inputs[3];            /* scripts read, by scope */
+	size_t rx_deduped;              /* of them, those seed 002's merge
+	                                 * dropped (regex_set_dedup()) */
 	/* What regex_set_pure() said of the scripts, by placement: 0 not
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
@@ -210,6 +213,11 @@ const char *tb_sub_as(struct tb *t, const char *asset, const char *s);
 /* The asset name of the preset's prompt id. */
 const char *tb_prompt_asset(struct tb *t, const char *id);
 size_t tb_tokens(struct tb *t, struct tmsg *m);
+/* Claude's tokens of "\n\nHuman: ", "NAME: " when name is set, and
+ * text[0..len), less off (not below 0): what SillyTavern's server counts
+ * for a claude model name (tbuild_item.c). */
+size_t tb_claude_tokens(const char *name, const char *text, size_t len,
+    size_t off);
 const char *tb_trim(struct arena *a, const char *s);
 enum role tb_role_of(const char *s);
 
@@ -257,6 +265,12 @@ void tb_inject(struct tb *t, struct tlist *hist, const struct inj *pm,
     size_t npm);
 void tb_prepare(struct tb *t, struct tmsg *m);
 void tb_resolve(struct tb *t, struct tmsg *m);
+
+/* tbuild_hook.c: seed 002's points inside the assembly; false after
+ * reporting. */
+bool tb_hook_chat(struct tb *t);
+bool tb_hook_list(struct tb *t, const char *point, struct tlist *l);
+const char *tb_hook_post(const struct tb *t, bool after);
 
 /* tbuild_prompts.c: the prompt manager: collection, markers, budget fill */
 void tb_collect(struct tb *t, struct inj **injs, size_t *ninj);

@@ -88,15 +88,39 @@ tb_reserve(struct run *run, struct tlist *l, size_t n)
 		    sizeof(*l->v));
 }
 
-/* What SillyTavern counts for a message to an unknown OpenAI model:
+/* SillyTavern's server counts a message for a claude name as Claude's
+ * tokens of the prompt convertClaudePrompt() makes of it alone,
+ * "\n\nHuman: " then "NAME: " if it has a name, then its text; off is
+ * what its caller takes off (3 for a message, TokenHandler's; 1 for
+ * world info's text, getTokenCountAsync's). */
+size_t
+tb_claude_tokens(const char *name, const char *text, size_t len, size_t off)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	buf_puts(&b, "\n\nHuman: ");
+	if (name && *name) {
+		buf_puts(&b, name);
+		buf_puts(&b, ": ");
+	}
+	buf_put(&b, text, len);
+	n = tokenizer_count(TOKENIZER_CLAUDE, b.data, b.len);
+	buf_free(&b);
+	return n > off ? n - off : 0;
+}
+
+/* What SillyTavern counts for a message: for an OpenAI encoding
  * gpt-3.5-turbo's 3 tokens per message, its role and text, and its name
- * and 1 more when it has one. */
+ * and 1 more when it has one; for a claude name see tb_claude_tokens(). */
 static size_t
 message_tokens(const struct tb *t, const char *role, const char *name,
     const char *text)
 {
 	size_t n = 3;
 
+	if (t->tok == TOKENIZER_CLAUDE)
+		return tb_claude_tokens(name, text, strlen(text), 3);
 	if (role)
 		n += tokenizer_count(t->tok, role, strlen(role));
 	n += tokenizer_count(t->tok, text, strlen(text));

@@ -176,9 +176,11 @@ item_where(struct tb *t, uint32_t it, const char *id,
 		if (strcmp(source, "preset"))
 			return;
 	}
-	if (pp && pp->node)
+	if (pp && pp->node) {
 		tb_item_at(t, it, tree_get(pp->node, "content") ?
 		    tree_get(pp->node, "content") : pp->node);
+		t->rep->items[it].object = pp->node;
+	}
 }
 
 /* A prompt of the order: its item, with text raw. */

@@ -97,6 +97,8 @@ sandbox_chat(struct tb *t)
 		t->chat.msgs[t->chat.n - 1].narrator =
 		    t->chat.all[t->chat.nall - 1].narrator =
 		    tb_role_of(m->role) == ROLE_SYSTEM;
+		if (m->thinking)
+			t->chat.msgs[t->chat.n - 1].thinking = m;
 	}
 }
 

@@ -61,6 +61,39 @@ preset_name(struct tb *t)
 	return dot ? arena_strndup(&t->run->arena, b, (size_t)(dot - b)) : b;
 }
 
+/*
+ * beforeNormalizeAssets, afterNormalizeAssets: the regex scripts before
+ * seed 002's merge (after: as merged), {"global": [...], "preset":
+ * [...], "scoped": [...]}, each script the object as read; what the
+ * hooks return is read again, as the scripts of each scope.
+ */
+static bool
+rehook(struct tb *t, const char *point)
+{
+	static const char *const scopes[] = { "global", "preset", "scoped" };
+	const struct tavern_hooks *h = &t->in->hooks;
+	struct arena *a = &t->run->arena;
+	struct node *d = tree_table(a), *arr[LEN(scopes)];
+	size_t i, k;
+	bool ok = true;
+
+	if (!tavern_hooked(h, point))
+		return true;
+	for (k = 0; k < LEN(scopes); k++)
+		arr[k] = tree_put(a, d, scopes[k], tree_array(a));
+	for (i = 0; i < t->scripts.n; i++)
+		tree_push(a, arr[t->scripts.v[i].scope],
+		    tree_copy(a, t->scripts.v[i].node));
+	if (!h->run(h->ctx, t->run, point, &d))
+		return false;
+	regex_set_free(&t->scripts);
+	regex_set_init(&t->scripts);
+	for (k = 0; k < LEN(scopes); k++)
+		ok &= regex_set_add(t->run, &t->scripts, (enum regex_scope)k,
+		    tree_get(d, scopes[k]));
+	return ok;
+}
+
 bool
 tb_regex_load(struct tb *t)
 {
@@ -87,6 +120,15 @@ tb_regex_load(struct tb *t)
 	    tree_has_string(tree_get(ext, "character_allowed_regex"),
 	    path_base(t->in->card)))
 		ok &= regex_set_add(run, set, REGEX_SCOPED, scoped);
+	/* Seed 002's merge: the scripts read, those it drops, those that
+	 * run (merged_regex's meta). */
+	if (ok)
+		ok = rehook(t, "beforeNormalizeAssets");
+	for (i = 0; i < set->n; i++)
+		t->rx_inputs[set->v[i].scope]++;
+	t->rx_deduped = regex_set_dedup(run, set);
+	if (ok)
+		ok = rehook(t, "afterNormalizeAssets");
 	t->scripts_loaded = true;
 	return ok;
 }
@@ -165,24 +207,21 @@ tb_regex_rules(struct tb *t)
 	struct arena *a = &t->run->arena;
 	struct node *res = tree_table(a), *rules = tree_array(a);
 	struct node *meta, *order, *counts;
-	size_t n[LEN(scopes)] = { 0 }, i;
+	size_t i;
 
-	for (i = 0; t->scripts_loaded && i < t->scripts.n; i++) {
-		const struct regex_script *sc = &t->scripts.v[i];
-
-		n[sc->scope]++;
-		tree_push(a, rules, tree_copy(a, sc->node));
-	}
+	for (i = 0; t->scripts_loaded && i < t->scripts.n; i++)
+		tree_push(a, rules, tree_copy(a, t->scripts.v[i].node));
 	tree_put(a, res, "regex_rules", rules);
 	meta = tree_put(a, res, "meta", tree_table(a));
 	order = tree_put(a, meta, "order", tree_array(a));
 	counts = tree_put(a, meta, "input_counts", tree_table(a));
 	for (i = 0; i < LEN(scopes); i++) {
 		tree_push(a, order, tree_str(a, scopes[i]));
-		tree_put(a, counts, scopes[i], tree_int(a, (int64_t)n[i]));
+		tree_put(a, counts, scopes[i], tree_int(a,
+		    (int64_t)t->rx_inputs[i]));
 	}
-	/* SillyTavern runs every script it holds, duplicates too. */
-	tree_put(a, meta, "dedup_removed_count", tree_int(a, 0));
+	tree_put(a, meta, "dedup_removed_count", tree_int(a,
+	    (int64_t)t->rx_deduped));
 	tree_put(a, meta, "total", tree_int(a, (int64_t)rules->u.array.n));
 	return res;
 }

@@ -214,12 +214,24 @@ entry_regex(void *ctx, const char *text, int64_t depth)
 	    (int)depth, text);
 }
 
+/* World info's budget (wi.h): SillyTavern counts a text there as a
+ * system message of that content alone, one less (countTokensOpenAIAsync
+ * with full): for an OpenAI encoding 3 + "system" + the text + 3, less 1;
+ * for a claude name the Claude prompt "\n\nHuman: " and the text, less
+ * 1.  An empty text is 0. */
 static int64_t
-count_text(void *ctx, const char *text, size_t len)
+count_text(void *ctx, const char *text, size_t len, bool start)
 {
 	const struct tb *t = ctx;
 
-	return (int64_t)tokenizer_count(t->tok, text, len);
+	if (!start)
+		return (int64_t)tokenizer_count(t->tok, text, len);
+	if (len == 0)
+		return 0;
+	if (t->tok == TOKENIZER_CLAUDE)
+		return (int64_t)tb_claude_tokens(NULL, text, len, 1);
+	return (int64_t)(tokenizer_count(t->tok, text, len) +
+	    tokenizer_count(t->tok, "system", 6) + 5);
 }
 
 /* The character's tag ids, as SillyTavern's tag filter reads them:

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct tavern_msg;
+
 struct node;
 struct run;
 
@@ -25,6 +27,9 @@ struct tchat_msg {
 	int64_t nswipes;                /* -1: no swipes array */
 	const char *memory;             /* extra.memory, or NULL */
 	const char *reasoning;          /* extra.reasoning, or NULL */
+	/* A sandbox's thinking message before this one (tbuild.h, struct
+	 * tavern_msg), or NULL; never regexed nor substituted. */
+	const struct tavern_msg *thinking;
 	const struct node *node;        /* its object in the chat file (for
 	                                 * its line), or NULL: made here */
 };

@@ -72,12 +72,22 @@ struct tavern_item {
 	uint32_t src;
 	struct span span;
 	const char *field;
+	/* The object it was read from, when it is one: a preset prompt
+	 * (its identifier, name, role, injection fields, ...); else NULL.
+	 * Seed 002's source carries its fields. */
+	const struct node *object;
 	/* joined: from the macros stage on, its text is part of item
 	 * into's (extension prompts at one place are joined, then
 	 * substituted once, tbuild_ext.c); its own texts stay for its
 	 * stages alone, and a message's text at those stages skips it. */
 	bool joined;
 	uint32_t into;
+	/* A chat message's thinking (seed 002's role "thinking"): the
+	 * same text at every stage, sent as the reasoning of its message;
+	 * where it was read.  NULL: none. */
+	const char *thinking;
+	uint32_t thinking_src;
+	struct span thinking_span;
 };
 
 struct tavern_report {

@@ -121,11 +121,17 @@ struct wi_input {
 	const char *(*substitute)(void *ctx, const char *text,
 	    const struct wi_book *book, const struct world_entry *e);
 	void *substitute_ctx;
-	/* Token count; NULL = the estimate wi_estimate_tokens().  It must
-	 * add up over a split made just before an ASCII letter or digit that
-	 * follows a newline (the BPE encodings' pre-tokenizers always split
-	 * there), so the budget counts each entry's text once. */
-	int64_t (*count_tokens)(void *ctx, const char *text, size_t len);
+	/* Token count; NULL = the estimate wi_estimate_tokens().  The
+	 * budget compares what SillyTavern's getTokenCountAsync() gives for
+	 * the text activated before and for the new text; start says that
+	 * text begins at text (what such a count adds once, for the whole
+	 * text, is added: 0 for an empty text), else text continues one.
+	 * It must add up over a split made just before an ASCII letter or
+	 * digit that follows a newline (the BPE encodings' pre-tokenizers
+	 * always split there): count(A B, start) = count(A, start) +
+	 * count(B, false), so the budget counts each entry's text once. */
+	int64_t (*count_tokens)(void *ctx, const char *text, size_t len,
+	    bool start);
 	void *count_tokens_ctx;
 	/* The WORLD_INFO regex scripts, run as SillyTavern runs them: on
 	 * each activated entry's content before it joins its slot, with

@@ -26,6 +26,7 @@
 #include "diag/diag.h"
 #include "diag/run.h"
 #include "base/util.h"
+#include "text/jsregex.h"
 
 #define MAX_SCAN_DEPTH 1000
 #define REGEX_MATCH_LIMIT 200000
@@ -36,6 +37,8 @@ struct wi_key {
 	const char *cmp;        /* lower-cased unless case-sensitive */
 	size_t len;
 	pcre2_code *re;         /* a /pattern/flags key; else NULL */
+	struct jsregex_prefix pre;      /* where a match of re can begin */
+	bool has_pre;
 	bool words;             /* only word bytes: an index lookup */
 	bool spaced;            /* holds whitespace: substring match */
 	/* The last scan, so that a recursion pass searches only the text
@@ -171,6 +174,21 @@ lower(struct wi_scan *sc, const char *s, size_t n, size_t *outlen)
 	}
 	buf_reserve(&b, n + 1);
 	while (i < n) {
+		/* A run of ASCII at once: most text, even with some
+		 * curly quotes in it. */
+		for (k = i; k < n && (unsigned char)s[k] < 0x80; k++)
+			;
+		if (k > i) {
+			size_t j;
+
+			buf_reserve(&b, k - i + 1);
+			for (j = i; j < k; j++)
+				b.data[b.len++] = (s[j] >= 'A' && s[j] <= 'Z') ?
+				    (char)(s[j] + 32) : s[j];
+			b.data[b.len] = '\0';
+			i = k;
+			continue;
+		}
 		k = utf8_decode(s + i, n - i, &cp);
 		if (k == 0) {
 			buf_putc(&b, s[i++]);
@@ -615,6 +633,13 @@ prepare_list(struct wi_scan *sc, const struct wi_book *book,
 		key->re = t[0] == '/' ? compile_regex(key->text, n, NULL, 0,
 		    NULL) : NULL;
 		if (key->re) {
+			size_t plen;
+			unsigned fl;
+
+			if (split_regex(key->text, n, &plen, &fl))
+				key->has_pre = jsregex_prefix(key->text + 1,
+				    plen, fl & (1u << 1), fl & (1u << 5),
+				    &key->pre);
 			if (sc->ncodes == sc->capcodes) {
 				sc->capcodes = sc->capcodes ?
 				    sc->capcodes * 2 : 16;
@@ -866,10 +891,17 @@ match_regex(struct wi_scan *sc, const struct world_entry *e,
 	start = sc->j_starts[WORLD_MATCH__COUNT + 1];
 	for (i = 0; i < from; i++)
 		start += 2 + sc->rec[i].rawlen;
+	if (!from)
+		start = 0;
+	/* Straight to where the key's literal prefix occurs, if it does:
+	 * the same outcome (jsregex_prefix()). */
+	if (k->has_pre && (start = jsregex_prefix_find(&k->pre,
+	    sc->joined.data, sc->joined.len, start)) == SIZE_MAX)
+		return false;
 	/* The interpreter only: the JIT counts its match limit otherwise,
 	 * and the same input must give the same result everywhere. */
 	rc = pcre2_match(k->re, (PCRE2_SPTR)sc->joined.data, sc->joined.len,
-	    from ? start : 0, 0, sc->md, sc->mctx);
+	    start, 0, sc->md, sc->mctx);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
 	    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT) {
 		m->limit = true;

@@ -147,5 +147,8 @@ struct node *world_to_book(struct arena *a, const struct world *w);
 const char *world_position_name(int position);
 const char *world_logic_name(int logic);
 const char *world_trigger_name(int trigger);
+/* A match* field's key: the world file's spelling (matchScenario) or,
+ * with book, the card's character_book one (match_scenario). */
+const char *world_match_key(int match, bool book);
 
 #endif

@@ -1390,6 +1390,11 @@ again:
 		die("out of memory");
 	re->behind = t.behind;
 	re->nbehind = t.nbehind;
+	if (!body && !(opts & PCRE2_AUTO_CALLOUT) && t.nbehind == 0 &&
+	    !(flags & JSREGEX_Y) && !(re->has_prefix = jsregex_prefix(pat,
+	    len, flags & JSREGEX_I, false, &re->prefix)))
+		re->has_starts = jsregex_start_bytes(out.data ? out.data : "",
+		    out.len, opts, re->starts);
 	jsregex_set_limits(re, JSREGEX_MATCH_LIMIT, JSREGEX_DEPTH_LIMIT);
 	pcre2_set_heap_limit(re->mctx, JSREGEX_HEAP_LIMIT);
 	re->ngroups = t.ngroups;
@@ -1461,16 +1466,54 @@ jsregex_match_data_free(void *md)
 		pcre2_match_data_free(md);
 }
 
+static enum jsregex_result attempt(struct jsregex *re, void *md,
+    const char *subject, size_t len, size_t start, uint32_t options,
+    size_t *ov);
+
+/* A regex with start bytes (jsregex_start_bytes()): the whole regex
+ * anchored at offset 0 and at each such byte, the first that does not
+ * fail to match giving the answer, as an unanchored search would. */
+static enum jsregex_result
+at_starts(struct jsregex *re, void *md, const char *subject, size_t len,
+    size_t start, size_t *ov)
+{
+	const unsigned char *s = (const unsigned char *)subject;
+	enum jsregex_result r;
+	size_t p;
+
+	for (p = start; p < len; p++) {
+		if (p > 0 && !(re->starts[s[p] >> 3] & (1u << (s[p] & 7))))
+			continue;
+		if (p > 0 && (s[p] & 0xC0) == 0x80)
+			continue;       /* inside a character */
+		r = attempt(re, md, subject, len, p, PCRE2_ANCHORED, ov);
+		if (r != JSREGEX_NOMATCH)
+			return r;
+	}
+	if (start == 0 && len == 0)
+		return attempt(re, md, subject, len, 0, PCRE2_ANCHORED, ov);
+	return JSREGEX_NOMATCH;
+}
+
 enum jsregex_result
 jsregex_match(struct jsregex *re, void *md, const char *subject,
     size_t len, size_t start, size_t *ov)
+{
+	if (!re->code)
+		return JSREGEX_NOMATCH;
+	if (re->has_starts)
+		return at_starts(re, md, subject, len, start, ov);
+	return attempt(re, md, subject, len, start, 0, ov);
+}
+
+static enum jsregex_result
+attempt(struct jsregex *re, void *md, const char *subject, size_t len,
+    size_t start, uint32_t options, size_t *ov)
 {
 	int rc;
 	uint32_t k;
 	PCRE2_SIZE *v;
 
-	if (!re->code)
-		return JSREGEX_NOMATCH;
 	if (re->jit_pending) {
 		/* Without JIT (not built in, no executable memory) the
 		 * interpreter gives the same matches. */
@@ -1482,10 +1525,18 @@ jsregex_match(struct jsregex *re, void *md, const char *subject,
 	re->scan = 0;
 	re->scan_start = SIZE_MAX;
 	pcre2_set_callout(re->mctx, outer_callout, re);
+	if (re->has_prefix) {
+		size_t at = jsregex_prefix_find(&re->prefix, subject, len,
+		    start);
+
+		if (at == SIZE_MAX)
+			return JSREGEX_NOMATCH;
+		start = at;
+	}
 	/* The caller checked the UTF-8 (jsregex_valid()), once per text
 	 * rather than once per match. */
 	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
-	    PCRE2_NO_UTF_CHECK, md, re->mctx);
+	    PCRE2_NO_UTF_CHECK | options, md, re->mctx);
 	/* JIT code runs on PCRE2's 32 KB default stack until a match needs
 	 * more; then on its own stack of up to 4 MB, the match run again
 	 * (a match does not depend on the stack it ran on). */
@@ -1494,7 +1545,7 @@ jsregex_match(struct jsregex *re, void *md, const char *subject,
 	    4 * 1024 * 1024, NULL)) != NULL) {
 		pcre2_jit_stack_assign(re->mctx, NULL, re->jitstack);
 		rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
-		    PCRE2_NO_UTF_CHECK, md, re->mctx);
+		    PCRE2_NO_UTF_CHECK | options, md, re->mctx);
 	}
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return JSREGEX_NOMATCH;

@@ -123,6 +123,39 @@ struct jsregex_origin {
 
 struct jsregex_behind;
 
+/*
+ * The literal every match begins with (jsregex_prefix.c), found in the
+ * pattern's source, JavaScript's or PCRE2's: jsregex_prefix() fills p
+ * and says whether there is one; jsregex_prefix_find() gives the first
+ * offset >= from of s[0..len) where a match can begin, or SIZE_MAX when
+ * none can.  A search started there gives the same match, offsets and
+ * limit errors as one started at from (a caller that counts steps
+ * across start positions, as automatic callouts do, must not skip).
+ */
+struct jsregex_prefix {
+	char lit[16];           /* lower-cased when caseless */
+	size_t len;
+	bool caseless;
+	bool digit;             /* an ASCII digit follows the literal */
+	bool sk;                /* caseless with s or k: U+017F and U+212A
+	                         * match those too */
+};
+bool jsregex_prefix(const char *pat, size_t len, bool caseless,
+    bool sticky, struct jsregex_prefix *p);
+size_t jsregex_prefix_find(const struct jsregex_prefix *p, const char *s,
+    size_t len, size_t from);
+/*
+ * For a translated pattern (PCRE2 syntax, compiled with opts) whose
+ * top-level alternatives are some anchored at the start (\A) and some
+ * not, where PCRE2's interpreter tries every position: the bytes the
+ * other alternatives can begin with, from PCRE2's own start bitmap of
+ * them alone.  A match then begins at offset 0 or at such a byte; the
+ * caller runs the whole regex anchored at each of those.  False when it
+ * does not apply.
+ */
+bool jsregex_start_bytes(const char *pat, size_t len, uint32_t opts,
+    uint8_t bits[32]);
+
 struct jsregex {
 	void *code;             /* pcre2_code_8, owned */
 	void *mctx;             /* pcre2_match_context_8, owned */
@@ -149,6 +182,14 @@ struct jsregex {
 	 * than its limit stops as over the limit. */
 	uint64_t scan, scan_limit;
 	size_t scan_start, scan_at;
+	/* Where a match can begin (see jsregex_prefix()): unused with
+	 * automatic callouts or emulated look-behinds. */
+	struct jsregex_prefix prefix;
+	bool has_prefix;
+	/* Or the bytes a match can begin with besides offset 0 (see
+	 * jsregex_start_bytes()). */
+	uint8_t starts[32];
+	bool has_starts;
 };
 
 /*

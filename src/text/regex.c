@@ -439,6 +439,61 @@ regex_set_add(struct run *run, struct regex_set *set,
 	return ok;
 }
 
+/* A script's merge key (regex_set_dedup()): what, and its text. */
+static const char *
+dedup_key(const struct regex_script *s, const char **what)
+{
+	const struct node *id = s->node ? tree_get(s->node, "id") : NULL;
+
+	if (id && id->kind == NODE_STRING && id->u.str.len) {
+		*what = "id";
+		return id->u.str.s;
+	}
+	if (s->name && *s->name) {
+		*what = "name";
+		return s->name;
+	}
+	*what = "findRegex";
+	return s->find ? s->find : "";
+}
+
+size_t
+regex_set_dedup(struct run *run, struct regex_set *set)
+{
+	size_t i, j, k = 0, dropped = 0;
+
+	for (i = 0; i < set->n; i++) {
+		const char *what, *key = dedup_key(&set->v[i], &what);
+
+		for (j = 0; j < k; j++) {
+			const char *w2, *k2 = dedup_key(&set->v[j], &w2);
+
+			if (strcmp(what, w2) == 0 && strcmp(key, k2) == 0)
+				break;
+		}
+		if (j < k) {
+			const struct source *first = set->v[j].src;
+			unsigned line = 0, col = 0;
+
+			if (first)
+				source_linecol(first, set->v[j].span.off,
+				    &line, &col);
+			diag_warning(run, set->v[i].src, set->v[i].span,
+			    MSG_REGEX_DUPLICATE, set->v[i].name ?
+			    set->v[i].name : "", what, first ?
+			    arena_printf(&run->arena, "%s:%u:%u",
+			    first->path, line + first->line_base, col) : "?");
+			jsregex_free(&set->v[i].re);
+			free(set->v[i].cache);
+			dropped++;
+			continue;
+		}
+		set->v[k++] = set->v[i];
+	}
+	set->n = k;
+	return dropped;
+}
+
 bool
 regex_selected(const struct regex_script *s, enum regex_placement placement,
     unsigned call, int depth)

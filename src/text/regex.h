@@ -190,6 +190,15 @@ bool regex_set_add(struct run *run, struct regex_set *set,
     enum regex_scope scope, const struct node *scripts);
 
 /*
+ * Seed 002's merge (SmartTavern's assets normaliser): a script whose
+ * key -- its "id" when it has a non-empty one, else its scriptName when
+ * non-empty, else its findRegex -- is the key of a script before it in
+ * run order is dropped, with a warning at its place; the first stays.
+ * Returns how many were dropped (merged_regex's dedup_removed_count).
+ */
+size_t regex_set_dedup(struct run *run, struct regex_set *set);
+
+/*
  * Run the scripts that apply to this call on text[0..len) and append the
  * result to out.  call: enum regex_call bits; depth: the message depth
  * or REGEX_NO_DEPTH.  Returns false after reporting a script that hit a

@@ -88,6 +88,26 @@
  * PCRE2 report an error on a match (a limit hit on a pathological input),
  * the match is retried without JIT, and failing that one code point is
  * taken as a piece: the count then stays close but is no longer exact.
+ *
+ * Claude's tokenizer (TOKENIZER_CLAUDE, "claude") is the one SillyTavern
+ * 1.15 counts claude-* models with: its src/tokenizers/claude.json, a
+ * Hugging Face tokenizer (Anthropic's legacy vocabulary, 65,000 ids: ranks/
+ * README.md) run by @agnai/web-tokenizers 0.1.3 (tokenizers 0.13.3 in
+ * WebAssembly).  It gives that library's encode(text) ids:
+ *
+ *   1. The added tokens <EOT> <META> <META_START> <META_END> <SOS> (ids
+ *      0-4) are found in the raw text first, leftmost (none is a prefix
+ *      of another), each one token; the text between is tokenized alone.
+ *   2. That text is normalized to NFKC with the tables of the Rust crate
+ *      unicode-normalization-alignments 0.1.12 (Unicode 9.0), which
+ *      nfkc-gen.py rebuilt from Python's and checked against the library
+ *      entry by entry (ranks/nfkc.txt).
+ *   3. It is split by GPT-2's pattern, 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+
+ *      | ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+, as Oniguruma runs it
+ *      (\s being Unicode's White_Space; both engines know Unicode 14).
+ *   4. Each piece's bytes are merged by the vocabulary's merge rules, the
+ *      lowest rule first, leftmost on ties; a piece is never looked up
+ *      whole, and long pieces are not cut into windows (tokenizer_bpe.c).
  */
 #ifndef TOKENIZER_H
 #define TOKENIZER_H
@@ -99,6 +119,8 @@
 enum tokenizer_kind {
 	TOKENIZER_CL100K,
 	TOKENIZER_O200K,
+	TOKENIZER_CLAUDE,       /* see "Claude's tokenizer" above */
+	TOKENIZER__COUNT
 };
 
 /* A growable array of token ids.  Start it as TOKENIZER_IDS_INIT;
@@ -118,17 +140,23 @@ struct tokenizer_message {
 	const char *content;
 };
 
-/* The encoding called name ("cl100k_base", "o200k_base"): true and *kind
- * set, or false. */
+/* The encoding called name ("cl100k_base", "o200k_base", "claude"): true
+ * and *kind set, or false. */
 bool tokenizer_by_name(const char *name, enum tokenizer_kind *kind);
 const char *tokenizer_name(enum tokenizer_kind kind);
 
-/* The encoding SillyTavern 1.15's getTokenizerModel() picks for an OpenAI
- * model name, by substring as it does: "o1" itself, o1-preview, o1-mini, o3-mini, o3,
- * o4-mini, gpt-5, gpt-4o, chatgpt-4o-latest, gpt-4.1 and gpt-4.5 are
- * o200k_base; gpt-4, gpt-3.5-turbo, NULL and every other name cl100k_base. */
+/* The encoding SillyTavern 1.15's server (getTokenizerModel() of
+ * src/endpoints/tokenizers.js) picks for a model name, by substring and in
+ * its order: "o1" itself, o1-preview, o1-mini, o3-mini, o3, o4-mini,
+ * gpt-5, gpt-4o, chatgpt-4o-latest, gpt-4.1 and gpt-4.5 are o200k_base;
+ * then gpt-4 and gpt-3.5-turbo are cl100k_base; then a name with "claude"
+ * is Claude's; NULL and every other name are cl100k_base (SillyTavern's
+ * default, gpt-3.5-turbo; the names it gives a tokenizer strata lacks,
+ * llama, mistral, gemma..., are among them). */
 enum tokenizer_kind tokenizer_for_model(const char *model);
-/* Is model an OpenAI model name whose encoding strata has: one that
+/* Is model an OpenAI model name whose encoding strata has (Claude's
+ * tokenizer is SillyTavern's, not the API's, so a claude name is not
+ * known here): one that
  * begins with gpt-3.5, gpt-4, gpt-5, chatgpt-, o1, o3 or o4 (each of the
  * last three alone or followed by '-'), after an optional "openai/"?  NULL and every other name (a
  * Claude, Gemini or local model) are not: their counts are estimates. */

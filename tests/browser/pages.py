@@ -2,13 +2,16 @@
 """pages.py BIN GOLDEN SHARED OUT: write the inspector pages the browser
 suite loads, and print their list (inspect.mjs's PAGES.json).
 
-The pages: the html-profile, html-tavern, html-diff and html-diff-tavern
-golden cases, run again into OUT; what each should hold (messages, items) is read from the
-same build as JSON (strata debug --json, strata diff --json), never
-written down by hand.  With SHARED's SillyTavern samples, also the stress
+The pages: the html-profile, html-tavern, html-diff, html-diff-tavern
+and html-diff-tavern-items golden cases, run again into OUT; what each
+should hold (messages, items) is read from the same build as JSON
+(strata debug --json, strata diff --json) or, for a diff of SillyTavern
+builds, found here from the two documents, never written down by
+hand.  With SHARED's SillyTavern samples, also the stress
 page: the Seraphina card, the default preset, a 400-message chat, 40
 regex scripts (the 4 samples and 36 made here) and a world of 300
-entries, which must be under 3 MB and render in under a second.
+entries, which must be under 3 MB (inspect.mjs) and render in under a
+second (render.mjs, a benchmark: tests/bench/inspector.sh).
 """
 import json, os, random, shlex, subprocess, sys
 
@@ -105,6 +108,81 @@ def item_links(doc, cwd):
     return links
 
 
+def item_changes(old, new):
+    """The item-level changes of a diff of two SillyTavern builds, found
+    here from the two documents, independently of strata's review: each
+    as [group, kind, id], the group being the item's source (its origin;
+    documents saved before items had one name it source) and the
+    Author's Note a source of its own, as on the page.  Items match by
+    identifier (the n-th of an id with the n-th); an item moved when it
+    is in the request on both sides but off a longest common subsequence
+    of the two request orders (by message, then place in it); a text
+    changed when the texts sent (the last stage) differ and the item is
+    in the request on both sides or on neither."""
+    def items(doc):
+        seen, out = {}, []
+        for it in doc["items"]:
+            n = seen.get(it["id"], 0)
+            seen[it["id"]] = n + 1
+            out.append(((it["id"], n), it))
+        return out
+
+    def group(it):
+        if it["id"].startswith("authorsNote"):
+            return "author's note"
+        o = it.get("origin")
+        return o if isinstance(o, str) else it["source"]
+
+    def order(doc, its):
+        place = {}
+        for k, it in its:
+            m = it["message"]
+            if m is not None and it["reason"] is None:
+                ids = doc["messages"][m - 1]["items"]
+                if it["id"] in ids:
+                    place[k] = (m, ids.index(it["id"]))
+        return sorted(place, key=place.get)
+
+    o_its, n_its = items(old), items(new)
+    o_by = dict(o_its)
+    a, b = order(old, o_its), order(new, n_its)
+    t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        for j in range(len(b) - 1, -1, -1):
+            t[i][j] = t[i + 1][j + 1] + 1 if a[i] == b[j] else \
+                max(t[i + 1][j], t[i][j + 1])
+    on, i, j = set(), 0, 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            on.add(b[j])
+            i, j = i + 1, j + 1
+        elif t[i + 1][j] >= t[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    out = []
+    for k, n in n_its:
+        o = o_by.get(k)
+        if o is None:
+            out.append([group(n), "added", k[0]])
+            continue
+        oa, na = o["reason"] is None, n["reason"] is None
+        if oa and not na or (not oa and not na and
+                             o["reason"] != n["reason"]):
+            out.append([group(n), "skipped", k[0]])
+        elif na and not oa:
+            out.append([group(n), "unskipped", k[0]])
+        if oa == na and o["stages"]["regex-post"] != \
+                n["stages"]["regex-post"]:
+            out.append([group(n), "changed", k[0]])
+        if k in b and k in a and k not in on:
+            out.append([group(n), "moved", k[0]])
+    for k, o in o_its:
+        if k not in dict(n_its):
+            out.append([group(o), "removed", k[0]])
+    return sorted(out)
+
+
 pages = []
 
 # --- a profile build ---------------------------------------------------
@@ -122,6 +200,28 @@ pages.append({
                sum(max(len(m["entries"]), 1) for m in doc["messages"])]],
     "stages": True, "injected": "<script>alert('chat')</script>",
     "search": "灯塔"})
+
+# --- a profile build whose budget cut entries ---------------------------
+# Each entry the budget truncated or gave its fallback: its message's
+# stages end with a "budget" stage showing the text that was sent.
+name = "html-budget-cuts"
+cwd = os.path.join(golden, name)
+args = case_args(name)
+doc = json.loads(run(without_html(args) + ["--json"], cwd))
+ents = {e["key"]: e for e in doc["entries"]}
+pages.append({
+    "name": name, "html": write(name, run(args, cwd)),
+    "png": os.path.join(out, name + ".png"),
+    "messages": len(doc["messages"]),
+    "items": [["#left-out ul.pieces > li",
+               sum(e["status"] != "active" for e in doc["entries"])]],
+    "budgetStages": [{"key": k["key"], "message": ents[k["key"]]["message"],
+                      "cut": k["cut"], "at": k.get("at"),
+                      "tokens": k["tokens"], "kept": k["kept"],
+                      "sent": ents[k["key"]]["content"]}
+                     for k in doc["budget"]["cuts"]
+                     if k["cut"] in ("fallback", "truncated")],
+    "stages": True, "search": "archive"})
 
 # --- a SillyTavern build -----------------------------------------------
 name = "html-tavern"
@@ -158,24 +258,28 @@ pages.append({
     "stages": False, "injected": "<script>alert('diff')</script>",
     "search": "3 + 3"})
 
-# --- a diff of two saved SillyTavern builds ----------------------------
-name = "html-diff-tavern"
-cwd = os.path.join(golden, name)
-args = case_args(name)
-docs = [json.load(open(os.path.join(cwd, f), encoding="utf-8"))
-        for f in ("old.json", "new.json")]
-changes = json.loads(run(without_html(args) + ["--json"], cwd, (0, 1)))
-pages.append({
-    "name": name, "html": write(name, run(args, cwd, (0, 1))),
-    "png": os.path.join(out, name + ".png"),
-    "messages": aligned_rows(docs[0]["messages"], docs[1]["messages"]),
-    # the Author's Note is a source of its own, as on the build's page
-    "items": [["#changes li", len(changes["changes"])],
-              ['li.msg[data-layers~="author-s-note"]',
-               sum(any(i.startswith("authorsNote") for i in m["items"])
-                   for m in docs[1]["messages"])]],
-    "stages": False, "injected": "<script>alert(\"turn\")</script>",
-    "search": "old lamp"})
+# --- diffs of two saved SillyTavern builds ----------------------------
+# html-diff-tavern: a regex script and the user's text changed (saved
+# before items had an origin); html-diff-tavern-items: the preset changed
+# (an item of each kind of change: added, removed, text, moved, status).
+for name, search in (("html-diff-tavern", "old lamp"),
+                     ("html-diff-tavern-items", "raining")):
+    cwd = os.path.join(golden, name)
+    args = case_args(name)
+    docs = [json.load(open(os.path.join(cwd, f), encoding="utf-8"))
+            for f in ("old.json", "new.json")]
+    pages.append({
+        "name": name, "html": write(name, run(args, cwd, (0, 1))),
+        "png": os.path.join(out, name + ".png"),
+        "messages": aligned_rows(docs[0]["messages"], docs[1]["messages"]),
+        # the Author's Note is a source of its own, as on the build's
+        # page
+        "items": [['li.msg[data-layers~="author-s-note"]',
+                   sum(any(i.startswith("authorsNote") for i in m["items"])
+                       for m in docs[1]["messages"])]],
+        "changes": item_changes(docs[0], docs[1]),
+        "stages": False, "injected": "<script>alert(\"turn\")</script>",
+        "search": search})
 
 # --- the 400-message stress build --------------------------------------
 st = os.path.join(shared, "samples", "sillytavern")

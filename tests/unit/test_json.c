@@ -421,6 +421,37 @@ test_write_strings(void)
 	CHECK_STR(str("/</script>", 10), "\"/</script>\"");
 }
 
+/* json_plain_span() reads eight bytes at a time: every byte value at
+ * every place of strings up to three words long, after a plain run or
+ * after another stop byte (a borrow must not hide the first stop), is
+ * found where a byte at a time finds it. */
+static void
+test_plain_span(void)
+{
+	char s[24];
+	size_t len, at, want, bad = 0;
+	int c, d;
+
+	for (len = 1; len <= sizeof(s); len++)
+		for (at = 0; at < len; at++)
+			for (c = 0; c < 256; c++)
+				for (d = 0; d < 3; d++) {
+					memset(s, 'a', sizeof(s));
+					s[at] = (char)c;
+					/* a second stop byte after it */
+					if (d && at + 1 < len)
+						s[at + 1] = d == 1 ? '"' :
+						    '\x01';
+					want = c >= 0x20 && c < 0x80 &&
+					    c != '"' && c != '\\' ? (d &&
+					    at + 1 < len ? at + 1 : len) : at;
+					bad += json_plain_span(s, len) != want;
+				}
+	CHECK_INT(bad, 0);
+	CHECK_INT(json_plain_span("", 0), 0);
+	CHECK_INT(json_plain_span("abcdefgh\xe4\xb8\xad", 11), 8);
+}
+
 static void
 test_write_floats(void)
 {
@@ -501,6 +532,7 @@ main(void)
 	test_duplicates();
 	test_depth();
 	test_write_strings();
+	test_plain_span();
 	test_write_floats();
 	test_write_scalars();
 	run_free(&run);

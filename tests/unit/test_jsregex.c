@@ -404,6 +404,105 @@ test_escape_value(void)
 	buf_free(&b);
 }
 
+/* jsregex_prefix(): the literal read from the source, and matches with
+ * the skip the same as without it, for every start offset. */
+static const char *
+prefix_of(const char *pat, bool caseless)
+{
+	static char b[64];
+	struct jsregex_prefix p;
+
+	if (!jsregex_prefix(pat, strlen(pat), caseless, false, &p))
+		return "(none)";
+	snprintf(b, sizeof(b), "%.*s%s%s", (int)p.len, p.lit,
+	    p.digit ? "+digit" : "", p.sk ? "+sk" : "");
+	return b;
+}
+
+static void
+test_prefix(void)
+{
+	static const struct {
+		const char *pat, *flags, *text;
+	} cases[] = {
+		{ "soft\\d+", "g", "soft softer soft1 so ft2 Soft3" },
+		{ "\\brune8(s|es)?\\b", "gi", "rune81 RUNE8s Rune8 rune8es" },
+		{ " {2,}", "g", "a b  c   d" },
+		{ "\\*{2,}", "g", "*a* **b*** *" },
+		{ "\\bSeraphina\\b", "g", "Seraphinas Seraphina's, seraphina" },
+		{ "sun", "gi", "\xC5\xBFun SUN \xE2\x84\xAA" "sun" },
+		{ "kin", "gi", "\xE2\x84\xAA" "in KIN" },
+		{ "ab?c", "g", "ac abc a" },
+		{ "a*b", "g", "aab b" },
+		{ "x{,2}y", "g", "x{,2}y xy" },
+		{ "\\.\\.\\.", "g", "a... b.." },
+		{ "q\\d?z", "g", "qz q1z" },
+		{ "x(a|b)", "g", "xc xb xa" },
+		{ "ab[|)]", "g", "ab ab| ab)" },
+		{ "^\\s+|\\s+$", "g", " \t a b \xC2\xA0x \xE3\x80\x80" },
+		{ "^\\s+|\\s+$", "g", "" },
+		{ "^\\s+|\\s+$", "g", "   " },
+		{ "^a|[bc\\u00e9]+|^d", "gi", "aBcd\xC3\xA9 \xC3\x89" "b a" },
+		{ "^(a|b)|(x)", "g", "bxax" },
+	};
+	struct jsregex_origin at = { NULL, {0, 0}, false, 0, false, "t", false };
+	size_t i, pos;
+
+	CHECK_STR(prefix_of("soft\\d+", false), "soft+digit");
+	{
+		struct jsregex t;
+
+		CHECK(jsregex_compile(&run, &at, "^\\s+|\\s+$", 9, 0, &t));
+		CHECK(t.has_starts);
+		jsregex_free(&t);
+	}
+	CHECK_STR(prefix_of("\\bRune8(s|es)?\\b", true), "rune8");
+	CHECK_STR(prefix_of(" {2,}", false), "  ");
+	CHECK_STR(prefix_of("ab?c", false), "a");
+	CHECK_STR(prefix_of("a*b", false), "(none)");
+	CHECK_STR(prefix_of("a|b", false), "(none)");
+	CHECK_STR(prefix_of("x(a|b)", false), "x");
+	CHECK_STR(prefix_of("ab[|)]", false), "ab");
+	CHECK_STR(prefix_of("ab(c)|d", false), "(none)");
+	CHECK_STR(prefix_of("ab[[:alpha:]|]", false), "(none)");
+	CHECK_STR(prefix_of("ab\\Q|\\E", false), "(none)");
+	CHECK_STR(prefix_of("Sky", true), "sky+sk");
+	CHECK_STR(prefix_of("x{,2}y", false), "(none)");
+	CHECK_STR(prefix_of("ab{3}c", false), "abbb");
+	CHECK_STR(prefix_of("\\bu\\d{2}", false), "u");
+	for (i = 0; i < LEN(cases); i++) {
+		struct jsregex a, b;
+		const char *t = cases[i].text;
+		size_t n = strlen(t), ova[16], ovb[16];
+		void *md;
+
+		CHECK(jsregex_compile(&run, &at, cases[i].pat,
+		    strlen(cases[i].pat), flags_of(cases[i].flags), &a));
+		CHECK(jsregex_compile(&run, &at, cases[i].pat,
+		    strlen(cases[i].pat), flags_of(cases[i].flags), &b));
+		CHECK(2 * (a.ngroups + 1) <= LEN(ova));
+		b.has_prefix = false;
+		b.has_starts = false;
+		md = jsregex_match_data(a.ngroups + 1);
+		for (pos = 0; pos <= n; pos++) {
+			enum jsregex_result ra, rb;
+
+			if (pos < n && ((unsigned char)t[pos] & 0xC0) == 0x80)
+				continue;
+			ra = jsregex_match(&a, md, t, n, pos, ova);
+			rb = jsregex_match(&b, md, t, n, pos, ovb);
+			CHECK_INT(ra, rb);
+			if (ra == JSREGEX_MATCH && rb == JSREGEX_MATCH) {
+				CHECK_INT(ova[0], ovb[0]);
+				CHECK_INT(ova[1], ovb[1]);
+			}
+		}
+		jsregex_match_data_free(md);
+		jsregex_free(&a);
+		jsregex_free(&b);
+	}
+}
+
 int
 main(void)
 {
@@ -420,6 +519,7 @@ main(void)
 	test_errors();
 	test_limit();
 	test_escape_value();
+	test_prefix();
 	run_free(&run);
 	free(err);
 	return check_done("jsregex");

@@ -154,7 +154,7 @@ check_run_line(char *line)
 }
 
 static void
-check_chat(const char *name, unsigned long want)
+check_chat_in(const char *file, const char *name, unsigned long want)
 {
 	struct tokenizer_message msgs[16];
 	struct buf json = BUF_INIT;
@@ -162,7 +162,7 @@ check_chat(const char *name, unsigned long want)
 	const char *model = NULL;
 	size_t n = 0;
 
-	if (!read_file("tokenizer/chat-cases.json", &json) ||
+	if (!read_file(file, &json) ||
 	    !(root = cJSON_Parse(json.data))) {
 		CHECK(!"cannot read chat-cases.json");
 		buf_free(&json);
@@ -226,7 +226,8 @@ check_expected(void)
 		} else if (strcmp(kind, "chat") == 0) {
 			char *name = strtok(rest, " ");
 
-			check_chat(name, strtoul(strtok(NULL, " "), NULL, 10));
+			check_chat_in("tokenizer/chat-cases.json", name,
+			    strtoul(strtok(NULL, " "), NULL, 10));
 			chats++;
 		}
 	}
@@ -234,6 +235,133 @@ check_expected(void)
 	CHECK(runs >= 20);
 	CHECK(chats >= 10);
 	buf_free(&all);
+	buf_free(&text);
+}
+
+/* The ids of text against "COUNT ID..." in p; what says which. */
+static void
+check_ids(const char *what, const char *text, size_t len, char *p)
+{
+	struct tokenizer_ids ids = TOKENIZER_IDS_INIT;
+	unsigned long want, id;
+	char *end;
+	size_t i;
+
+	want = strtoul(p, &end, 10);
+	CHECK_INT(tokenizer_count(TOKENIZER_CLAUDE, text, len), want);
+	tokenizer_encode(TOKENIZER_CLAUDE, text, len, &ids);
+	CHECK_INT(ids.len, want);
+	for (i = 0; ids.len == want && i < ids.len; i++) {
+		id = strtoul(end, &end, 10);
+		if (ids.v[i] != id) {
+			fprintf(stderr, "claude %s: token %zu is %lu, want %lu\n",
+			    what, i, (unsigned long)ids.v[i], id);
+			CHECK(!"a Claude token differs");
+			break;
+		}
+	}
+	if (ids.len != want)
+		fprintf(stderr, "claude %s: %zu tokens, want %lu\n", what,
+		    ids.len, want);
+	tokenizer_ids_free(&ids);
+}
+
+/* Append the bytes of hex string h ("-": none) to b. */
+static void
+put_hex(struct buf *b, const char *h)
+{
+	unsigned v;
+
+	if (strcmp(h, "-") == 0)
+		return;
+	for (; h[0] && h[1] && sscanf(h, "%2x", &v) == 1; h += 2)
+		buf_putc(b, (char)v);
+}
+
+/* "PREFIX HEX COUNT": PREFIX once, then HEX repeat times (a megabyte of
+ * marks, of spaces: each must count in linear time). */
+static void
+check_claude_run(unsigned long repeat, char *rest, struct buf *b)
+{
+	struct buf unit = BUF_INIT;
+	char *prefix = strtok(rest, " "), *hex = strtok(NULL, " "),
+	    *count = strtok(NULL, " ");
+	unsigned long i;
+
+	if (!prefix || !hex || !count) {
+		CHECK(!"malformed run line in claude/expected.txt");
+		return;
+	}
+	buf_reset(b);
+	put_hex(b, prefix);
+	put_hex(&unit, hex);
+	for (i = 0; i < repeat; i++)
+		buf_put(b, unit.data, unit.len);
+	CHECK_INT(tokenizer_count(TOKENIZER_CLAUDE, b->data, b->len),
+	    strtoul(count, NULL, 10));
+	buf_free(&unit);
+}
+
+/* Every value of tokenizer/claude/expected.txt (claude/gen-expected.mjs:
+ * the library SillyTavern runs Claude's tokenizer with). */
+static void
+check_claude(void)
+{
+	struct buf all = BUF_INIT, json = BUF_INIT, text = BUF_INIT;
+	char *line, *next, *kind, *rest, *name, path[512];
+	cJSON *texts = NULL, *t;
+	int ntext = 0, files = 0, chats = 0, runs = 0;
+
+	if (!read_file("tokenizer/claude/expected.txt", &all) ||
+	    !read_file("tokenizer/claude/texts.json", &json) ||
+	    !(texts = cJSON_Parse(json.data))) {
+		CHECK(!"cannot read tokenizer/claude/");
+		goto out;
+	}
+	for (line = all.data; line && *line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		if (line[0] == '#' || !(rest = strchr(line, ' ')))
+			continue;
+		kind = line;
+		*rest++ = '\0';
+		name = strtok(rest, " ");
+		rest = strtok(NULL, "");
+		if (!name || !rest) {
+			CHECK(!"malformed line in claude/expected.txt");
+			continue;
+		}
+		if (strcmp(kind, "text") == 0) {
+			t = cJSON_GetArrayItem(texts, atoi(name));
+			CHECK(cJSON_IsString(t));
+			if (cJSON_IsString(t))
+				check_ids(name, t->valuestring,
+				    strlen(t->valuestring), rest);
+			ntext++;
+		} else if (strcmp(kind, "file") == 0) {
+			snprintf(path, sizeof(path), "tokenizer/corpus/%s",
+			    name);
+			CHECK(read_file(path, &text));
+			check_ids(name, text.data ? text.data : "", text.len,
+			    rest);
+			files++;
+		} else if (strcmp(kind, "chat") == 0) {
+			check_chat_in("tokenizer/claude/chat-cases.json", name,
+			    strtoul(rest, NULL, 10));
+			chats++;
+		} else if (strcmp(kind, "run") == 0) {
+			check_claude_run(strtoul(name, NULL, 10), rest, &text);
+			runs++;
+		}
+	}
+	CHECK(runs >= 9);
+	CHECK(ntext >= 600);
+	CHECK(files >= 15);
+	CHECK(chats >= 9);
+out:
+	cJSON_Delete(texts);
+	buf_free(&all);
+	buf_free(&json);
 	buf_free(&text);
 }
 
@@ -250,6 +378,21 @@ check_names(void)
 	CHECK(!tokenizer_by_name("", &k));
 	CHECK_STR(tokenizer_name(TOKENIZER_CL100K), "cl100k_base");
 	CHECK_STR(tokenizer_name(TOKENIZER_O200K), "o200k_base");
+	CHECK(tokenizer_by_name("claude", &k) && k == TOKENIZER_CLAUDE);
+	CHECK_STR(tokenizer_name(TOKENIZER_CLAUDE), "claude");
+	/* SillyTavern's order: OpenAI names first, then claude. */
+	CHECK(tokenizer_for_model("claude-3-haiku") == TOKENIZER_CLAUDE);
+	CHECK(tokenizer_for_model("anthropic/claude-3.5-sonnet") ==
+	    TOKENIZER_CLAUDE);
+	CHECK(tokenizer_for_model("gpt-4-claude") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("gpt-4o-claude") == TOKENIZER_O200K);
+	CHECK(tokenizer_for_model("Claude-3") == TOKENIZER_CL100K);
+	CHECK(!tokenizer_model_known("claude-3-haiku"));
+	CHECK(tokenizer_token(TOKENIZER_CLAUDE, 0, &n) == NULL);
+	CHECK(tokenizer_token(TOKENIZER_CLAUDE, 4, &n) == NULL);
+	CHECK((t = tokenizer_token(TOKENIZER_CLAUDE, 5, &n)) && n == 1 &&
+	    t[0] == '!');
+	CHECK(tokenizer_token(TOKENIZER_CLAUDE, 65000, &n) == NULL);
 
 	CHECK(tokenizer_for_model("gpt-4o") == TOKENIZER_O200K);
 	CHECK(tokenizer_for_model("gpt-4o-mini-2024-07-18") == TOKENIZER_O200K);
@@ -899,6 +1042,7 @@ main(void)
 {
 	progname = "test_tokenizer";
 	check_expected();
+	check_claude();
 	check_names();
 	check_pathological();
 	check_chunked();

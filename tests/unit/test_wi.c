@@ -92,6 +92,16 @@ main(void)
 	CHECK(fires("/[^]/", "q", 0, 1));
 	CHECK(!fires("/[]/", "q", 0, 1));
 	CHECK(fires("/\\u0041/", "A", 0, 1));
+	/* a regex key's literal prefix skips the search ahead, and finds
+	 * what PCRE2 would: digits after it, any case, U+017F and U+212A
+	 * folding to s and k */
+	CHECK(fires("/soft\\d+/", "soft, softer, soft12", 0, 1));
+	CHECK(!fires("/soft\\d+/", "soft, softer, soft x1", 0, 1));
+	CHECK(fires("/\\bRune8(s|es)?\\b/i", "rune81 RUNE8es", 0, 1));
+	CHECK(!fires("/\\bRune8(s|es)?\\b/i", "rune81 rune8ess", 0, 1));
+	CHECK(fires("/soft/i", "\xc5\xbfoft", 0, 1));
+	CHECK(fires("/kin/i", "\xe2\x84\xaain", 0, 1));
+	CHECK(!fires("/soft/", "\xc5\xbfoft", 0, 1));
 	/* empty after trim: never */
 	CHECK(!fires("   ", "   ", 0, 0));
 	/* keys go through the macro callback before matching */
