@@ -15,7 +15,8 @@
 #  7. the profile's fingerprint and the thread id are kept, a build with
 #     another profile or a thread id that is not a string is warned
 #     about (the id is replaced);
-#  8. a SillyTavern build's variables and timed world-info state persist.
+#  8. a SillyTavern build's variables and timed world-info state persist;
+#  9. a new group chat's session keeps every member's greeting.
 set -u
 bin=$1
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -214,6 +215,21 @@ grep -q 'the door is open' o.json && fail "tavern: the entry was active without 
 tb -u "{{setvar::mood::x}}hi" --card nosuch.json >/dev/null 2>&1 && fail "tavern: bad card built"
 cmp -s tv.jsonl tv.untimed || fail "tavern: a failed build changed the session"
 echo "session: a SillyTavern build keeps variables and timed world info"
+
+# 9. A new group chat's session opens with every member's greeting, in
+#    the group's order; the next turn reads them back as the group chat.
+mkdir grp
+printf '{"members":["a.png","b.png"],"activation_strategy":1}\n' >grp/g.json
+printf '{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Ann","description":"","personality":"","scenario":"","first_mes":"Hi from {{char}}.","mes_example":""}}\n' >grp/a.json
+printf '{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Bo","description":"","personality":"","scenario":"","first_mes":"Yo, {{user}}.","mes_example":""}}\n' >grp/b.json
+gb() { "$bin" build --group grp/g.json --session grp.jsonl --now 2026-01-01T00:00:00Z -f openai --set output.model=m "$@"; }
+gb -u "Hello" >o.json || fail "group: build 1"
+sed -n 2p grp.jsonl | grep -q '"name":"Ann".*"mes":"Hi from Ann."' || fail "group: first greeting: $(sed -n 2p grp.jsonl)"
+sed -n 3p grp.jsonl | grep -q '"name":"Bo".*"mes":"Yo, User."' || fail "group: second greeting: $(sed -n 3p grp.jsonl)"
+sed -n 4p grp.jsonl | grep -q '"mes":"Hello"' || fail "group: user message"
+gb -u "Again" --speaker Bo >o.json || fail "group: build 2"
+grep -q '"content": "Bo: Yo, User."' o.json || fail "group: the greetings were not read back"
+echo "session: a new group chat keeps every member's greeting"
 
 # 4. A SillyTavern chat continued.
 chat="$shared/samples/sillytavern/chats/Seraphina - 2023-5-12 @21h 32m 29s 224ms.v1.15-header.jsonl"

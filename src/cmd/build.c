@@ -59,6 +59,8 @@ const char cmd_build_help[] =
     "                             its prefix, model, max_tokens, params\n"
     "SillyTavern (see strata-tavern(7)):\n"
     "      --card FILE            a character card (PNG or JSON)\n"
+    "      --group FILE           a group chat (groups/ID.json), for --card\n"
+    "      --speaker NAME         the group member who replies\n"
     "      --preset FILE          a Chat Completion preset\n"
     "      --chat FILE.jsonl      the chat (else a new one: the greeting)\n"
     "      --settings FILE        settings.json (persona, world info, regex)\n"

@@ -185,6 +185,8 @@ enum {
 	OPT_SINCE,
 	OPT_HOOK,
 	OPT_HOOK_TIMEOUT,
+	OPT_GROUP,
+	OPT_SPEAKER,
 };
 
 static void
@@ -360,6 +362,8 @@ static const struct option pipeline_longopts[] = {
 	{ "image", required_argument, NULL, OPT_IMAGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "card", required_argument, NULL, OPT_CARD },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "speaker", required_argument, NULL, OPT_SPEAKER },
 	{ "preset", required_argument, NULL, OPT_PRESET },
 	{ "chat", required_argument, NULL, OPT_CHAT },
 	{ "settings", required_argument, NULL, OPT_SETTINGS },
@@ -499,6 +503,8 @@ tavern_option(int ch, struct options *opt, size_t *cap)
 
 	switch (ch) {
 	case OPT_CARD: tv->card = optarg; return GO_ON;
+	case OPT_GROUP: tv->group = optarg; return GO_ON;
+	case OPT_SPEAKER: tv->speaker = optarg; return GO_ON;
 	case OPT_PRESET: tv->preset = optarg; return GO_ON;
 	case OPT_CHAT: tv->chat = optarg; return GO_ON;
 	case OPT_SETTINGS: tv->settings = optarg; return GO_ON;

@@ -50,6 +50,9 @@ save_turn(struct run *run, const struct options *opt, const struct chat *c,
 	t.now_ms = res->has_now ? res->now_ms : clock_now_ms();
 	t.greeting = ts->greeting;
 	t.char_name = ts->char_name;
+	t.more_greetings = ts->more_greetings;
+	t.more_names = ts->more_names;
+	t.nmore = ts->nmore;
 	t.vars_changed = ts->vars_changed;
 	t.timed = ts->timed;
 	t.user = ts->user;

@@ -291,6 +291,18 @@ enum diag_level {
 	X(MSG_TAVERN_GREETING, "--greeting %s: the card has %zu greeting(s), numbered from 0") \
 	X(MSG_TAVERN_NO_CARD, "%s needs a character card: give --card FILE or [tavern] card") \
 	X(MSG_TAVERN_SEED, "--seed '%s' is not a non-negative integer") \
+	/* tavern: group chats (tavern/group.c) */ \
+	X(MSG_GROUP_NO_MEMBERS, "a group needs 'members': a non-empty array of its members' card file names") \
+	X(MSG_GROUP_STRATEGY, "activation_strategy %lld: expected 0 (natural), 1 (list), 2 (manual) or 3 (pooled)") \
+	X(MSG_GROUP_MODE, "generation_mode %lld: expected 0 (swap), 1 (append) or 2 (append with muted members)") \
+	X(MSG_GROUP_NO_CARD, "member '%s' has no card: neither %s nor %s exists") \
+	X(MSG_GROUP_SPEAKER, "--speaker '%s' is not a member of group %s (its members: %s)") \
+	X(MSG_GROUP_NO_AUTHOR, "--type %s in group %s: the last reply's author is not a member (name one with --speaker)") \
+	X(MSG_GROUP_ALL_MUTED, "every member of group %s is muted: nobody replies (name one with --speaker)") \
+	X(MSG_GROUP_MANUAL, "group %s activates its members manually: nobody replies to a message (name one with --speaker)") \
+	X(MSG_GROUP_AND_CARD, "--group and --card both given: the group names its members' cards") \
+	X(MSG_GROUP_GREETING, "--greeting picks one card's greeting: a new group chat opens with every member's") \
+	X(MSG_GROUP_NEEDS, "--speaker needs a group chat (--group FILE or [tavern] group)") \
 	X(MSG_TAVERN_YAML_BODY, "%s is not YAML: SillyTavern ignores it, and so does strata") \
 	X(MSG_TAVERN_BIAS_TOKENIZER, "logit_bias: model %s is tokenized with SillyTavern's %s tokenizer, which strata does not have: no logit_bias is sent") \
 	X(MSG_TAVERN_STOPS, "custom_stopping_strings is not a JSON array: SillyTavern sends no stopping strings then, and neither does strata") \

@@ -184,6 +184,8 @@ emit_fn emit_debug_stage;
 void emit_json_tavern_message(struct arena *a, const struct chat *c,
     size_t i, struct node *o);
 struct node *emit_json_tavern_items(struct run *run, const struct chat *c);
+/* A SillyTavern group chat's speaker and why, or NULL (tavern/titem.h). */
+const char *emit_tavern_speaker(const struct chat *c);
 /* Where a SillyTavern item's text was read: "preset.json:12", a card
  * field's "card.json:6 (description)" or, in a PNG card, "card.png
  * (description)"; or NULL (made by the build, typed on

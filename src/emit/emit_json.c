@@ -374,6 +374,10 @@ emit_json(struct run *run, const struct chat *c, struct buf *out)
 	/* A SillyTavern build: every prompt and message it met. */
 	if (c->dialect == DIALECT_TAVERN)
 		tree_put(a, doc, "items", emit_json_tavern_items(run, c));
+	/* A group chat's: who speaks, and why. */
+	if (emit_tavern_speaker(c))
+		tree_put(a, doc, "speaker", tree_str(a,
+		    emit_tavern_speaker(c)));
 	/* A SillyTavern build's world info: what each entry did, the
 	 * budget, the timed-effects state to save. */
 	if (c->world_info)

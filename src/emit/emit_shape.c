@@ -195,8 +195,9 @@ provider_shape(struct shape *sh, struct slist *l, bool claude)
 		if (who && *who && (example || (claude ?
 		    m->role != ROLE_SYSTEM : i >= lead)))
 			m->content = claude && !example ? arena_printf(sh->a,
-			    "%s: %s", who, m->content) : item_prefixed(sh->a,
-			    who, m->content);
+			    "%s: %s", who, m->content) : who == q->char_name &&
+			    example ? item_bot_prefixed(sh->a, q, m->content) :
+			    item_prefixed(sh->a, who, m->content);
 		m->name = NULL;
 		if (i >= lead && m->role == ROLE_SYSTEM)
 			m->role = ROLE_USER;
@@ -263,7 +264,9 @@ names_in_text(struct shape *sh, struct slist *l)
 		const char *who = speaker(sh->q, m->name, &example);
 
 		if (who && *who)
-			m->content = item_prefixed(sh->a, who, m->content);
+			m->content = who == sh->q->char_name ?
+			    item_bot_prefixed(sh->a, sh->q, m->content) :
+			    item_prefixed(sh->a, who, m->content);
 		m->name = NULL;
 	}
 }

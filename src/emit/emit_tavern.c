@@ -166,6 +166,8 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 	buf_printf(out, "\n%sprompts and messages%s: %zu (generation type "
 	    "%s; budget %ld tokens, the prompts use %ld)\n", bold, off, r->n,
 	    r->type, r->budget, r->used);
+	if (r->speaker)
+		buf_printf(out, "group chat: %s\n", r->speaker);
 	buf_printf(out, "%stokens: %s%s%s\n", dim, r->tokenizer ?
 	    r->tokenizer : "estimated", r->tokenizer ? ", with SillyTavern's "
 	    "per-message overhead" : "", off);
@@ -277,6 +279,12 @@ emit_json_tavern_message(struct arena *a, const struct chat *c, size_t i,
 	for (k = 0; k < ITEM_NSTAGES; k++)
 		text[k] = emit_tavern_stage(a, c, i, k);
 	tree_put(a, o, "stages", stages(a, text));
+}
+
+const char *
+emit_tavern_speaker(const struct chat *c)
+{
+	return c->items ? c->items->speaker : NULL;
 }
 
 struct node *

@@ -179,6 +179,7 @@ static const struct schema_field budget_fields[] = {
  * profile file.  Read through profile_tavern(). */
 static const struct schema_field tavern_fields[] = {
 	{ "card", SCHEMA_STRING, 0, NULL, NULL },
+	{ "group", SCHEMA_STRING, 0, NULL, NULL },
 	{ "preset", SCHEMA_STRING, 0, NULL, NULL },
 	{ "chat", SCHEMA_STRING, 0, NULL, NULL },
 	{ "settings", SCHEMA_STRING, 0, NULL, NULL },

@@ -37,3 +37,18 @@ item_prefixed(struct arena *a, const char *who, const char *content)
 		return content;
 	return arena_printf(a, "%s: %s", who, content);
 }
+
+const char *
+item_bot_prefixed(struct arena *a, const struct item_request *q,
+    const char *content)
+{
+	size_t i, n;
+
+	for (i = 0; i < q->nmembers; i++) {
+		n = strlen(q->members[i]);
+		if (strncmp(content, q->members[i], n) == 0 &&
+		    content[n] == ':' && content[n + 1] == ' ')
+			return content;
+	}
+	return item_prefixed(a, q->char_name, content);
+}

@@ -131,6 +131,10 @@ struct item_request {
 	/* The connection's custom_include_body and custom_exclude_body
 	 * (YAML text, "" for none). */
 	const char *include_body, *exclude_body;
+	/* A group chat's members' names (a message the character sends may
+	 * start with any of them), or none. */
+	const char *const *members;
+	size_t nmembers;
 };
 
 struct item_report {
@@ -142,12 +146,18 @@ struct item_report {
 	long budget, used;      /* the context budget and the prompts' use */
 	const char *type;       /* the generation type */
 	const char *tokenizer;  /* its name, or NULL: estimated counts */
+	/* A group chat: the member who speaks and why, or NULL. */
+	const char *speaker;
 	struct item_request req;
 };
 
 /* content with "who: " in front, unless it starts with it already (as
  * SillyTavern's startsWith(`${name}: `) tests it); in a. */
 const char *item_prefixed(struct arena *a, const char *who,
+    const char *content);
+/* The same for q's character: a group chat's message may start with any
+ * member's name instead (SillyTavern's startsWithGroupName). */
+const char *item_bot_prefixed(struct arena *a, const struct item_request *q,
     const char *content);
 
 /* A stage's name (raw, regex-pre, macros, regex-post). */

@@ -170,6 +170,10 @@ struct session_turn {
 	 * changed, chat_metadata.timedWorldInfo after the scan, and the
 	 * message typed as the chat keeps it, with the persona's name. */
 	const char *greeting, *char_name;
+	/* A new group chat's further greetings (after greeting) and who
+	 * says each. */
+	const char *const *more_greetings, *const *more_names;
+	size_t nmore;
 	const struct node *vars_changed, *timed;
 	const char *user, *user_name;
 	/* --image: each of the turn's images as given, in order (a local

@@ -26,10 +26,16 @@ put_tavern(struct run *run, struct chatfile *c, const struct session_turn *t)
 	struct node *vars;
 	size_t i;
 
-	if (t->greeting && c->msgs.n == 0)
+	if (t->greeting && c->msgs.n == 0) {
 		chatfile_append(run, c, session_message(a, ROLE_ASSISTANT,
 		    t->char_name ? t->char_name : "Assistant", t->greeting,
 		    strlen(t->greeting), t->now_ms));
+		for (i = 0; i < t->nmore; i++)
+			chatfile_append(run, c, session_message(a,
+			    ROLE_ASSISTANT, t->more_names[i],
+			    t->more_greetings[i], strlen(t->more_greetings[i]),
+			    t->now_ms));
+	}
 	if (v && v->kind == NODE_TABLE && v->u.table.n) {
 		vars = session_vars_mut(run, c);
 		for (i = 0; i < v->u.table.n; i++) {

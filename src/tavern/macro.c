@@ -607,6 +607,28 @@ trim_step(struct arena *a, const char *s)
 	return r;
 }
 
+/* {{notChar}} in a group: the members but the one speaking, then the
+ * user. */
+static const char *
+not_char(struct run *run, const struct macro_env *e)
+{
+	struct buf b = BUF_INIT;
+	const char *r;
+	size_t i;
+
+	for (i = 0; i < e->nmembers; i++) {
+		if (e->char_name && strcmp(e->members[i], e->char_name) == 0)
+			continue;
+		buf_puts(&b, e->members[i]);
+		buf_puts(&b, ", ");
+	}
+	buf_puts(&b, or_empty(e->user));
+	buf_putc(&b, '\0');
+	r = arena_strdup(&run->arena, b.data);
+	buf_free(&b);
+	return r;
+}
+
 static const char *
 step_env(struct mctx *m, const char *s, size_t n, size_t off)
 {
@@ -634,9 +656,10 @@ step_env(struct mctx *m, const char *s, size_t n, size_t off)
 		{ "group", e->group ? e->group : e->char_name, false },
 		{ "charIfNotGroup", e->group ? e->group : e->char_name,
 		    false },
-		{ "groupNotMuted", e->group ? e->group : e->char_name,
+		{ "groupNotMuted", e->group_not_muted ? e->group_not_muted :
+		    e->group ? e->group : e->char_name, false },
+		{ "notChar", e->members ? not_char(m->run, e) : e->user,
 		    false },
-		{ "notChar", e->user, false },
 		{ "model", e->model, false },
 		{ "authorsNote", e->authors_note, false },
 		{ "charAuthorsNote", e->char_authors_note, false },
@@ -878,7 +901,7 @@ macro_fixed(const struct macro_env *env, const char *s, size_t n)
 		env->last_message, env->last_user_message,
 		env->last_char_message, env->input, env->last_chat_message,
 		env->authors_note, env->char_authors_note,
-		env->default_authors_note, env->summary,
+		env->default_authors_note, env->summary, env->group_not_muted,
 	};
 	size_t k;
 

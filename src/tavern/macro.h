@@ -64,6 +64,12 @@ struct macro_env {
 	 * macro is left as written). */
 	const char *gen_type, *authors_note, *char_authors_note,
 	    *default_authors_note, *summary;
+	/* A group chat: {{group}} is group (all its members' names), and
+	 * {{groupNotMuted}} group_not_muted; {{notChar}} joins members'
+	 * names but char_name's, then user's.  NULL: a solo chat. */
+	const char *group_not_muted;
+	const char *const *members;
+	size_t nmembers;
 	long max_prompt;                /* {{maxPrompt}} */
 	bool card_macros;               /* false: the card texts are not
 	                                 * offered (card fields themselves) */

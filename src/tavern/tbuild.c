@@ -30,8 +30,8 @@
 bool
 tavern_wanted(const struct tavern_input *in, const struct node *pt)
 {
-	return pt || in->card || in->preset || in->chat || in->settings ||
-	    in->nworlds || in->nregex;
+	return pt || in->card || in->group || in->preset || in->chat ||
+	    in->settings || in->nworlds || in->nregex;
 }
 
 static const char *
@@ -77,9 +77,21 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	slots[1] = &in->preset;
 	slots[2] = &in->chat;
 	slots[3] = &in->settings;
+	/* --group on the command line stands for the profile's card, and
+	 * --card for its group. */
+	if (in->card && !in->group)
+		in->group = "";
+	else if (in->group && !in->card)
+		in->card = "";
 	for (i = 0; i < LEN(keys); i++)
 		if (!*slots[i] && (v = tree_get(t, keys[i])))
 			*slots[i] = relative(run, dir, v);
+	if (!in->group && (v = tree_get(t, "group")))
+		in->group = relative(run, dir, v);
+	if (in->group && !*in->group)
+		in->group = NULL;
+	if (in->card && !*in->card)
+		in->card = NULL;
 	if (!in->persona_name && (v = tree_get(t, "user")))
 		in->persona_name = v->u.str.s;
 	if (!in->persona && (v = tree_get(t, "persona")))
@@ -173,7 +185,20 @@ save_state(struct tb *t, const struct macro_var *before, size_t nbefore,
 	st->timed = wi_timed_to_node(a, &t->wi->timed);
 	if (!tb_chat_given(t->in) && t->chat.n && !t->chat.msgs[0].is_user) {
 		st->greeting = t->chat.msgs[0].text;
-		st->char_name = t->char_name;
+		st->char_name = t->grp ? t->chat.msgs[0].name : t->char_name;
+	}
+	/* A new group chat: every member's greeting. */
+	if (st->greeting && t->grp) {
+		const char **g = arena_array(a, t->chat.n + 1, sizeof(*g));
+		const char **nm = arena_array(a, t->chat.n + 1, sizeof(*nm));
+		size_t i;
+
+		for (i = 1; i < t->chat.n && !t->chat.msgs[i].is_user; i++) {
+			g[st->nmore] = t->chat.msgs[i].text;
+			nm[st->nmore++] = t->chat.msgs[i].name;
+		}
+		st->more_greetings = g;
+		st->more_names = nm;
 	}
 	if (t->in->user && *t->in->user && t->gen == TAVERN_GEN_NORMAL &&
 	    t->chat.n && t->chat.msgs[t->chat.n - 1].is_user) {
@@ -275,11 +300,21 @@ build(struct tb *t, struct chat *c)
 	struct tlist hist = { NULL, 0, 0 }, all = { NULL, 0, 0 };
 	struct inj *injs;
 	size_t ninj, i, j;
+	struct tavern_input gin;
 
-	if (!check_type(run, in->type) || !check_options(run, in) ||
-	    !tb_read_inputs(t) || !tb_hook_chat(t))
+	if (!check_type(run, in->type) || !check_options(run, in))
+		return false;
+	/* A group chat: the build is the speaker's, its card chosen here. */
+	if (in->group || in->speaker) {
+		gin = *in;
+		t->in = in = &gin;
+		if (!tb_group_begin(t, &gin))
+			return false;
+	}
+	if (!tb_read_inputs(t) || !tb_hook_chat(t))
 		return false;
 	tb_setup_env(t);
+	tb_group_env(t);
 	if (!tb_own_anchors(t))
 		return false;
 	/* The chat's variables as loaded: the state saved is what changed. */
@@ -348,6 +383,9 @@ build(struct tb *t, struct chat *c)
 	t->rep->used = t->used;
 	t->rep->type = t->type;
 	t->rep->tokenizer = tokenizer_name(t->tok);
+	if (t->grp)
+		t->rep->speaker = arena_printf(&run->arena, "%s speaks: %s",
+		    t->grp->m[t->speaker].name, t->grp_why);
 	c->dialect = DIALECT_TAVERN;
 	c->items = t->rep;
 	c->merged_regex = tb_regex_rules(t);

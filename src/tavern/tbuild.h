@@ -51,6 +51,9 @@ struct tavern_state {
 	/* A new chat's first message (the card's greeting as sent), and the
 	 * character's name; NULL when the chat had messages. */
 	const char *greeting, *char_name;
+	/* A new group chat's further greetings and who says each. */
+	const char *const *more_greetings, *const *more_names;
+	size_t nmore;
 	/* The message typed as the chat keeps it (after the user-input
 	 * regex scripts and the macros) and the persona's name; NULL when
 	 * none was sent (a type other than normal). */
@@ -129,6 +132,10 @@ struct tavern_msg {
 struct tavern_input {
 	const char *card, *preset, *chat, *settings;    /* paths; card is
 	                                                 * required */
+	/* A group chat (--group FILE): its members' cards replace card;
+	 * speaker (--speaker NAME) is the member who replies, or NULL:
+	 * the group's activation strategy chooses (tavern/group.h). */
+	const char *group, *speaker;
 	/* The chat already read (--session: the session the pipeline
 	 * read, whose path is chat), or NULL: chat is read here. */
 	const struct chatfile *chatfile;
@@ -188,7 +195,8 @@ bool tavern_wanted(const struct tavern_input *in,
     const struct node *profile_tavern);
 /*
  * Fill what the command line left unset from the profile's [tavern]
- * table (NULL: nothing): card, preset, chat, settings, worlds, regex
+ * table (NULL: nothing): card (or group), preset, chat, settings,
+ * worlds, regex
  * (paths relative to the directory of profile_path), user (the persona
  * name) and persona (its description).  Command-line values win;
  * --world and --regex add to the profile's lists.

@@ -51,8 +51,10 @@ chat_content(struct tb *t, size_t i, uint32_t it, const char *s)
 		    i < t->nrx && s == t->rx_out[i] ? t->rx_by[i] : tb_fired(t);
 	switch (t->p->names) {
 	case PRESET_NAMES_DEFAULT:
-		if (m->force_avatar && strcmp(m->name, t->user_name) &&
-		    !m->narrator)
+		/* In a group every message but the user's has its name. */
+		if ((t->grp && strcmp(m->name, t->user_name)) ||
+		    (m->force_avatar && strcmp(m->name, t->user_name) &&
+		    !m->narrator))
 			s = arena_printf(a, "%s: %s", m->name, s);
 		break;
 	case PRESET_NAMES_CONTENT:

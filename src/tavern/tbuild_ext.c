@@ -28,8 +28,8 @@
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
 
-static void
-ext_add(struct tb *t, const char *key, const char *value, int position,
+void
+tb_ext_add(struct tb *t, const char *key, const char *value, int position,
     int64_t depth, int role)
 {
 	struct ext e;
@@ -45,7 +45,7 @@ ext_add(struct tb *t, const char *key, const char *value, int position,
 	    "charDepthPrompt" : strcmp(key, "PERSONA_DESCRIPTION") == 0 ?
 	    "personaDescription" : key, strcmp(key, "2_floating_prompt") ==
 	    0 || strcmp(key, "1_memory") == 0 ? "chat" :
-	    strcmp(key, "DEPTH_PROMPT") == 0 ? "card" :
+	    strncmp(key, "DEPTH_PROMPT", 12) == 0 ? "card" :
 	    strcmp(key, "PERSONA_DESCRIPTION") == 0 ? "settings" :
 	    "world info", tb_roles[e.role], position == EXT_IN_CHAT ? depth :
 	    -1, value);
@@ -177,7 +177,7 @@ tb_authors_note(struct tb *t)
 		else if (t->s.persona_position == PERSONA_BOTTOM_AN)
 			note = arena_printf(a, "%s\n%s", note, t->persona);
 	}
-	ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
+	tb_ext_add(t, "2_floating_prompt", note, (int)position, depth, (int)role);
 	{
 		const struct node *np = tree_get(t->chat.meta, "note_prompt");
 
@@ -206,12 +206,14 @@ tb_depth_prompts(struct tb *t)
 		v = *t->s.memory_template ? tb_sub(t, t->s.memory_template) :
 		    arena_printf(&t->run->arena, "Summary: %s", v);
 		t->env.summary = keep;
-		ext_add(t, "1_memory", v, (int)t->s.memory_position,
+		tb_ext_add(t, "1_memory", v, (int)t->s.memory_position,
 		    t->s.memory_depth, (int)t->s.memory_role);
 	}
 
-	if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
-		ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
+	if (t->grp && tb_group_depth_prompts(t))
+		;       /* append mode: every member's */
+	else if (card_depth_prompt(t->card, &dp) && *t->depth_prompt) {
+		tb_ext_add(t, "DEPTH_PROMPT", t->depth_prompt, EXT_IN_CHAT,
 		    dp.depth, tb_role_of(dp.role) == ROLE_USER ? 1 :
 		    tb_role_of(dp.role) == ROLE_ASSISTANT ? 2 : 0);
 		tb_item_card(t, t->ext[t->next - 1].item,
@@ -224,7 +226,7 @@ tb_depth_prompts(struct tb *t)
 		    t->depth_prompt);
 	}
 	if (t->s.persona_position == PERSONA_AT_DEPTH && *t->persona) {
-		ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
+		tb_ext_add(t, "PERSONA_DESCRIPTION", t->persona, EXT_IN_CHAT,
 		    t->s.persona_depth, (int)t->s.persona_role);
 		tb_item_at(t, t->ext[t->next - 1].item, t->s.persona_node);
 		tb_item_stage(t, t->ext[t->next - 1].item, ITEM_STAGE_RAW,
@@ -410,7 +412,7 @@ tb_world_info(struct tb *t)
 		 * (NaN in SillyTavern): it is never injected. */
 		if (d->depth < 0)
 			continue;
-		ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
+		tb_ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
 		    (long long)d->depth, d->role), d->text, EXT_IN_CHAT,
 		    d->depth, d->role);
 	}
@@ -488,22 +490,29 @@ tb_example_messages(struct tb *t, const char *block, struct tlist *out)
 	struct arena *a = &t->run->arena;
 	const char *uprefix = arena_printf(a, "%s:", t->user_name);
 	const char *cprefix = arena_printf(a, "%s:", t->char_name);
+	/* In a group a line may open with any member's name; the reply's
+	 * name is then the last such name met (SillyTavern's botName). */
+	const char *bot = t->char_name;
 	struct buf tmp = BUF_INIT;
 	bool in_user = false, in_bot = false, first = true;
 	const char *line = block;
 
-#define FLUSH(prefix, sysname) do { \
-	const char *m, *at; \
+#define FLUSH(who, sysname) do { \
+	const char *m, *at, *prefix = arena_printf(a, "%s:", (who)); \
 	buf_putc(&tmp, '\0'); \
-	at = strstr(tmp.data, (prefix)); \
+	at = strstr(tmp.data, prefix); \
 	m = at ? arena_printf(a, "%.*s%s", (int)(at - tmp.data), tmp.data, \
 	    at + strlen(prefix)) : tmp.data; \
-	tb_push(t->run, out, ROLE_SYSTEM, (sysname), tb_trim(a, m), NULL); \
+	m = tb_trim(a, m); \
+	if (t->grp) \
+		m = arena_printf(a, "%s: %s", (who), m); \
+	tb_push(t->run, out, ROLE_SYSTEM, (sysname), m, NULL); \
 	buf_reset(&tmp); \
 } while (0)
 	while (line) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *member = NULL;
 
 		if (first) {
 			/* the <START> heading */
@@ -511,15 +520,27 @@ tb_example_messages(struct tb *t, const char *block, struct tlist *out)
 			line = nl ? nl + 1 : NULL;
 			continue;
 		}
+		for (size_t k = 0; t->grp && k < t->grp->n && !member; k++)
+			if (strncmp(line, t->grp->m[k].name,
+			    strlen(t->grp->m[k].name)) == 0 &&
+			    line[strlen(t->grp->m[k].name)] == ':')
+				member = t->grp->m[k].name;
 		if (strncmp(line, uprefix, strlen(uprefix)) == 0) {
 			in_user = true;
 			if (in_bot)
-				FLUSH(cprefix, "example_assistant");
+				FLUSH(bot, "example_assistant");
 			in_bot = false;
-		} else if (strncmp(line, cprefix, strlen(cprefix)) == 0) {
+		} else if (strncmp(line, cprefix, strlen(cprefix)) == 0 ||
+		    member) {
+			if (strncmp(line, cprefix, strlen(cprefix)) != 0) {
+				const char *colon = memchr(line, ':', len);
+
+				bot = arena_strndup(a, line, (size_t)(colon -
+				    line));
+			}
 			in_bot = true;
 			if (in_user)
-				FLUSH(uprefix, "example_user");
+				FLUSH(t->user_name, "example_user");
 			in_user = false;
 		}
 		if (tmp.len)
@@ -528,9 +549,9 @@ tb_example_messages(struct tb *t, const char *block, struct tlist *out)
 		line = nl ? nl + 1 : NULL;
 	}
 	if (in_user)
-		FLUSH(uprefix, "example_user");
+		FLUSH(t->user_name, "example_user");
 	else if (in_bot)
-		FLUSH(cprefix, "example_assistant");
+		FLUSH(bot, "example_assistant");
 #undef FLUSH
 	buf_free(&tmp);
 }

@@ -38,6 +38,7 @@
 #include "prompt/chat.h"
 #include "tavern/card.h"
 #include "tavern/field.h"
+#include "tavern/group.h"
 #include "tavern/macro.h"
 #include "tavern/preset.h"
 #include "tavern/settings.h"
@@ -155,6 +156,15 @@ struct tb {
 	 * read (NULL: the card lacks it). */
 	const char *greeting_field;
 	const struct node *greeting_node;
+	/* A group chat (tbuild_group.c), or NULL: its member who speaks,
+	 * the other members' texts and names.  card is the speaker's. */
+	const struct group *grp;
+	size_t speaker;
+	const char *grp_why;            /* why it is the speaker */
+	const char **grp_greet;         /* a new chat: each member's
+	                                 * greeting as drawn ("" none) */
+	bool grp_regen;                 /* --type regenerate: the last
+	                                 * batch of replies goes first */
 };
 
 /* The in-chat injections: preset prompts at a depth (injection_position
@@ -277,6 +287,17 @@ bool tb_own_anchors(struct tb *t);
 void tb_own_context(struct tb *t, struct tlist *hist);
 void tb_own_inchat(struct tb *t);
 void tb_own_system(struct tb *t);
+
+/* tbuild_group.c: a group chat's hooks into the steps above */
+bool tb_group_begin(struct tb *t, struct tavern_input *gin);
+void tb_group_env(struct tb *t);
+void tb_group_fields(struct tb *t);
+bool tb_group_depth_prompts(struct tb *t);
+void tb_group_greetings(struct tb *t);
+void tb_group_regenerate(struct tb *t);
+void tb_ext_add(struct tb *t, const char *key, const char *value,
+    int position, int64_t depth, int role);
+const char *tb_card_text(struct tb *t, const char *asset, const char *s);
 
 /* tbuild_shape.c: squash, post-processing, and what the provider
  * shaping (emit/emit_shape.c) takes of the preset and settings */

@@ -437,25 +437,46 @@ static void
 fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 {
 	struct arena *a = &t->run->arena;
-	struct tmsg newchat;
+	struct tmsg newchat, nudge = { .role = ROLE_SYSTEM,
+	    .id = "groupNudge" };
+	/* A group chat has its own new-chat prompt. */
+	const char *ncp = t->grp ? t->p->new_group_chat_prompt :
+	    t->p->new_chat_prompt, *nck = t->grp ? "new_group_chat_prompt" :
+	    "new_chat_prompt";
 	size_t i, first, k;
 	long left = *lp;
-	uint32_t nci;
+	uint32_t nci, ngi = 0;
 
 	newchat.role = ROLE_SYSTEM;
 	newchat.name = NULL;
-	newchat.content = tb_sub(t, t->p->new_chat_prompt);
+	newchat.content = tb_sub(t, ncp);
 	newchat.id = "newMainChat";
 	newchat.items = NULL;
 	newchat.nitems = 0;
-	nci = tb_item_add(t, "newMainChat", "preset", ROLE_SYSTEM, -1,
-	    t->p->new_chat_prompt);
-	tb_item_preset(t, nci, "new_chat_prompt");
+	nci = tb_item_add(t, "newMainChat", "preset", ROLE_SYSTEM, -1, ncp);
+	tb_item_preset(t, nci, nck);
 	tb_item_stage(t, nci, ITEM_STAGE_MACROS, newchat.content);
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
 	else
-		tb_item_out(t, nci, ENTRY_EMPTY, "new_chat_prompt is empty");
+		tb_item_out(t, nci, ENTRY_EMPTY, arena_printf(a, "%s is empty",
+		    nck));
+	/* The group nudge closes the history (not on impersonate); its
+	 * room is kept before the history fills. */
+	if (t->grp && t->gen != TAVERN_GEN_IMPERSONATE) {
+		nudge.content = tb_sub(t, t->p->group_nudge_prompt);
+		ngi = tb_item_add(t, "groupNudge", "preset", ROLE_SYSTEM, -1,
+		    t->p->group_nudge_prompt);
+		tb_item_preset(t, ngi, "group_nudge_prompt");
+		tb_item_stage(t, ngi, ITEM_STAGE_MACROS, nudge.content);
+		if (*nudge.content)
+			left -= (long)tb_tokens(t, &nudge);
+		else
+			tb_item_empty(t, ngi);
+	} else if (t->grp)
+		tb_item_skip(t, "groupNudge", "preset", ROLE_SYSTEM, -1,
+		    t->p->group_nudge_prompt, ENTRY_TRIGGER,
+		    "--type impersonate sends no group nudge");
 	/* (On continue the message continued has left the history.) */
 	if (hist->n && hist->v[hist->n - 1].role == ROLE_ASSISTANT &&
 	    *t->p->send_if_empty) {
@@ -515,6 +536,12 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	for (i = first; i < hist->n; i++)
 		if (*hist->v[i].content)
 			tb_push_m(t->run, &h->msgs, &hist->v[i]);
+	if (nudge.content && *nudge.content) {
+		t->rep->items[ngi].tokens = tb_tokens(t, &nudge);
+		t->rep->items[ngi].counted = true;
+		tb_push_item(t, &h->msgs, nudge.role, NULL, nudge.content,
+		    nudge.id, ngi);
+	}
 	*lp = left;
 }
 

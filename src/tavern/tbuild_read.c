@@ -36,14 +36,26 @@ static const char *
 card_field(struct tb *t, const char *field, const char *s)
 {
 	struct arena *a = &t->run->arena;
-	const char *r;
 
 	s = tb_trim(a, s);
 	if (!*s)
 		return "";
-	t->env.card_macros = false;
-	r = tb_sub_as(t, field ? arena_printf(a, "card '%s', field %s",
+	return tb_card_text(t, field ? arena_printf(a, "card '%s', field %s",
 	    t->in->card, field) : "the persona description", s);
+}
+
+/* baseChatReplace: substitute (without the card macros), collapse
+ * newlines if asked, drop \r. */
+const char *
+tb_card_text(struct tb *t, const char *asset, const char *s)
+{
+	struct arena *a = &t->run->arena;
+	const char *r;
+
+	if (!*s)
+		return "";
+	t->env.card_macros = false;
+	r = tb_sub_as(t, asset, s);
 	t->env.card_macros = true;
 	if (t->s.collapse_newlines) {
 		char *c = arena_strdup(a, r), *w = c;
@@ -104,7 +116,10 @@ tb_read_inputs(struct tb *t)
 		return false;
 	}
 	ok &= settings_read(run, in->settings, &t->s);
-	ok &= card_read(run, in->card, &t->card);
+	if (t->grp)
+		t->card = t->grp->m[t->speaker].card;   /* read with the group */
+	else
+		ok &= card_read(run, in->card, &t->card);
 	if (in->preset)
 		ok &= preset_read(run, in->preset, &t->p);
 	else
@@ -113,6 +128,8 @@ tb_read_inputs(struct tb *t)
 		tchat_from(run, in->chatfile, in->chat, &t->chat);
 	else
 		ok &= tchat_read(run, in->chat, &t->chat);
+	if (ok && t->grp)
+		tb_group_regenerate(t);
 	if (ok && in->has_msgs)
 		sandbox_chat(t);
 	return ok;
@@ -222,6 +239,8 @@ tb_card_fields(struct tb *t)
 	    t->card->scenario.s);
 	t->mes_example = card_field(t, "mes_example",
 	    t->card->mes_example.s);
+	if (t->grp)
+		tb_group_fields(t);     /* append mode: every member's */
 	t->system_prompt = card_field(t, "system_prompt",
 	    t->card->system_prompt.s);
 	t->phi = card_field(t, "post_history_instructions",
@@ -372,12 +391,15 @@ tb_chat_messages(struct tb *t)
 	struct run *run = t->run;
 	size_t i;
 
+	/* (A new group chat opens with each member's greeting.) */
+	size_t room = t->chat.n + 3 + (t->grp ? t->grp->n : 0);
+
 	/* Each message's text before regex-post: as stored, unless the
 	 * greeting or the message typed, or the first one, below. */
-	t->craw = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
-	t->cpre = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
-	t->cmac = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
-	t->cpre_by = arena_array(&run->arena, t->chat.n + 3, sizeof(char *));
+	t->craw = arena_array(&run->arena, room, sizeof(char *));
+	t->cpre = arena_array(&run->arena, room, sizeof(char *));
+	t->cmac = arena_array(&run->arena, room, sizeof(char *));
+	t->cpre_by = arena_array(&run->arena, room, sizeof(char *));
 	for (i = 0; i < t->chat.n; i++)
 		t->craw[i] = t->cpre[i] = t->cmac[i] = t->chat.msgs[i].text;
 	/* The first message is substituted again at every generation. */
@@ -389,7 +411,9 @@ tb_chat_messages(struct tb *t)
 		if (!t->chat.all[0].hidden)
 			t->cmac[0] = t->chat.msgs[0].text = x;
 	}
-	if (!tb_chat_given(t->in)) {
+	if (!tb_chat_given(t->in) && t->grp)
+		tb_group_greetings(t);
+	else if (!tb_chat_given(t->in)) {
 		const struct card_text *g = &t->card->first_mes;
 		long n = 0;
 

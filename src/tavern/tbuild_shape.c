@@ -69,6 +69,22 @@ tb_squash(struct tb *t, struct tlist *l)
 	*l = out;
 }
 
+/* "Name: " for the character, which a group chat's message may carry
+ * as any member's (SillyTavern's startsWithGroupName). */
+static const char *
+bot_prefixed(struct tb *t, const char *content)
+{
+	size_t i, n;
+
+	for (i = 0; t->grp && i < t->grp->n; i++) {
+		n = strlen(t->grp->m[i].name);
+		if (strncmp(content, t->grp->m[i].name, n) == 0 &&
+		    content[n] == ':' && content[n + 1] == ' ')
+			return content;
+	}
+	return item_prefixed(&t->run->arena, t->char_name, content);
+}
+
 /* Join runs of one role with "\n\n". */
 static void
 merge_roles(struct tb *t, struct tlist *l)
@@ -110,7 +126,9 @@ tb_post_process(struct tb *t, struct tlist *l)
 			who = strcmp(who, "example_assistant") == 0 ?
 			    t->char_name : strcmp(who, "example_user") == 0 ?
 			    t->user_name : NULL;
-		if (who)
+		if (who == t->char_name && m->role == ROLE_SYSTEM)
+			m->content = bot_prefixed(t, m->content);
+		else if (who)
 			m->content = item_prefixed(a, who, m->content);
 		m->name = NULL;
 	}
@@ -136,7 +154,7 @@ tb_post_process(struct tb *t, struct tlist *l)
 			if (m->role == ROLE_USER)
 				c = item_prefixed(a, t->user_name, c);
 			else if (m->role == ROLE_ASSISTANT)
-				c = item_prefixed(a, t->char_name, c);
+				c = bot_prefixed(t, c);
 			if (b.len)
 				buf_puts(&b, "\n\n");
 			buf_puts(&b, c);
@@ -210,6 +228,15 @@ tb_request(struct tb *t, const char *model)
 	q->sysprompt = t->p->sysprompt;
 	q->user_name = t->user_name;
 	q->char_name = t->char_name;
+	if (t->grp && t->grp->n) {
+		const char **names = arena_array(a, t->grp->n,
+		    sizeof(*names));
+
+		for (i = 0; i < t->grp->n; i++)
+			names[i] = t->grp->m[i].name;
+		q->members = names;
+		q->nmembers = t->grp->n;
+	}
 	q->placeholder = t->s.strict_placeholder;
 	if (t->format == FORMAT_ANTHROPIC && t->gen != TAVERN_GEN_QUIET &&
 	    !(t->gen == TAVERN_GEN_CONTINUE && t->p->continue_prefill)) {
