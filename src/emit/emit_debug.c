@@ -169,7 +169,8 @@ put_excluded(struct view *v, const struct stack *stack)
 }
 
 /* The token budget (pipeline/budget.h): its arithmetic and each cut,
- * when the profile asked for one or something was cut. */
+ * when the profile asked for one or something was cut; and that there is
+ * none, and why, whenever there is none. */
 static void
 put_budget(struct view *v, const struct chat *c)
 {
@@ -177,7 +178,7 @@ put_budget(struct view *v, const struct chat *c)
 	const char *approx;
 	size_t i;
 
-	if (!r || !r->shown)
+	if (!r || (!r->shown && r->on))
 		return;
 	buf_printf(v->out, "\n%sbudget%s: ", v->st.bold, v->st.off);
 	if (!r->on) {
