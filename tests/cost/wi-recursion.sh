@@ -1,4 +1,5 @@
-# M1: a chain of 3,000 entries (1,500 in a card), each keyed by the one before (cubic
+# M1: a chain of 3,000 entries (1,500 in a card, linked as SillyTavern
+# reads an imported book), each keyed by the one before (cubic
 # before: every pass rescanned every entry against all text so far).
 python3 - <<'PY'
 import json
@@ -8,6 +9,7 @@ e = {str(i): {"uid": i, "key": ["k%d" % i], "content": "text k%d" % (i + 1),
 json.dump({"entries": e}, open("w.json", "w"))
 json.dump({"spec": "chara_card_v2", "spec_version": "2.0", "data": {
     "name": "Pip", "description": "d", "first_mes": "k0 hello",
+    "extensions": {"world": "b"},
     "character_book": {"name": "b", "entries": [
         {"id": i, "keys": ["k%d" % i], "content": "text k%d" % (i + 1),
          "enabled": True, "insertion_order": 100,
