@@ -15,6 +15,7 @@
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "tavern/ftav.h"
 #include "text/macro_lex.h"
 #include "text/macros.h"
 
@@ -217,25 +218,17 @@ or_empty(const char *s)
 	return s ? s : "";
 }
 
-/* JavaScript's String(number). */
+/* JavaScript's String(number), as fast-tavern's conversions give it. */
 static const char *
 js_number(struct arena *a, double d)
 {
-	char tmp[64];
-	int prec;
+	struct buf b = BUF_INIT;
+	const char *s;
 
-	if (isnan(d))
-		return "NaN";
-	if (isinf(d))
-		return d > 0 ? "Infinity" : "-Infinity";
-	if (d == floor(d) && fabs(d) < 1e21)
-		return arena_printf(a, "%.0f", d == 0 ? 0.0 : d);
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, d);
-		if (strtod(tmp, NULL) == d)
-			break;
-	}
-	return arena_strdup(a, tmp);
+	ftav_number(&b, d);
+	s = arena_strndup(a, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
 }
 
 /* JavaScript's Number(s): false when NaN. */
