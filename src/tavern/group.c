@@ -221,22 +221,33 @@ word_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+/* The next \w+ word at or after *p: its start, its length in *n (0 at
+ * the end); *p moves past it. */
+static const char *
+next_word(const char **p, size_t *n)
+{
+	const char *s;
+
+	while (**p && !word_char(**p))
+		(*p)++;
+	s = *p;
+	while (**p && word_char(**p))
+		(*p)++;
+	*n = (size_t)(*p - s);
+	return s;
+}
+
 /* Does name hold word w (w's n bytes) as one of its \w+ words, compared
  * without ASCII case (SillyTavern's extractAllWords)? */
 static bool
 has_word(const char *name, const char *w, size_t n)
 {
-	const char *p = name;
+	const char *p = name, *s;
+	size_t k;
 
 	while (*p) {
-		const char *s;
-
-		while (*p && !word_char(*p))
-			p++;
-		s = p;
-		while (*p && word_char(*p))
-			p++;
-		if ((size_t)(p - s) == n && n && strncasecmp(s, w, n) == 0)
+		s = next_word(&p, &k);
+		if (k == n && n && strncasecmp(s, w, n) == 0)
 			return true;
 	}
 	return false;
@@ -314,18 +325,14 @@ natural(struct arena *a, const struct group *g, const struct tchat *c,
 		banned = NULL;
 	/* Named in the text, word by word. */
 	while (*p) {
-		const char *s;
+		size_t n;
+		const char *s = next_word(&p, &n);
 
-		while (*p && !word_char(*p))
-			p++;
-		s = p;
-		while (*p && word_char(*p))
-			p++;
-		for (i = 0; p > s && i < g->n; i++) {
+		for (i = 0; n && i < g->n; i++) {
 			if (g->m[i].muted || (banned &&
 			    strcmp(g->m[i].name, banned) == 0))
 				continue;
-			if (has_word(g->m[i].name, s, (size_t)(p - s))) {
+			if (has_word(g->m[i].name, s, n)) {
 				*why = "named in the message";
 				return (long)i;
 			}
