@@ -307,8 +307,17 @@ preset_read(struct run *run, const char *path, struct preset **out)
 		ok = false;
 	}
 	p->names = (enum preset_names)names;
+	/* Older presets: names_in_completion true (exactly) means names
+	 * in the completion, whatever names_behavior says, and "claude"
+	 * post-processing is merge, as SillyTavern migrates them on
+	 * selecting the preset. */
+	v = tree_get(p->root, "names_in_completion");
+	if (v && v->kind == NODE_BOOL && v->u.b)
+		p->names = PRESET_NAMES_COMPLETION;
 	ok &= field_str(run, p->root, "custom_prompt_post_processing", "",
 	    &post);
+	if (strcmp(post, "claude") == 0)
+		post = "merge";
 	if (strncmp(post, "merge", 5) == 0)
 		p->post = PRESET_POST_MERGE;
 	else if (strncmp(post, "semi", 4) == 0)
