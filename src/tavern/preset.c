@@ -1,5 +1,6 @@
 #include "tavern/preset.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -604,6 +605,58 @@ logit_bias(struct run *run, const struct preset *p,
 	return out;
 }
 
+const char *
+preset_source(const struct node *settings)
+{
+	const struct node *oai = settings ?
+	    tree_get(settings, "oai_settings") : NULL;
+	const struct node *v = oai ?
+	    tree_get(oai, "chat_completion_source") : NULL;
+
+	return v && v->kind == NODE_STRING ? v->u.str.s : "custom";
+}
+
+/* What SillyTavern 1.15 strips for an OpenAI source's model name
+ * (its client, for the o-series and gpt-5 names). */
+enum strip {
+	STRIP_MAXTOK = 1,       /* max_tokens sent as max_completion_tokens */
+	STRIP_SAMPLING = 2,     /* no temperature, top_p */
+	STRIP_PENALTIES = 4,    /* no presence_penalty, frequency_penalty */
+	STRIP_BIAS_STOP = 8,    /* no logit_bias, stop */
+};
+
+static unsigned
+openai_strip(const char *m)
+{
+	unsigned all = STRIP_MAXTOK | STRIP_SAMPLING | STRIP_PENALTIES |
+	    STRIP_BIAS_STOP;
+
+	if (strncmp(m, "o1", 2) == 0 || strncmp(m, "o3", 2) == 0 ||
+	    strncmp(m, "o4", 2) == 0)
+		return all;
+	if (strstr(m, "gpt-5")) {
+		if (strstr(m, "gpt-5-chat-latest"))
+			return STRIP_MAXTOK;
+		if ((strstr(m, "gpt-5.1") || strstr(m, "gpt-5.2")) &&
+		    !strstr(m, "chat-latest"))
+			return STRIP_MAXTOK | STRIP_PENALTIES |
+			    STRIP_BIAS_STOP;
+		return all;
+	}
+	if (strstr(m, "gpt") && strstr(m, "vision"))
+		return STRIP_BIAS_STOP;
+	return 0;
+}
+
+bool
+preset_source_stops(const struct node *settings, const char *model)
+{
+	const char *src = preset_source(settings);
+
+	return strcmp(src, "openai") ||
+	    !(openai_strip(model ? model : "") & STRIP_BIAS_STOP);
+}
+
 struct node *
 preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
@@ -614,18 +667,51 @@ preset_model_body(struct run *run, const struct preset *p,
 	const char *effort = setting_str(p, settings, "reasoning_effort",
 	    "auto");
 	const char *verb = setting_str(p, settings, "verbosity", "auto");
+	const char *src = preset_source(settings);
+	bool openai = strcmp(src, "openai") == 0;
+	bool deepseek = strcmp(src, "deepseek") == 0;
+	unsigned strip;
+	const struct node *v;
 
 	if (!model)
 		model = "";
+	strip = openai ? openai_strip(model) : 0;
 	/* Fields strata does not translate go in params' own "openai"
 	 * table, sent as written. */
 #define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
 	*missing = NULL;
-	if ((bias = logit_bias(run, p, settings, model, missing)))
+	if (deepseek) {
+		/* DeepSeek: no seed, bias, effort nor verbosity; a top_p
+		 * of 0 is sent as Number.EPSILON. */
+		tree_remove(a, out, "seed", 4);
+		v = tree_get(out, "top_p");
+		if (v && (v->kind == NODE_INT ? v->u.i == 0 :
+		    v->kind == NODE_FLOAT && v->u.f == 0))
+			tree_put(a, out, "top_p", tree_float(a, DBL_EPSILON));
+		return out;
+	}
+	if (strip & STRIP_MAXTOK) {
+		v = tree_get(out, "max_tokens");
+		tree_remove(a, out, "max_tokens", 10);
+		if (v)
+			tree_put(a, OWN(), "max_completion_tokens",
+			    tree_copy(a, v));
+	}
+	if (strip & STRIP_SAMPLING) {
+		tree_remove(a, out, "temperature", 11);
+		tree_remove(a, out, "top_p", 5);
+	}
+	if (strip & STRIP_PENALTIES) {
+		tree_remove(a, out, "presence_penalty", 16);
+		tree_remove(a, out, "frequency_penalty", 17);
+	}
+	if (!(strip & STRIP_BIAS_STOP) &&
+	    (bias = logit_bias(run, p, settings, model, missing)))
 		tree_put(a, OWN(), "logit_bias", bias);
 	if (strcmp(effort, "auto") && *effort && effort_model(model))
 		tree_put(a, OWN(), "reasoning_effort", tree_str(a,
-		    strcmp(effort, "min") == 0 ? "low" :
+		    strcmp(effort, "min") == 0 ? (openai &&
+		    strncmp(model, "gpt-5", 5) == 0 ? "minimal" : "low") :
 		    strcmp(effort, "max") == 0 ? "high" : effort));
 	if (strcmp(verb, "auto") && *verb && strncmp(model, "gpt-5", 5) == 0)
 		tree_put(a, OWN(), "verbosity", tree_str(a, verb));

@@ -114,6 +114,10 @@ tb_post_process(struct tb *t, struct tlist *l)
 	enum preset_post mode = t->p->post;
 	size_t i;
 
+	/* DeepSeek's server post-processes semi-strictly after it. */
+	if (strcmp(preset_source(t->s.root), "deepseek") == 0 &&
+	    (mode == PRESET_POST_NONE || mode == PRESET_POST_MERGE))
+		mode = PRESET_POST_SEMI;
 	if (mode == PRESET_POST_NONE)
 		return;
 	for (i = 0; i < l->n; i++) {
@@ -275,7 +279,11 @@ tb_request(struct tb *t, const char *model)
 		stops[i] = t->s.stops_macros ? tb_sub(t, t->s.stops[i]) :
 		    t->s.stops[i];
 	q->stops = stops;
-	q->nstops = t->s.nstops;
-	q->include_body = connection_str(t, "custom_include_body");
-	q->exclude_body = connection_str(t, "custom_exclude_body");
+	q->nstops = preset_source_stops(t->s.root, model) ? t->s.nstops : 0;
+	/* Only the custom source takes these. */
+	q->include_body = q->exclude_body = "";
+	if (strcmp(preset_source(t->s.root), "custom") == 0) {
+		q->include_body = connection_str(t, "custom_include_body");
+		q->exclude_body = connection_str(t, "custom_exclude_body");
+	}
 }
