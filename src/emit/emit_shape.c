@@ -316,15 +316,16 @@ responses_params(struct shape *sh)
 
 /* The samplers b with the custom stopping strings as "stop" (strata's
  * name; each emitter writes its provider's), as SillyTavern sends them:
- * the first 4 for an OpenAI-compatible source, all for Claude, and for
- * Google those of the first 5 that are 1 to 16 UTF-16 units long. */
+ * the first 4 for an OpenAI-compatible source (all for Mistral), all
+ * for Claude, and for Google those of the first 5 that are 1 to 16
+ * UTF-16 units long. */
 static const struct node *
 with_stops(struct shape *sh, const struct node *b)
 {
 	const struct item_request *q = sh->q;
 	enum out_format f = sh->c->format;
-	size_t max = f == FORMAT_ANTHROPIC ? SIZE_MAX : f == FORMAT_GEMINI ?
-	    5 : 4, i, u;
+	size_t max = f == FORMAT_ANTHROPIC || q->all_stops ? SIZE_MAX :
+	    f == FORMAT_GEMINI ? 5 : 4, i, u;
 	struct node *out, *list;
 
 	/* The Responses API has no stop strings; the views show them as

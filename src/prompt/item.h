@@ -128,6 +128,7 @@ struct item_request {
 	 * so. */
 	const char *const *stops;
 	size_t nstops;
+	bool all_stops;                 /* the source takes them all, not 4 */
 	/* The connection's custom_include_body and custom_exclude_body
 	 * (YAML text, "" for none). */
 	const char *include_body, *exclude_body;

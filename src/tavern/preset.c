@@ -648,13 +648,32 @@ openai_strip(const char *m)
 	return 0;
 }
 
+/* And for xAI's (its client again): grok-3-mini takes no penalties
+ * nor stop, grok-4 and grok-code no penalties and, but for
+ * grok-4-fast-non-reasoning, no stop. */
+static unsigned
+xai_strip(const char *m)
+{
+	if (strstr(m, "grok-3-mini"))
+		return STRIP_PENALTIES | STRIP_BIAS_STOP;
+	if (strstr(m, "grok-4") || strstr(m, "grok-code"))
+		return STRIP_PENALTIES | (strstr(m,
+		    "grok-4-fast-non-reasoning") ? 0 : STRIP_BIAS_STOP);
+	return 0;
+}
+
 bool
 preset_source_stops(const struct node *settings, const char *model)
 {
 	const char *src = preset_source(settings);
 
-	return strcmp(src, "openai") ||
-	    !(openai_strip(model ? model : "") & STRIP_BIAS_STOP);
+	if (!model)
+		model = "";
+	if (strcmp(src, "openai") == 0)
+		return !(openai_strip(model) & STRIP_BIAS_STOP);
+	if (strcmp(src, "xai") == 0)
+		return !(xai_strip(model) & STRIP_BIAS_STOP);
+	return true;
 }
 
 struct node *
@@ -670,12 +689,14 @@ preset_model_body(struct run *run, const struct preset *p,
 	const char *src = preset_source(settings);
 	bool openai = strcmp(src, "openai") == 0;
 	bool deepseek = strcmp(src, "deepseek") == 0;
+	bool mistral = strcmp(src, "mistralai") == 0;
+	bool xai = strcmp(src, "xai") == 0;
 	unsigned strip;
 	const struct node *v;
 
 	if (!model)
 		model = "";
-	strip = openai ? openai_strip(model) : 0;
+	strip = openai ? openai_strip(model) : xai ? xai_strip(model) : 0;
 	/* Fields strata does not translate go in params' own "openai"
 	 * table, sent as written. */
 #define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
@@ -688,6 +709,15 @@ preset_model_body(struct run *run, const struct preset *p,
 		if (v && (v->kind == NODE_INT ? v->u.i == 0 :
 		    v->kind == NODE_FLOAT && v->u.f == 0))
 			tree_put(a, out, "top_p", tree_float(a, DBL_EPSILON));
+		return out;
+	}
+	if (mistral) {
+		/* Mistral: the seed is random_seed, safe_prompt false. */
+		v = tree_get(out, "seed");
+		tree_remove(a, out, "seed", 4);
+		tree_put(a, OWN(), "safe_prompt", tree_bool(a, false));
+		if (v)
+			tree_put(a, OWN(), "random_seed", tree_copy(a, v));
 		return out;
 	}
 	if (strip & STRIP_MAXTOK) {
@@ -704,6 +734,16 @@ preset_model_body(struct run *run, const struct preset *p,
 	if (strip & STRIP_PENALTIES) {
 		tree_remove(a, out, "presence_penalty", 16);
 		tree_remove(a, out, "frequency_penalty", 17);
+	}
+	if (xai) {
+		/* xAI: no bias; the effort, only for grok-3-mini, is high
+		 * or low. */
+		if (strcmp(effort, "auto") && *effort &&
+		    strstr(model, "grok-3-mini"))
+			tree_put(a, OWN(), "reasoning_effort", tree_str(a,
+			    strcmp(effort, "high") == 0 ||
+			    strcmp(effort, "max") == 0 ? "high" : "low"));
+		return out;
 	}
 	if (!(strip & STRIP_BIAS_STOP) &&
 	    (bias = logit_bias(run, p, settings, model, missing)))
