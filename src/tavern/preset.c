@@ -605,6 +605,115 @@ logit_bias(struct run *run, const struct preset *p,
 	return out;
 }
 
+static bool
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* A preset field, else settings.json's oai_settings one (any kind). */
+static const struct node *
+setting_node(const struct preset *p, const struct node *settings,
+    const char *key)
+{
+	const struct node *v = tree_get(p->root, key), *oai;
+
+	if (!v && settings && (oai = tree_get(settings, "oai_settings")))
+		v = tree_get(oai, key);
+	return v;
+}
+
+/* Google's thinking budget for the reasoning effort e and max_tokens
+ * n, as SillyTavern 1.15's server computes it by model family: a
+ * number (*level NULL), a level (*level set), or neither (false). */
+static bool
+google_budget(const char *m, const char *e, int64_t n, int64_t *budget,
+    const char **level)
+{
+	static const char *const efforts[] = { "low", "medium", "high",
+		"max" };
+	static const int64_t den[] = { 10, 4, 2, 1 };
+	bool g3pro = strstr(m, "gemini-3-pro") != NULL;
+	int64_t b = 0, lo, hi;
+	size_t i;
+
+	*level = NULL;
+	if (g3pro || strstr(m, "gemini-3-flash")) {
+		if (strcmp(e, "min") == 0)
+			*level = g3pro ? "low" : "minimal";
+		else if (strcmp(e, "low") == 0 || strcmp(e, "medium") == 0)
+			*level = g3pro ? "low" : e;
+		else if (strcmp(e, "high") == 0 || strcmp(e, "max") == 0)
+			*level = "high";
+		return *level != NULL;
+	}
+	if (strstr(m, "flash-lite"))
+		lo = 512, hi = 24576;
+	else if (strstr(m, "flash"))
+		lo = 0, hi = 24576;
+	else if (strstr(m, "pro"))
+		lo = 128, hi = 32768;
+	else
+		return false;
+	if (strcmp(e, "auto") == 0) {
+		*budget = -1;
+		return true;
+	}
+	if (strcmp(e, "min") == 0) {
+		*budget = lo == 512 ? 0 : lo;
+		return true;
+	}
+	for (i = 0; i < LEN(efforts); i++)
+		if (strcmp(e, efforts[i]) == 0)
+			b = n / den[i];
+	*budget = b < lo ? lo : b > hi ? hi : b;
+	return true;
+}
+
+struct node *
+preset_google_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model)
+{
+	struct arena *a = &run->arena;
+	struct node *out, *own, *tc;
+	const struct node *st = setting_node(p, settings, "show_thoughts");
+	const char *effort = setting_str(p, settings, "reasoning_effort",
+	    "auto"), *level;
+	bool thoughts = st ? st->kind == NODE_BOOL ? st->u.b :
+	    st->kind != NODE_NULL : true;
+	int64_t budget = 0;
+
+	if (!model)
+		model = "";
+	/* Thinking models: gemini-2.5-flash and -pro (not the image
+	 * ones), gemini-3-flash and -pro. */
+	if (!((strncmp(model, "gemini-2.5-flash", 16) == 0 ||
+	    strncmp(model, "gemini-2.5-pro", 14) == 0) &&
+	    !ends_with(model, "-image") && !ends_with(model,
+	    "-image-preview")) && strncmp(model, "gemini-3-flash", 14) &&
+	    strncmp(model, "gemini-3-pro", 12))
+		return p->body_google;
+	out = tree_copy(a, p->body_google);
+	own = tree_get(out, "gemini");
+	if (!own)
+		own = tree_put(a, out, "gemini", tree_table(a));
+	tc = tree_put(a, own, "thinkingConfig", tree_table(a));
+	if (google_budget(model, effort, p->max_tokens, &budget, &level)) {
+		if (!level && budget == 0 && strcmp(preset_source(settings),
+		    "vertexai") == 0)
+			thoughts = false;
+		tree_put(a, tc, "includeThoughts", tree_bool(a, thoughts));
+		if (level)
+			tree_put(a, tc, "thinkingLevel", tree_str(a, level));
+		else
+			tree_put(a, tc, "thinkingBudget", tree_int(a, budget));
+	} else
+		tree_put(a, tc, "includeThoughts", tree_bool(a, thoughts));
+	return out;
+}
+
 const char *
 preset_source(const struct node *settings)
 {

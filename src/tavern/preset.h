@@ -91,6 +91,11 @@ struct preset {
 const char *preset_source(const struct node *settings);
 /* Whether the source sends the custom stopping strings for model. */
 bool preset_source_stops(const struct node *settings, const char *model);
+/* The preset's Google body for model: with SillyTavern's thinking
+ * config (includeThoughts from show_thoughts, the budget or level from
+ * the reasoning effort) for the models that take one. */
+struct node *preset_google_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model);
 struct node *preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
     const struct node *body, const char **missing);

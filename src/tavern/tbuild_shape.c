@@ -324,7 +324,7 @@ tb_request(struct tb *t, const char *model)
 	q->body_model = preset_model_body(t->run, t->p, t->s.root, model,
 	    t->p->body, &q->bias_missing);
 	q->body_claude = t->p->body_claude;
-	q->body_google = t->p->body_google;
+	q->body_google = preset_google_body(t->run, t->p, t->s.root, model);
 	stops = arena_array(a, t->s.nstops + 1, sizeof(*stops));
 	for (i = 0; i < t->s.nstops; i++)
 		stops[i] = t->s.stops_macros ? tb_sub(t, t->s.stops[i]) :
