@@ -714,6 +714,32 @@ preset_google_body(struct run *run, const struct preset *p,
 	return out;
 }
 
+int64_t
+preset_claude_budget(const struct preset *p, const struct node *settings,
+    const char *model)
+{
+	static const char *const thinking[] = { "claude-3-7",
+		"claude-opus-4", "claude-sonnet-4", "claude-haiku-4-5" };
+	static const struct { const char *e; double f; } part[] = {
+		{ "low", 0.1 }, { "medium", 0.25 }, { "high", 0.5 },
+		{ "max", 0.95 } };
+	const char *e = setting_str(p, settings, "reasoning_effort", "auto");
+	double b = 0;
+	size_t i;
+
+	for (i = 0; i < LEN(thinking) && !(model && strncmp(model,
+	    thinking[i], strlen(thinking[i])) == 0); i++)
+		;
+	if (i == LEN(thinking) || strcmp(e, "auto") == 0)
+		return 0;
+	if (strcmp(e, "min") == 0)
+		b = 1024;
+	for (i = 0; i < LEN(part); i++)
+		if (strcmp(e, part[i].e) == 0)
+			b = floor((double)p->max_tokens * part[i].f);
+	return b < 1024 ? 1024 : b > 21333 ? 21333 : (int64_t)b;
+}
+
 const char *
 preset_source(const struct node *settings)
 {

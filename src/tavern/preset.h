@@ -96,6 +96,11 @@ bool preset_source_stops(const struct node *settings, const char *model);
  * the reasoning effort) for the models that take one. */
 struct node *preset_google_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model);
+/* Claude's extended thinking budget_tokens SillyTavern sends for model
+ * (claude-3-7, -opus-4, -sonnet-4, -haiku-4-5 names) and the reasoning
+ * effort (not auto), non-streaming; 0 for none. */
+int64_t preset_claude_budget(const struct preset *p,
+    const struct node *settings, const char *model);
 struct node *preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
     const struct node *body, const char **missing);

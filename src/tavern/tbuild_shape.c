@@ -324,6 +324,7 @@ tb_request(struct tb *t, const char *model)
 	q->body_model = preset_model_body(t->run, t->p, t->s.root, model,
 	    t->p->body, &q->bias_missing);
 	q->body_claude = t->p->body_claude;
+	q->claude_budget = preset_claude_budget(t->p, t->s.root, model);
 	q->body_google = preset_google_body(t->run, t->p, t->s.root, model);
 	stops = arena_array(a, t->s.nstops + 1, sizeof(*stops));
 	for (i = 0; i < t->s.nstops; i++)
