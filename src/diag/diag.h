@@ -284,7 +284,7 @@ enum diag_level {
 	/* tavern: SillyTavern presets, settings, assembly */ \
 	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \
 	X(MSG_TAVERN_WRONG_TYPE, "'%s' must be %s, not %s") \
-	X(MSG_TAVERN_UNKNOWN_PROMPT, "prompt_order names '%s', which is not one of the preset's prompts") \
+	X(MSG_TAVERN_UNKNOWN_PROMPT, "prompt_order names '%s', which is not one of the preset's prompts: skipped, as SillyTavern skips it") \
 	X(MSG_TAVERN_NAMES_BEHAVIOR, "unknown names_behavior %s (expected -1, 0, 1 or 2)") \
 	X(MSG_TAVERN_POST_PROCESSING, "unknown custom_prompt_post_processing '%s' (expected merge, semi, strict or single)") \
 	X(MSG_TAVERN_TYPE, "unknown generation type '%s' (expected normal, continue, impersonate, swipe, regenerate or quiet)") \

@@ -80,7 +80,9 @@ read_prompt(struct run *run, const struct node *o, struct preset_prompt *pp)
 	ok &= field_bool(run, o, "forbid_overrides", false,
 	    &pp->forbid_overrides);
 	ok &= field_int(run, o, "injection_position", 0, &pos);
-	pp->in_chat = pos == 1;
+	/* SillyTavern compares with the number 1: "1" stays relative. */
+	pp->in_chat = pos == 1 && tree_get(o, "injection_position")->kind !=
+	    NODE_STRING;
 	pp->has_depth = tree_get(o, "injection_depth") &&
 	    tree_get(o, "injection_depth")->kind != NODE_NULL;
 	ok &= field_int(run, o, "injection_depth", 4, &pp->depth);
@@ -166,12 +168,13 @@ read_order(struct run *run, struct preset *p, const struct node *list)
 		p->order[p->norder].prompt = preset_find(p, id);
 		p->order[p->norder].enabled = en;
 		if (!p->order[p->norder].prompt) {
+			/* SillyTavern skips it (a prompt deleted, its
+			 * order entry left behind). */
 			const struct node *v = tree_get(e, "identifier");
 
-			diag_error(run, run_source(run, v ? v->src : e->src),
-			    v ? v->span : e->span, MSG_TAVERN_UNKNOWN_PROMPT,
-			    id);
-			ok = false;
+			diag_warning(run, run_source(run, v ? v->src :
+			    e->src), v ? v->span : e->span,
+			    MSG_TAVERN_UNKNOWN_PROMPT, id);
 			continue;
 		}
 		p->norder++;
