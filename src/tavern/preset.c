@@ -182,6 +182,31 @@ read_order(struct run *run, struct preset *p, const struct node *list)
 	return ok;
 }
 
+/* The body's seed, taken out of it (from the body or its own table,
+ * where a seed written as a string is), or NULL. */
+static const struct node *
+take_seed(struct arena *a, struct node *body)
+{
+	struct node *own = tree_get(body, "openai");
+	const struct node *v = tree_get(body, "seed");
+
+	if (v)
+		tree_remove(a, body, "seed", 4);
+	else if (own && (v = tree_get(own, "seed")))
+		tree_remove(a, own, "seed", 4);
+	return v;
+}
+
+/* The body's own "openai" table (fields sent as written), made when
+ * missing. */
+static struct node *
+own_table(struct arena *a, struct node *body)
+{
+	struct node *t = tree_get(body, "openai");
+
+	return t ? t : tree_put(a, body, "openai", tree_table(a));
+}
+
 static void
 copy_number(struct run *run, struct node *body, const struct node *root,
     const char *from, const char *to)
@@ -367,7 +392,15 @@ preset_read(struct run *run, const char *path, struct preset **out)
 	 * source; fields the preset lacks stay absent. */
 	p->body = tree_table(a);
 	copy_number(run, p->body, p->root, "temperature", "temperature");
-	tree_put(a, p->body, "max_tokens", tree_int(a, p->max_tokens));
+	/* max_tokens and seed go out as the preset has them: a number in
+	 * a string stays a string (SillyTavern passes both on as read). */
+	v = tree_get(p->root, "openai_max_tokens");
+	if (v && v->kind == NODE_STRING)
+		tree_put(a, own_table(a, p->body), "max_tokens",
+		    tree_copy(a, v));
+	else
+		tree_put(a, p->body, "max_tokens", tree_int(a,
+		    p->max_tokens));
 	tree_put(a, p->body, "stream", tree_bool(a, false));
 	copy_number(run, p->body, p->root, "presence_penalty",
 	    "presence_penalty");
@@ -376,7 +409,10 @@ preset_read(struct run *run, const char *path, struct preset **out)
 	copy_number(run, p->body, p->root, "top_p", "top_p");
 	if (!field_int(run, p->root, "seed", -1, &seed))
 		return false;
-	if (seed >= 0)
+	v = tree_get(p->root, "seed");
+	if (seed >= 0 && v && v->kind == NODE_STRING)
+		tree_put(a, own_table(a, p->body), "seed", tree_copy(a, v));
+	else if (seed >= 0)
 		tree_put(a, p->body, "seed", tree_int(a, seed));
 	return other_providers(run, p, seed) && (*out = p, true);
 }
@@ -837,12 +873,12 @@ preset_model_body(struct run *run, const struct preset *p,
 	strip = openai ? openai_strip(model) : xai ? xai_strip(model) : 0;
 	/* Fields strata does not translate go in params' own "openai"
 	 * table, sent as written. */
-#define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
+#define OWN() (own ? own : (own = own_table(a, out)))
 	*missing = NULL;
 	if (deepseek) {
 		/* DeepSeek: no seed, bias, effort nor verbosity; a top_p
 		 * of 0 is sent as Number.EPSILON. */
-		tree_remove(a, out, "seed", 4);
+		take_seed(a, out);
 		v = tree_get(out, "top_p");
 		if (v && (v->kind == NODE_INT ? v->u.i == 0 :
 		    v->kind == NODE_FLOAT && v->u.f == 0))
@@ -851,8 +887,7 @@ preset_model_body(struct run *run, const struct preset *p,
 	}
 	if (mistral) {
 		/* Mistral: the seed is random_seed, safe_prompt false. */
-		v = tree_get(out, "seed");
-		tree_remove(a, out, "seed", 4);
+		v = take_seed(a, out);
 		tree_put(a, OWN(), "safe_prompt", tree_bool(a, false));
 		if (v)
 			tree_put(a, OWN(), "random_seed", tree_copy(a, v));
