@@ -305,6 +305,7 @@ enum diag_level {
 	X(MSG_GROUP_NEEDS, "--speaker needs a group chat (--group FILE or [tavern] group)") \
 	X(MSG_TAVERN_YAML_BODY, "%s is not YAML: SillyTavern ignores it, and so does strata") \
 	X(MSG_TAVERN_BIAS_TOKENIZER, "logit_bias: model %s is tokenized with SillyTavern's %s tokenizer, which strata does not have: no logit_bias is sent") \
+	X(MSG_TAVERN_NOT_NUMBER, "%s is a string that is not a number: SillyTavern sends null, strata leaves it out") \
 	X(MSG_TAVERN_STOPS, "custom_stopping_strings is not a JSON array: SillyTavern sends no stopping strings then, and neither does strata") \
 	X(MSG_TAVERN_BUDGET, "the prompts that must be sent need %zu tokens, more than the budget of %ld (openai_max_context - openai_max_tokens - 3)") \
 	/* tavern stages: debug --stage (emit/emit_tavern.c) */ \

@@ -1,5 +1,6 @@
 #include "tavern/preset.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -211,10 +212,35 @@ static void
 copy_number(struct run *run, struct node *body, const struct node *root,
     const char *from, const char *to)
 {
-	const struct node *v = field_number(root, from);
+	const struct node *v = field_number(root, from), *s;
+	const char *b, *e;
+	char *end, *text;
+	double d;
 
-	if (v)
+	if (v) {
 		tree_put(&run->arena, body, to, tree_copy(&run->arena, v));
+		return;
+	}
+	/* A number written as a string: SillyTavern's Number() of it
+	 * (blank is 0). */
+	s = tree_get(root, from);
+	if (!s || s->kind != NODE_STRING)
+		return;
+	for (b = s->u.str.s; *b && strchr(" \t\n\r\f\v", *b); b++)
+		;
+	for (e = b + strlen(b); e > b && strchr(" \t\n\r\f\v", e[-1]); e--)
+		;
+	text = arena_strndup(&run->arena, b, (size_t)(e - b));
+	d = *text ? strtod(text, &end) : 0;
+	if (*text && (*end || !isfinite(d) || !(isdigit((unsigned char)
+	    text[*text == '-' || *text == '+']) || text[*text == '-' ||
+	    *text == '+'] == '.'))) {
+		diag_warning(run, run_source(run, s->src), s->span,
+		    MSG_TAVERN_NOT_NUMBER, from);
+		return;
+	}
+	tree_put(&run->arena, body, to, d == floor(d) && fabs(d) < 9e15 ?
+	    tree_int(&run->arena, (int64_t)d) : tree_float(&run->arena, d));
 }
 
 /* What SillyTavern 1.15 sends Claude and Google from the preset: no
