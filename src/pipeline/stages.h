@@ -129,10 +129,6 @@ bool state_read(struct run *run, const struct options *opt,
  * result may hold one message more (first_user) or fewer (empty):
  * *v is replaced by a new array with room as history.c gives it.
  */
-/* Set m's text; text parts kept for the shape of a list (history.c)
- * are dropped when the text changes, so the new text is what is sent. */
-void message_set_text(struct run *run, struct message *m, const char *s,
-    size_t len);
 void cleanup_history(struct run *run, const struct profile *p,
     struct inputs *in, struct message **v, size_t *n);
 /* Attached files (media.c): the cap on one, and whether s is a URL
