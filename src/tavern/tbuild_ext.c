@@ -256,24 +256,6 @@ tb_placement(const struct tchat_msg *m)
 	return m->is_user ? REGEX_USER_INPUT : REGEX_AI_OUTPUT;
 }
 
-/* Chat message j after the prompt-time regex at its depth, with its
- * reasoning in front when the prompt takes it. */
-const char *
-tb_rx_at(struct tb *t, size_t j)
-{
-	if (!t->rx_out[j]) {
-		t->rx_out[j] = tb_regex(t, tb_placement(&t->chat.msgs[j]),
-		    true,
-		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
-		t->rx_by[j] = tb_fired(t);
-		if (t->reason && t->reason[j])
-			t->rx_out[j] = *t->rx_out[j] || !t->reason_bare[j] ?
-			    arena_printf(&t->run->arena, "%s%s",
-			    t->reason[j], t->rx_out[j]) : t->reason_bare[j];
-	}
-	return t->rx_out[j];
-}
-
 /*
  * PromptReasoning: from the newest message back, each one's
  * extra.reasoning (through the reasoning regex scripts at its depth)

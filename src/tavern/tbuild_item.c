@@ -347,21 +347,20 @@ tb_em_block(struct arena *a, const char *s)
 	return s;
 }
 
+/* s through the macros stage alone (a text no item records). */
 const char *
 tb_sub(struct tb *t, const char *s)
 {
-	return macro_expands(t->run, &t->env, s);
+	return tb_sub_as(t, NULL, s);
 }
 
 const char *
 tb_sub_as(struct tb *t, const char *asset, const char *s)
 {
-	const char *was = t->env.asset, *r;
+	struct tb_text x = { TB_MACROS, TB_NO_ITEM, asset, NULL,
+		REGEX_USER_INPUT, REGEX_NO_DEPTH, -1 };
 
-	t->env.asset = asset;
-	r = tb_sub(t, s);
-	t->env.asset = was;
-	return r;
+	return tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_MACROS, s);
 }
 
 const char *
