@@ -284,8 +284,11 @@ reasoning(struct tb *t)
 
 		if ((prefix || (st->reasoning_add &&
 		    count < st->reasoning_max)) && m->reasoning) {
-			r = tb_regex(t, REGEX_REASONING, true, depth,
-			    m->reasoning);
+			struct tb_text x = { TB_PROMPT, TB_NO_ITEM, NULL,
+				NULL, REGEX_REASONING, depth, -1 };
+
+			r = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST,
+			    ITEM_STAGE_REGEX_POST, m->reasoning);
 			if (*r && strcmp(r, "\xe2\x80\x8b")) {
 				count++;
 				pre = tb_sub(t, st->reasoning_prefix);
@@ -308,7 +311,7 @@ reasoning(struct tb *t)
 static const char *
 wi_text(void *ctx, size_t i)
 {
-	return tb_rx_at(ctx, i);
+	return tb_chat_post(ctx, i);
 }
 
 /* The inject buffer: with allowWIScan the Author's and Character's
@@ -366,7 +369,7 @@ tb_world_info(struct tb *t)
 		t->rx_text[j] = m->text;
 		if (!t->in->skip_unsent ||
 		    !tb_regex_pure(t, tb_placement(m), m->text))
-			msgs[j].text = tb_rx_at(t, j);
+			msgs[j].text = tb_chat_post(t, j);
 	}
 	wi.messages = msgs;
 	wi.nmessages = t->chat.n;

@@ -261,15 +261,15 @@ struct tb_text {
 	enum regex_placement place;     /* the scripts' placement */
 	int depth;              /* in the chat, or REGEX_NO_DEPTH */
 	long chat;              /* the chat message it is, whose
-	                         * prompt-time result tb_rx_at() keeps; or
+	                         * regex-post result is made once; or
 	                         * -1 */
 };
 extern const struct rewrite_pass tb_pass_regex_pre, tb_pass_macros,
     tb_pass_regex_post;
-/* tbuild_pass_regex.c: chat message j as regex-post makes it, with its
- * reasoning in front (made once: world info and the history share it;
- * t->fired says which scripts changed it). */
-const char *tb_rx_at(struct tb *t, size_t j);
+/* Chat message i (of those world info scans) after regex-post, with
+ * its reasoning in front: made once, world info, the history and the
+ * continue nudge sharing it (tbuild_pass_regex.c keeps it). */
+const char *tb_chat_post(struct tb *t, size_t i);
 /* s through the plan's passes of stages [from, to], recorded in
  * t->stage and on x's item; the result (s itself when s is NULL). */
 const char *tb_rewrite(struct tb *t, const struct tb_text *x,

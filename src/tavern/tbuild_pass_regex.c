@@ -3,7 +3,7 @@
  * regex-pre: on a message entering the chat, the scripts of its
  * placement that change the text stored, before its macros.
  * regex-post: on a text as the prompt takes it, the prompt-time scripts
- * at its depth; a chat message's result is made once (tb_rx_at()),
+ * at its depth; a chat message's result is made once (rx_at()),
  * world info and the history sharing it, as SillyTavern's one call.
  * Each leaves in t->fired the scripts that changed the text.
  */
@@ -37,8 +37,8 @@ const struct rewrite_pass tb_pass_regex_pre = {
 
 /* Chat message j after the prompt-time regex at its depth, with its
  * reasoning in front when the prompt takes it; made once. */
-const char *
-tb_rx_at(struct tb *t, size_t j)
+static const char *
+rx_at(struct tb *t, size_t j)
 {
 	if (!t->rx_out[j]) {
 		t->rx_out[j] = tb_regex(t, tb_placement(&t->chat.msgs[j]),
@@ -61,7 +61,7 @@ regex_post(const struct rewrite_ctx *cx, const void *what,
 	struct tb *t = cx->dialect;
 	const struct tb_text *x = what;
 
-	put(in, x->chat >= 0 ? tb_rx_at(t, (size_t)x->chat) :
+	put(in, x->chat >= 0 ? rx_at(t, (size_t)x->chat) :
 	    tb_regex(t, x->place, true, x->depth, in->s), out);
 	return true;
 }

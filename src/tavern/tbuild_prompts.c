@@ -699,7 +699,7 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 		tb_push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
 	else
 		tb_item_empty(t, it);
-	last = tb_rx_at(t, t->chat.n - 1);
+	last = tb_chat_post(t, t->chat.n - 1);
 	if (!*last || last[strlen(last) - 1] != ' ')
 		last = arena_printf(a, "%s%s", last, t->p->continue_postfix);
 	t->env.last_chat_message = tb_trim(a, last);

@@ -75,6 +75,16 @@ tb_macros(struct tb *t, uint32_t it, const char *asset, const char *s)
 }
 
 const char *
+tb_chat_post(struct tb *t, size_t i)
+{
+	struct tb_text x = { TB_PROMPT, TB_NO_ITEM, NULL, NULL,
+		tb_placement(&t->chat.msgs[i]), REGEX_NO_DEPTH, (long)i };
+
+	return tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST, ITEM_STAGE_REGEX_POST,
+	    t->rx_text[i]);
+}
+
+const char *
 tb_stored(struct tb *t, size_t i, enum regex_placement place,
     const char *asset, const char *raw)
 {

@@ -205,13 +205,12 @@ trigger(const char *type)
 static const char *
 entry_regex(void *ctx, const char *text, int64_t depth)
 {
-	struct tb *t = ctx;
+	struct tb_text x = { TB_PROMPT, TB_NO_ITEM, NULL, NULL,
+		REGEX_WORLD_INFO, depth == WI_NO_DEPTH || depth < INT_MIN + 1 ||
+		depth > INT_MAX ? REGEX_NO_DEPTH : (int)depth, -1 };
 
-	if (!text)
-		return text;
-	return tb_regex(t, REGEX_WORLD_INFO, true, depth == WI_NO_DEPTH ||
-	    depth < INT_MIN + 1 || depth > INT_MAX ? REGEX_NO_DEPTH :
-	    (int)depth, text);
+	return tb_rewrite(ctx, &x, ITEM_STAGE_REGEX_POST,
+	    ITEM_STAGE_REGEX_POST, text);
 }
 
 /* World info's budget (wi.h): SillyTavern counts a text there as a
