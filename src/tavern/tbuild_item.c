@@ -170,7 +170,12 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 }
 
 /* Item i's text from stage k on is s (the text before it when equal, so
- * unchanged stages share one string). */
+ * unchanged stages share one string).  The plan's record hook writes
+ * the stages of the texts it runs (tbuild_rewrite.c); the build calls
+ * this itself only for a text the plan made before its item existed
+ * (a message as it entered the chat, a card field substituted once, a
+ * text made once for several items) or that strata's profile plan made
+ * (its entries). */
 void
 tb_item_stage(struct tb *t, uint32_t i, enum item_stage k, const char *s)
 {

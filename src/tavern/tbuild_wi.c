@@ -25,14 +25,9 @@ substitute(void *ctx, const char *text, const struct wi_book *book,
     const struct world_entry *e)
 {
 	struct tb *t = ctx;
-	const char *was, *r;
 
-	was = t->env.asset;
-	t->env.asset = arena_printf(&t->run->arena, "world info entry "
-	    "%lld of book '%s'", (long long)e->uid, book->world->name);
-	r = macro_expands(t->run, &t->env, text);
-	t->env.asset = was;
-	return r;
+	return tb_sub_as(t, arena_printf(&t->run->arena, "world info entry "
+	    "%lld of book '%s'", (long long)e->uid, book->world->name), text);
 }
 
 /* The persona's lorebook: power_user.persona_descriptions[user_avatar]
