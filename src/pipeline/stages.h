@@ -5,7 +5,8 @@
  * session, inputs_turn.c the turn's template inputs and the agent
  * prompt), collect.c turns inputs and layers into entries, arrange.c
  * places the active entries into messages.  The rewrite stage has its
- * own header, rewrite.h, because later passes plug into it.  Everything
+ * own header, rewrite.h (the profile build's plan, run by the driver in
+ * prompt/rewrite.h that the SillyTavern build shares).  Everything
  * lives in the run's arena.
  */
 #ifndef STAGES_H

@@ -1,15 +1,20 @@
 /*
  * tbuild_int: what the files of the SillyTavern build (tbuild*.c) share
- * and nothing else includes.  tbuild.c drives the steps in order: read
- * the inputs (tbuild_read.c), the extension prompts, world info and
- * examples (tbuild_ext.c), the prompt manager's collection and its fill
- * (tbuild_prompts.c) with the history and in-chat injections
+ * and nothing else includes (but its unit test).  tbuild.c drives the
+ * steps in order: read the inputs (tbuild_read.c), the extension
+ * prompts, world info and examples (tbuild_ext.c), the prompt
+ * manager's collection and its fill (tbuild_prompts.c) with the
+ * history and in-chat injections
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
  * post-processing and what the provider shaping in emit/ takes
  * (tbuild_shape.c); tbuild_item.c keeps the message lists and the items
- * (prompt/item.h) every step records to.  The regex scripts
- * (tbuild_regex.c), world info (tbuild_wi.c) and the tokenizer are
- * called directly, with the build's state.
+ * (prompt/item.h) every step records to.  Each text goes through the
+ * dialect's rewrite plan (tbuild_rewrite.c: regex-pre, macros,
+ * regex-post) when SillyTavern runs those stages on it; the plan's
+ * record hook fills the items' stages.  The regex scripts
+ * (tbuild_regex.c, which the regex passes run), world info
+ * (tbuild_wi.c) and the tokenizer are called directly, with the
+ * build's state.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
