@@ -43,11 +43,16 @@ chat_content(struct tb *t, size_t i, uint32_t it, bool same)
 {
 	const struct tchat_msg *m = &t->chat.msgs[i];
 	struct arena *a = &t->run->arena;
+	struct tb_text x;
+	const char *s;
+
+	tb_text_init(&x, TB_PROMPT, it);
+	x.place = tb_placement(m);
 	/* On continue the message continued has depth -1. */
-	struct tb_text x = { TB_PROMPT, it, NULL, NULL, tb_placement(m),
-		(int)(t->chat.n - 1 - i) - t->rx_shift, same ? (long)i : -1 };
-	const char *s = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST,
-	    ITEM_STAGE_REGEX_POST, m->text);
+	x.depth = (int)(t->chat.n - 1 - i) - t->rx_shift;
+	x.chat = same ? (long)i : -1;
+	s = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST, ITEM_STAGE_REGEX_POST,
+	    m->text);
 
 	switch (t->p->names) {
 	case PRESET_NAMES_DEFAULT:

@@ -284,9 +284,11 @@ reasoning(struct tb *t)
 
 		if ((prefix || (st->reasoning_add &&
 		    count < st->reasoning_max)) && m->reasoning) {
-			struct tb_text x = { TB_PROMPT, TB_NO_ITEM, NULL,
-				NULL, REGEX_REASONING, depth, -1 };
+			struct tb_text x;
 
+			tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+			x.place = REGEX_REASONING;
+			x.depth = depth;
 			r = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST,
 			    ITEM_STAGE_REGEX_POST, m->reasoning);
 			if (*r && strcmp(r, "\xe2\x80\x8b")) {

@@ -269,6 +269,9 @@ struct tb_text {
 	                         * regex-post result is made once; or
 	                         * -1 */
 };
+/* x for a text of kind, recording on item (or TB_NO_ITEM): no asset,
+ * no override, no placement or depth, no chat message. */
+void tb_text_init(struct tb_text *x, unsigned kind, uint32_t item);
 extern const struct rewrite_pass tb_pass_regex_pre, tb_pass_macros,
     tb_pass_regex_post;
 /* Chat message i (of those world info scans) after regex-post, with

@@ -362,9 +362,10 @@ tb_sub(struct tb *t, const char *s)
 const char *
 tb_sub_as(struct tb *t, const char *asset, const char *s)
 {
-	struct tb_text x = { TB_MACROS, TB_NO_ITEM, asset, NULL,
-		REGEX_USER_INPUT, REGEX_NO_DEPTH, -1 };
+	struct tb_text x;
 
+	tb_text_init(&x, TB_MACROS, TB_NO_ITEM);
+	x.asset = asset;
 	return tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_MACROS, s);
 }
 

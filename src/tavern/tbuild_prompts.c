@@ -237,10 +237,11 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 {
 	const char *id = pp->identifier, *content;
 	bool main = strcmp(id, "main") == 0;
-	struct tb_text x = { TB_MACROS, 0, tb_prompt_asset(t, id), NULL,
-		REGEX_USER_INPUT, REGEX_NO_DEPTH, -1 };
+	struct tb_text x;
 
-	x.item = prompt_item(t, pp, enabled ? NULL : pp->content);
+	tb_text_init(&x, TB_MACROS, prompt_item(t, pp, enabled ? NULL :
+	    pp->content));
+	x.asset = tb_prompt_asset(t, id);
 	content = marker_content(t, id);
 	if (!content)
 		content = enabled ? pp->content : "";

@@ -39,6 +39,17 @@ record(const struct rewrite_ctx *cx, const void *what,
 		it->by[k] = by;
 }
 
+void
+tb_text_init(struct tb_text *x, unsigned kind, uint32_t item)
+{
+	memset(x, 0, sizeof(*x));
+	x->kind = kind;
+	x->item = item;
+	x->place = REGEX_USER_INPUT;
+	x->depth = REGEX_NO_DEPTH;
+	x->chat = -1;
+}
+
 const char *
 tb_rewrite(struct tb *t, const struct tb_text *x, enum item_stage from,
     enum item_stage to, const char *s)
@@ -68,18 +79,21 @@ tb_rewrite(struct tb *t, const struct tb_text *x, enum item_stage from,
 const char *
 tb_macros(struct tb *t, uint32_t it, const char *asset, const char *s)
 {
-	struct tb_text x = { TB_MACROS, it, asset, NULL, REGEX_USER_INPUT,
-		REGEX_NO_DEPTH, -1 };
+	struct tb_text x;
 
+	tb_text_init(&x, TB_MACROS, it);
+	x.asset = asset;
 	return tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_REGEX_POST, s);
 }
 
 const char *
 tb_chat_post(struct tb *t, size_t i)
 {
-	struct tb_text x = { TB_PROMPT, TB_NO_ITEM, NULL, NULL,
-		tb_placement(&t->chat.msgs[i]), REGEX_NO_DEPTH, (long)i };
+	struct tb_text x;
 
+	tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+	x.place = tb_placement(&t->chat.msgs[i]);
+	x.chat = (long)i;
 	return tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST, ITEM_STAGE_REGEX_POST,
 	    t->rx_text[i]);
 }
@@ -88,10 +102,13 @@ const char *
 tb_stored(struct tb *t, size_t i, enum regex_placement place,
     const char *asset, const char *raw)
 {
-	struct tb_text x = { TB_STORED | TB_MACROS, TB_NO_ITEM, asset, NULL,
-		place, REGEX_NO_DEPTH, -1 };
-	const char *s = tb_rewrite(t, &x, ITEM_STAGE_REGEX_PRE,
-	    ITEM_STAGE_MACROS, raw);
+	struct tb_text x;
+	const char *s;
+
+	tb_text_init(&x, TB_STORED | TB_MACROS, TB_NO_ITEM);
+	x.asset = asset;
+	x.place = place;
+	s = tb_rewrite(t, &x, ITEM_STAGE_REGEX_PRE, ITEM_STAGE_MACROS, raw);
 
 	t->craw[i] = raw;
 	t->cpre[i] = t->stage[ITEM_STAGE_REGEX_PRE];

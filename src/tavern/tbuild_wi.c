@@ -200,10 +200,12 @@ trigger(const char *type)
 static const char *
 entry_regex(void *ctx, const char *text, int64_t depth)
 {
-	struct tb_text x = { TB_PROMPT, TB_NO_ITEM, NULL, NULL,
-		REGEX_WORLD_INFO, depth == WI_NO_DEPTH || depth < INT_MIN + 1 ||
-		depth > INT_MAX ? REGEX_NO_DEPTH : (int)depth, -1 };
+	struct tb_text x;
 
+	tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+	x.place = REGEX_WORLD_INFO;
+	if (depth != WI_NO_DEPTH && depth >= INT_MIN + 1 && depth <= INT_MAX)
+		x.depth = (int)depth;
 	return tb_rewrite(ctx, &x, ITEM_STAGE_REGEX_POST,
 	    ITEM_STAGE_REGEX_POST, text);
 }
