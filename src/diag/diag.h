@@ -406,7 +406,8 @@ enum diag_level {
 	X(MSG_WI_WRONG_TYPE, "'%s' must be %s, not %s (%s)") \
 	X(MSG_WI_NOT_WORLD, "a world file must be a JSON object with \"entries\", not %s") \
 	X(MSG_WI_NO_ENTRIES, "no \"entries\": neither a world file nor a character_book") \
-	X(MSG_WI_EMPTY_KEY, "uid %lld: %s key %zu is empty after trimming and never matches") \
+	X(MSG_WI_EMPTY_KEY, "uid %lld: %s key %zu is empty and never matches") \
+	X(MSG_WI_BLANK_KEY, "uid %lld: %s key %zu is only white space and matches every text (SillyTavern looks for the empty string)") \
 	X(MSG_WI_BAD_REGEX, "uid %lld: regex key '%s' does not compile (%s at offset %zu); SillyTavern matches it as plain text") \
 	X(MSG_WI_WORD_EDGE, "uid %lld: key '%s' starts or ends with a non-word character; as a whole-word key it needs one more non-word character beside it") \
 	X(MSG_WI_DUP_UID, "duplicate uid %lld: timed effects and debug views cannot tell the entries apart") \
