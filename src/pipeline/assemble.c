@@ -617,6 +617,7 @@ assemble_tavern(struct run *run, const struct options *opt,
 	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
 	tin.user = in->user ? in->user->text : NULL;
+	tin.user_src = in->user;
 	tin.has_now = in->has_now;
 	tin.now_ms = in->now_ms;
 	/* --session: the session is the chat (a new one starts with the

@@ -213,7 +213,7 @@ type_prompts(struct tb *t)
 {
 	if (t->gen == TAVERN_GEN_IMPERSONATE) {
 		const char *s = tb_sub(t, t->p->impersonation_prompt);
-		uint32_t it = tb_item_add(t, "impersonate", "preset",
+		uint32_t it = tb_item_add(t, "impersonate", ITEM_SOURCE_PRESET,
 		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
 
 		tb_item_preset(t, it, "impersonation_prompt");
@@ -225,9 +225,10 @@ type_prompts(struct tb *t)
 			tb_item_empty(t, it);
 	}
 	if (t->quiet) {
-		uint32_t it = tb_item_add(t, "quietPrompt", "chat", ROLE_SYSTEM,
-		    -1, t->in->user);
+		uint32_t it = tb_item_add(t, "quietPrompt",
+		    ITEM_SOURCE_CHAT, ROLE_SYSTEM, -1, t->in->user);
 
+		tb_item_at(t, it, tb_typed_node(t));
 		tb_item_stage(t, it, ITEM_STAGE_MACROS, t->quiet);
 		if (*t->quiet)
 			tb_push_item(t, &tb_slot_add(t, "quietPrompt")->msgs,

@@ -153,6 +153,8 @@ struct tavern_input {
 	const char *persona_name;       /* --persona-name, or NULL */
 	const char *persona;            /* --persona TEXT, or NULL */
 	const char *user;               /* the message typed, or NULL */
+	const struct source *user_src;  /* where it was read (--user), or
+	                                 * NULL */
 	const char *greeting;           /* --greeting N, or NULL (0) */
 	const char *type;               /* --type, or NULL (normal) */
 	const char *now;                /* --now RFC 3339, or NULL */

@@ -140,8 +140,8 @@ tb_history(struct tb *t, struct tlist *out)
 		bool same = n == t->nrx && shift - 1 == t->rx_shift &&
 		    t->rx_text[i] == m->text;
 		uint32_t it = tb_item_add(t, arena_printf(a, "chat#%zu", i),
-		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
-		    t->craw[i]);
+		    greeting ? ITEM_SOURCE_CARD : ITEM_SOURCE_CHAT, role,
+		    (int64_t)(n - 1 - i), t->craw[i]);
 
 		if (greeting)
 			tb_item_card(t, it, t->greeting_field,

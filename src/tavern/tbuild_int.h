@@ -184,7 +184,7 @@ const char *tb_fired(struct tb *t);
 void tb_holds(struct tb *t, struct tmsg *m, uint32_t i);
 void tb_insert_at(struct run *run, struct tlist *l, size_t at,
     const struct tmsg *m);
-uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_add(struct tb *t, const char *id, enum item_source source,
     enum role role, int64_t depth, const char *raw);
 void tb_item_at(struct tb *t, uint32_t i, const struct node *n);
 void tb_item_card(struct tb *t, uint32_t i, const char *field,
@@ -194,9 +194,10 @@ void tb_item_preset(struct tb *t, uint32_t i, const char *key);
 void tb_item_note(struct tb *t, uint32_t i, const char *note);
 void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
     const char *note);
-uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_skip(struct tb *t, const char *id, enum item_source source,
     enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
+const struct node *tb_typed_node(struct tb *t);
 void tb_item_stage(struct tb *t, uint32_t i, enum item_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
@@ -260,6 +261,10 @@ struct node *tb_regex_rules(struct tb *t);
 /* tbuild_wi.c: the world-info scan of wi, whose messages, match texts,
  * inject buffer the caller set, into t->wi. */
 bool tb_wi_run(struct tb *t, struct wi_input *wi);
+/* Item it was read where the first entry world info placed at pos (for
+ * WORLD_DEPTH: at depth, as role) was; false when none went there. */
+bool tb_item_world(struct tb *t, uint32_t it, int pos, int64_t depth,
+    int role);
 
 /* tbuild_chat.c: history and the in-chat injections */
 const char *tb_completion_name(struct arena *a, const char *name);

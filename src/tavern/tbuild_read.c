@@ -384,6 +384,17 @@ greeting_where(struct tb *t, const struct card_text *g)
 	    arr->u.array.n == alt->n ? arr->u.array.items[k] : NULL;
 }
 
+/* Where the message typed was read (the --user option, or the file -u
+ * named), as a node for its item; NULL when the caller gave none. */
+const struct node *
+tb_typed_node(struct tb *t)
+{
+	const struct source *u = t->in->user_src;
+
+	return u ? tree_new(&t->run->arena, NODE_STRING, u->id,
+	    span_make(0, (uint32_t)u->len)) : NULL;
+}
+
 /* A new chat starts with the greeting; then the message typed. */
 bool
 tb_chat_messages(struct tb *t)
@@ -476,8 +487,8 @@ tb_chat_messages(struct tb *t)
 
 		if (!m->hidden)
 			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
-			    "chat#%zu", t->chat.n - 1), "chat", ROLE_ASSISTANT,
-			    0, m->text, ENTRY_REPLACED, "--type regenerate "
+			    "chat#%zu", t->chat.n - 1), ITEM_SOURCE_CHAT,
+			    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED, "--type regenerate "
 			    "deletes the last reply and generates it anew"),
 			    m->node);
 		tchat_pop(&t->chat);
@@ -486,7 +497,7 @@ tb_chat_messages(struct tb *t)
 		t->chat.n--;
 		t->swiping = true;
 		tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
-		    "chat#%zu", t->chat.n), "chat", ROLE_ASSISTANT, 0,
+		    "chat#%zu", t->chat.n), ITEM_SOURCE_CHAT, ROLE_ASSISTANT, 0,
 		    t->chat.msgs[t->chat.n].text, ENTRY_REPLACED,
 		    "--type swipe generates a new swipe of the last reply"),
 		    t->chat.msgs[t->chat.n].node);
@@ -503,6 +514,8 @@ tb_chat_messages(struct tb *t)
 		t->cpre[t->chat.n] = s;
 		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
 		    "the user's message", s), true);
+		t->chat.msgs[t->chat.n - 1].node = tree_get(t->p->root,
+		    "send_if_empty");
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
@@ -515,6 +528,7 @@ tb_chat_messages(struct tb *t)
 		t->cpre_by[t->chat.n] = tb_fired(t);
 		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
 		    "the user's message", s), true);
+		t->chat.msgs[t->chat.n - 1].node = tb_typed_node(t);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
@@ -523,10 +537,11 @@ tb_chat_messages(struct tb *t)
 		 * last message. */
 		t->quiet = tb_sub_as(t, "the user's message", t->in->user);
 	} else if (t->in->user && *t->in->user)
-		tb_item_skip(t, "userInput", "chat", ROLE_USER, 0, t->in->user,
-		    ENTRY_TRIGGER, arena_printf(&run->arena, "only a normal "
-		    "generation sends the message typed, not --type %s",
-		    t->type));
+		tb_item_at(t, tb_item_skip(t, "userInput", ITEM_SOURCE_CHAT,
+		    ROLE_USER, 0, t->in->user, ENTRY_TRIGGER,
+		    arena_printf(&run->arena, "only a normal generation "
+		    "sends the message typed, not --type %s", t->type)),
+		    tb_typed_node(t));
 	chat_macros(t);
 	return true;
 }

@@ -125,7 +125,7 @@ main(void)
 	it = item(&c, "persona");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->source, "profile");
+		CHECK_STR(item_source_name(it->source), "profile");
 		CHECK_INT(it->message, own);
 		CHECK_STR(it->note, "after main");
 	}
