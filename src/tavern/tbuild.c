@@ -64,6 +64,7 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	static const char *const keys[] = { "card", "preset", "chat",
 		"settings" };
 	const char **slots[4];
+	const struct node **at[4];
 	const char *dir = NULL, *slash;
 	const struct node *v;
 	size_t i;
@@ -77,6 +78,10 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	slots[1] = &in->preset;
 	slots[2] = &in->chat;
 	slots[3] = &in->settings;
+	at[0] = &in->card_at;
+	at[1] = &in->preset_at;
+	at[2] = &in->chat_at;
+	at[3] = &in->settings_at;
 	/* --group on the command line stands for the profile's card, and
 	 * --card for its group. */
 	if (in->card && !in->group)
@@ -84,10 +89,14 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	else if (in->group && !in->card)
 		in->card = "";
 	for (i = 0; i < LEN(keys); i++)
-		if (!*slots[i] && (v = tree_get(t, keys[i])))
+		if (!*slots[i] && (v = tree_get(t, keys[i]))) {
 			*slots[i] = relative(run, dir, v);
-	if (!in->group && (v = tree_get(t, "group")))
+			*at[i] = v;
+		}
+	if (!in->group && (v = tree_get(t, "group"))) {
 		in->group = relative(run, dir, v);
+		in->group_at = v;
+	}
 	if (in->group && !*in->group)
 		in->group = NULL;
 	if (in->card && !*in->card)

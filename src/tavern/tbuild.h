@@ -139,6 +139,11 @@ struct tavern_input {
 	/* The chat already read (--session: the session the pipeline
 	 * read, whose path is chat), or NULL: chat is read here. */
 	const struct chatfile *chatfile;
+	/* Where the profile's [tavern] table named card, preset, chat,
+	 * settings and group (NULL: the command line did, or nothing): a
+	 * file that cannot be read is reported there. */
+	const struct node *card_at, *preset_at, *chat_at, *settings_at,
+	    *group_at;
 	const char *const *worlds;      /* --world files, for world info */
 	size_t nworlds;
 	/* A --world file nothing names is global lore (seed 002's

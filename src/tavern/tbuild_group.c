@@ -167,7 +167,7 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 		diag_plain(run, DIAG_ERROR, MSG_GROUP_GREETING);
 		return false;
 	}
-	if (!group_read(run, gin->group, &g))
+	if (!group_read(run, gin->group, gin->group_at, &g))
 		return false;
 	rng = group_seed(gin);
 	/* A new chat opens with every member's greeting (muted ones too). */
@@ -182,7 +182,8 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 		tchat_from(&quiet, gin->chatfile, gin->chat, &chat);
 		ok = true;
 	} else if (tb_chat_given(gin))
-		ok = !gin->chat || tchat_read(&quiet, gin->chat, &chat);
+		ok = !gin->chat || tchat_read(&quiet, gin->chat, NULL,
+		    &chat);
 	else {
 		ok = true;
 		for (i = 0; i < g->n; i++) {

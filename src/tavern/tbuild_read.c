@@ -115,19 +115,16 @@ tb_read_inputs(struct tb *t)
 		    "a SillyTavern build");
 		return false;
 	}
-	ok &= settings_read(run, in->settings, &t->s);
+	ok &= settings_read(run, in->settings, in->settings_at, &t->s);
 	if (t->grp)
 		t->card = t->grp->m[t->speaker].card;   /* read with the group */
 	else
-		ok &= card_read(run, in->card, &t->card);
-	if (in->preset)
-		ok &= preset_read(run, in->preset, &t->p);
-	else
-		ok &= preset_read(run, NULL, &t->p);
+		ok &= card_read(run, in->card, in->card_at, &t->card);
+	ok &= preset_read(run, in->preset, in->preset_at, &t->p);
 	if (in->chatfile)
 		tchat_from(run, in->chatfile, in->chat, &t->chat);
 	else
-		ok &= tchat_read(run, in->chat, &t->chat);
+		ok &= tchat_read(run, in->chat, in->chat_at, &t->chat);
 	if (ok && t->grp)
 		tb_group_regenerate(t);
 	if (ok && in->has_msgs)
