@@ -112,34 +112,6 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	return true;
 }
 
-static bool
-check_options(struct run *run, const struct tavern_input *in)
-{
-	int64_t ms;
-	uint64_t seed;
-
-	if (!in->has_now && in->now && !clock_parse(in->now, &ms)) {
-		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
-		return false;
-	}
-	if (in->seed && !macros_seed(in->seed, &seed)) {
-		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
-		return false;
-	}
-	return true;
-}
-
-static bool
-check_type(struct run *run, const char *type)
-{
-	enum tavern_gen g;
-
-	if (!type || tavern_gen_parse(type, &g))
-		return true;
-	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
-	return false;
-}
-
 /* What the build changed that the chat keeps (struct tavern_state):
  * the variables whose text is not what was loaded (before), the timed
  * world-info state, a new chat's greeting. */
@@ -312,8 +284,6 @@ build(struct tb *t, struct chat *c)
 	size_t ninj, i, j;
 	struct tavern_input gin;
 
-	if (!check_type(run, in->type) || !check_options(run, in))
-		return false;
 	/* A group chat: the build is the speaker's, its card chosen here. */
 	if (in->group || in->speaker) {
 		gin = *in;
@@ -321,7 +291,8 @@ build(struct tb *t, struct chat *c)
 		if (!tb_group_begin(t, &gin))
 			return false;
 	}
-	if (!tb_read_inputs(t) || !tb_hook_chat(t))
+	tb_take_inputs(t);
+	if (!tb_hook_chat(t))
 		return false;
 	tb_setup_env(t);
 	tb_group_env(t);
@@ -406,7 +377,8 @@ build(struct tb *t, struct chat *c)
 }
 
 bool
-tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
+tavern_build(struct run *run, const struct tavern_input *in,
+    const struct tavern_files *f, struct chat *c)
 {
 	struct tb t;
 	bool ok;
@@ -414,6 +386,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	memset(&t, 0, sizeof(t));
 	t.run = run;
 	t.in = in;
+	t.f = f;
 	t.format = c->format;
 	t.rep = arena_array(&run->arena, 1, sizeof(*t.rep));
 	t.wi = arena_alloc(&run->arena, sizeof(*t.wi));

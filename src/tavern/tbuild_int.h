@@ -93,6 +93,7 @@ struct slot {
 struct tb {
 	struct run *run;
 	const struct tavern_input *in;
+	const struct tavern_files *f;   /* read by tavern_read() */
 	enum tokenizer_kind tok;        /* the model's (tokenizer.h) */
 	struct regex_set scripts;       /* tbuild_regex.c */
 	bool scripts_loaded;
@@ -225,12 +226,12 @@ size_t tb_claude_tokens(const char *name, const char *text, size_t len,
 const char *tb_trim(struct arena *a, const char *s);
 enum role tb_role_of(const char *s);
 
-/* tbuild_read.c: the inputs (card, preset, settings, chat), the macro
- * environment */
+/* tbuild_read.c: the inputs (card, preset, settings, chat, read by
+ * tavern_read() before the build), the macro environment */
 void tb_card_fields(struct tb *t);
 bool tb_chat_given(const struct tavern_input *in);
 bool tb_chat_messages(struct tb *t);
-bool tb_read_inputs(struct tb *t);
+void tb_take_inputs(struct tb *t);
 void tb_setup_env(struct tb *t);
 
 /* tbuild_ext.c: the extension prompts (Author's Note, Character's Note,
@@ -294,6 +295,8 @@ void tb_own_inchat(struct tb *t);
 void tb_own_system(struct tb *t);
 
 /* tbuild_group.c: a group chat's hooks into the steps above */
+bool tb_group_read(struct run *run, const struct tavern_input *in,
+    struct group **out);
 bool tb_group_begin(struct tb *t, struct tavern_input *gin);
 void tb_group_env(struct tb *t);
 void tb_group_fields(struct tb *t);

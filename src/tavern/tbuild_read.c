@@ -102,34 +102,79 @@ sandbox_chat(struct tb *t)
 	}
 }
 
-bool
-tb_read_inputs(struct tb *t)
+static bool
+check_options(struct run *run, const struct tavern_input *in)
 {
-	struct run *run = t->run;
-	const struct tavern_input *in = t->in;
+	int64_t ms;
+	uint64_t seed;
+
+	if (!in->has_now && in->now && !clock_parse(in->now, &ms)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
+		return false;
+	}
+	if (in->seed && !macros_seed(in->seed, &seed)) {
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
+		return false;
+	}
+	return true;
+}
+
+static bool
+check_type(struct run *run, const char *type)
+{
+	enum tavern_gen g;
+
+	if (!type || tavern_gen_parse(type, &g))
+		return true;
+	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
+	return false;
+}
+
+bool
+tavern_read(struct run *run, const struct tavern_input *in,
+    struct tavern_files *f)
+{
 	bool ok = true;
 
-	if (!in->card) {
+	memset(f, 0, sizeof(*f));
+	if (!check_type(run, in->type) || !check_options(run, in))
+		return false;
+	/* A group chat: its members' cards are read with it. */
+	if (in->group || in->speaker) {
+		if (!tb_group_read(run, in, &f->grp))
+			return false;
+	} else if (!in->card) {
 		diag_plain(run, DIAG_ERROR, MSG_TAVERN_NO_CARD,
 		    in->preset ? "--preset" : in->chat ? "--chat" :
 		    "a SillyTavern build");
 		return false;
 	}
-	ok &= settings_read(run, in->settings, in->settings_at, &t->s);
-	if (t->grp)
-		t->card = t->grp->m[t->speaker].card;   /* read with the group */
-	else
-		ok &= card_read(run, in->card, in->card_at, &t->card);
-	ok &= preset_read(run, in->preset, in->preset_at, &t->p);
+	f->s = arena_alloc(&run->arena, sizeof(*f->s));
+	f->chat = arena_alloc(&run->arena, sizeof(*f->chat));
+	ok &= settings_read(run, in->settings, in->settings_at, f->s);
+	if (!f->grp)
+		ok &= card_read(run, in->card, in->card_at, &f->card);
+	ok &= preset_read(run, in->preset, in->preset_at, &f->p);
 	if (in->chatfile)
-		tchat_from(run, in->chatfile, in->chat, &t->chat);
+		tchat_from(run, in->chatfile, in->chat, f->chat);
 	else
-		ok &= tchat_read(run, in->chat, in->chat_at, &t->chat);
-	if (ok && t->grp)
-		tb_group_regenerate(t);
-	if (ok && in->has_msgs)
-		sandbox_chat(t);
+		ok &= tchat_read(run, in->chat, in->chat_at, f->chat);
 	return ok;
+}
+
+/* The files tavern_read() read, as the build's own; the speaker's card
+ * in a group chat. */
+void
+tb_take_inputs(struct tb *t)
+{
+	t->s = *t->f->s;
+	t->card = t->grp ? t->grp->m[t->speaker].card : t->f->card;
+	t->p = t->f->p;
+	t->chat = *t->f->chat;
+	if (t->grp)
+		tb_group_regenerate(t);
+	if (t->in->has_msgs)
+		sandbox_chat(t);
 }
 
 /* {{authorsNote}} (the chat's note, or the default a new chat takes),
