@@ -166,16 +166,14 @@ soul_unsent(struct run *run, const struct profile *p, const struct inputs *in)
 static bool
 offer(struct run *run, const struct options *opt, const struct profile *p,
     struct inputs *in, enum dialect d, struct entry_vec *entries,
-    const struct tool_list *tools, struct rewrite_ctx *cx,
+    const struct tool_list *tools, struct rewrite_profile *px,
     struct rewrite_plan *plan, struct stack *st, struct chat *c)
 {
 	size_t i;
 
-	cx->run = run;
-	cx->profile = p;
-	cx->vars = &in->vars;
+	rewrite_profile_init(px, run, p, &in->vars);
 	rewrite_plan_for(p, plan);
-	if (!rewrite_entries(cx, plan, entries->v, entries->n))
+	if (!rewrite_entries(&px->cx, plan, entries->v, entries->n))
 		return false;
 	/* Only now is an entry's text final: offer them in order, so an
 	 * entry that expands to nothing is skipped, not live. */
@@ -202,11 +200,11 @@ assemble_entries(struct run *run, const struct options *opt,
     const struct tool_list *tools, struct chat *c)
 {
 	struct rewrite_plan plan;
-	struct rewrite_ctx cx;
+	struct rewrite_profile px;
 
 	memset(c, 0, sizeof(*c));
 	output(c, opt, p);
-	if (!offer(run, opt, p, in, DIALECT_PROFILE, entries, tools, &cx,
+	if (!offer(run, opt, p, in, DIALECT_PROFILE, entries, tools, &px,
 	    &plan, &c->stack, c))
 		return false;
 	c->cleanups = in->cleanups;
@@ -224,7 +222,7 @@ assemble_entries(struct run *run, const struct options *opt,
 		c->user = u->text;
 		c->user_len = u->len;
 	}
-	if (!rewrite_messages(&cx, &plan, c))
+	if (!rewrite_messages(&px.cx, &plan, c))
 		return false;
 	soul_unsent(run, p, in);
 	return true;
@@ -348,7 +346,7 @@ tavern_own(struct run *run, const struct options *opt,
 	struct entry_vec entries = { NULL, 0, 0 };
 	struct tool_list tools;
 	struct rewrite_plan plan;
-	struct rewrite_ctx cx;
+	struct rewrite_profile px;
 	struct stack st;
 	struct entry **v;
 	struct tavern_entry *te;
@@ -360,7 +358,7 @@ tavern_own(struct run *run, const struct options *opt,
 
 	memset(&tools, 0, sizeof(tools));
 	if (!collect(run, opt, p, in, DIALECT_TAVERN, &entries, &tools) ||
-	    !offer(run, opt, p, in, DIALECT_TAVERN, &entries, &tools, &cx,
+	    !offer(run, opt, p, in, DIALECT_TAVERN, &entries, &tools, &px,
 	    &plan, &st, c))
 		return false;
 	te = arena_array(&run->arena, st.nall + 1, sizeof(*te));

@@ -5,7 +5,8 @@
  * session, inputs_turn.c the turn's template inputs and the agent
  * prompt), collect.c turns inputs and layers into entries, arrange.c
  * places the active entries into messages.  The rewrite stage has its
- * own header, rewrite.h, because later passes plug into it.  Everything
+ * own header, rewrite.h (the profile build's plan, run by the driver in
+ * prompt/rewrite.h that the SillyTavern build shares).  Everything
  * lives in the run's arena.
  */
 #ifndef STAGES_H
@@ -139,10 +140,6 @@ bool state_read(struct run *run, const struct options *opt,
  * result may hold one message more (first_user) or fewer (empty):
  * *v is replaced by a new array with room as history.c gives it.
  */
-/* Set m's text; text parts kept for the shape of a list (history.c)
- * are dropped when the text changes, so the new text is what is sent. */
-void message_set_text(struct run *run, struct message *m, const char *s,
-    size_t len);
 void cleanup_history(struct run *run, const struct profile *p,
     struct inputs *in, struct message **v, size_t *n);
 /* Attached files (media.c): the cap on one, and whether s is a URL

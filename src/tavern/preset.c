@@ -404,7 +404,9 @@ effort_model(const char *model)
 }
 
 /* The family SillyTavern's server tokenizes a model name with for the
- * logit bias, when it is not tiktoken's: NULL for an OpenAI encoding. */
+ * logit bias, when it is not tiktoken's: NULL for an OpenAI encoding
+ * (logit_bias() then encodes with strata's own SentencePiece models
+ * where it has them). */
 static const char *
 bias_family(const char *m)
 {
@@ -563,6 +565,11 @@ logit_bias(struct run *run, const struct preset *p,
 		return NULL;
 	if (fam && strcmp(fam, "claude") == 0)
 		return NULL;    /* SillyTavern: no bias for Claude */
+	/* A SentencePiece model strata ships (llama, mistral, yi) encodes
+	 * the text as SillyTavern's server does, with the model's own
+	 * dummy prefix; the others it lacks stay missing. */
+	if (fam && tokenizer_is_sp(kind))
+		fam = NULL;
 	for (i = 0; i < list->u.array.n; i++) {
 		const struct node *e = list->u.array.items[i], *t, *val;
 		struct tokenizer_ids ids = TOKENIZER_IDS_INIT;

@@ -193,12 +193,12 @@ static void
 type_prompts(struct tb *t)
 {
 	if (t->gen == TAVERN_GEN_IMPERSONATE) {
-		const char *s = tb_sub(t, t->p->impersonation_prompt);
 		uint32_t it = tb_item_add(t, "impersonate", ITEM_SOURCE_PRESET,
 		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
+		const char *s;
 
 		tb_item_preset(t, it, "impersonation_prompt");
-		tb_item_stage(t, it, ITEM_STAGE_MACROS, s);
+		s = tb_macros(t, it, NULL, t->p->impersonation_prompt);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,
 			    ROLE_SYSTEM, NULL, s, "impersonate", it);

@@ -12,7 +12,9 @@
  * The result fills a struct chat (prompt/chat.h): messages with role,
  * content and name, the model, and params holding the sampler fields
  * SillyTavern sends, and tavern: every prompt and message the build met,
- * why each is in or out, and its text at the four stages (prompt/item.h).
+ * why each is in or out, and its text at the four stages (prompt/item.h),
+ * which the passes of the dialect's rewrite plan make (prompt/rewrite.h,
+ * tbuild_rewrite.c).
  * Everything lives in the run's arena; the input is borrowed.
  */
 #ifndef TBUILD_H

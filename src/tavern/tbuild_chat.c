@@ -36,20 +36,25 @@
 static const char latin1_base[] =
     "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y";
 
-/* Chat message i's content from its regexed text s: the regex-post stage
- * of its item, the name prefix names_behavior asks for, no '\r'. */
+/* Chat message i's content: its item's regex-post stage (the result
+ * world info made when same, else its own call at its depth), with the
+ * name prefix names_behavior asks for, no '\r'. */
 static const char *
-chat_content(struct tb *t, size_t i, uint32_t it, const char *s)
+chat_content(struct tb *t, size_t i, uint32_t it, bool same)
 {
 	const struct tchat_msg *m = &t->chat.msgs[i];
 	struct arena *a = &t->run->arena;
+	struct tb_text x;
+	const char *s;
 
-	tb_item_stage(t, it, ITEM_STAGE_REGEX_POST, s);
-	/* s is the cached call's (tb_rx_at()) or the one just made */
-	if (t->rep->items[it].text[ITEM_STAGE_REGEX_POST] !=
-	    t->rep->items[it].text[ITEM_STAGE_MACROS])
-		t->rep->items[it].by[ITEM_STAGE_REGEX_POST] = t->rx_out &&
-		    i < t->nrx && s == t->rx_out[i] ? t->rx_by[i] : tb_fired(t);
+	tb_text_init(&x, TB_PROMPT, it);
+	x.place = tb_placement(m);
+	/* On continue the message continued has depth -1. */
+	x.depth = (int)(t->chat.n - 1 - i) - t->rx_shift;
+	x.chat = same ? (long)i : -1;
+	s = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST, ITEM_STAGE_REGEX_POST,
+	    m->text);
+
 	switch (t->p->names) {
 	case PRESET_NAMES_DEFAULT:
 		/* In a group every message but the user's has its name. */
@@ -74,8 +79,7 @@ void
 tb_resolve(struct tb *t, struct tmsg *m)
 {
 	if (!m->content)
-		m->content = chat_content(t, m->chat, m->chat_item,
-		    tb_rx_at(t, m->chat));
+		m->content = chat_content(t, m->chat, m->chat_item, true);
 }
 
 /*
@@ -149,6 +153,8 @@ tb_history(struct tb *t, struct tlist *out)
 			    t->greeting_node);
 		else
 			tb_item_at(t, it, m->node);
+		/* The stages it went through as it entered the chat
+		 * (tb_stored()); regex-post follows in chat_content(). */
 		tb_item_stage(t, it, ITEM_STAGE_REGEX_PRE, t->cpre[i]);
 		if (t->rep->items[it].text[ITEM_STAGE_REGEX_PRE] !=
 		    t->rep->items[it].text[ITEM_STAGE_RAW])
@@ -171,9 +177,8 @@ tb_history(struct tb *t, struct tlist *out)
 			out->v[out->n - 1].real = true;
 			continue;
 		}
-		tb_push_item(t, out, role, name, chat_content(t, i, it, same ?
-		    t->rx_out[i] : tb_regex(t, tb_placement(m), true,
-		    (int)(n - i) - shift, m->text)), NULL, it);
+		tb_push_item(t, out, role, name, chat_content(t, i, it, same),
+		    NULL, it);
 		out->v[out->n - 1].real = true;
 	}
 }

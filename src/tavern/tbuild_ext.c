@@ -271,24 +271,6 @@ tb_placement(const struct tchat_msg *m)
 	return m->is_user ? REGEX_USER_INPUT : REGEX_AI_OUTPUT;
 }
 
-/* Chat message j after the prompt-time regex at its depth, with its
- * reasoning in front when the prompt takes it. */
-const char *
-tb_rx_at(struct tb *t, size_t j)
-{
-	if (!t->rx_out[j]) {
-		t->rx_out[j] = tb_regex(t, tb_placement(&t->chat.msgs[j]),
-		    true,
-		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
-		t->rx_by[j] = tb_fired(t);
-		if (t->reason && t->reason[j])
-			t->rx_out[j] = *t->rx_out[j] || !t->reason_bare[j] ?
-			    arena_printf(&t->run->arena, "%s%s",
-			    t->reason[j], t->rx_out[j]) : t->reason_bare[j];
-	}
-	return t->rx_out[j];
-}
-
 /*
  * PromptReasoning: from the newest message back, each one's
  * extra.reasoning (through the reasoning regex scripts at its depth)
@@ -317,8 +299,13 @@ reasoning(struct tb *t)
 
 		if ((prefix || (st->reasoning_add &&
 		    count < st->reasoning_max)) && m->reasoning) {
-			r = tb_regex(t, REGEX_REASONING, true, depth,
-			    m->reasoning);
+			struct tb_text x;
+
+			tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+			x.place = REGEX_REASONING;
+			x.depth = depth;
+			r = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST,
+			    ITEM_STAGE_REGEX_POST, m->reasoning);
 			if (*r && strcmp(r, "\xe2\x80\x8b")) {
 				count++;
 				pre = tb_sub(t, st->reasoning_prefix);
@@ -341,7 +328,7 @@ reasoning(struct tb *t)
 static const char *
 wi_text(void *ctx, size_t i)
 {
-	return tb_rx_at(ctx, i);
+	return tb_chat_post(ctx, i);
 }
 
 /* The inject buffer: with allowWIScan the Author's and Character's
@@ -399,7 +386,7 @@ tb_world_info(struct tb *t)
 		t->rx_text[j] = m->text;
 		if (!t->in->skip_unsent ||
 		    !tb_regex_pure(t, tb_placement(m), m->text))
-			msgs[j].text = tb_rx_at(t, j);
+			msgs[j].text = tb_chat_post(t, j);
 	}
 	wi.messages = msgs;
 	wi.nmessages = t->chat.n;

@@ -1,15 +1,20 @@
 /*
  * tbuild_int: what the files of the SillyTavern build (tbuild*.c) share
- * and nothing else includes.  tbuild.c drives the steps in order: read
- * the inputs (tbuild_read.c), the extension prompts, world info and
- * examples (tbuild_ext.c), the prompt manager's collection and its fill
- * (tbuild_prompts.c) with the history and in-chat injections
+ * and nothing else includes (but its unit test).  tbuild.c drives the
+ * steps in order: read the inputs (tbuild_read.c), the extension
+ * prompts, world info and examples (tbuild_ext.c), the prompt
+ * manager's collection and its fill (tbuild_prompts.c) with the
+ * history and in-chat injections
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
  * post-processing and what the provider shaping in emit/ takes
  * (tbuild_shape.c); tbuild_item.c keeps the message lists and the items
- * (prompt/item.h) every step records to.  The regex scripts
- * (tbuild_regex.c), world info (tbuild_wi.c) and the tokenizer are
- * called directly, with the build's state.
+ * (prompt/item.h) every step records to.  Each text goes through the
+ * dialect's rewrite plan (tbuild_rewrite.c: regex-pre, macros,
+ * regex-post) when SillyTavern runs those stages on it; the plan's
+ * record hook fills the items' stages.  The regex scripts
+ * (tbuild_regex.c, which the regex passes run), world info
+ * (tbuild_wi.c) and the tokenizer are called directly, with the
+ * build's state.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
@@ -36,6 +41,7 @@
 #include "diag/run.h"
 #include "text/macros.h"
 #include "prompt/chat.h"
+#include "prompt/rewrite.h"
 #include "tavern/card.h"
 #include "tavern/field.h"
 #include "tavern/group.h"
@@ -104,6 +110,12 @@ struct tb {
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
 	const char *fired;      /* the last tb_regex()'s scripts, or NULL */
+	/* The dialect's rewrite plan and its context (tbuild_rewrite.c),
+	 * set up on first use; each stage the last tb_rewrite() recorded,
+	 * and the scripts that made it (NULL: none, or not run). */
+	struct rewrite_ctx rw;
+	struct rewrite_plan plan;
+	const char *stage[ITEM_NSTAGES], *stage_by[ITEM_NSTAGES];
 	struct preset *p;
 	struct settings s;
 	struct card *card;
@@ -226,6 +238,62 @@ size_t tb_claude_tokens(const char *name, const char *text, size_t len,
 const char *tb_trim(struct arena *a, const char *s);
 enum role tb_role_of(const char *s);
 
+/*
+ * tbuild_rewrite.c: the dialect's rewrite plan (prompt/rewrite.h), one
+ * pass a stage of an item (enum item_stage; raw is the text as given):
+ * regex-pre and regex-post (tbuild_pass_regex.c), macros
+ * (tbuild_pass_macros.c).  The build runs each text through the passes
+ * of the stages SillyTavern runs on it at that moment; its kind (a bit
+ * set) says which of them apply.
+ */
+enum tb_kind {
+	TB_STORED = 1,          /* entering the chat (the message typed,
+	                         * the greeting): the scripts that change
+	                         * the text stored (not is_prompt) */
+	TB_MACROS = 2,          /* its macros are substituted */
+	TB_PROMPT = 4,          /* as the prompt takes it (chat messages,
+	                         * world info, reasoning): the prompt-time
+	                         * scripts at its depth */
+};
+#define TB_NO_ITEM UINT32_MAX
+/* A text and what the passes need to know of it. */
+struct tb_text {
+	unsigned kind;          /* enum tb_kind */
+	uint32_t item;          /* whose stages it fills, or TB_NO_ITEM */
+	const char *asset;      /* the macros' diagnostics name it so, or
+	                         * NULL */
+	/* The card's override of main or jailbreak: substituted with
+	 * {{original}} the text; or NULL. */
+	const char *over;
+	enum regex_placement place;     /* the scripts' placement */
+	int depth;              /* in the chat, or REGEX_NO_DEPTH */
+	long chat;              /* the chat message it is, whose
+	                         * regex-post result is made once; or
+	                         * -1 */
+};
+/* x for a text of kind, recording on item (or TB_NO_ITEM): no asset,
+ * no override, no placement or depth, no chat message. */
+void tb_text_init(struct tb_text *x, unsigned kind, uint32_t item);
+extern const struct rewrite_pass tb_pass_regex_pre, tb_pass_macros,
+    tb_pass_regex_post;
+/* Chat message i (of those world info scans) after regex-post, with
+ * its reasoning in front: made once, world info, the history and the
+ * continue nudge sharing it (tbuild_pass_regex.c keeps it). */
+const char *tb_chat_post(struct tb *t, size_t i);
+/* s through the plan's passes of stages [from, to], recorded in
+ * t->stage and on x's item; the result (s itself when s is NULL). */
+const char *tb_rewrite(struct tb *t, const struct tb_text *x,
+    enum item_stage from, enum item_stage to, const char *s);
+/* The macros stage (and the stages after it) of item it, from s; the
+ * text after them. */
+const char *tb_macros(struct tb *t, uint32_t it, const char *asset,
+    const char *s);
+/* A message entering the chat as chat message i: regex-pre and macros
+ * on raw, which craw[i], cpre[i] and cpre_by[i] keep; the macros'
+ * text (the caller keeps it as cmac[i]). */
+const char *tb_stored(struct tb *t, size_t i, enum regex_placement place,
+    const char *asset, const char *raw);
+
 /* tbuild_read.c: the inputs (card, preset, settings, chat, read by
  * tavern_read() before the build), the macro environment */
 void tb_card_fields(struct tb *t);
@@ -244,7 +312,6 @@ int tb_ext_cmp(const void *a, const void *b);
 const char *tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
     const uint32_t **items, uint32_t *nitems);
 enum regex_placement tb_placement(const struct tchat_msg *m);
-const char *tb_rx_at(struct tb *t, size_t j);
 bool tb_world_info(struct tb *t);
 
 /* tbuild_regex.c: the regex scripts.  tb_regex() gives text after the

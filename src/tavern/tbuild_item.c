@@ -109,9 +109,33 @@ tb_claude_tokens(const char *name, const char *text, size_t len, size_t off)
 	return n > off ? n - off : 0;
 }
 
+/* A SentencePiece model's tokens of the message's values joined by two
+ * line breaks (role, text, and name when it has one), less 3: what
+ * SillyTavern's server counts for the message alone, less what
+ * TokenHandler takes off. */
+static size_t
+sp_message_tokens(const struct tb *t, const char *role, const char *name,
+    const char *text)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	buf_puts(&b, role ? role : "");
+	buf_puts(&b, "\n\n");
+	buf_puts(&b, text);
+	if (name && *name) {
+		buf_puts(&b, "\n\n");
+		buf_puts(&b, name);
+	}
+	n = tokenizer_count(t->tok, b.data, b.len);
+	buf_free(&b);
+	return n > 3 ? n - 3 : 0;
+}
+
 /* What SillyTavern counts for a message: for an OpenAI encoding
  * gpt-3.5-turbo's 3 tokens per message, its role and text, and its name
- * and 1 more when it has one; for a claude name see tb_claude_tokens(). */
+ * and 1 more when it has one; for a claude name see tb_claude_tokens();
+ * for a SentencePiece model sp_message_tokens(). */
 static size_t
 message_tokens(const struct tb *t, const char *role, const char *name,
     const char *text)
@@ -120,6 +144,8 @@ message_tokens(const struct tb *t, const char *role, const char *name,
 
 	if (t->tok == TOKENIZER_CLAUDE)
 		return tb_claude_tokens(name, text, strlen(text), 3);
+	if (tokenizer_is_sp(t->tok))
+		return sp_message_tokens(t, role, name, text);
 	if (role)
 		n += tokenizer_count(t->tok, role, strlen(role));
 	n += tokenizer_count(t->tok, text, strlen(text));
@@ -170,7 +196,12 @@ tb_item_add(struct tb *t, const char *id, enum item_source source,
 }
 
 /* Item i's text from stage k on is s (the text before it when equal, so
- * unchanged stages share one string). */
+ * unchanged stages share one string).  The plan's record hook writes
+ * the stages of the texts it runs (tbuild_rewrite.c); the build calls
+ * this itself only for a text the plan made before its item existed
+ * (a message as it entered the chat, a card field substituted once, a
+ * text made once for several items) or that strata's profile plan made
+ * (its entries). */
 void
 tb_item_stage(struct tb *t, uint32_t i, enum item_stage k, const char *s)
 {
@@ -347,21 +378,21 @@ tb_em_block(struct arena *a, const char *s)
 	return s;
 }
 
+/* s through the macros stage alone (a text no item records). */
 const char *
 tb_sub(struct tb *t, const char *s)
 {
-	return macro_expands(t->run, &t->env, s);
+	return tb_sub_as(t, NULL, s);
 }
 
 const char *
 tb_sub_as(struct tb *t, const char *asset, const char *s)
 {
-	const char *was = t->env.asset, *r;
+	struct tb_text x;
 
-	t->env.asset = asset;
-	r = tb_sub(t, s);
-	t->env.asset = was;
-	return r;
+	tb_text_init(&x, TB_MACROS, TB_NO_ITEM);
+	x.asset = asset;
+	return tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_MACROS, s);
 }
 
 const char *

@@ -222,9 +222,8 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 		return;
 	}
 	content = marker_content(t, pp->identifier);
-	content = tb_sub_as(t, tb_prompt_asset(t, pp->identifier),
+	content = tb_macros(t, it, tb_prompt_asset(t, pp->identifier),
 	    content ? content : pp->content);
-	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
 	if (*content) {
 		injs[*ninj].role = tb_role_of(pp->role);
 		injs[*ninj].content = content;
@@ -244,47 +243,46 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 {
 	const char *id = pp->identifier, *content;
 	bool main = strcmp(id, "main") == 0;
-	uint32_t it;
+	struct tb_text x;
 
-	it = prompt_item(t, pp, enabled ? NULL : pp->content);
+	tb_text_init(&x, TB_MACROS, prompt_item(t, pp, enabled ? NULL :
+	    pp->content));
+	x.asset = tb_prompt_asset(t, id);
 	content = marker_content(t, id);
 	if (!content)
 		content = enabled ? pp->content : "";
-	content = tb_sub_as(t, tb_prompt_asset(t, id), content);
 	/* The card's overrides, with {{original}}. */
 	if (main && enabled && !pp->forbid_overrides &&
 	    t->s.prefer_char_prompt && *t->system_prompt) {
-		content = macro_expand(t->run, &t->env,
-		    t->system_prompt, strlen(t->system_prompt),
-		    content);
-		tb_item_note(t, it, "overridden by the card's "
+		x.over = t->system_prompt;
+		tb_item_note(t, x.item, "overridden by the card's "
 		    "system_prompt ({{original}}: the preset's)");
 	} else if (main && pp->forbid_overrides && *t->system_prompt)
-		tb_item_note(t, it, "forbid_overrides: the card's "
+		tb_item_note(t, x.item, "forbid_overrides: the card's "
 		    "system_prompt is not used");
 	if (strcmp(id, "jailbreak") == 0 && !pp->forbid_overrides &&
 	    t->s.prefer_char_instructions && *t->phi) {
-		content = macro_expand(t->run, &t->env, t->phi,
-		    strlen(t->phi), content);
-		tb_item_note(t, it, "overridden by the card's "
+		x.over = t->phi;
+		tb_item_note(t, x.item, "overridden by the card's "
 		    "post_history_instructions ({{original}}: the "
 		    "preset's)");
 	} else if (strcmp(id, "jailbreak") == 0 &&
 	    pp->forbid_overrides && *t->phi)
-		tb_item_note(t, it, "forbid_overrides: the card's "
+		tb_item_note(t, x.item, "forbid_overrides: the card's "
 		    "post_history_instructions are not used");
-	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
+	content = tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_REGEX_POST,
+	    content);
 	if (*content)
 		tb_push_item(t, &s->msgs, tb_role_of(pp->role), NULL, content,
-		    id, it);
+		    id, x.item);
 	else if (!enabled)
-		tb_item_out(t, it, ENTRY_DISABLED, "main is disabled: its "
+		tb_item_out(t, x.item, ENTRY_DISABLED, "main is disabled: its "
 		    "place stays, for the Author's Note beside it");
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
-		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
+		tb_item_out(t, x.item, ENTRY_MOVED, persona_moved(t));
 	else
-		tb_item_empty(t, it);
+		tb_item_empty(t, x.item);
 }
 
 /* A marker missing from the order (bias: the settings' user prompt
@@ -315,8 +313,7 @@ collect_appended(struct tb *t, const char *id)
 			    "not sent on --type %s", t->type));
 			return;
 		}
-		content = tb_sub(t, t->s.user_prompt_bias);
-		tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
+		content = tb_macros(t, it, NULL, t->s.user_prompt_bias);
 		if (*content)
 			tb_push_item(t, &tb_slot_add(t, id)->msgs,
 			    ROLE_ASSISTANT, NULL, content, id, it);
@@ -454,16 +451,15 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	long left = *lp;
 	uint32_t nci, ngi = 0;
 
-	newchat.role = ROLE_SYSTEM;
-	newchat.name = NULL;
-	newchat.content = tb_sub(t, ncp);
-	newchat.id = "newMainChat";
-	newchat.items = NULL;
-	newchat.nitems = 0;
 	nci = tb_item_add(t, "newMainChat", ITEM_SOURCE_PRESET, ROLE_SYSTEM,
 	    -1, ncp);
 	tb_item_preset(t, nci, nck);
-	tb_item_stage(t, nci, ITEM_STAGE_MACROS, newchat.content);
+	newchat.role = ROLE_SYSTEM;
+	newchat.name = NULL;
+	newchat.content = tb_macros(t, nci, NULL, ncp);
+	newchat.id = "newMainChat";
+	newchat.items = NULL;
+	newchat.nitems = 0;
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
 	else
@@ -472,11 +468,11 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	/* The group nudge closes the history (not on impersonate); its
 	 * room is kept before the history fills. */
 	if (t->grp && t->gen != TAVERN_GEN_IMPERSONATE) {
-		nudge.content = tb_sub(t, t->p->group_nudge_prompt);
 		ngi = tb_item_add(t, "groupNudge", ITEM_SOURCE_PRESET,
 		    ROLE_SYSTEM, -1, t->p->group_nudge_prompt);
 		tb_item_preset(t, ngi, "group_nudge_prompt");
-		tb_item_stage(t, ngi, ITEM_STAGE_MACROS, nudge.content);
+		nudge.content = tb_macros(t, ngi, NULL,
+		    t->p->group_nudge_prompt);
 		if (*nudge.content)
 			left -= (long)tb_tokens(t, &nudge);
 		else
@@ -728,14 +724,13 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 	it = tb_item_add(t, "continue", ITEM_SOURCE_CHAT, m.role, -1,
 	    m.content);
 	same_place(t, it, &m);
-	text = tb_sub(t, m.content);
-	tb_item_stage(t, it, ITEM_STAGE_MACROS, text);
+	text = tb_macros(t, it, NULL, m.content);
 	/* An empty message is not sent; its nudge still is. */
 	if (*text)
 		tb_push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
 	else
 		tb_item_empty(t, it);
-	last = tb_rx_at(t, t->chat.n - 1);
+	last = tb_chat_post(t, t->chat.n - 1);
 	if (!*last || last[strlen(last) - 1] != ' ')
 		last = arena_printf(a, "%s%s", last, t->p->continue_postfix);
 	t->env.last_chat_message = tb_trim(a, last);

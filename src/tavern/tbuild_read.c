@@ -488,17 +488,9 @@ tb_chat_messages(struct tb *t)
 			g = &t->card->alternate_greetings.items[0];
 		greeting_where(t, g);
 		if (g->len) {
-			const char *s = tb_regex(t, REGEX_AI_OUTPUT, false,
-			    REGEX_NO_DEPTH,
-			    arena_strndup(&run->arena, g->s, g->len));
-
-			t->craw[t->chat.n] = arena_strndup(&run->arena, g->s,
-			    g->len);
-			t->cpre[t->chat.n] = s;
-			t->cpre_by[t->chat.n] = tb_fired(t);
-			tchat_add(run, &t->chat, t->char_name, tb_sub_as(t,
-			    "the card's greeting", s),
-			    false);
+			tchat_add(run, &t->chat, t->char_name, tb_stored(t,
+			    t->chat.n, REGEX_AI_OUTPUT, "the card's greeting",
+			    arena_strndup(&run->arena, g->s, g->len)), false);
 			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
 			    1].text;
 			/* With alternate greetings the greeting has them
@@ -549,27 +541,17 @@ tb_chat_messages(struct tb *t)
 	if (t->gen == TAVERN_GEN_NORMAL && (!t->in->user ||
 	    !*t->in->user) && *tb_trim(&run->arena, t->p->send_if_empty)) {
 		const char *u = tb_trim(&run->arena, t->p->send_if_empty);
-		const char *s = tb_regex(t, REGEX_USER_INPUT, false,
-		    REGEX_NO_DEPTH, u);
 
-		t->craw[t->chat.n] = u;
-		t->cpre[t->chat.n] = s;
-		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
-		    "the user's message", s), true);
+		tchat_add(run, &t->chat, t->user_name, tb_stored(t, t->chat.n,
+		    REGEX_USER_INPUT, "the user's message", u), true);
 		t->chat.msgs[t->chat.n - 1].node = tree_get(t->p->root,
 		    "send_if_empty");
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
 	    t->gen == TAVERN_GEN_NORMAL) {
-		const char *s = tb_regex(t, REGEX_USER_INPUT, false,
-		    REGEX_NO_DEPTH, t->in->user);
-
-		t->craw[t->chat.n] = t->in->user;
-		t->cpre[t->chat.n] = s;
-		t->cpre_by[t->chat.n] = tb_fired(t);
-		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
-		    "the user's message", s), true);
+		tchat_add(run, &t->chat, t->user_name, tb_stored(t, t->chat.n,
+		    REGEX_USER_INPUT, "the user's message", t->in->user), true);
 		t->chat.msgs[t->chat.n - 1].node = tb_typed_node(t);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;

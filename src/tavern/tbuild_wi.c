@@ -25,14 +25,9 @@ substitute(void *ctx, const char *text, const struct wi_book *book,
     const struct world_entry *e)
 {
 	struct tb *t = ctx;
-	const char *was, *r;
 
-	was = t->env.asset;
-	t->env.asset = arena_printf(&t->run->arena, "world info entry "
-	    "%lld of book '%s'", (long long)e->uid, book->world->name);
-	r = macro_expands(t->run, &t->env, text);
-	t->env.asset = was;
-	return r;
+	return tb_sub_as(t, arena_printf(&t->run->arena, "world info entry "
+	    "%lld of book '%s'", (long long)e->uid, book->world->name), text);
 }
 
 /* The persona's lorebook: power_user.persona_descriptions[user_avatar]
@@ -205,31 +200,45 @@ trigger(const char *type)
 static const char *
 entry_regex(void *ctx, const char *text, int64_t depth)
 {
-	struct tb *t = ctx;
+	struct tb_text x;
 
-	if (!text)
-		return text;
-	return tb_regex(t, REGEX_WORLD_INFO, true, depth == WI_NO_DEPTH ||
-	    depth < INT_MIN + 1 || depth > INT_MAX ? REGEX_NO_DEPTH :
-	    (int)depth, text);
+	tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+	x.place = REGEX_WORLD_INFO;
+	if (depth != WI_NO_DEPTH && depth >= INT_MIN + 1 && depth <= INT_MAX)
+		x.depth = (int)depth;
+	return tb_rewrite(ctx, &x, ITEM_STAGE_REGEX_POST,
+	    ITEM_STAGE_REGEX_POST, text);
 }
 
 /* World info's budget (wi.h): SillyTavern counts a text there as a
  * system message of that content alone, one less (countTokensOpenAIAsync
  * with full): for an OpenAI encoding 3 + "system" + the text + 3, less 1;
  * for a claude name the Claude prompt "\n\nHuman: " and the text, less
- * 1.  An empty text is 0. */
+ * 1; for a SentencePiece model "system", two line breaks and the text,
+ * less 1 (its line breaks never join a neighbour, so a text that
+ * continues one after a line break adds its tokens without the dummy
+ * prefix).  An empty text is 0. */
 static int64_t
 count_text(void *ctx, const char *text, size_t len, bool start)
 {
 	const struct tb *t = ctx;
 
 	if (!start)
-		return (int64_t)tokenizer_count(t->tok, text, len);
+		return (int64_t)tokenizer_count_more(t->tok, text, len);
 	if (len == 0)
 		return 0;
 	if (t->tok == TOKENIZER_CLAUDE)
 		return (int64_t)tb_claude_tokens(NULL, text, len, 1);
+	if (tokenizer_is_sp(t->tok)) {
+		struct buf b = BUF_INIT;
+		size_t n;
+
+		buf_puts(&b, "system\n\n");
+		buf_put(&b, text, len);
+		n = tokenizer_count(t->tok, b.data, b.len);
+		buf_free(&b);
+		return n > 1 ? (int64_t)n - 1 : 0;
+	}
 	return (int64_t)(tokenizer_count(t->tok, text, len) +
 	    tokenizer_count(t->tok, "system", 6) + 5);
 }

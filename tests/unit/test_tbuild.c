@@ -13,6 +13,7 @@
 #include "diag/run.h"
 #include "prompt/chat.h"
 #include "tavern/tbuild.h"
+#include "tavern/tbuild_int.h"
 #include "tavern/titem.h"
 #include "world/wi.h"
 #include "check.h"
@@ -120,6 +121,13 @@ main(void)
 		CHECK_STR(c.items->items[c.items->msg_items[17][0]].id,
 		    "authorsNote");
 	}
+	/* The dialect's plan: each pass records the item stage it is
+	 * named for. */
+	CHECK_STR(item_stage_name(tb_pass_regex_pre.stage),
+	    tb_pass_regex_pre.name);
+	CHECK_STR(item_stage_name(tb_pass_macros.stage), tb_pass_macros.name);
+	CHECK_STR(item_stage_name(tb_pass_regex_post.stage),
+	    tb_pass_regex_post.name);
 	run_free(&run);
 	return check_done("test_tbuild");
 }
