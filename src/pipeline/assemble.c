@@ -10,7 +10,6 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
@@ -19,7 +18,6 @@
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
-#include "session/globals.h"
 #include "tavern/tbuild.h"
 
 /* A profile string that looks templated but is sent as written. */
@@ -401,78 +399,6 @@ extra_system(struct run *run, const struct options *opt,
 	}
 }
 
-/* NAME=VALUE arguments into table t (the last of a name wins). */
-static bool
-kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const char *eq = strchr(v[i].arg, '=');
-
-		if (!eq || eq == v[i].arg) {
-			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
-			    v[i].opt, v[i].arg);
-			return false;
-		}
-		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
-		    span_make(0, 0), tree_str(&run->arena, eq + 1));
-	}
-	return true;
-}
-
-/*
- * The variables a SillyTavern build starts from, over the chat's and
- * the settings': -v as local variables, the --globals file and then
- * --global-var as global ones.
- */
-static bool
-tavern_vars(struct run *run, const struct options *opt, const char *globals,
-    struct tavern_input *tin)
-{
-	struct node *l = tree_table(&run->arena), *g;
-
-	if (globals) {
-		if (!globals_load(run, globals, &g))
-			return false;
-	} else {
-		g = tree_table(&run->arena);
-	}
-	if (!kv_table(run, opt->vars, opt->nvars, l) ||
-	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
-		return false;
-	if (opt->nmacros) {
-		struct node *m = tree_table(&run->arena);
-
-		if (!kv_table(run, opt->macros, opt->nmacros, m))
-			return false;
-		tin->macros = m;
-	}
-	tin->vars = l->u.table.n ? l : NULL;
-	tin->global_vars = g->u.table.n ? g : NULL;
-	return true;
-}
-
-/* The global variables file: --globals, else the profile's [tavern]
- * globals (relative to the profile), else none. */
-static const char *
-globals_path(struct run *run, const struct options *opt,
-    const struct profile *p)
-{
-	const struct node *t = profile_tavern(p), *v;
-	const char *slash;
-
-	if (opt->globals)
-		return opt->globals;
-	if (!t || !(v = tree_get(t, "globals")) || v->kind != NODE_STRING)
-		return NULL;
-	if (v->u.str.s[0] == '/' || p->embedded || !p->src ||
-	    !(slash = strrchr(p->src->path, '/')))
-		return v->u.str.s;
-	return arena_printf(&run->arena, "%.*s/%s",
-	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
-}
-
 /* The user's hooks, as the tavern build calls them. */
 static bool
 tavern_hook_wanted(void *ctx, const char *point)
@@ -495,7 +421,6 @@ assemble_tavern(struct run *run, const struct options *opt,
     struct assemble_out *out)
 {
 	struct tavern_input tin = *in->tavern;
-	const char *globals;
 	bool ok;
 
 	/* The build's state comes back in *out, never through opt. */
@@ -504,12 +429,9 @@ assemble_tavern(struct run *run, const struct options *opt,
 	memset(c, 0, sizeof(*c));
 	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
-	globals = globals_path(run, opt, p);
 	if (!tavern_own(run, opt, p, in, c, &tin))
 		return false;
 	extra_system(run, opt, &tin);
-	if (!tavern_vars(run, opt, globals, &tin))
-		return false;
 	/* Never silently: the profile's budget has no say here. */
 	if (p->budget.node)
 		diag_warning(run, run_source(run, p->budget.node->src),
@@ -528,7 +450,7 @@ assemble_tavern(struct run *run, const struct options *opt,
 		out->hooks = opt->hooks;
 	ok = tavern_build(run, &tin, in->tfiles, c);
 	if (ok && tin.state)
-		tin.state->globals_file = globals;
+		tin.state->globals_file = in->tavern_globals;
 	return ok;
 }
 

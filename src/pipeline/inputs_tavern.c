@@ -1,10 +1,11 @@
 /*
  * inputs_tavern: the SillyTavern inputs of a build, read in the front
  * half with the rest of what the command line and the profile name,
- * before the dialect is chosen: the paths of the profile's [tavern]
- * table (where each was named kept for its errors), --persona-file,
- * then the settings, card or group, preset and chat, each read once
- * (tavern/tbuild.h tavern_read()).  The message typed, --now and the
+ * before the dialect is chosen: the sandbox's -H as the chat, the
+ * variables (-v, --global-var, --macro and the global variables file),
+ * the paths of the profile's [tavern] table (where each was named kept
+ * for its errors), --persona-file, then the settings, card or group,
+ * preset and chat, each read once (tavern/tbuild.h tavern_read()).  The message typed, --now and the
  * session's chat are the ones inputs_read() already read.
  */
 #include "pipeline/stages.h"
@@ -16,6 +17,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "profile/profile.h"
+#include "session/globals.h"
 #include "tavern/tbuild.h"
 
 /*
@@ -139,6 +141,78 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 	return true;
 }
 
+/* NAME=VALUE arguments into table t (the last of a name wins). */
+static bool
+kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(v[i].arg, '=');
+
+		if (!eq || eq == v[i].arg) {
+			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
+			    v[i].opt, v[i].arg);
+			return false;
+		}
+		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
+		    span_make(0, 0), tree_str(&run->arena, eq + 1));
+	}
+	return true;
+}
+
+/*
+ * The variables a SillyTavern build starts from, over the chat's and
+ * the settings': -v as local variables, the --globals file and then
+ * --global-var as global ones.
+ */
+static bool
+tavern_vars(struct run *run, const struct options *opt, const char *globals,
+    struct tavern_input *tin)
+{
+	struct node *l = tree_table(&run->arena), *g;
+
+	if (globals) {
+		if (!globals_load(run, globals, &g))
+			return false;
+	} else {
+		g = tree_table(&run->arena);
+	}
+	if (!kv_table(run, opt->vars, opt->nvars, l) ||
+	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
+		return false;
+	if (opt->nmacros) {
+		struct node *m = tree_table(&run->arena);
+
+		if (!kv_table(run, opt->macros, opt->nmacros, m))
+			return false;
+		tin->macros = m;
+	}
+	tin->vars = l->u.table.n ? l : NULL;
+	tin->global_vars = g->u.table.n ? g : NULL;
+	return true;
+}
+
+/* The global variables file: --globals, else the profile's [tavern]
+ * globals (relative to the profile), else none. */
+static const char *
+globals_path(struct run *run, const struct options *opt,
+    const struct profile *p)
+{
+	const struct node *t = profile_tavern(p), *v;
+	const char *slash;
+
+	if (opt->globals)
+		return opt->globals;
+	if (!t || !(v = tree_get(t, "globals")) || v->kind != NODE_STRING)
+		return NULL;
+	if (v->u.str.s[0] == '/' || p->embedded || !p->src ||
+	    !(slash = strrchr(p->src->path, '/')))
+		return v->u.str.s;
+	return arena_printf(&run->arena, "%.*s/%s",
+	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
+}
+
 bool
 inputs_tavern(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in)
@@ -156,7 +230,10 @@ inputs_tavern(struct run *run, const struct options *opt,
 		tin->chat = opt->session;
 		tin->chatfile = in->sess;       /* read once, by inputs */
 	}
-	if (!sandbox(run, opt, in, tin) || !tavern_input_profile(run, tin, profile_tavern(p),
+	in->tavern_globals = globals_path(run, opt, p);
+	if (!sandbox(run, opt, in, tin) ||
+	    !tavern_vars(run, opt, in->tavern_globals, tin) ||
+	    !tavern_input_profile(run, tin, profile_tavern(p),
 	    p->embedded ? NULL : p->src->path) ||
 	    !persona_file(run, opt, tin))
 		return false;

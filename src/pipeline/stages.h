@@ -68,6 +68,8 @@ struct inputs {
 	 * chosen from this, after the inputs are read). */
 	struct tavern_input *tavern;
 	struct tavern_files *tfiles;
+	const char *tavern_globals;     /* the global variables file, or
+	                                 * NULL */
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
