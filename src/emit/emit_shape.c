@@ -215,8 +215,9 @@ provider_shape(struct shape *sh, struct slist *l, bool claude)
 		 * promptPlaceholder, as for strict post-processing. */
 		struct smsg ph = holding(sh, ROLE_USER, q->placeholder,
 		    item_add(sh, "promptPlaceholder", ITEM_SOURCE_SETTINGS,
-		    ROLE_USER, q->placeholder, lead == l->n ? "Claude: a user message "
-		    "after a system prompt that is all there is" : "Claude: "
+		    ROLE_USER, q->placeholder, lead == l->n ? "Claude: a "
+		    "user message after a system prompt that is all there "
+		    "is" : "Claude: "
 		    "the messages must start with the user's"));
 
 		insert_at(sh, l, lead, &ph);

@@ -5,8 +5,9 @@
  * variables (-v, --global-var, --macro and the global variables file),
  * the paths of the profile's [tavern] table (where each was named kept
  * for its errors), --persona-file, then the settings, card or group,
- * preset and chat, each read once (tavern/tbuild.h tavern_read()).  The message typed, --now and the
- * session's chat are the ones inputs_read() already read.
+ * preset and chat, each read once (tavern/tbuild.h tavern_read()).
+ * The message typed, --now and the session's chat are the ones
+ * inputs_read() already read.
  */
 #include "pipeline/stages.h"
 

@@ -135,8 +135,9 @@ tb_group_regenerate(struct tb *t)
 
 		tb_item_at(t, tb_item_skip(t, arena_printf(&t->run->arena,
 		    "chat#%zu", t->chat.n - 1), ITEM_SOURCE_CHAT,
-		    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED, "--type regenerate in a group "
-		    "deletes the last batch of replies, then sends as normal"),
+		    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED, "--type "
+		    "regenerate in a group deletes the last batch of "
+		    "replies, then sends as normal"),
 		    m->node);
 		tchat_pop(&t->chat);
 	}

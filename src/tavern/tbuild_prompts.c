@@ -634,8 +634,8 @@ tb_fill(struct tb *t, struct tlist *hist)
 	}
 	if (ex && t->s.strip_examples)
 		tb_item_card(t, tb_item_skip(t, "dialogueExamples",
-		    ITEM_SOURCE_CARD, ROLE_SYSTEM, -1, t->mes_example, ENTRY_DISABLED,
-		    "strip_examples is set"), "mes_example",
+		    ITEM_SOURCE_CARD, ROLE_SYSTEM, -1, t->mes_example,
+		    ENTRY_DISABLED, "strip_examples is set"), "mes_example",
 		    card_field_node(t->card, "mes_example"));
 	/* pin_examples: the examples get the budget first. */
 	if (ex && !t->s.strip_examples && t->s.pin_examples)

@@ -522,8 +522,9 @@ tb_chat_messages(struct tb *t)
 		if (!m->hidden)
 			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
 			    "chat#%zu", t->chat.n - 1), ITEM_SOURCE_CHAT,
-			    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED, "--type regenerate "
-			    "deletes the last reply and generates it anew"),
+			    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED,
+			    "--type regenerate deletes the last reply and "
+			    "generates it anew"),
 			    m->node);
 		tchat_pop(&t->chat);
 	} else if (t->gen == TAVERN_GEN_SWIPE && t->chat.n &&
