@@ -1,7 +1,9 @@
 /*
  * tbuild_int: what the files of the SillyTavern build (tbuild*.c) share
- * and nothing else includes (but its unit test).  tbuild.c drives the
- * steps in order: read the inputs (tbuild_read.c), the extension
+ * and nothing else includes (but its unit test).  tavern_read()
+ * (tbuild_read.c) reads the inputs before the build, in the pipeline's
+ * front half; tbuild.c drives the steps in order: take the inputs
+ * (tbuild_read.c), the extension
  * prompts, world info and examples (tbuild_ext.c), the prompt
  * manager's collection and its fill (tbuild_prompts.c) with the
  * history and in-chat injections
@@ -19,9 +21,11 @@
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
  * run's arena and is never freed before the run ends, but the compiled
- * regex scripts, which tavern_build() frees.  t->in is borrowed from the
- * caller; strings a function returns are
- * the arena's or borrowed from its arguments, never the caller's to free.
+ * regex scripts, which tavern_build() frees.  t->in and t->f are
+ * borrowed from the caller, but the chat t->f holds, which the build
+ * takes over (its copy shares the message arrays).  Strings a function
+ * returns are the arena's or borrowed from its arguments, never the
+ * caller's to free.
  */
 #ifndef TBUILD_INT_H
 #define TBUILD_INT_H

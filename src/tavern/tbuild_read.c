@@ -1,6 +1,8 @@
 /*
- * tbuild_read: the build's inputs (card, preset, settings.json, the chat
- * or a sandbox), the macro environment and the card fields.
+ * tbuild_read: the build's inputs, read by tavern_read() in the
+ * pipeline's front half (the settings, the card or a group's, the
+ * preset, the chat) and taken by the build (a sandbox's messages as the
+ * chat), the macro environment and the card fields.
  */
 #include "tavern/tbuild_int.h"
 
