@@ -63,6 +63,13 @@ struct inputs {
 	 * session's new messages; has_now false: the clock. */
 	bool has_now;
 	int64_t now_ms;
+	/* A SillyTavern build's inputs and files (inputs_tavern.c), read
+	 * here once; NULL: the profile's own build (the dialect is
+	 * chosen from this, after the inputs are read). */
+	struct tavern_input *tavern;
+	struct tavern_files *tfiles;
+	const char *tavern_globals;     /* the global variables file, or
+	                                 * NULL */
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -80,8 +87,13 @@ void inputs_free(struct inputs *in);
  * its lines' "inject" with it too. */
 bool inputs_inject(struct run *run, const struct source *src,
     struct cli_inject *ci);
+/* A SillyTavern build's inputs into in->tavern and in->tfiles, when
+ * tavern_wanted(); false after reporting. */
+bool inputs_tavern(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in);
 /* The SillyTavern build of the turn in *in (assemble.c): what build
- * does when tavern_wanted().  Its state goes to *out (NULL: dropped). */
+ * does when inputs_tavern() read its inputs.  Its state goes to *out
+ * (NULL: dropped). */
 struct assemble_out;
 bool assemble_tavern(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct chat *c,

@@ -301,7 +301,8 @@ other_providers(struct run *run, struct preset *p, int64_t seed)
 }
 
 bool
-preset_read(struct run *run, const char *path, struct preset **out)
+preset_read(struct run *run, const char *path, const struct node *named,
+    struct preset **out)
 {
 	struct arena *a = &run->arena;
 	struct preset *p = arena_alloc(a, sizeof(*p));
@@ -315,7 +316,8 @@ preset_read(struct run *run, const char *path, struct preset **out)
 	*out = NULL;
 	if (!path)
 		p->root = tree_table(a);
-	else if (!field_load(run, path, "a preset", &p->root))
+	else if (!field_load(run, path, named, "a preset",
+	    &p->root))
 		return false;
 	ok &= field_array(run, p->root, "prompts", &prompts);
 	ok &= field_array(run, p->root, "prompt_order", &po);

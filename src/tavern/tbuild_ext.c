@@ -28,27 +28,42 @@
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
 
+/* The item of extension prompt key: its identifier and its input. */
+static void
+ext_kind(const char *key, const char **id, enum item_source *source)
+{
+	*id = key;
+	*source = ITEM_SOURCE_WORLD_INFO;
+	if (strcmp(key, "2_floating_prompt") == 0 ||
+	    strcmp(key, "1_memory") == 0) {
+		*id = key[0] == '2' ? "authorsNote" : "summary";
+		*source = ITEM_SOURCE_CHAT;
+	} else if (strncmp(key, "DEPTH_PROMPT", 12) == 0) {
+		if (!key[12])
+			*id = "charDepthPrompt";
+		*source = ITEM_SOURCE_CARD;
+	} else if (strcmp(key, "PERSONA_DESCRIPTION") == 0) {
+		*id = "personaDescription";
+		*source = ITEM_SOURCE_SETTINGS;
+	}
+}
+
 void
 tb_ext_add(struct tb *t, const char *key, const char *value, int position,
     int64_t depth, int role)
 {
 	struct ext e;
+	enum item_source source;
+	const char *id;
 
 	e.key = key;
 	e.value = value;
 	e.position = position;
 	e.depth = depth;
 	e.role = role < 0 || role > 2 ? 0 : role;
-	e.item = tb_item_add(t, strcmp(key, "2_floating_prompt") == 0 ?
-	    "authorsNote" : strcmp(key, "1_memory") == 0 ? "summary" :
-	    strcmp(key, "DEPTH_PROMPT") == 0 ?
-	    "charDepthPrompt" : strcmp(key, "PERSONA_DESCRIPTION") == 0 ?
-	    "personaDescription" : key, strcmp(key, "2_floating_prompt") ==
-	    0 || strcmp(key, "1_memory") == 0 ? "chat" :
-	    strncmp(key, "DEPTH_PROMPT", 12) == 0 ? "card" :
-	    strcmp(key, "PERSONA_DESCRIPTION") == 0 ? "settings" :
-	    "world info", tb_roles[e.role], position == EXT_IN_CHAT ? depth :
-	    -1, value);
+	ext_kind(key, &id, &source);
+	e.item = tb_item_add(t, id, source, tb_roles[e.role],
+	    position == EXT_IN_CHAT ? depth : -1, value);
 	if (!*tb_trim(&t->run->arena, value))
 		tb_item_out(t, e.item, ENTRY_EMPTY, NULL);
 	if (t->next == t->extcap)
@@ -401,6 +416,8 @@ tb_world_info(struct tb *t)
 			continue;
 		tb_ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
 		    (long long)d->depth, d->role), d->text, EXT_IN_CHAT,
+		    d->depth, d->role);
+		tb_item_world(t, t->ext[t->next - 1].item, WORLD_DEPTH,
 		    d->depth, d->role);
 	}
 	/* The Author's Note wrapped by its world-info entries. */

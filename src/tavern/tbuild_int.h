@@ -1,7 +1,9 @@
 /*
  * tbuild_int: what the files of the SillyTavern build (tbuild*.c) share
- * and nothing else includes (but its unit test).  tbuild.c drives the
- * steps in order: read the inputs (tbuild_read.c), the extension
+ * and nothing else includes (but its unit test).  tavern_read()
+ * (tbuild_read.c) reads the inputs before the build, in the pipeline's
+ * front half; tbuild.c drives the steps in order: take the inputs
+ * (tbuild_read.c), the extension
  * prompts, world info and examples (tbuild_ext.c), the prompt
  * manager's collection and its fill (tbuild_prompts.c) with the
  * history and in-chat injections
@@ -19,9 +21,11 @@
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
  * run's arena and is never freed before the run ends, but the compiled
- * regex scripts, which tavern_build() frees.  t->in is borrowed from the
- * caller; strings a function returns are
- * the arena's or borrowed from its arguments, never the caller's to free.
+ * regex scripts, which tavern_build() frees.  t->in and t->f are
+ * borrowed from the caller, but the chat t->f holds, which the build
+ * takes over (its copy shares the message arrays).  Strings a function
+ * returns are the arena's or borrowed from its arguments, never the
+ * caller's to free.
  */
 #ifndef TBUILD_INT_H
 #define TBUILD_INT_H
@@ -99,6 +103,7 @@ struct slot {
 struct tb {
 	struct run *run;
 	const struct tavern_input *in;
+	const struct tavern_files *f;   /* read by tavern_read() */
 	enum tokenizer_kind tok;        /* the model's (tokenizer.h) */
 	struct regex_set scripts;       /* tbuild_regex.c */
 	bool scripts_loaded;
@@ -196,7 +201,7 @@ const char *tb_fired(struct tb *t);
 void tb_holds(struct tb *t, struct tmsg *m, uint32_t i);
 void tb_insert_at(struct run *run, struct tlist *l, size_t at,
     const struct tmsg *m);
-uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_add(struct tb *t, const char *id, enum item_source source,
     enum role role, int64_t depth, const char *raw);
 void tb_item_at(struct tb *t, uint32_t i, const struct node *n);
 void tb_item_card(struct tb *t, uint32_t i, const char *field,
@@ -206,9 +211,10 @@ void tb_item_preset(struct tb *t, uint32_t i, const char *key);
 void tb_item_note(struct tb *t, uint32_t i, const char *note);
 void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
     const char *note);
-uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_skip(struct tb *t, const char *id, enum item_source source,
     enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
+const struct node *tb_typed_node(struct tb *t);
 void tb_item_stage(struct tb *t, uint32_t i, enum item_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
@@ -292,12 +298,12 @@ const char *tb_macros(struct tb *t, uint32_t it, const char *asset,
 const char *tb_stored(struct tb *t, size_t i, enum regex_placement place,
     const char *asset, const char *raw);
 
-/* tbuild_read.c: the inputs (card, preset, settings, chat), the macro
- * environment */
+/* tbuild_read.c: the inputs (card, preset, settings, chat, read by
+ * tavern_read() before the build), the macro environment */
 void tb_card_fields(struct tb *t);
 bool tb_chat_given(const struct tavern_input *in);
 bool tb_chat_messages(struct tb *t);
-bool tb_read_inputs(struct tb *t);
+void tb_take_inputs(struct tb *t);
 void tb_setup_env(struct tb *t);
 
 /* tbuild_ext.c: the extension prompts (Author's Note, Character's Note,
@@ -327,6 +333,10 @@ struct node *tb_regex_rules(struct tb *t);
 /* tbuild_wi.c: the world-info scan of wi, whose messages, match texts,
  * inject buffer the caller set, into t->wi. */
 bool tb_wi_run(struct tb *t, struct wi_input *wi);
+/* Item it was read where the first entry world info placed at pos (for
+ * WORLD_DEPTH: at depth, as role) was; false when none went there. */
+bool tb_item_world(struct tb *t, uint32_t it, int pos, int64_t depth,
+    int role);
 
 /* tbuild_chat.c: history and the in-chat injections */
 const char *tb_completion_name(struct arena *a, const char *name);
@@ -356,6 +366,8 @@ void tb_own_inchat(struct tb *t);
 void tb_own_system(struct tb *t);
 
 /* tbuild_group.c: a group chat's hooks into the steps above */
+bool tb_group_read(struct run *run, const struct tavern_input *in,
+    struct group **out);
 bool tb_group_begin(struct tb *t, struct tavern_input *gin);
 void tb_group_env(struct tb *t);
 void tb_group_fields(struct tb *t);

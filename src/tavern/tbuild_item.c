@@ -173,8 +173,8 @@ tb_fired(struct tb *t)
 
 /* A new item with text raw at every stage; its index. */
 uint32_t
-tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
-    int64_t depth, const char *raw)
+tb_item_add(struct tb *t, const char *id, enum item_source source,
+    enum role role, int64_t depth, const char *raw)
 {
 	struct item_report *r = t->rep;
 	struct item *it;
@@ -283,9 +283,9 @@ tb_item_note(struct tb *t, uint32_t i, const char *note)
 
 /* An item left out before it had any text of its own: its index. */
 uint32_t
-tb_item_skip(struct tb *t, const char *id, const char *source, enum role role,
-    int64_t depth, const char *raw, enum entry_status reason,
-    const char *note)
+tb_item_skip(struct tb *t, const char *id, enum item_source source,
+    enum role role, int64_t depth, const char *raw,
+    enum entry_status reason, const char *note)
 {
 	uint32_t i = tb_item_add(t, id, source, role, depth, raw);
 

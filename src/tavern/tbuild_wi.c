@@ -306,3 +306,23 @@ tb_wi_run(struct tb *t, struct wi_input *wi)
 	wi->seed = t->in->seed ? strtoull(t->in->seed, NULL, 10) : 0;
 	return wi_run(run, wi, t->wi);
 }
+
+bool
+tb_item_world(struct tb *t, uint32_t it, int pos, int64_t depth, int role)
+{
+	struct item *to = &t->rep->items[it];
+	size_t i;
+
+	for (i = 0; t->wi && i < t->wi->nactivated; i++) {
+		const struct world_entry *e = t->wi->activated[i]->entry;
+
+		if (e->position != pos || (pos == WORLD_DEPTH &&
+		    (e->depth_at != depth || e->role != role)))
+			continue;
+		to->has_src = true;
+		to->src = e->src;
+		to->span = e->span;
+		return true;
+	}
+	return false;
+}

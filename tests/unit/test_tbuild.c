@@ -46,6 +46,7 @@ main(void)
 	static const char *const worlds[] = { "unit/tavern/world.json" };
 	static const char *const regex[] = { "unit/tavern/regex.json" };
 	struct tavern_input in;
+	struct tavern_files f;
 	struct run run;
 	struct chat c;
 	const struct node *meta;
@@ -65,7 +66,7 @@ main(void)
 	in.worlds_active = true;
 	in.regex = regex;
 	in.nregex = 1;
-	CHECK(tavern_build(&run, &in, &c));
+	CHECK(tavern_read(&run, &in, &f) && tavern_build(&run, &in, &f, &c));
 	CHECK_INT(run.diag.errors, 0);
 
 	/* The scripts: the --regex file's four, nothing else in scope. */
