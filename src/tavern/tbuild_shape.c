@@ -153,6 +153,25 @@ source_names(struct tb *t, struct tlist *l)
 	}
 }
 
+/* DeepSeek's server marks a last assistant message (a continuation, or
+ * a prefill) with prefix: true, when the request has no tools (a
+ * SillyTavern build carries none). */
+void
+tb_last_flag(struct tb *t, struct chat *c)
+{
+	struct message *m = c->n ? &c->msgs[c->n - 1] : NULL;
+	struct message_extra *x;
+
+	if (!m || m->role != ROLE_ASSISTANT ||
+	    strcmp(preset_source(t->s.root), "deepseek") != 0)
+		return;
+	x = arena_alloc(&t->run->arena, sizeof(*x));
+	if (m->x)
+		*x = *m->x;
+	x->flag = "prefix";
+	m->x = x;
+}
+
 /* The server's custom_prompt_post_processing (merge, semi, strict,
  * single), after the names went into the contents; then what the
  * source does with names left. */
