@@ -351,6 +351,7 @@ build(struct tb *t, struct chat *c)
 		return false;
 	if (t->p->squash)
 		tb_squash(t, &all);
+	tb_source_roles(t, &all, c->model);
 	tb_post_process(t, &all);
 	if (!tb_hook_list(t, tb_hook_post(t, true), &all))
 		return false;

@@ -153,6 +153,23 @@ source_names(struct tb *t, struct tlist *l)
 	}
 }
 
+/* SillyTavern's client sends the system messages of an o1 name (OpenAI's
+ * and Azure's sources) as the user's, before the server's
+ * post-processing. */
+void
+tb_source_roles(struct tb *t, struct tlist *l, const char *model)
+{
+	const char *src = preset_source(t->s.root);
+	size_t i;
+
+	if (!model || strncmp(model, "o1", 2) != 0 ||
+	    (strcmp(src, "openai") != 0 && strcmp(src, "azure_openai") != 0))
+		return;
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].role == ROLE_SYSTEM)
+			l->v[i].role = ROLE_USER;
+}
+
 /* DeepSeek's server marks a last assistant message (a continuation, or
  * a prefill) with prefix: true, when the request has no tools (a
  * SillyTavern build carries none). */
