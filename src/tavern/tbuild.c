@@ -42,18 +42,26 @@ relative(struct run *run, const char *dir, const struct node *v)
 	return arena_printf(&run->arena, "%s/%s", dir, v->u.str.s);
 }
 
+/* The profile's paths arr, then the command line's cli[0..ncli); *at
+ * says where the profile named each (NULL for the command line's). */
 static const char *const *
 path_list(struct run *run, const char *dir, const struct node *arr,
-    const char *const *cli, size_t ncli, size_t *n)
+    const char *const *cli, size_t ncli, size_t *n,
+    const struct node *const **at)
 {
 	size_t na = arr ? arr->u.array.n : 0, i;
 	const char **v = arena_array(&run->arena, na + ncli + 1, sizeof(*v));
+	const struct node **w = arena_array(&run->arena, na + ncli + 1,
+	    sizeof(*w));
 
-	for (i = 0; i < na; i++)
+	for (i = 0; i < na; i++) {
 		v[i] = relative(run, dir, arr->u.array.items[i]);
+		w[i] = arr->u.array.items[i];
+	}
 	for (i = 0; i < ncli; i++)
 		v[na + i] = cli[i];
 	*n = na + ncli;
+	*at = w;
 	return v;
 }
 
@@ -106,9 +114,9 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	if (!in->persona && (v = tree_get(t, "persona")))
 		in->persona = v->u.str.s;
 	in->worlds = path_list(run, dir, tree_get(t, "worlds"), in->worlds,
-	    in->nworlds, &in->nworlds);
+	    in->nworlds, &in->nworlds, &in->worlds_at);
 	in->regex = path_list(run, dir, tree_get(t, "regex"), in->regex,
-	    in->nregex, &in->nregex);
+	    in->nregex, &in->nregex, &in->regex_at);
 	return true;
 }
 

@@ -151,6 +151,9 @@ struct tavern_input {
 	 * file that cannot be read is reported there. */
 	const struct node *card_at, *preset_at, *chat_at, *settings_at,
 	    *group_at;
+	/* The same for each of worlds and regex (NULL or an array of
+	 * their lengths, its entries NULL for the command line's). */
+	const struct node *const *worlds_at, *const *regex_at;
 	const char *const *worlds;      /* --world files, for world info */
 	size_t nworlds;
 	/* A --world file nothing names is global lore (seed 002's
@@ -224,12 +227,20 @@ bool tavern_input_profile(struct run *run, struct tavern_input *in,
  * the chat (the session's, read by the caller, when in->chatfile).  In
  * the run's arena; the build that takes them changes the chat.
  */
+struct world;
+struct node;
+
 struct tavern_files {
 	struct settings *s;
 	struct card *card;      /* NULL in a group chat: the speaker's */
 	struct group *grp;      /* the group, or NULL */
 	struct preset *p;
 	struct tchat *chat;
+	/* The --world files, each read (NULL where it failed), and the
+	 * --regex files' scripts as SillyTavern's (NULL where one failed),
+	 * in in's order. */
+	struct world **worlds;
+	const struct node **regex;
 };
 
 /* Check in's options (--type, --now, --seed, a group's) and read its

@@ -1,7 +1,7 @@
 /*
  * tbuild_read: the build's inputs, read by tavern_read() in the
  * pipeline's front half (the settings, the card or a group's, the
- * preset, the chat) and taken by the build (a sandbox's messages as the
+ * preset, the chat, the --world and --regex files) and taken by the build (a sandbox's messages as the
  * chat), the macro environment and the card fields.
  */
 #include "tavern/tbuild_int.h"
@@ -18,6 +18,7 @@
 #include "base/path.h"
 #include "base/util.h"
 #include "base/vec.h"
+#include "data/json.h"
 #include "data/tree.h"
 #include "data/yamltree.h"
 #include "diag/run.h"
@@ -25,11 +26,13 @@
 #include "prompt/chat.h"
 #include "tavern/card.h"
 #include "tavern/field.h"
+#include "tavern/ftav.h"
 #include "tavern/macro.h"
 #include "tavern/preset.h"
 #include "tavern/settings.h"
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
+#include "world/world.h"
 
 /* getCharacterCardFields' baseChatReplace: trim, substitute (without
  * the card macros), collapse newlines if asked, drop \r.  field names
@@ -132,6 +135,57 @@ check_type(struct run *run, const char *type)
 	return false;
 }
 
+/* The --world files into f->worlds, each named by its file. */
+static bool
+read_worlds(struct run *run, const struct tavern_input *in,
+    struct tavern_files *f)
+{
+	struct arena *a = &run->arena;
+	bool ok = true;
+	size_t i;
+
+	f->worlds = arena_array(a, in->nworlds + 1, sizeof(*f->worlds));
+	for (i = 0; i < in->nworlds; i++) {
+		struct source *src = field_read(run, in->worlds[i],
+		    in->worlds_at ? in->worlds_at[i] : NULL);
+		struct world *w = arena_alloc(a, sizeof(*w));
+
+		if (src && world_read(run, src, world_file_name(a,
+		    in->worlds[i]), w))
+			f->worlds[i] = w;
+		else
+			ok = false;
+	}
+	return ok;
+}
+
+/* The --regex files into f->regex: SillyTavern's scripts, or
+ * fast-tavern's rules (targets, view) as SillyTavern's scripts. */
+static bool
+read_regex(struct run *run, const struct tavern_input *in,
+    struct tavern_files *f)
+{
+	bool ok = true;
+	size_t i;
+
+	f->regex = arena_array(&run->arena, in->nregex + 1,
+	    sizeof(*f->regex));
+	for (i = 0; i < in->nregex; i++) {
+		struct source *src = field_read(run, in->regex[i],
+		    in->regex_at ? in->regex_at[i] : NULL);
+		struct node *n, *ft;
+
+		if (!src || !json_parse(run, src, &n)) {
+			ok = false;
+			continue;
+		}
+		if ((ft = ftav_regex_for_tavern(run, n)) != NULL)
+			n = ft;
+		f->regex[i] = n;
+	}
+	return ok;
+}
+
 bool
 tavern_read(struct run *run, const struct tavern_input *in,
     struct tavern_files *f)
@@ -161,7 +215,7 @@ tavern_read(struct run *run, const struct tavern_input *in,
 		tchat_from(run, in->chatfile, in->chat, f->chat);
 	else
 		ok &= tchat_read(run, in->chat, in->chat_at, f->chat);
-	return ok;
+	return read_worlds(run, in, f) & read_regex(run, in, f) & ok;
 }
 
 /* The files tavern_read() read, as the build's own; the speaker's card

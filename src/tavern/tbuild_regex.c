@@ -33,20 +33,6 @@ macro_cb(void *ctx, enum regex_macro_use use, const char *s, size_t len,
 	return true;
 }
 
-static bool
-add_file(struct run *run, struct regex_set *set, const char *path)
-{
-	struct source *src = run_read(run, path, NULL, span_make(0, 0));
-	struct node *n, *ft;
-
-	if (!src || !json_parse(run, src, &n))
-		return false;
-	/* fast-tavern's rules (targets, view) as SillyTavern's scripts. */
-	if ((ft = ftav_regex_for_tavern(run, n)) != NULL)
-		n = ft;
-	return regex_set_add(run, set, REGEX_GLOBAL, n);
-}
-
 /* The preset's file name without .json ("" with none), as
  * preset_allowed_regex.openai names it. */
 static const char *
@@ -111,8 +97,10 @@ tb_regex_load(struct tb *t)
 	    tree_get(ext, "preset_allowed_regex") : NULL;
 	if (t->s.regex)
 		ok &= regex_set_add(run, set, REGEX_GLOBAL, t->s.regex);
+	/* The --regex files tavern_read() read. */
 	for (i = 0; i < t->in->nregex; i++)
-		ok &= add_file(run, set, t->in->regex[i]);
+		ok &= t->f->regex[i] && regex_set_add(run, set, REGEX_GLOBAL,
+		    t->f->regex[i]);
 	if (preset && pa && pa->kind == NODE_TABLE &&
 	    tree_has_string(tree_get(pa, "openai"), preset_name(t)))
 		ok &= regex_set_add(run, set, REGEX_PRESET, preset);

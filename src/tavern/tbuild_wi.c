@@ -138,11 +138,9 @@ books(struct tb *t, struct wi_input *wi)
 
 	for (i = 0; i < t->in->nworlds; i++) {
 		const char *name = world_file_name(a, t->in->worlds[i]);
-		struct source *src = run_read(run, t->in->worlds[i], NULL,
-		    span_make(0, 0));
-		struct world *w = arena_alloc(a, sizeof(*w));
+		struct world *w = t->f->worlds[i];    /* tavern_read()'s */
 
-		if (!src || !world_read(run, src, name, w)) {
+		if (!w) {
 			ok = false;
 			continue;
 		}
