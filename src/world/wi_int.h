@@ -85,4 +85,15 @@ void wi_timed_save(struct engine *g, struct wi_result *out);
 /* wi_out.c: the records in activation order and the slots' texts. */
 void wi_output(struct engine *g, struct wi_result *out);
 
+/* wi_regex.c: a key s[0..n) written /pattern/flags (flags from
+ * "gimsuy", bit 1 << k for the k-th; 1 << 8 when one is given twice):
+ * its pattern's length and flags, false when it is not written so; and
+ * it compiled (NULL when it is not a regex key or does not compile:
+ * then err, when not NULL, says why at *erroff). */
+struct pcre2_real_code_8;
+bool wi_split_regex(const char *s, size_t n, size_t *plen,
+    unsigned *flags);
+struct pcre2_real_code_8 *wi_compile_regex(const char *s, size_t n,
+    char *err, size_t errlen, size_t *erroff);
+
 #endif
