@@ -185,6 +185,8 @@ arena_strdup(struct arena *a, const char *s)
 char *
 arena_printf(struct arena *a, const char *fmt, ...)
 {
+	struct arena_block *b = a->head;
+	size_t room = b ? b->size - b->used : 0, cap;
 	va_list ap;
 	int n;
 	char *p, small[256];
@@ -193,15 +195,37 @@ arena_printf(struct arena *a, const char *fmt, ...)
 	 * on the sanitizer's own path unless told fmt is not NULL. */
 	if (!fmt)
 		die("arena_printf: no format");
-	/* Most results are short: format once into the stack, and a second
-	 * time only when the text is longer. */
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die("vsnprintf:");
-	if ((size_t)n < sizeof small)
-		return arena_strndup(a, small, (size_t)n);
+	/* Format once, straight into the current block's free space when
+	 * it has some (else into the stack), and a second time only when
+	 * the text is longer than that: a measuring pass of vsnprintf()
+	 * over a long argument costs as much as the printing. */
+	if (room >= sizeof small + REDZONE) {
+		cap = room - REDZONE;
+		p = (char *)b->data + b->used;
+		unpoison(p, cap);
+		va_start(ap, fmt);
+		n = vsnprintf(p, cap, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			die("vsnprintf:");
+		poison(p, cap);
+		if ((size_t)n < cap) {
+			/* room and used are multiples of ALIGN, so this
+			 * rounding stays within the block. */
+			b->used += ((size_t)n + 1 + REDZONE + ALIGN - 1) &
+			    ~(size_t)(ALIGN - 1);
+			unpoison(p, (size_t)n + 1);
+			return p;
+		}
+	} else {
+		va_start(ap, fmt);
+		n = vsnprintf(small, sizeof small, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			die("vsnprintf:");
+		if ((size_t)n < sizeof small)
+			return arena_strndup(a, small, (size_t)n);
+	}
 	p = alloc_raw(a, (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
