@@ -592,6 +592,9 @@ object(struct walker *w, int depth)
 	struct span ks;
 	const char *k, *shown;
 	long at;
+	/* A bit for each key on the stack, by its first and last bytes
+	 * and length: a key whose bit is clear is new without a search. */
+	uint64_t seen = 0, bit;
 
 	if (depth > MAX_DEPTH) {
 		diag_error(w->run, w->src, span_make(start, 1), MSG_TOO_DEEP,
@@ -614,7 +617,11 @@ object(struct walker *w, int depth)
 		}
 		if (!string(w, &ks, &k, &klen))
 			goto fail;
-		m = member_find(w, t, base, k, klen);
+		bit = (uint64_t)1 << ((klen ? (unsigned char)k[0] * 31u +
+		    (unsigned char)k[klen - 1] * 7u + (unsigned)klen : 0) & 63);
+		m = t->u.table.n || (seen & bit) ? member_find(w, t, base, k,
+		    klen) : NULL;
+		seen |= bit;
 		at = -1;
 		if (m) {
 			shown = diag_shown(w->run, k, klen);
