@@ -1,5 +1,6 @@
 #include "data/png.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -249,6 +250,8 @@ png_read(struct run *run, const struct source *src, struct png *out)
 	size_t n = src->len, pos = 8, i, count = 0;
 	unsigned errors0 = run->diag.errors;
 	bool iend = false;
+	struct png_chunk *v = NULL;     /* the chunks as found, on the heap */
+	size_t cap = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->src = src;
@@ -256,21 +259,23 @@ png_read(struct run *run, const struct source *src, struct png *out)
 		diag_error(run, src, span_make(0, 0), MSG_PNG_SIGNATURE);
 		return false;
 	}
-	/* The structure first: lengths, types, order.  Nothing is
-	 * allocated until it is sound, so that a fuzz loop over many
-	 * broken files does not fill the arena. */
+	/* The structure first: lengths, types, order.  Nothing goes into
+	 * the arena until it is sound, so that a fuzz loop over many
+	 * broken files does not fill it.  Each header is read once: a
+	 * mapped file (source.h) may change under us, and a length read
+	 * twice could differ from the one checked. */
 	while (!iend) {
 		struct png_chunk c;
 		size_t have;
 
 		if (pos == n) {
 			diag_error(run, src, span_make(pos, 0), MSG_PNG_NO_IEND);
-			return false;
+			goto fail;
 		}
 		if (n - pos < 8) {
 			diag_error(run, src, span_make(pos, 0),
 			    MSG_PNG_TRUNCATED_HEADER);
-			return false;
+			goto fail;
 		}
 		for (i = 0; i < 4; i++)
 			if (!is_letter((unsigned char)s[pos + 4 + i]))
@@ -278,7 +283,7 @@ png_read(struct run *run, const struct source *src, struct png *out)
 		if (i < 4) {
 			diag_error(run, src, span_make(pos, 0),
 			    MSG_PNG_BAD_TYPE, diag_shown(run, s + pos + 4, 4));
-			return false;
+			goto fail;
 		}
 		memcpy(c.type, s + pos + 4, 4);
 		c.type[4] = '\0';
@@ -288,34 +293,32 @@ png_read(struct run *run, const struct source *src, struct png *out)
 			diag_error(run, src, span_make(pos, 0),
 			    MSG_PNG_TOO_LONG, c.type, (unsigned long)c.len,
 			    (unsigned long)PNG_CHUNK_MAX);
-			return false;
+			goto fail;
 		}
 		have = n - pos - 8;
 		if (have < (size_t)c.len + 4) {
 			diag_error(run, src, span_make(pos, 0),
 			    MSG_PNG_TRUNCATED, c.type,
 			    (unsigned long)((size_t)c.len + 4 - have));
-			return false;
+			goto fail;
 		}
 		if (count == 0 && strcmp(c.type, "IHDR") != 0) {
 			diag_error(run, src, span_make(pos, 0),
 			    MSG_PNG_IHDR_FIRST, c.type);
-			return false;
+			goto fail;
 		}
-		count++;
+		if (count == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[count++] = c;
 		pos += (size_t)c.len + 12;
 		iend = strcmp(c.type, "IEND") == 0;
 	}
 	out->chunks = arena_array(&run->arena, count, sizeof(*out->chunks));
-	for (pos = 8; out->n < count; out->n++) {
-		struct png_chunk *c = &out->chunks[out->n];
-
-		memcpy(c->type, s + pos + 4, 4);
-		c->type[4] = '\0';
-		c->off = (uint32_t)pos;
-		c->len = get32(s + pos);
-		pos += (size_t)c->len + 12;
-	}
+	memcpy(out->chunks, v, count * sizeof(*v));
+	out->n = count;
+	free(v);
 	/* Then every CRC, each bad one reported. */
 	for (i = 0; i < out->n; i++) {
 		const struct png_chunk *c = &out->chunks[i];
@@ -328,6 +331,9 @@ png_read(struct run *run, const struct source *src, struct png *out)
 			    (unsigned long)got);
 	}
 	return run->diag.errors == errors0;
+fail:
+	free(v);
+	return false;
 }
 
 static bool
