@@ -109,9 +109,33 @@ tb_claude_tokens(const char *name, const char *text, size_t len, size_t off)
 	return n > off ? n - off : 0;
 }
 
+/* A SentencePiece model's tokens of the message's values joined by two
+ * line breaks (role, text, and name when it has one), less 3: what
+ * SillyTavern's server counts for the message alone, less what
+ * TokenHandler takes off. */
+static size_t
+sp_message_tokens(const struct tb *t, const char *role, const char *name,
+    const char *text)
+{
+	struct buf b = BUF_INIT;
+	size_t n;
+
+	buf_puts(&b, role ? role : "");
+	buf_puts(&b, "\n\n");
+	buf_puts(&b, text);
+	if (name && *name) {
+		buf_puts(&b, "\n\n");
+		buf_puts(&b, name);
+	}
+	n = tokenizer_count(t->tok, b.data, b.len);
+	buf_free(&b);
+	return n > 3 ? n - 3 : 0;
+}
+
 /* What SillyTavern counts for a message: for an OpenAI encoding
  * gpt-3.5-turbo's 3 tokens per message, its role and text, and its name
- * and 1 more when it has one; for a claude name see tb_claude_tokens(). */
+ * and 1 more when it has one; for a claude name see tb_claude_tokens();
+ * for a SentencePiece model sp_message_tokens(). */
 static size_t
 message_tokens(const struct tb *t, const char *role, const char *name,
     const char *text)
@@ -120,6 +144,8 @@ message_tokens(const struct tb *t, const char *role, const char *name,
 
 	if (t->tok == TOKENIZER_CLAUDE)
 		return tb_claude_tokens(name, text, strlen(text), 3);
+	if (tokenizer_is_sp(t->tok))
+		return sp_message_tokens(t, role, name, text);
 	if (role)
 		n += tokenizer_count(t->tok, role, strlen(role));
 	n += tokenizer_count(t->tok, text, strlen(text));

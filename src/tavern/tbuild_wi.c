@@ -218,18 +218,31 @@ entry_regex(void *ctx, const char *text, int64_t depth)
  * system message of that content alone, one less (countTokensOpenAIAsync
  * with full): for an OpenAI encoding 3 + "system" + the text + 3, less 1;
  * for a claude name the Claude prompt "\n\nHuman: " and the text, less
- * 1.  An empty text is 0. */
+ * 1; for a SentencePiece model "system", two line breaks and the text,
+ * less 1 (its line breaks never join a neighbour, so a text that
+ * continues one after a line break adds its tokens without the dummy
+ * prefix).  An empty text is 0. */
 static int64_t
 count_text(void *ctx, const char *text, size_t len, bool start)
 {
 	const struct tb *t = ctx;
 
 	if (!start)
-		return (int64_t)tokenizer_count(t->tok, text, len);
+		return (int64_t)tokenizer_count_more(t->tok, text, len);
 	if (len == 0)
 		return 0;
 	if (t->tok == TOKENIZER_CLAUDE)
 		return (int64_t)tb_claude_tokens(NULL, text, len, 1);
+	if (tokenizer_is_sp(t->tok)) {
+		struct buf b = BUF_INIT;
+		size_t n;
+
+		buf_puts(&b, "system\n\n");
+		buf_put(&b, text, len);
+		n = tokenizer_count(t->tok, b.data, b.len);
+		buf_free(&b);
+		return n > 1 ? (int64_t)n - 1 : 0;
+	}
 	return (int64_t)(tokenizer_count(t->tok, text, len) +
 	    tokenizer_count(t->tok, "system", 6) + 5);
 }

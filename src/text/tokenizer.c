@@ -1,9 +1,11 @@
 /*
  * tokenizer: the encodings and the public functions (tokenizer.h); the
- * work is done in tokenizer_split.c (pieces), tokenizer_bpe.c (merging)
- * and tokenizer_claude.c (Claude's tokenizer).
+ * work is done in tokenizer_split.c (pieces), tokenizer_bpe.c (merging),
+ * tokenizer_claude.c (Claude's tokenizer) and tokenizer_sp.c
+ * (SentencePiece models).
  */
 #include "text/tokenizer_int.h"
+#include "text/tokenizer_sp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,15 @@ const struct tok_encoding tok_encodings[TOKENIZER__COUNT] = {
 		&tokenizer_table_claude,
 		{ NULL },
 	},
+	/* SentencePiece models: no split pattern, their own tables. */
+	[TOKENIZER_LLAMA] = { "llama", NULL, NULL, { NULL } },
+	[TOKENIZER_MISTRAL] = { "mistral", NULL, NULL, { NULL } },
+	[TOKENIZER_YI] = { "yi", NULL, NULL, { NULL } },
+};
+static const struct tokenizer_sp *const sp_models[TOKENIZER__COUNT] = {
+	[TOKENIZER_LLAMA] = &tokenizer_sp_llama,
+	[TOKENIZER_MISTRAL] = &tokenizer_sp_mistral,
+	[TOKENIZER_YI] = &tokenizer_sp_yi,
 };
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -138,12 +149,37 @@ tokenizer_name(enum tokenizer_kind kind)
 	return tok_encodings[kind].name;
 }
 
+bool
+tokenizer_is_sp(enum tokenizer_kind kind)
+{
+	return sp_models[kind] != NULL;
+}
+
 enum tokenizer_kind
 tokenizer_for_model(const char *model)
 {
-	static const char *const o200k[] = {
-		"o1-preview", "o1-mini", "o3-mini", "gpt-5", "o3", "o4-mini",
-		"gpt-4o", "chatgpt-4o-latest", "gpt-4.1", "gpt-4.5",
+	/* getTokenizerModel()'s tests after "o1" itself, in its order; a
+	 * tokenizer strata lacks counts as its default, cl100k_base. */
+	static const struct {
+		const char *sub;
+		enum tokenizer_kind kind;
+	} by_name[] = {
+		{ "o1-preview", TOKENIZER_O200K }, { "o1-mini", TOKENIZER_O200K },
+		{ "o3-mini", TOKENIZER_O200K }, { "gpt-5", TOKENIZER_O200K },
+		{ "o3", TOKENIZER_O200K }, { "o4-mini", TOKENIZER_O200K },
+		{ "gpt-4o", TOKENIZER_O200K },
+		{ "chatgpt-4o-latest", TOKENIZER_O200K },
+		{ "gpt-4.1", TOKENIZER_O200K }, { "gpt-4.5", TOKENIZER_O200K },
+		{ "gpt-4", TOKENIZER_CL100K },
+		{ "gpt-3.5-turbo", TOKENIZER_CL100K },
+		{ "claude", TOKENIZER_CLAUDE },
+		{ "llama3", TOKENIZER_CL100K },         /* Llama 3's */
+		{ "llama-3", TOKENIZER_CL100K },
+		{ "llama", TOKENIZER_LLAMA },
+		{ "mistral", TOKENIZER_MISTRAL },
+		{ "yi", TOKENIZER_YI },
+		/* deepseek, gemma, gemini, learnlm, jamba, qwen2, command-r,
+		 * command-a, nemo and the rest: cl100k_base. */
 	};
 	size_t i;
 
@@ -151,13 +187,9 @@ tokenizer_for_model(const char *model)
 		return TOKENIZER_CL100K;
 	if (strcmp(model, "o1") == 0)
 		return TOKENIZER_O200K;
-	for (i = 0; i < LEN(o200k); i++)
-		if (strstr(model, o200k[i]))
-			return TOKENIZER_O200K;
-	if (strstr(model, "gpt-4") || strstr(model, "gpt-3.5-turbo"))
-		return TOKENIZER_CL100K;
-	if (strstr(model, "claude"))
-		return TOKENIZER_CLAUDE;
+	for (i = 0; i < LEN(by_name); i++)
+		if (strstr(model, by_name[i].sub))
+			return by_name[i].kind;
 	return TOKENIZER_CL100K;
 }
 
@@ -188,14 +220,16 @@ tokenizer_model_known(const char *model)
 
 /* The tokens of s[0..len), after replacing invalid UTF-8 (tokenizer.h). */
 static void
-tokenize(enum tokenizer_kind kind, const char *s, size_t len,
+tokenize(enum tokenizer_kind kind, const char *s, size_t len, bool first,
     struct tok_sink *out)
 {
 	char *clean;
 
 	if ((clean = tok_utf8_clean(s, len, &len)) != NULL)
 		s = clean;
-	if (kind == TOKENIZER_CLAUDE)
+	if (sp_models[kind])
+		tok_sp(sp_models[kind], s, len, first, out);
+	else if (kind == TOKENIZER_CLAUDE)
 		tok_claude(s, len, out);
 	else
 		tok_split_tiktoken(kind, s, len, out);
@@ -224,7 +258,7 @@ tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len)
 		    len <= COUNTED_BYTES - counted_bytes)
 			slot = &counted_slot[i];
 	}
-	tokenize(kind, s, len, &out);
+	tokenize(kind, s, len, true, &out);
 	if (slot) {
 		if (counted_n == counted_cap) {
 			counted_cap = counted_cap ? counted_cap * 2 : 64;
@@ -244,13 +278,24 @@ tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len)
 	return out.count;
 }
 
+size_t
+tokenizer_count_more(enum tokenizer_kind kind, const char *s, size_t len)
+{
+	struct tok_sink out = { NULL, 0 };
+
+	if (!sp_models[kind])
+		return tokenizer_count(kind, s, len);
+	tokenize(kind, s, len, false, &out);
+	return out.count;
+}
+
 void
 tokenizer_encode(enum tokenizer_kind kind, const char *s, size_t len,
     struct tokenizer_ids *ids)
 {
 	struct tok_sink out = { ids, 0 };
 
-	tokenize(kind, s, len, &out);
+	tokenize(kind, s, len, true, &out);
 }
 
 void
@@ -266,7 +311,7 @@ tokenizer_token(enum tokenizer_kind kind, uint32_t id, size_t *len)
 {
 	const struct tokenizer_table *t = tok_encodings[kind].table;
 
-	if (id >= t->ntokens || id < t->first)
+	if (!t || id >= t->ntokens || id < t->first)
 		return NULL;
 	*len = t->off[id + 1] - t->off[id];
 	return (const char *)t->bytes + t->off[id];
@@ -339,6 +384,34 @@ count_claude_chat(const struct tokenizer_message *msgs, size_t n)
 	return count;
 }
 
+/*
+ * SillyTavern's server counts for a SentencePiece model the values of
+ * every message, in their keys' order (role, content, name), joined by
+ * two line breaks (countSentencepieceArrayTokens()).
+ */
+static size_t
+count_sp_chat(enum tokenizer_kind kind,
+    const struct tokenizer_message *msgs, size_t n)
+{
+	struct buf b = BUF_INIT;
+	size_t i, count;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_puts(&b, "\n\n");
+		buf_puts(&b, msgs[i].role);
+		buf_puts(&b, "\n\n");
+		buf_puts(&b, msgs[i].content);
+		if (msgs[i].name) {
+			buf_puts(&b, "\n\n");
+			buf_puts(&b, msgs[i].name);
+		}
+	}
+	count = tokenizer_count(kind, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return count;
+}
+
 size_t
 tokenizer_count_chat(const char *model,
     const struct tokenizer_message *msgs, size_t n)
@@ -351,6 +424,8 @@ tokenizer_count_chat(const char *model,
 
 	if (kind == TOKENIZER_CLAUDE)
 		return count_claude_chat(msgs, n);
+	if (sp_models[kind])
+		return count_sp_chat(kind, msgs, n);
 
 	for (i = 0; i < n; i++) {
 		total += per_message;

@@ -108,6 +108,16 @@
  *   4. Each piece's bytes are merged by the vocabulary's merge rules, the
  *      lowest rule first, leftmost on ties; a piece is never looked up
  *      whole, and long pieces are not cut into windows (tokenizer_bpe.c).
+ *
+ * The SentencePiece models "llama" (Llama 2's), "mistral" (Mistral 7B's)
+ * and "yi" (Yi's) are the ones SillyTavern 1.15 ships as
+ * src/tokenizers/NAME.model and runs with @agnai/sentencepiece-js 1.1.1
+ * (the sentencepiece library in WebAssembly); they give its
+ * encodeIds(text) ids, no BOS id.  All three are BPE models with byte
+ * fallback and identity normalization; llama and mistral put a dummy
+ * prefix (U+2581) before a text, yi does not; every space becomes U+2581;
+ * yi's user-defined pieces (digits, punctuation, runs of U+2581...) are
+ * cut out first and never merge.  See tokenizer_sp.c.
  */
 #ifndef TOKENIZER_H
 #define TOKENIZER_H
@@ -120,6 +130,9 @@ enum tokenizer_kind {
 	TOKENIZER_CL100K,
 	TOKENIZER_O200K,
 	TOKENIZER_CLAUDE,       /* see "Claude's tokenizer" above */
+	TOKENIZER_LLAMA,        /* SentencePiece models, see above */
+	TOKENIZER_MISTRAL,
+	TOKENIZER_YI,
 	TOKENIZER__COUNT
 };
 
@@ -140,7 +153,8 @@ struct tokenizer_message {
 	const char *content;
 };
 
-/* The encoding called name ("cl100k_base", "o200k_base", "claude"): true
+/* The encoding called name ("cl100k_base", "o200k_base", "claude",
+ * "llama", "mistral", "yi"): true
  * and *kind set, or false. */
 bool tokenizer_by_name(const char *name, enum tokenizer_kind *kind);
 const char *tokenizer_name(enum tokenizer_kind kind);
@@ -150,9 +164,13 @@ const char *tokenizer_name(enum tokenizer_kind kind);
  * its order: "o1" itself, o1-preview, o1-mini, o3-mini, o3, o4-mini,
  * gpt-5, gpt-4o, chatgpt-4o-latest, gpt-4.1 and gpt-4.5 are o200k_base;
  * then gpt-4 and gpt-3.5-turbo are cl100k_base; then a name with "claude"
- * is Claude's; NULL and every other name are cl100k_base (SillyTavern's
- * default, gpt-3.5-turbo; the names it gives a tokenizer strata lacks,
- * llama, mistral, gemma..., are among them). */
+ * is Claude's; then llama3 or llama-3 (Llama 3's tokenizer, which strata
+ * lacks: cl100k_base), llama (Llama 2's), mistral, yi, then deepseek,
+ * gemma, gemini, learnlm, jamba, qwen2, command-r, command-a and nemo
+ * (tokenizers strata lacks: cl100k_base); NULL and every other name are
+ * cl100k_base (SillyTavern's default, gpt-3.5-turbo).  The old completion
+ * models SillyTavern names (text-davinci-003...) have encodings strata
+ * lacks: cl100k_base too. */
 enum tokenizer_kind tokenizer_for_model(const char *model);
 /* Is model an OpenAI model name whose encoding strata has (Claude's
  * tokenizer is SillyTavern's, not the API's, so a claude name is not
@@ -163,6 +181,12 @@ enum tokenizer_kind tokenizer_for_model(const char *model);
 bool tokenizer_model_known(const char *model);
 
 size_t tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len);
+/* The tokens s[0..len) adds when it continues a text after a line break:
+ * tokenizer_count() without the SentencePiece models' dummy prefix. */
+size_t tokenizer_count_more(enum tokenizer_kind kind, const char *s,
+    size_t len);
+/* Is kind a SentencePiece model (llama, mistral, yi)? */
+bool tokenizer_is_sp(enum tokenizer_kind kind);
 /* strata's estimate for models whose tokenizer it does not have
  * (Claude, Gemini, open models): a CJK character (and a Hangul syllable,
  * a full-width form) counts as one token, the other characters as one
@@ -179,7 +203,8 @@ void tokenizer_encode(enum tokenizer_kind kind, const char *s, size_t len,
 void tokenizer_ids_free(struct tokenizer_ids *ids);
 
 /* The bytes of token id (not NUL-terminated) and their number in *len, or
- * NULL when id is not an ordinary token of the encoding. */
+ * NULL when id is not an ordinary token of the encoding (and for every id
+ * of a SentencePiece model, whose pieces are not the text's bytes). */
 const char *tokenizer_token(enum tokenizer_kind kind, uint32_t id,
     size_t *len);
 
@@ -195,6 +220,10 @@ const char *tokenizer_token(enum tokenizer_kind kind, uint32_t id,
  * <|start|>{role/name}\n{content}<|end|>\n, and with a name 0301 drops the
  * role; the reply is primed with <|start|>assistant<|message|>.  The 9 is
  * SillyTavern's own, for what 0301 began adding in October 2023.)
+ *
+ * For a SentencePiece model (tokenizer_is_sp()) SillyTavern counts
+ * instead the values of every message (role, content, name, in that
+ * order) joined by two line breaks, as one text.
  *
  * SillyTavern encodes with tiktoken's default, which throws on text that
  * contains one of the encoding's special tokens ("<|endoftext|>",

@@ -410,7 +410,7 @@ check_names(void)
 	CHECK(tokenizer_for_model("gpt-4-32k") == TOKENIZER_CL100K);
 	CHECK(tokenizer_for_model("gpt-3.5-turbo") == TOKENIZER_CL100K);
 	CHECK(tokenizer_for_model("o1x") == TOKENIZER_CL100K);
-	CHECK(tokenizer_for_model("mistral-large") == TOKENIZER_CL100K);
+	CHECK(tokenizer_for_model("gemma-2-9b") == TOKENIZER_CL100K);
 	CHECK(tokenizer_for_model("") == TOKENIZER_CL100K);
 	CHECK(tokenizer_for_model(NULL) == TOKENIZER_CL100K);
 
