@@ -175,7 +175,7 @@ cmd_card(int argc, char **argv)
 	}
 	run_init(&run);
 	run.diag.color = emit_color(STDERR_FILENO, NULL);
-	if (card_read(&run, argv[optind], &card)) {
+	if (card_read(&run, argv[optind], NULL, &card)) {
 		if (png) {
 			if (card_write_png(&run, card, png, &out))
 				write_out(&run, output, &out);

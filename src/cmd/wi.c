@@ -234,7 +234,7 @@ engine(struct run *run, const struct wi_opts *o, struct world *worlds,
 
 		/* As a build reads it: hidden messages left out, the
 		 * current swipe where mes is missing. */
-		if (o->nchats && !tchat_read(run, o->chats[c], &chat))
+		if (o->nchats && !tchat_read(run, o->chats[c], NULL, &chat))
 			break;
 		msgs = arena_array(&run->arena, chat.n + 2, sizeof(*msgs));
 		for (i = 0; i < chat.n; i++) {

@@ -20,7 +20,7 @@
 const char *
 page_item_source(const struct item *it)
 {
-	return emit_html_source(it->id, it->source);
+	return emit_html_source(it->id, item_source_name(it->source));
 }
 
 const char *

@@ -63,32 +63,48 @@ fp3(const char *x, const char *y, const char *z)
 
 /* ---- where a text came from (SourcedContent) ---- */
 
-/* The item's kind, as seed 002 names its sources. */
-static const char *
-tag(const struct item *it)
-{
-	const char *s = it->source;
+/* The item's kind, as seed 002 tells its sources apart. */
+enum kind {
+	KIND_HISTORY,           /* a chat message */
+	KIND_SANDBOX,           /* the sandbox's own extra system prompt */
+	KIND_WORLD_BOOK,        /* a world-info slot */
+	KIND_OTHER,             /* by its source: preset, character, ... */
+};
 
+static enum kind
+kind(const struct item *it)
+{
 	if (strncmp(it->id, "chat#", 5) == 0)
-		return "history";
+		return KIND_HISTORY;
 	if (strcmp(it->id, "sandbox.extra_system") == 0)
-		return "sandbox";
-	if (strcmp(s, "world info") == 0)
-		return "world_book";
-	if (strcmp(s, "card") == 0)
-		return "character";
-	return s;
+		return KIND_SANDBOX;
+	if (it->source == ITEM_SOURCE_WORLD_INFO)
+		return KIND_WORLD_BOOK;
+	return KIND_OTHER;
+}
+
+/* Seed 002's name of the item's kind (its tag). */
+static const char *
+tag(const struct item *it, enum kind k)
+{
+	static const char *const names[] = { "history", "sandbox",
+		"world_book" };
+
+	if (k != KIND_OTHER)
+		return names[k];
+	return it->source == ITEM_SOURCE_CARD ? "character" :
+	    item_source_name(it->source);
 }
 
 /* fast-tavern's name of the regex placement the text is under (its
  * TaggedContent target), or NULL: no script runs on it in a SillyTavern
  * build (fast-tavern says slashCommands there). */
 static const char *
-target(const struct item *it, const char *t)
+target(const struct item *it, enum kind k)
 {
-	if (strcmp(t, "world_book") == 0)
+	if (k == KIND_WORLD_BOOK)
 		return "worldBook";
-	if (strcmp(t, "history"))
+	if (k != KIND_HISTORY)
 		return NULL;
 	if (it->role == ROLE_USER)
 		return "userInput";
@@ -132,29 +148,31 @@ sourced(struct arena *a, const struct chat *c, const struct item *it,
     const char *text, const char *by)
 {
 	struct node *o = tree_table(a), *src = tree_table(a);
-	const char *t = tag(it), *tg = target(it, t);
-	const char *pos = it->place ? it->place : it->depth >= 0 &&
-	    strcmp(t, "history") ? "in-chat" : "relative";
+	enum kind k = kind(it);
+	const char *t = tag(it, k), *tg = target(it, k);
+	bool hist = k == KIND_HISTORY, sandbox = k == KIND_SANDBOX;
+	const char *pos = it->place ? it->place : it->depth >= 0 && !hist ?
+	    "in-chat" : "relative";
 	size_t i;
 
-	tree_put(a, src, "type", tree_str(a, strcmp(t, "history") == 0 ?
-	    arena_printf(a, "history.%s", names_role(it->role)) : strcmp(t,
-	    "sandbox") == 0 ? it->id : arena_printf(a, "%s.%s", t, pos)));
+	tree_put(a, src, "type", tree_str(a, hist ? arena_printf(a,
+	    "history.%s", names_role(it->role)) : sandbox ? it->id :
+	    arena_printf(a, "%s.%s", t, pos)));
 	/* Seed 002 names the sandbox's own item so. */
-	tree_put(a, src, "id", tree_str(a, strcmp(t, "sandbox") ? it->id :
-	    "extra_system"));
-	tree_put(a, src, "origin", tree_str(a, strcmp(t, "sandbox") ?
-	    it->source : "sandbox"));
-	if (strcmp(t, "history"))
+	tree_put(a, src, "id", tree_str(a, sandbox ? "extra_system" :
+	    it->id));
+	tree_put(a, src, "origin", tree_str(a, sandbox ? "sandbox" :
+	    item_source_name(it->source)));
+	if (!hist)
 		tree_put(a, src, "position", tree_str(a, pos));
-	if (it->depth >= 0 && strcmp(t, "history"))
+	if (it->depth >= 0 && !hist)
 		tree_put(a, src, "depth", tree_int(a, it->depth));
 	tree_put(a, src, "derived_role", tree_str(a, names_role(it->role)));
 	tree_put(a, src, "target", tg ? tree_str(a, tg) : null(a));
-	if (strcmp(t, "history") == 0 && strncmp(it->id, "chat#", 5) == 0)
+	if (hist)
 		tree_put(a, src, "index", tree_int(a, strtoll(it->id + 5,
 		    NULL, 10)));
-	if (strcmp(t, "world_book") == 0)
+	if (k == KIND_WORLD_BOOK)
 		tree_put(a, src, "entries", wb_entries(a, c, it));
 	if (it->field)
 		tree_put(a, src, "field", tree_str(a, it->field));
@@ -171,8 +189,8 @@ sourced(struct arena *a, const struct chat *c, const struct item *it,
 	tree_put(a, o, "role", tree_str(a, names_role(it->role)));
 	if (text)
 		tree_put(a, o, "text", tree_str(a, text));
-	tree_put(a, o, "history_depth", strcmp(t, "history") == 0 ?
-	    tree_int(a, it->depth) : null(a));
+	tree_put(a, o, "history_depth", hist ? tree_int(a, it->depth) :
+	    null(a));
 	if (by)
 		tree_put(a, o, "regex_scripts", tree_str(a, by));
 	return o;
@@ -189,7 +207,8 @@ thinking(struct arena *a, const struct item *it, bool with_text)
 	tree_put(a, src, "type", tree_str(a, "history.thinking"));
 	tree_put(a, src, "id", tree_str(a, arena_printf(a, "%s.thinking",
 	    it->id)));
-	tree_put(a, src, "origin", tree_str(a, it->source));
+	tree_put(a, src, "origin", tree_str(a,
+	    item_source_name(it->source)));
 	tree_put(a, src, "derived_role", tree_str(a, "thinking"));
 	tree_put(a, src, "target", tree_str(a, "reasoning"));
 	tree_put(a, o, "source", src);

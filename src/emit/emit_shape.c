@@ -69,7 +69,7 @@ insert_at(struct shape *sh, struct slist *l, size_t at, const struct smsg *m)
 
 /* A new item of the shaping's own, with text raw at every stage. */
 static uint32_t
-item_add(struct shape *sh, const char *id, const char *source,
+item_add(struct shape *sh, const char *id, enum item_source source,
     enum role role, const char *raw, const char *note)
 {
 	struct item_report *r = sh->rep;
@@ -214,15 +214,16 @@ provider_shape(struct shape *sh, struct slist *l, bool claude)
 		 * what Claude takes.  The text is SillyTavern's
 		 * promptPlaceholder, as for strict post-processing. */
 		struct smsg ph = holding(sh, ROLE_USER, q->placeholder,
-		    item_add(sh, "promptPlaceholder", "settings", ROLE_USER,
-		    q->placeholder, lead == l->n ? "Claude: a user message "
-		    "after a system prompt that is all there is" : "Claude: "
+		    item_add(sh, "promptPlaceholder", ITEM_SOURCE_SETTINGS,
+		    ROLE_USER, q->placeholder, lead == l->n ? "Claude: a "
+		    "user message after a system prompt that is all there "
+		    "is" : "Claude: "
 		    "the messages must start with the user's"));
 
 		insert_at(sh, l, lead, &ph);
 	}
 	if (claude && q->prefill_id) {
-		uint32_t it = item_add(sh, q->prefill_id, "preset",
+		uint32_t it = item_add(sh, q->prefill_id, ITEM_SOURCE_PRESET,
 		    ROLE_ASSISTANT, q->prefill_raw, "Claude: the reply starts "
 		    "with it");
 		struct item *p = &sh->rep->items[it];

@@ -178,7 +178,8 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 		const struct item *it = &r->items[i];
 
 		buf_printf(out, "  %-*s  %-10s %-9s %-13s ", (int)w, it->id,
-		    it->source, names_role(it->role), position(a, it));
+		    item_source_name(it->source), names_role(it->role),
+		    position(a, it));
 		if (it->counted)
 			buf_printf(out, "%6zu  ", it->tokens);
 		else
@@ -208,7 +209,8 @@ emit_debug_tavern(struct run *run, const struct chat *c, struct buf *out)
 		if (it->text[ITEM_STAGE_RAW] ==
 		    it->text[ITEM_STAGE_REGEX_POST])
 			continue;
-		buf_printf(out, "  %s (%s", it->id, it->source);
+		buf_printf(out, "  %s (%s", it->id,
+		    item_source_name(it->source));
 		if (it->message >= 0)
 			buf_printf(out, ", message %ld", it->message + 1);
 		buf_puts(out, ")\n");
@@ -300,7 +302,8 @@ emit_json_tavern_items(struct run *run, const struct chat *c)
 		struct node *o = tree_table(a);
 
 		tree_put(a, o, "id", tree_str(a, it->id));
-		tree_put(a, o, "origin", tree_str(a, it->source));
+		tree_put(a, o, "origin", tree_str(a,
+		    item_source_name(it->source)));
 		tree_put(a, o, "source", emit_tavern_source(run, it));
 		tree_put(a, o, "role", tree_str(a, names_role(it->role)));
 		tree_put(a, o, "position", tree_str(a, it->place ? it->place :

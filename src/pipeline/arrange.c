@@ -12,6 +12,7 @@
 #include "diag/run.h"
 #include "layers/compose.h"
 #include "profile/profile.h"
+#include "prompt/inchat.h"
 
 /* The entries of one role composed into *m; false when there are none. */
 static bool
@@ -126,41 +127,46 @@ inchat_message(struct run *run, struct entry **v, size_t n,
 }
 
 /*
- * Put the in-chat entries into the conversation: an entry at depth d
- * goes before the last d conversation messages (history and the current
- * turn; other in-chat entries do not count), at the top when d is more
- * than there are.  The entries come deepest first, then by priority and
- * position; neighbours of one depth and role join into one message.
+ * Put the in-chat entries into the conversation (prompt/inchat.h): an
+ * entry at depth d goes before the last d conversation messages
+ * (history and the current turn), at the top when d is more than there
+ * are.  The entries come deepest first, then by priority and position;
+ * neighbours of one depth and role join into one message.
  */
 static void
 place_inchat(struct run *run, struct chat *c, size_t first)
 {
-	struct entry **v;
+	static const struct inchat_rules rules = { NULL };
+	struct entry **v, **g;
 	struct message *msgs;
-	size_t n = stack_select_depth(&c->stack, &v), conv, i, k, j, out;
+	struct inchat_piece *pc;
+	struct inchat_slot *s;
+	size_t n = stack_select_depth(&c->stack, &v), ns, i, k;
 
 	if (!n)
 		return;
-	conv = c->n - first;
-	msgs = arena_array(&run->arena, c->n + n + 1, sizeof(*msgs));
+	pc = arena_array(&run->arena, n, sizeof(*pc));
+	for (i = 0; i < n; i++) {
+		pc[i].depth = v[i]->depth;
+		pc[i].order = 0;
+		pc[i].role = v[i]->role;
+		pc[i].index = i;
+	}
+	s = inchat_place(&run->arena, pc, n, c->n - first, &rules, &ns);
+	msgs = arena_array(&run->arena, first + ns + 1, sizeof(*msgs));
 	memcpy(msgs, c->msgs, first * sizeof(*msgs));
-	out = first;
-	for (i = 0, k = 0; i <= conv; i++) {
-		/* The in-chat messages that go before conversation message
-		 * i: those with exactly conv - i after them, or, at the
-		 * top, every deeper one. */
-		while (k < n && (size_t)v[k]->depth >= conv - i) {
-			for (j = k + 1; j < n && v[j]->depth == v[k]->depth &&
-			    v[j]->role == v[k]->role; j++)
-				;
-			inchat_message(run, v + k, j - k, &msgs[out++]);
-			k = j;
+	for (i = 0; i < ns; i++) {
+		if (!s[i].inject) {
+			msgs[first + i] = c->msgs[first + s[i].msg];
+			continue;
 		}
-		if (i < conv)
-			msgs[out++] = c->msgs[first + i];
+		g = arena_array(&run->arena, s[i].n, sizeof(*g));
+		for (k = 0; k < s[i].n; k++)
+			g[k] = v[pc[s[i].first + k].index];
+		inchat_message(run, g, s[i].n, &msgs[first + i]);
 	}
 	c->msgs = msgs;
-	c->n = out;
+	c->n = first + ns;
 	c->cap = c->n + 1;
 }
 

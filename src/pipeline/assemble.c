@@ -10,7 +10,6 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
 #include "layers/compose.h"
@@ -19,7 +18,6 @@
 #include "pipeline/rewrite.h"
 #include "profile/schema.h"
 #include "pipeline/stages.h"
-#include "session/globals.h"
 #include "tavern/tbuild.h"
 
 /* A profile string that looks templated but is sent as written. */
@@ -166,16 +164,14 @@ soul_unsent(struct run *run, const struct profile *p, const struct inputs *in)
 static bool
 offer(struct run *run, const struct options *opt, const struct profile *p,
     struct inputs *in, enum dialect d, struct entry_vec *entries,
-    const struct tool_list *tools, struct rewrite_ctx *cx,
+    const struct tool_list *tools, struct rewrite_profile *px,
     struct rewrite_plan *plan, struct stack *st, struct chat *c)
 {
 	size_t i;
 
-	cx->run = run;
-	cx->profile = p;
-	cx->vars = &in->vars;
+	rewrite_profile_init(px, run, p, &in->vars);
 	rewrite_plan_for(p, plan);
-	if (!rewrite_entries(cx, plan, entries->v, entries->n))
+	if (!rewrite_entries(&px->cx, plan, entries->v, entries->n))
 		return false;
 	/* Only now is an entry's text final: offer them in order, so an
 	 * entry that expands to nothing is skipped, not live. */
@@ -202,11 +198,11 @@ assemble_entries(struct run *run, const struct options *opt,
     const struct tool_list *tools, struct chat *c)
 {
 	struct rewrite_plan plan;
-	struct rewrite_ctx cx;
+	struct rewrite_profile px;
 
 	memset(c, 0, sizeof(*c));
 	output(c, opt, p);
-	if (!offer(run, opt, p, in, DIALECT_PROFILE, entries, tools, &cx,
+	if (!offer(run, opt, p, in, DIALECT_PROFILE, entries, tools, &px,
 	    &plan, &c->stack, c))
 		return false;
 	c->cleanups = in->cleanups;
@@ -224,7 +220,7 @@ assemble_entries(struct run *run, const struct options *opt,
 		c->user = u->text;
 		c->user_len = u->len;
 	}
-	if (!rewrite_messages(&cx, &plan, c))
+	if (!rewrite_messages(&px.cx, &plan, c))
 		return false;
 	soul_unsent(run, p, in);
 	return true;
@@ -348,7 +344,7 @@ tavern_own(struct run *run, const struct options *opt,
 	struct entry_vec entries = { NULL, 0, 0 };
 	struct tool_list tools;
 	struct rewrite_plan plan;
-	struct rewrite_ctx cx;
+	struct rewrite_profile px;
 	struct stack st;
 	struct entry **v;
 	struct tavern_entry *te;
@@ -360,7 +356,7 @@ tavern_own(struct run *run, const struct options *opt,
 
 	memset(&tools, 0, sizeof(tools));
 	if (!collect(run, opt, p, in, DIALECT_TAVERN, &entries, &tools) ||
-	    !offer(run, opt, p, in, DIALECT_TAVERN, &entries, &tools, &cx,
+	    !offer(run, opt, p, in, DIALECT_TAVERN, &entries, &tools, &px,
 	    &plan, &st, c))
 		return false;
 	te = arena_array(&run->arena, st.nall + 1, sizeof(*te));
@@ -380,84 +376,15 @@ tavern_own(struct run *run, const struct options *opt,
 	return true;
 }
 
-/*
- * A sandbox (seed 002): -H with a card is the chat itself -- no greeting,
- * the messages as given; --extra-system goes right after the character
- * description as the entry sandbox.extra_system.
- */
-static bool
-sandbox(struct run *run, const struct options *opt, const struct inputs *in,
+/* A sandbox's --extra-system (seed 002) goes right after the character
+ * description as the entry sandbox.extra_system; the sandbox's -H, the
+ * chat itself, is an input (inputs_tavern.c). */
+static void
+extra_system(struct run *run, const struct options *opt,
     struct tavern_input *tin)
 {
-	struct tavern_msg *v;
 	struct tavern_entry *te;
-	size_t i, k;
 
-	if (opt->history || opt->history_src) {
-		struct node *arr;
-
-		if (tin->chat) {
-			diag_plain(run, DIAG_ERROR, MSG_SANDBOX_TWO_CHATS,
-			    tin->chat);
-			return false;
-		}
-		/* In file order, system lines where they stand (the -H
-		 * reader, which has checked the file, splits them out). */
-		if (!in->histsrc || !json_parse(run, (struct source *)
-		    in->histsrc, &arr) || arr->kind != NODE_ARRAY)
-			return false;
-		v = arena_array(&run->arena, arr->u.array.n + 1, sizeof(*v));
-		for (i = k = 0; i < arr->u.array.n; i++) {
-			const struct node *m = arr->u.array.items[i];
-			const struct node *r = tree_get(m, "role");
-			const struct node *c = tree_get(m, "content");
-			const struct node *nm = tree_get(m, "name");
-			int role = r && r->kind == NODE_STRING ?
-			    names_index(names_roles, r->u.str.s,
-			    r->u.str.len) : -1;
-
-			/* Seed 002's thinking: the reasoning of the
-			 * assistant message right after it. */
-			if (r && r->kind == NODE_STRING &&
-			    strcmp(r->u.str.s, "thinking") == 0 &&
-			    c && c->kind == NODE_STRING) {
-				const struct node *nx = i + 1 <
-				    arr->u.array.n ? arr->u.array.items[i +
-				    1] : NULL;
-				const struct node *nr = nx ? tree_get(nx,
-				    "role") : NULL;
-
-				if (!nr || nr->kind != NODE_STRING ||
-				    strcmp(nr->u.str.s, "assistant")) {
-					diag_error(run, run_source(run,
-					    m->src), m->span,
-					    MSG_SANDBOX_THINKING);
-					return false;
-				}
-				v[k].thinking = c->u.str.s;
-				v[k].thinking_src = m->src;
-				v[k].thinking_span = m->span;
-				continue;
-			}
-			if ((role != ROLE_USER && role != ROLE_ASSISTANT &&
-			    role != ROLE_SYSTEM) || (c &&
-			    c->kind != NODE_STRING && c->kind != NODE_NULL) ||
-			    tree_get(m, "tool_calls")) {
-				diag_error(run, run_source(run, m->src),
-				    m->span, MSG_SANDBOX_ROLE);
-				return false;
-			}
-			v[k].role = r->u.str.s;
-			v[k].name = nm && nm->kind == NODE_STRING ?
-			    nm->u.str.s : NULL;
-			v[k].text = c && c->kind == NODE_STRING ?
-			    c->u.str.s : "";
-			k++;
-		}
-		tin->msgs = v;
-		tin->nmsgs = k;
-		tin->has_msgs = true;
-	}
 	if (opt->extra_system) {
 		te = arena_array(&run->arena, tin->nentries + 2, sizeof(*te));
 		memcpy(te, tin->entries, tin->nentries * sizeof(*te));
@@ -470,120 +397,6 @@ sandbox(struct run *run, const struct options *opt, const struct inputs *in,
 		tin->entries = te;
 		tin->nentries++;
 	}
-	return true;
-}
-
-/* NAME=VALUE arguments into table t (the last of a name wins). */
-static bool
-kv_table(struct run *run, const struct kv *v, size_t n, struct node *t)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const char *eq = strchr(v[i].arg, '=');
-
-		if (!eq || eq == v[i].arg) {
-			diag_plain(run, DIAG_ERROR, MSG_GLOBAL_VAR_ARG,
-			    v[i].opt, v[i].arg);
-			return false;
-		}
-		tree_set(&run->arena, t, v[i].arg, (size_t)(eq - v[i].arg), 0,
-		    span_make(0, 0), tree_str(&run->arena, eq + 1));
-	}
-	return true;
-}
-
-/*
- * The variables a SillyTavern build starts from, over the chat's and
- * the settings': -v as local variables, the --globals file and then
- * --global-var as global ones.
- */
-static bool
-tavern_vars(struct run *run, const struct options *opt, const char *globals,
-    struct tavern_input *tin)
-{
-	struct node *l = tree_table(&run->arena), *g;
-
-	if (globals) {
-		if (!globals_load(run, globals, &g))
-			return false;
-	} else {
-		g = tree_table(&run->arena);
-	}
-	if (!kv_table(run, opt->vars, opt->nvars, l) ||
-	    !kv_table(run, opt->global_vars, opt->nglobal_vars, g))
-		return false;
-	if (opt->nmacros) {
-		struct node *m = tree_table(&run->arena);
-
-		if (!kv_table(run, opt->macros, opt->nmacros, m))
-			return false;
-		tin->macros = m;
-	}
-	tin->vars = l->u.table.n ? l : NULL;
-	tin->global_vars = g->u.table.n ? g : NULL;
-	return true;
-}
-
-/*
- * --persona-file FILE (seed 002's persona_file): a JSON object's name
- * and description, or else the file's text as the description.  The
- * command line's --persona-name and --persona win.
- */
-static bool
-persona_file(struct run *run, const struct options *opt,
-    struct tavern_input *tin)
-{
-	struct source *src;
-	struct node *n;
-
-	if (!opt->persona_file)
-		return true;
-	src = run_read(run, opt->persona_file, NULL, span_make(0, 0));
-	if (!src)
-		return false;
-	if (src->len && src->text[strspn(src->text, " \t\r\n")] == '{') {
-		const struct node *nm, *d;
-
-		if (!json_parse(run, src, &n))
-			return false;
-		nm = tree_get(n, "name");
-		d = tree_get(n, "description");
-		if ((nm && nm->kind != NODE_STRING) || (d &&
-		    d->kind != NODE_STRING) || (!nm && !d)) {
-			diag_error(run, src, n->span, MSG_PERSONA_FILE);
-			return false;
-		}
-		if (nm && !tin->persona_name)
-			tin->persona_name = nm->u.str.s;
-		if (d && !tin->persona)
-			tin->persona = d->u.str.s;
-		return true;
-	}
-	if (!tin->persona)
-		tin->persona = arena_strndup(&run->arena, src->text,
-		    src->len);
-	return true;
-}
-
-/* The global variables file: --globals, else the profile's [tavern]
- * globals (relative to the profile), else none. */
-static const char *
-globals_path(struct run *run, const struct options *opt,
-    const struct profile *p)
-{
-	const struct node *t = profile_tavern(p), *v;
-	const char *slash;
-
-	if (opt->globals)
-		return opt->globals;
-	if (!t || !(v = tree_get(t, "globals")) || v->kind != NODE_STRING)
-		return NULL;
-	if (v->u.str.s[0] == '/' || p->embedded || !p->src ||
-	    !(slash = strrchr(p->src->path, '/')))
-		return v->u.str.s;
-	return arena_printf(&run->arena, "%.*s/%s",
-	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
 }
 
 /* The user's hooks, as the tavern build calls them. */
@@ -600,14 +413,14 @@ tavern_hook_run(void *ctx, struct run *run, const char *point,
 	return hook_run(run, ctx, point, data);
 }
 
-/* SillyTavern inputs: the tavern assembly fills the chat. */
+/* SillyTavern inputs (read by inputs_tavern()): the tavern assembly
+ * fills the chat. */
 bool
 assemble_tavern(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct chat *c,
     struct assemble_out *out)
 {
-	struct tavern_input tin = opt->tavern;
-	const char *globals;
+	struct tavern_input tin = *in->tavern;
 	bool ok;
 
 	/* The build's state comes back in *out, never through opt. */
@@ -616,20 +429,9 @@ assemble_tavern(struct run *run, const struct options *opt,
 	memset(c, 0, sizeof(*c));
 	stack_init(&c->stack, &run->arena);
 	output(c, opt, p);
-	tin.user = in->user ? in->user->text : NULL;
-	tin.has_now = in->has_now;
-	tin.now_ms = in->now_ms;
-	/* --session: the session is the chat (a new one starts with the
-	 * card's greeting), unless --chat names another. */
-	if (!tin.chat && in->sess && in->sess->src && in->sess->src->len) {
-		tin.chat = opt->session;
-		tin.chatfile = in->sess;        /* read once, by inputs */
-	}
-	globals = globals_path(run, opt, p);
-	if (!tavern_own(run, opt, p, in, c, &tin) ||
-	    !sandbox(run, opt, in, &tin) ||
-	    !tavern_vars(run, opt, globals, &tin))
+	if (!tavern_own(run, opt, p, in, c, &tin))
 		return false;
+	extra_system(run, opt, &tin);
 	/* Never silently: the profile's budget has no say here. */
 	if (p->budget.node)
 		diag_warning(run, run_source(run, p->budget.node->src),
@@ -646,11 +448,9 @@ assemble_tavern(struct run *run, const struct options *opt,
 	}
 	if (out)
 		out->hooks = opt->hooks;
-	ok = tavern_input_profile(run, &tin, profile_tavern(p),
-	    p->embedded ? NULL : p->src->path) &&
-	    persona_file(run, opt, &tin) && tavern_build(run, &tin, c);
+	ok = tavern_build(run, &tin, in->tfiles, c);
 	if (ok && tin.state)
-		tin.state->globals_file = globals;
+		tin.state->globals_file = in->tavern_globals;
 	return ok;
 }
 
@@ -701,14 +501,13 @@ assemble(struct run *run, const struct options *opt, struct chat *c,
 	}
 	if (out)
 		out->hooks = opt->hooks;
-	if (ok && tavern_wanted(&opt->tavern, profile_tavern(as.profile)) &&
-	    opt->nimages) {
+	/* The dialect: SillyTavern's when inputs_read() read its files. */
+	if (ok && in.tavern && opt->nimages) {
 		/* The tavern build does not take the turn's parts. */
 		diag_plain(run, DIAG_ERROR, MSG_TAVERN_IMAGE,
 		    "the profile's [tavern]");
 		ok = false;
-	} else if (ok && tavern_wanted(&opt->tavern,
-	    profile_tavern(as.profile)))
+	} else if (ok && in.tavern)
 		ok = assemble_tavern(run, opt, as.profile, &in, c, out);
 	else if (ok && (opt->extra_system || opt->globals ||
 	    opt->nglobal_vars || opt->nmacros || opt->view ||

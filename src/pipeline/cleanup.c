@@ -28,6 +28,7 @@
 #include "base/vec.h"
 #include "data/tree.h"
 #include "diag/run.h"
+#include "prompt/rewrite.h"
 
 struct rules {
 	bool think, prestart, empty;

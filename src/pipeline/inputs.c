@@ -486,6 +486,10 @@ inputs_read(struct run *run, const struct options *opt,
 		turn_vars(run, in);
 	if (ok && !inputs_turn(run, opt, p, in))
 		ok = false;
+	/* The SillyTavern files are inputs too, read once here. */
+	if (ok && tavern_wanted(&opt->tavern, profile_tavern(p)) &&
+	    !inputs_tavern(run, opt, p, in))
+		ok = false;
 	return ok;
 }
 

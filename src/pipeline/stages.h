@@ -5,7 +5,8 @@
  * session, inputs_turn.c the turn's template inputs and the agent
  * prompt), collect.c turns inputs and layers into entries, arrange.c
  * places the active entries into messages.  The rewrite stage has its
- * own header, rewrite.h, because later passes plug into it.  Everything
+ * own header, rewrite.h (the profile build's plan, run by the driver in
+ * prompt/rewrite.h that the SillyTavern build shares).  Everything
  * lives in the run's arena.
  */
 #ifndef STAGES_H
@@ -62,6 +63,13 @@ struct inputs {
 	 * session's new messages; has_now false: the clock. */
 	bool has_now;
 	int64_t now_ms;
+	/* A SillyTavern build's inputs and files (inputs_tavern.c), read
+	 * here once; NULL: the profile's own build (the dialect is
+	 * chosen from this, after the inputs are read). */
+	struct tavern_input *tavern;
+	struct tavern_files *tfiles;
+	const char *tavern_globals;     /* the global variables file, or
+	                                 * NULL */
 };
 
 /* The NAME=VALUE arguments, before the profile is loaded. */
@@ -79,8 +87,13 @@ void inputs_free(struct inputs *in);
  * its lines' "inject" with it too. */
 bool inputs_inject(struct run *run, const struct source *src,
     struct cli_inject *ci);
+/* A SillyTavern build's inputs into in->tavern and in->tfiles, when
+ * tavern_wanted(); false after reporting. */
+bool inputs_tavern(struct run *run, const struct options *opt,
+    const struct profile *p, struct inputs *in);
 /* The SillyTavern build of the turn in *in (assemble.c): what build
- * does when tavern_wanted().  Its state goes to *out (NULL: dropped). */
+ * does when inputs_tavern() read its inputs.  Its state goes to *out
+ * (NULL: dropped). */
 struct assemble_out;
 bool assemble_tavern(struct run *run, const struct options *opt,
     const struct profile *p, struct inputs *in, struct chat *c,
@@ -129,10 +142,6 @@ bool state_read(struct run *run, const struct options *opt,
  * result may hold one message more (first_user) or fewer (empty):
  * *v is replaced by a new array with room as history.c gives it.
  */
-/* Set m's text; text parts kept for the shape of a list (history.c)
- * are dropped when the text changes, so the new text is what is sent. */
-void message_set_text(struct run *run, struct message *m, const char *s,
-    size_t len);
 void cleanup_history(struct run *run, const struct profile *p,
     struct inputs *in, struct message **v, size_t *n);
 /* Attached files (media.c): the cap on one, and whether s is a URL

@@ -108,7 +108,7 @@ assemble_mem(struct run *run, const struct options *opt,
 	/* A profile with a [tavern] table builds as build builds it: the
 	 * SillyTavern assembly, the profile's own entries among its
 	 * prompts. */
-	if (tavern_wanted(&lopt.tavern, profile_tavern(as->profile)))
+	if (in.tavern)
 		ok = ok && assemble_tavern(run, &lopt, as->profile, &in, c,
 		    NULL);
 	/* An [agent] layout reads the turn (its user message, the state):

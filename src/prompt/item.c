@@ -6,6 +6,14 @@
 
 static const char *const names[ITEM_NSTAGES] = { "raw", "regex-pre",
 	"macros", "regex-post" };
+static const char *const sources[ITEM_NSOURCES] = { "preset", "card",
+	"chat", "settings", "world info", "profile" };
+
+const char *
+item_source_name(enum item_source s)
+{
+	return sources[s];
+}
 
 const char *
 item_stage_name(enum item_stage s)

@@ -48,11 +48,22 @@ enum item_stage {
 	ITEM_NSTAGES,
 };
 
+/* Which of the build's inputs an item's text came from (its kind in the
+ * views; where in that input is its span).  item_source_name() spells
+ * each. */
+enum item_source {
+	ITEM_SOURCE_PRESET,
+	ITEM_SOURCE_CARD,
+	ITEM_SOURCE_CHAT,       /* the chat, its metadata, the message typed */
+	ITEM_SOURCE_SETTINGS,
+	ITEM_SOURCE_WORLD_INFO,
+	ITEM_SOURCE_PROFILE,    /* a profile's entries and -i */
+	ITEM_NSOURCES,
+};
+
 struct item {
 	const char *id;         /* identifier: main, chatHistory#3, ... */
-	const char *source;     /* preset, card, chat, settings, world info,
-	                         * strata, profile (the profile's entries
-	                         * and -i) */
+	enum item_source source;        /* which input it came from */
 	enum role role;         /* system, user, assistant */
 	int64_t depth;          /* in-chat at this depth, or -1: relative */
 	const char *place;      /* NULL: relative or in-chat, by depth;
@@ -159,6 +170,10 @@ const char *item_prefixed(struct arena *a, const char *who,
  * member's name instead (SillyTavern's startsWithGroupName). */
 const char *item_bot_prefixed(struct arena *a, const struct item_request *q,
     const char *content);
+
+/* A source's name (preset, card, chat, settings, world info,
+ * profile). */
+const char *item_source_name(enum item_source s);
 
 /* A stage's name (raw, regex-pre, macros, regex-post). */
 const char *item_stage_name(enum item_stage s);

@@ -14,6 +14,7 @@
 #include "diag/source.h"
 #include "data/tree.h"
 #include "base/util.h"
+#include "tavern/field.h"
 
 /* The card fields, in the order the V3 tree writes them. */
 enum kind {
@@ -429,13 +430,14 @@ card_from_png(struct run *run, struct source *src, struct card **out)
 }
 
 bool
-card_read(struct run *run, const char *path, struct card **out)
+card_read(struct run *run, const char *path, const struct node *named,
+    struct card **out)
 {
 	struct source *src;
 	struct node *root;
 
 	*out = NULL;
-	src = run_read(run, path, NULL, span_make(0, 0));
+	src = field_read(run, path, named);
 	if (!src)
 		return false;
 	if (png_is_png(src->text, src->len))

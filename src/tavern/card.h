@@ -90,7 +90,8 @@ struct card_depth_prompt {
  * offset; in JSON embedded in a PNG at line:col of the decoded text,
  * whose name is shown as "PATH[ccv3]" or "PATH[chara]").
  */
-bool card_read(struct run *run, const char *path, struct card **out);
+bool card_read(struct run *run, const char *path, const struct node *named,
+    struct card **out);
 /* A card from JSON already parsed from src. */
 bool card_from_tree(struct run *run, const struct source *src,
     const struct node *root, struct card **out);

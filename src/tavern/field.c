@@ -126,11 +126,18 @@ field_number(const struct node *t, const char *key)
 	    NULL;
 }
 
-bool
-field_load(struct run *run, const char *path, const char *what,
-    struct node **out)
+struct source *
+field_read(struct run *run, const char *path, const struct node *named)
 {
-	struct source *src = run_read(run, path, NULL, span_make(0, 0));
+	return named ? run_read(run, path, run_source(run, named->src),
+	    named->span) : run_read(run, path, NULL, span_make(0, 0));
+}
+
+bool
+field_load(struct run *run, const char *path, const struct node *named,
+    const char *what, struct node **out)
+{
+	struct source *src = field_read(run, path, named);
 
 	*out = NULL;
 	if (!src || !json_parse(run, src, out))

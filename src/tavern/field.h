@@ -13,6 +13,7 @@
 
 struct node;
 struct run;
+struct source;
 
 bool field_str(struct run *run, const struct node *t, const char *key,
     const char *def, const char **out);
@@ -30,9 +31,14 @@ bool field_array(struct run *run, const struct node *t, const char *key,
 /* A number kept as its node (sampler fields): NULL when absent. */
 const struct node *field_number(const struct node *t, const char *key);
 
-/* Read a JSON file that must hold an object; what names it in
- * messages ("a preset"). */
-bool field_load(struct run *run, const char *path, const char *what,
-    struct node **out);
+/* Read the file at path for a SillyTavern asset; named is where a
+ * profile named it (a file it cannot read is reported there, and it
+ * must be a regular file), or NULL: the command line did. */
+struct source *field_read(struct run *run, const char *path,
+    const struct node *named);
+/* Read a JSON file that must hold an object (named: as field_read());
+ * what names it in messages ("a preset"). */
+bool field_load(struct run *run, const char *path, const struct node *named,
+    const char *what, struct node **out);
 
 #endif

@@ -78,7 +78,8 @@ in_list(const struct node *arr, const char *s)
 }
 
 bool
-group_read(struct run *run, const char *path, struct group **out)
+group_read(struct run *run, const char *path, const struct node *named,
+    struct group **out)
 {
 	struct arena *a = &run->arena;
 	struct node *root;
@@ -89,7 +90,7 @@ group_read(struct run *run, const char *path, struct group **out)
 	bool ok = true;
 	size_t i;
 
-	if (!field_load(run, path, "a group", &root))
+	if (!field_load(run, path, named, "a group", &root))
 		return false;
 	g = arena_array(a, 1, sizeof(*g));
 	g->path = path;
@@ -160,7 +161,7 @@ group_read(struct run *run, const char *path, struct group **out)
 			ok = false;
 			continue;
 		}
-		if (!card_read(run, m->path, &m->card)) {
+		if (!card_read(run, m->path, NULL, &m->card)) {
 			ok = false;
 			continue;
 		}

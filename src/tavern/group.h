@@ -64,7 +64,8 @@ struct group {
  * group file as SillyTavern's data folder has it, else the group file's
  * own folder).  Errors are reported at their place in the group file.
  */
-bool group_read(struct run *run, const char *path, struct group **out);
+bool group_read(struct run *run, const char *path, const struct node *named,
+    struct group **out);
 
 /* Why the speaker is who it is (debug output and the notes). */
 struct group_pick {

@@ -246,7 +246,8 @@ other_providers(struct run *run, struct preset *p, int64_t seed)
 }
 
 bool
-preset_read(struct run *run, const char *path, struct preset **out)
+preset_read(struct run *run, const char *path, const struct node *named,
+    struct preset **out)
 {
 	struct arena *a = &run->arena;
 	struct preset *p = arena_alloc(a, sizeof(*p));
@@ -260,7 +261,8 @@ preset_read(struct run *run, const char *path, struct preset **out)
 	*out = NULL;
 	if (!path)
 		p->root = tree_table(a);
-	else if (!field_load(run, path, "a preset", &p->root))
+	else if (!field_load(run, path, named, "a preset",
+	    &p->root))
 		return false;
 	ok &= field_array(run, p->root, "prompts", &prompts);
 	ok &= field_array(run, p->root, "prompt_order", &po);
@@ -402,7 +404,9 @@ effort_model(const char *model)
 }
 
 /* The family SillyTavern's server tokenizes a model name with for the
- * logit bias, when it is not tiktoken's: NULL for an OpenAI encoding. */
+ * logit bias, when it is not tiktoken's: NULL for an OpenAI encoding
+ * (logit_bias() then encodes with strata's own SentencePiece models
+ * where it has them). */
 static const char *
 bias_family(const char *m)
 {
@@ -561,6 +565,11 @@ logit_bias(struct run *run, const struct preset *p,
 		return NULL;
 	if (fam && strcmp(fam, "claude") == 0)
 		return NULL;    /* SillyTavern: no bias for Claude */
+	/* A SentencePiece model strata ships (llama, mistral, yi) encodes
+	 * the text as SillyTavern's server does, with the model's own
+	 * dummy prefix; the others it lacks stay missing. */
+	if (fam && tokenizer_is_sp(kind))
+		fam = NULL;
 	for (i = 0; i < list->u.array.n; i++) {
 		const struct node *e = list->u.array.items[i], *t, *val;
 		struct tokenizer_ids ids = TOKENIZER_IDS_INIT;

@@ -88,7 +88,8 @@ struct node *preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
     const struct node *body, const char **missing);
 /* Read and check the preset at path.  Errors are reported. */
-bool preset_read(struct run *run, const char *path, struct preset **out);
+bool preset_read(struct run *run, const char *path, const struct node *named,
+    struct preset **out);
 /* The prompt with this identifier, or NULL. */
 const struct preset_prompt *preset_find(const struct preset *p,
     const char *identifier);

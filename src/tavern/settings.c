@@ -91,14 +91,16 @@ stops(struct run *run, const struct node *pu, struct settings *s)
 }
 
 bool
-settings_read(struct run *run, const char *path, struct settings *s)
+settings_read(struct run *run, const char *path, const struct node *named,
+    struct settings *s)
 {
 	struct node *root = NULL;
 	const struct node *pu = NULL, *ext = NULL, *note = NULL, *vars = NULL;
 	bool ok = true;
 
 	memset(s, 0, sizeof(*s));
-	if (path && !field_load(run, path, "settings.json", &root))
+	if (path && !field_load(run, path, named, "settings.json",
+	    &root))
 		return false;
 	s->root = root;
 	ok &= field_table(run, root, "power_user", &pu);

@@ -73,6 +73,7 @@ struct settings {
 };
 
 /* Read path (NULL: the defaults).  Errors are reported. */
-bool settings_read(struct run *run, const char *path, struct settings *s);
+bool settings_read(struct run *run, const char *path,
+    const struct node *named, struct settings *s);
 
 #endif

@@ -64,6 +64,7 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	static const char *const keys[] = { "card", "preset", "chat",
 		"settings" };
 	const char **slots[4];
+	const struct node **at[4];
 	const char *dir = NULL, *slash;
 	const struct node *v;
 	size_t i;
@@ -77,6 +78,10 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	slots[1] = &in->preset;
 	slots[2] = &in->chat;
 	slots[3] = &in->settings;
+	at[0] = &in->card_at;
+	at[1] = &in->preset_at;
+	at[2] = &in->chat_at;
+	at[3] = &in->settings_at;
 	/* --group on the command line stands for the profile's card, and
 	 * --card for its group. */
 	if (in->card && !in->group)
@@ -84,10 +89,14 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	else if (in->group && !in->card)
 		in->card = "";
 	for (i = 0; i < LEN(keys); i++)
-		if (!*slots[i] && (v = tree_get(t, keys[i])))
+		if (!*slots[i] && (v = tree_get(t, keys[i]))) {
 			*slots[i] = relative(run, dir, v);
-	if (!in->group && (v = tree_get(t, "group")))
+			*at[i] = v;
+		}
+	if (!in->group && (v = tree_get(t, "group"))) {
 		in->group = relative(run, dir, v);
+		in->group_at = v;
+	}
 	if (in->group && !*in->group)
 		in->group = NULL;
 	if (in->card && !*in->card)
@@ -101,34 +110,6 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 	in->regex = path_list(run, dir, tree_get(t, "regex"), in->regex,
 	    in->nregex, &in->nregex);
 	return true;
-}
-
-static bool
-check_options(struct run *run, const struct tavern_input *in)
-{
-	int64_t ms;
-	uint64_t seed;
-
-	if (!in->has_now && in->now && !clock_parse(in->now, &ms)) {
-		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
-		return false;
-	}
-	if (in->seed && !macros_seed(in->seed, &seed)) {
-		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
-		return false;
-	}
-	return true;
-}
-
-static bool
-check_type(struct run *run, const char *type)
-{
-	enum tavern_gen g;
-
-	if (!type || tavern_gen_parse(type, &g))
-		return true;
-	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
-	return false;
 }
 
 /* What the build changed that the chat keeps (struct tavern_state):
@@ -212,12 +193,12 @@ static void
 type_prompts(struct tb *t)
 {
 	if (t->gen == TAVERN_GEN_IMPERSONATE) {
-		const char *s = tb_sub(t, t->p->impersonation_prompt);
-		uint32_t it = tb_item_add(t, "impersonate", "preset",
+		uint32_t it = tb_item_add(t, "impersonate", ITEM_SOURCE_PRESET,
 		    ROLE_SYSTEM, -1, t->p->impersonation_prompt);
+		const char *s;
 
 		tb_item_preset(t, it, "impersonation_prompt");
-		tb_item_stage(t, it, ITEM_STAGE_MACROS, s);
+		s = tb_macros(t, it, NULL, t->p->impersonation_prompt);
 		if (*s)
 			tb_push_item(t, &tb_slot_add(t, "impersonate")->msgs,
 			    ROLE_SYSTEM, NULL, s, "impersonate", it);
@@ -225,9 +206,10 @@ type_prompts(struct tb *t)
 			tb_item_empty(t, it);
 	}
 	if (t->quiet) {
-		uint32_t it = tb_item_add(t, "quietPrompt", "chat", ROLE_SYSTEM,
-		    -1, t->in->user);
+		uint32_t it = tb_item_add(t, "quietPrompt",
+		    ITEM_SOURCE_CHAT, ROLE_SYSTEM, -1, t->in->user);
 
+		tb_item_at(t, it, tb_typed_node(t));
 		tb_item_stage(t, it, ITEM_STAGE_MACROS, t->quiet);
 		if (*t->quiet)
 			tb_push_item(t, &tb_slot_add(t, "quietPrompt")->msgs,
@@ -302,8 +284,6 @@ build(struct tb *t, struct chat *c)
 	size_t ninj, i, j;
 	struct tavern_input gin;
 
-	if (!check_type(run, in->type) || !check_options(run, in))
-		return false;
 	/* A group chat: the build is the speaker's, its card chosen here. */
 	if (in->group || in->speaker) {
 		gin = *in;
@@ -311,7 +291,8 @@ build(struct tb *t, struct chat *c)
 		if (!tb_group_begin(t, &gin))
 			return false;
 	}
-	if (!tb_read_inputs(t) || !tb_hook_chat(t))
+	tb_take_inputs(t);
+	if (!tb_hook_chat(t))
 		return false;
 	tb_setup_env(t);
 	tb_group_env(t);
@@ -396,7 +377,8 @@ build(struct tb *t, struct chat *c)
 }
 
 bool
-tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
+tavern_build(struct run *run, const struct tavern_input *in,
+    const struct tavern_files *f, struct chat *c)
 {
 	struct tb t;
 	bool ok;
@@ -404,6 +386,7 @@ tavern_build(struct run *run, const struct tavern_input *in, struct chat *c)
 	memset(&t, 0, sizeof(t));
 	t.run = run;
 	t.in = in;
+	t.f = f;
 	t.format = c->format;
 	t.rep = arena_array(&run->arena, 1, sizeof(*t.rep));
 	t.wi = arena_alloc(&run->arena, sizeof(*t.wi));

@@ -12,7 +12,9 @@
  * The result fills a struct chat (prompt/chat.h): messages with role,
  * content and name, the model, and params holding the sampler fields
  * SillyTavern sends, and tavern: every prompt and message the build met,
- * why each is in or out, and its text at the four stages (prompt/item.h).
+ * why each is in or out, and its text at the four stages (prompt/item.h),
+ * which the passes of the dialect's rewrite plan make (prompt/rewrite.h,
+ * tbuild_rewrite.c).
  * Everything lives in the run's arena; the input is borrowed.
  */
 #ifndef TBUILD_H
@@ -25,9 +27,14 @@
 #include "diag/source.h"
 #include "prompt/entry.h"
 
+struct card;
 struct chat;
 struct chatfile;
+struct group;
 struct node;
+struct preset;
+struct settings;
+struct tchat;
 struct run;
 
 /* What a build changed that its chat keeps (build --session writes it
@@ -139,6 +146,11 @@ struct tavern_input {
 	/* The chat already read (--session: the session the pipeline
 	 * read, whose path is chat), or NULL: chat is read here. */
 	const struct chatfile *chatfile;
+	/* Where the profile's [tavern] table named card, preset, chat,
+	 * settings and group (NULL: the command line did, or nothing): a
+	 * file that cannot be read is reported there. */
+	const struct node *card_at, *preset_at, *chat_at, *settings_at,
+	    *group_at;
 	const char *const *worlds;      /* --world files, for world info */
 	size_t nworlds;
 	/* A --world file nothing names is global lore (seed 002's
@@ -153,6 +165,8 @@ struct tavern_input {
 	const char *persona_name;       /* --persona-name, or NULL */
 	const char *persona;            /* --persona TEXT, or NULL */
 	const char *user;               /* the message typed, or NULL */
+	const struct source *user_src;  /* where it was read (--user), or
+	                                 * NULL */
 	const char *greeting;           /* --greeting N, or NULL (0) */
 	const char *type;               /* --type, or NULL (normal) */
 	const char *now;                /* --now RFC 3339, or NULL */
@@ -203,9 +217,29 @@ bool tavern_wanted(const struct tavern_input *in,
  */
 bool tavern_input_profile(struct run *run, struct tavern_input *in,
     const struct node *table, const char *profile_path);
-/* Build into c (whose profile, format and model the caller set).
- * Errors are reported; false when any occurred. */
+/*
+ * The SillyTavern files of a build, read once by the front half of the
+ * pipeline (tavern_read()) before the dialect's build runs: the
+ * settings, the card (or a group and its members' cards), the preset,
+ * the chat (the session's, read by the caller, when in->chatfile).  In
+ * the run's arena; the build that takes them changes the chat.
+ */
+struct tavern_files {
+	struct settings *s;
+	struct card *card;      /* NULL in a group chat: the speaker's */
+	struct group *grp;      /* the group, or NULL */
+	struct preset *p;
+	struct tchat *chat;
+};
+
+/* Check in's options (--type, --now, --seed, a group's) and read its
+ * files into *f.  Errors are reported; false when any occurred. */
+bool tavern_read(struct run *run, const struct tavern_input *in,
+    struct tavern_files *f);
+/* Build into c (whose profile, format and model the caller set) from in
+ * and the files tavern_read() read for it.  Errors are reported; false
+ * when any occurred. */
 bool tavern_build(struct run *run, const struct tavern_input *in,
-    struct chat *c);
+    const struct tavern_files *f, struct chat *c);
 
 #endif

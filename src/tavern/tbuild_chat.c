@@ -20,6 +20,7 @@
 #include "diag/run.h"
 #include "text/macros.h"
 #include "prompt/chat.h"
+#include "prompt/inchat.h"
 #include "tavern/card.h"
 #include "tavern/field.h"
 #include "tavern/macro.h"
@@ -35,20 +36,25 @@
 static const char latin1_base[] =
     "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y";
 
-/* Chat message i's content from its regexed text s: the regex-post stage
- * of its item, the name prefix names_behavior asks for, no '\r'. */
+/* Chat message i's content: its item's regex-post stage (the result
+ * world info made when same, else its own call at its depth), with the
+ * name prefix names_behavior asks for, no '\r'. */
 static const char *
-chat_content(struct tb *t, size_t i, uint32_t it, const char *s)
+chat_content(struct tb *t, size_t i, uint32_t it, bool same)
 {
 	const struct tchat_msg *m = &t->chat.msgs[i];
 	struct arena *a = &t->run->arena;
+	struct tb_text x;
+	const char *s;
 
-	tb_item_stage(t, it, ITEM_STAGE_REGEX_POST, s);
-	/* s is the cached call's (tb_rx_at()) or the one just made */
-	if (t->rep->items[it].text[ITEM_STAGE_REGEX_POST] !=
-	    t->rep->items[it].text[ITEM_STAGE_MACROS])
-		t->rep->items[it].by[ITEM_STAGE_REGEX_POST] = t->rx_out &&
-		    i < t->nrx && s == t->rx_out[i] ? t->rx_by[i] : tb_fired(t);
+	tb_text_init(&x, TB_PROMPT, it);
+	x.place = tb_placement(m);
+	/* On continue the message continued has depth -1. */
+	x.depth = (int)(t->chat.n - 1 - i) - t->rx_shift;
+	x.chat = same ? (long)i : -1;
+	s = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST, ITEM_STAGE_REGEX_POST,
+	    m->text);
+
 	switch (t->p->names) {
 	case PRESET_NAMES_DEFAULT:
 		/* In a group every message but the user's has its name. */
@@ -73,8 +79,7 @@ void
 tb_resolve(struct tb *t, struct tmsg *m)
 {
 	if (!m->content)
-		m->content = chat_content(t, m->chat, m->chat_item,
-		    tb_rx_at(t, m->chat));
+		m->content = chat_content(t, m->chat, m->chat_item, true);
 }
 
 /*
@@ -140,14 +145,16 @@ tb_history(struct tb *t, struct tlist *out)
 		bool same = n == t->nrx && shift - 1 == t->rx_shift &&
 		    t->rx_text[i] == m->text;
 		uint32_t it = tb_item_add(t, arena_printf(a, "chat#%zu", i),
-		    greeting ? "card" : "chat", role, (int64_t)(n - 1 - i),
-		    t->craw[i]);
+		    greeting ? ITEM_SOURCE_CARD : ITEM_SOURCE_CHAT, role,
+		    (int64_t)(n - 1 - i), t->craw[i]);
 
 		if (greeting)
 			tb_item_card(t, it, t->greeting_field,
 			    t->greeting_node);
 		else
 			tb_item_at(t, it, m->node);
+		/* The stages it went through as it entered the chat
+		 * (tb_stored()); regex-post follows in chat_content(). */
 		tb_item_stage(t, it, ITEM_STAGE_REGEX_PRE, t->cpre[i]);
 		if (t->rep->items[it].text[ITEM_STAGE_REGEX_PRE] !=
 		    t->rep->items[it].text[ITEM_STAGE_RAW])
@@ -170,121 +177,100 @@ tb_history(struct tb *t, struct tlist *out)
 			out->v[out->n - 1].real = true;
 			continue;
 		}
-		tb_push_item(t, out, role, name, chat_content(t, i, it, same ?
-		    t->rx_out[i] : tb_regex(t, tb_placement(m), true,
-		    (int)(n - i) - shift, m->text)), NULL, it);
+		tb_push_item(t, out, role, name, chat_content(t, i, it, same),
+		    NULL, it);
 		out->v[out->n - 1].real = true;
 	}
 }
 
+/* The in-chat message of pieces v[0..n) (one depth, order and role):
+ * the prompts' texts joined with "\n", then, at injection_order 100,
+ * the extension prompts of that depth and role; false when both are
+ * empty. */
+static bool
+inject_message(struct tb *t, const struct inj *pm, size_t npm,
+    const struct inchat_piece *v, size_t n, struct tmsg *m)
+{
+	struct arena *a = &t->run->arena;
+	struct buf b = BUF_INIT;
+	const char *e = "", *pmtext;
+	uint32_t *pi = arena_array(a, n + 1, sizeof(*pi)), npi = 0, nei = 0;
+	const uint32_t *ei = NULL;
+	size_t k;
+
+	for (k = 0; k < n && v[k].index < npm; k++) {
+		if (b.len)
+			buf_putc(&b, '\n');
+		buf_puts(&b, pm[v[k].index].content);
+		pi[npi++] = pm[v[k].index].item;
+	}
+	buf_putc(&b, '\0');
+	pmtext = tb_trim(a, b.data);
+	buf_free(&b);
+	if (k < n)
+		e = tb_trim(a, tb_ext_collect(t, EXT_IN_CHAT, v[0].depth,
+		    t->ext[v[k].index - npm].role, &ei, &nei));
+	if (!*pmtext && !*e)
+		return false;
+	memset(m, 0, sizeof(*m));
+	m->role = v[0].role;
+	m->items = tb_items_cat(t, *pmtext ? pi : NULL, *pmtext ? npi : 0,
+	    ei, *e ? nei : 0);
+	m->nitems = (*pmtext ? npi : 0) + (*e ? nei : 0);
+	m->id = "injection";
+	m->content = *pmtext && *e ? arena_printf(a, "%s\n%s", pmtext, e) :
+	    *pmtext ? pmtext : e;
+	return true;
+}
+
+/*
+ * The in-chat prompts pm[0..npm) and the in-chat extension prompts into
+ * the history, as prompt/inchat.h places them: SillyTavern's order in a
+ * depth is injection_order, then role assistant, user, system (the
+ * extension prompts at order 100); depths beyond 0..10000 are never
+ * placed.  The messages are made from the newest back, the order
+ * SillyTavern inserts them in, so their macros run in its order.
+ */
 void
 tb_inject(struct tb *t, struct tlist *hist, const struct inj *pm, size_t npm)
 {
-	struct tlist rev = { NULL, 0, 0 };
-	int64_t *depths;
-	size_t nd = 0, i, j, total = 0;
+	static const int rank[] = { [ROLE_ASSISTANT] = 0, [ROLE_USER] = 1,
+		[ROLE_SYSTEM] = 2, [ROLE_DEVELOPER] = 3, [ROLE_TOOL] = 3 };
+	static const struct inchat_rules rules = { rank };
+	struct arena *a = &t->run->arena;
+	struct inchat_piece *v = arena_array(a, npm + t->next + 1,
+	    sizeof(*v));
+	struct inchat_slot *s;
+	struct tmsg *made;
+	bool *have;
+	struct tlist out = { NULL, 0, 0 };
+	size_t n = 0, ns, i;
 
-	/* Each depth gets at most one message per role. */
-	tb_reserve(t->run, &rev, hist->n + 3 * (npm + t->next) + 1);
-	depths = arena_array(&t->run->arena, npm + t->next + 1,
-	    sizeof(*depths));
 	for (i = 0; i < npm + t->next; i++) {
-		int64_t d;
+		const struct ext *x = i < npm ? NULL : &t->ext[i - npm];
 
-		if (i < npm)
-			d = pm[i].depth;
-		else if (t->ext[i - npm].position == EXT_IN_CHAT)
-			d = t->ext[i - npm].depth;
-		else
+		if (x && x->position != EXT_IN_CHAT)
 			continue;
-		if (d < 0 || d > 10000)
+		v[n].depth = x ? x->depth : pm[i].depth;
+		if (v[n].depth < 0 || v[n].depth > 10000)
 			continue;
-		for (j = 0; j < nd && depths[j] != d; j++)
-			;
-		if (j == nd)
-			depths[nd++] = d;
+		v[n].order = x ? 100 : pm[i].order;
+		v[n].role = x ? tb_roles[x->role] : pm[i].role;
+		v[n++].index = i;
 	}
-	/* ascending depths */
-	for (i = 1; i < nd; i++)
-		for (j = i; j > 0 && depths[j - 1] > depths[j]; j--) {
-			int64_t x = depths[j];
-
-			depths[j] = depths[j - 1];
-			depths[j - 1] = x;
-		}
-	for (i = hist->n; i > 0; i--)
-		tb_push_m(t->run, &rev, &hist->v[i - 1]);
-	for (i = 0; i < nd; i++) {
-		int64_t d = depths[i], *orders, prev;
-		size_t no = 0, k;
-
-		orders = arena_array(&t->run->arena, npm + 2,
-		    sizeof(*orders));
-		orders[no++] = 100;
-		for (j = 0; j < npm; j++) {
-			if (pm[j].depth != d)
-				continue;
-			for (k = 0; k < no && orders[k] != pm[j].order; k++)
-				;
-			if (k == no)
-				orders[no++] = pm[j].order;
-		}
-		/* descending orders */
-		for (j = 1; j < no; j++)
-			for (k = j; k > 0 && orders[k - 1] < orders[k]; k--) {
-				prev = orders[k];
-				orders[k] = orders[k - 1];
-				orders[k - 1] = prev;
-			}
-		for (j = 0; j < no; j++) {
-			struct tmsg group[3] = {{0}};
-			size_t ng = 0, r, at;
-
-			for (r = 0; r < 3; r++) {
-				struct buf b = BUF_INIT;
-				const char *e, *pmtext;
-				uint32_t *pi = arena_array(&t->run->arena,
-				    npm + 1, sizeof(*pi)), npi = 0, nei = 0;
-				const uint32_t *ei = NULL;
-
-				for (k = 0; k < npm; k++) {
-					if (pm[k].depth != d || pm[k].order !=
-					    orders[j] || pm[k].role !=
-					    tb_roles[r])
-						continue;
-					if (b.len)
-						buf_putc(&b, '\n');
-					buf_puts(&b, pm[k].content);
-					pi[npi++] = pm[k].item;
-				}
-				buf_putc(&b, '\0');
-				pmtext = tb_trim(&t->run->arena, b.data);
-				buf_free(&b);
-				e = orders[j] == 100 ? tb_trim(&t->run->arena,
-				    tb_ext_collect(t, EXT_IN_CHAT, d, (int)r,
-				    &ei, &nei)) : "";
-				if (!*pmtext && !*e)
-					continue;
-				group[ng].role = tb_roles[r];
-				group[ng].name = NULL;
-				group[ng].items = tb_items_cat(t, *pmtext ? pi :
-				    NULL, *pmtext ? npi : 0, ei, *e ? nei : 0);
-				group[ng].nitems = (*pmtext ? npi : 0) +
-				    (*e ? nei : 0);
-				group[ng].id = "injection";
-				group[ng].content = *pmtext && *e ?
-				    arena_printf(&t->run->arena, "%s\n%s",
-				    pmtext, e) : *pmtext ? pmtext : e;
-				ng++;
-			}
-			at = (size_t)d + total;
-			for (r = 0; r < ng; r++)
-				tb_insert_at(t->run, &rev, at + r, &group[r]);
-			total += ng;
-		}
-	}
-	hist->n = 0;
-	tb_reserve(t->run, hist, rev.n);
-	for (i = rev.n; i > 0; i--)
-		tb_push_m(t->run, hist, &rev.v[i - 1]);
+	if (!n)
+		return;
+	s = inchat_place(a, v, n, hist->n, &rules, &ns);
+	made = arena_array(a, ns, sizeof(*made));
+	have = arena_array(a, ns, sizeof(*have));
+	for (i = ns; i > 0; i--)
+		have[i - 1] = s[i - 1].inject && inject_message(t, pm, npm,
+		    v + s[i - 1].first, s[i - 1].n, &made[i - 1]);
+	tb_reserve(t->run, &out, ns);
+	for (i = 0; i < ns; i++)
+		if (!s[i].inject)
+			tb_push_m(t->run, &out, &hist->v[s[i].msg]);
+		else if (have[i])
+			tb_push_m(t->run, &out, &made[i]);
+	*hist = out;
 }

@@ -28,27 +28,42 @@
 #include "tavern/tchat.h"
 #include "tavern/titem.h"
 
+/* The item of extension prompt key: its identifier and its input. */
+static void
+ext_kind(const char *key, const char **id, enum item_source *source)
+{
+	*id = key;
+	*source = ITEM_SOURCE_WORLD_INFO;
+	if (strcmp(key, "2_floating_prompt") == 0 ||
+	    strcmp(key, "1_memory") == 0) {
+		*id = key[0] == '2' ? "authorsNote" : "summary";
+		*source = ITEM_SOURCE_CHAT;
+	} else if (strncmp(key, "DEPTH_PROMPT", 12) == 0) {
+		if (!key[12])
+			*id = "charDepthPrompt";
+		*source = ITEM_SOURCE_CARD;
+	} else if (strcmp(key, "PERSONA_DESCRIPTION") == 0) {
+		*id = "personaDescription";
+		*source = ITEM_SOURCE_SETTINGS;
+	}
+}
+
 void
 tb_ext_add(struct tb *t, const char *key, const char *value, int position,
     int64_t depth, int role)
 {
 	struct ext e;
+	enum item_source source;
+	const char *id;
 
 	e.key = key;
 	e.value = value;
 	e.position = position;
 	e.depth = depth;
 	e.role = role < 0 || role > 2 ? 0 : role;
-	e.item = tb_item_add(t, strcmp(key, "2_floating_prompt") == 0 ?
-	    "authorsNote" : strcmp(key, "1_memory") == 0 ? "summary" :
-	    strcmp(key, "DEPTH_PROMPT") == 0 ?
-	    "charDepthPrompt" : strcmp(key, "PERSONA_DESCRIPTION") == 0 ?
-	    "personaDescription" : key, strcmp(key, "2_floating_prompt") ==
-	    0 || strcmp(key, "1_memory") == 0 ? "chat" :
-	    strncmp(key, "DEPTH_PROMPT", 12) == 0 ? "card" :
-	    strcmp(key, "PERSONA_DESCRIPTION") == 0 ? "settings" :
-	    "world info", tb_roles[e.role], position == EXT_IN_CHAT ? depth :
-	    -1, value);
+	ext_kind(key, &id, &source);
+	e.item = tb_item_add(t, id, source, tb_roles[e.role],
+	    position == EXT_IN_CHAT ? depth : -1, value);
 	if (!*tb_trim(&t->run->arena, value))
 		tb_item_out(t, e.item, ENTRY_EMPTY, NULL);
 	if (t->next == t->extcap)
@@ -256,24 +271,6 @@ tb_placement(const struct tchat_msg *m)
 	return m->is_user ? REGEX_USER_INPUT : REGEX_AI_OUTPUT;
 }
 
-/* Chat message j after the prompt-time regex at its depth, with its
- * reasoning in front when the prompt takes it. */
-const char *
-tb_rx_at(struct tb *t, size_t j)
-{
-	if (!t->rx_out[j]) {
-		t->rx_out[j] = tb_regex(t, tb_placement(&t->chat.msgs[j]),
-		    true,
-		    (int)(t->nrx - 1 - j) - t->rx_shift, t->rx_text[j]);
-		t->rx_by[j] = tb_fired(t);
-		if (t->reason && t->reason[j])
-			t->rx_out[j] = *t->rx_out[j] || !t->reason_bare[j] ?
-			    arena_printf(&t->run->arena, "%s%s",
-			    t->reason[j], t->rx_out[j]) : t->reason_bare[j];
-	}
-	return t->rx_out[j];
-}
-
 /*
  * PromptReasoning: from the newest message back, each one's
  * extra.reasoning (through the reasoning regex scripts at its depth)
@@ -302,8 +299,13 @@ reasoning(struct tb *t)
 
 		if ((prefix || (st->reasoning_add &&
 		    count < st->reasoning_max)) && m->reasoning) {
-			r = tb_regex(t, REGEX_REASONING, true, depth,
-			    m->reasoning);
+			struct tb_text x;
+
+			tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+			x.place = REGEX_REASONING;
+			x.depth = depth;
+			r = tb_rewrite(t, &x, ITEM_STAGE_REGEX_POST,
+			    ITEM_STAGE_REGEX_POST, m->reasoning);
 			if (*r && strcmp(r, "\xe2\x80\x8b")) {
 				count++;
 				pre = tb_sub(t, st->reasoning_prefix);
@@ -326,7 +328,7 @@ reasoning(struct tb *t)
 static const char *
 wi_text(void *ctx, size_t i)
 {
-	return tb_rx_at(ctx, i);
+	return tb_chat_post(ctx, i);
 }
 
 /* The inject buffer: with allowWIScan the Author's and Character's
@@ -384,7 +386,7 @@ tb_world_info(struct tb *t)
 		t->rx_text[j] = m->text;
 		if (!t->in->skip_unsent ||
 		    !tb_regex_pure(t, tb_placement(m), m->text))
-			msgs[j].text = tb_rx_at(t, j);
+			msgs[j].text = tb_chat_post(t, j);
 	}
 	wi.messages = msgs;
 	wi.nmessages = t->chat.n;
@@ -414,6 +416,8 @@ tb_world_info(struct tb *t)
 			continue;
 		tb_ext_add(t, arena_printf(&run->arena, "customDepthWI_%lld_%d",
 		    (long long)d->depth, d->role), d->text, EXT_IN_CHAT,
+		    d->depth, d->role);
+		tb_item_world(t, t->ext[t->next - 1].item, WORLD_DEPTH,
 		    d->depth, d->role);
 	}
 	/* The Author's Note wrapped by its world-info entries. */

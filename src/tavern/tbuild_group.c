@@ -134,66 +134,64 @@ tb_group_regenerate(struct tb *t)
 		const struct tchat_msg *m = &t->chat.all[t->chat.nall - 1];
 
 		tb_item_at(t, tb_item_skip(t, arena_printf(&t->run->arena,
-		    "chat#%zu", t->chat.n - 1), "chat", ROLE_ASSISTANT, 0,
-		    m->text, ENTRY_REPLACED, "--type regenerate in a group "
-		    "deletes the last batch of replies, then sends as normal"),
+		    "chat#%zu", t->chat.n - 1), ITEM_SOURCE_CHAT,
+		    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED, "--type "
+		    "regenerate in a group deletes the last batch of "
+		    "replies, then sends as normal"),
 		    m->node);
 		tchat_pop(&t->chat);
 	}
 }
 
 bool
+tb_group_read(struct run *run, const struct tavern_input *in,
+    struct group **out)
+{
+	if (!in->group) {
+		diag_plain(run, DIAG_ERROR, MSG_GROUP_NEEDS);
+		return false;
+	}
+	if (in->card) {
+		diag_plain(run, DIAG_ERROR, MSG_GROUP_AND_CARD);
+		return false;
+	}
+	if (in->greeting) {
+		diag_plain(run, DIAG_ERROR, MSG_GROUP_GREETING);
+		return false;
+	}
+	return group_read(run, in->group, in->group_at, out);
+}
+
+bool
 tb_group_begin(struct tb *t, struct tavern_input *gin)
 {
 	struct run *run = t->run;
-	struct group *g;
+	struct group *g = t->f->grp;
 	struct group_pick p;
 	struct tchat chat;
-	struct run quiet;
 	uint64_t rng;
 	const char **greet;
 	size_t i;
 	bool ok;
 
-	if (!gin->group) {
-		diag_plain(run, DIAG_ERROR, MSG_GROUP_NEEDS);
-		return false;
-	}
-	if (gin->card) {
-		diag_plain(run, DIAG_ERROR, MSG_GROUP_AND_CARD);
-		return false;
-	}
-	if (gin->greeting) {
-		diag_plain(run, DIAG_ERROR, MSG_GROUP_GREETING);
-		return false;
-	}
-	if (!group_read(run, gin->group, &g))
-		return false;
 	rng = group_seed(gin);
 	/* A new chat opens with every member's greeting (muted ones too). */
 	greet = arena_array(&run->arena, g->n + 1, sizeof(*greet));
-	memset(&chat, 0, sizeof(chat));
-	chat.id = "";
-	/* The chat as the group sees it when the message is sent; read
-	 * again (and its errors reported) by the build. */
-	run_init(&quiet);
-	quiet.diag.capped = true;
-	if (gin->chatfile) {
-		tchat_from(&quiet, gin->chatfile, gin->chat, &chat);
-		ok = true;
-	} else if (tb_chat_given(gin))
-		ok = !gin->chat || tchat_read(&quiet, gin->chat, &chat);
+	/* The chat as the group sees it when the message is sent: the chat
+	 * read (a copy: regenerate drops its last replies here), or the
+	 * greetings of a new one. */
+	if (tb_chat_given(gin) || gin->chatfile)
+		chat = *t->f->chat;
 	else {
-		ok = true;
+		memset(&chat, 0, sizeof(chat));
+		chat.id = "";
 		for (i = 0; i < g->n; i++) {
 			greet[i] = greeting_of(t, g->m[i].card, &rng);
 			if (*greet[i])
-				tchat_add(&quiet, &chat, g->m[i].name,
+				tchat_add(run, &chat, g->m[i].name,
 				    greet[i], false);
 		}
 	}
-	if (!ok)
-		memset(&chat, 0, sizeof(chat));
 	/* Regenerate deletes the last batch, then generates as normal. */
 	if (gin->type && strcmp(gin->type, "regenerate") == 0) {
 		size_t n;
@@ -205,7 +203,6 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 	}
 	ok = group_pick(run, g, gin->speaker, &chat, gin->user, gin->type ?
 	    gin->type : "normal", &rng, &p);
-	run_free(&quiet);
 	if (!ok)
 		return false;
 	t->grp = g;

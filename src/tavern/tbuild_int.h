@@ -1,22 +1,31 @@
 /*
  * tbuild_int: what the files of the SillyTavern build (tbuild*.c) share
- * and nothing else includes.  tbuild.c drives the steps in order: read
- * the inputs (tbuild_read.c), the extension prompts, world info and
- * examples (tbuild_ext.c), the prompt manager's collection and its fill
- * (tbuild_prompts.c) with the history and in-chat injections
+ * and nothing else includes (but its unit test).  tavern_read()
+ * (tbuild_read.c) reads the inputs before the build, in the pipeline's
+ * front half; tbuild.c drives the steps in order: take the inputs
+ * (tbuild_read.c), the extension
+ * prompts, world info and examples (tbuild_ext.c), the prompt
+ * manager's collection and its fill (tbuild_prompts.c) with the
+ * history and in-chat injections
  * (tbuild_chat.c) and strata's own entries (tbuild_own.c), then squash,
  * post-processing and what the provider shaping in emit/ takes
  * (tbuild_shape.c); tbuild_item.c keeps the message lists and the items
- * (prompt/item.h) every step records to.  The regex scripts
- * (tbuild_regex.c), world info (tbuild_wi.c) and the tokenizer are
- * called directly, with the build's state.
+ * (prompt/item.h) every step records to.  Each text goes through the
+ * dialect's rewrite plan (tbuild_rewrite.c: regex-pre, macros,
+ * regex-post) when SillyTavern runs those stages on it; the plan's
+ * record hook fills the items' stages.  The regex scripts
+ * (tbuild_regex.c, which the regex passes run), world info
+ * (tbuild_wi.c) and the tokenizer are called directly, with the
+ * build's state.
  *
  * Ownership: one struct tb per build, on tavern_build()'s stack; all it
  * points to (messages, lists, strings, items, the report) lives in the
  * run's arena and is never freed before the run ends, but the compiled
- * regex scripts, which tavern_build() frees.  t->in is borrowed from the
- * caller; strings a function returns are
- * the arena's or borrowed from its arguments, never the caller's to free.
+ * regex scripts, which tavern_build() frees.  t->in and t->f are
+ * borrowed from the caller, but the chat t->f holds, which the build
+ * takes over (its copy shares the message arrays).  Strings a function
+ * returns are the arena's or borrowed from its arguments, never the
+ * caller's to free.
  */
 #ifndef TBUILD_INT_H
 #define TBUILD_INT_H
@@ -36,6 +45,7 @@
 #include "diag/run.h"
 #include "text/macros.h"
 #include "prompt/chat.h"
+#include "prompt/rewrite.h"
 #include "tavern/card.h"
 #include "tavern/field.h"
 #include "tavern/group.h"
@@ -93,6 +103,7 @@ struct slot {
 struct tb {
 	struct run *run;
 	const struct tavern_input *in;
+	const struct tavern_files *f;   /* read by tavern_read() */
 	enum tokenizer_kind tok;        /* the model's (tokenizer.h) */
 	struct regex_set scripts;       /* tbuild_regex.c */
 	bool scripts_loaded;
@@ -103,6 +114,12 @@ struct tb {
 	 * asked, 1 none applies, 2 pure on a text without '{', 3 never. */
 	unsigned char pure[8];
 	const char *fired;      /* the last tb_regex()'s scripts, or NULL */
+	/* The dialect's rewrite plan and its context (tbuild_rewrite.c),
+	 * set up on first use; each stage the last tb_rewrite() recorded,
+	 * and the scripts that made it (NULL: none, or not run). */
+	struct rewrite_ctx rw;
+	struct rewrite_plan plan;
+	const char *stage[ITEM_NSTAGES], *stage_by[ITEM_NSTAGES];
 	struct preset *p;
 	struct settings s;
 	struct card *card;
@@ -184,7 +201,7 @@ const char *tb_fired(struct tb *t);
 void tb_holds(struct tb *t, struct tmsg *m, uint32_t i);
 void tb_insert_at(struct run *run, struct tlist *l, size_t at,
     const struct tmsg *m);
-uint32_t tb_item_add(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_add(struct tb *t, const char *id, enum item_source source,
     enum role role, int64_t depth, const char *raw);
 void tb_item_at(struct tb *t, uint32_t i, const struct node *n);
 void tb_item_card(struct tb *t, uint32_t i, const char *field,
@@ -194,9 +211,10 @@ void tb_item_preset(struct tb *t, uint32_t i, const char *key);
 void tb_item_note(struct tb *t, uint32_t i, const char *note);
 void tb_item_out(struct tb *t, uint32_t i, enum entry_status reason,
     const char *note);
-uint32_t tb_item_skip(struct tb *t, const char *id, const char *source,
+uint32_t tb_item_skip(struct tb *t, const char *id, enum item_source source,
     enum role role, int64_t depth, const char *raw, enum entry_status reason,
     const char *note);
+const struct node *tb_typed_node(struct tb *t);
 void tb_item_stage(struct tb *t, uint32_t i, enum item_stage k,
     const char *s);
 const uint32_t *tb_items_cat(struct tb *t, const uint32_t *a, uint32_t na,
@@ -224,12 +242,68 @@ size_t tb_claude_tokens(const char *name, const char *text, size_t len,
 const char *tb_trim(struct arena *a, const char *s);
 enum role tb_role_of(const char *s);
 
-/* tbuild_read.c: the inputs (card, preset, settings, chat), the macro
- * environment */
+/*
+ * tbuild_rewrite.c: the dialect's rewrite plan (prompt/rewrite.h), one
+ * pass a stage of an item (enum item_stage; raw is the text as given):
+ * regex-pre and regex-post (tbuild_pass_regex.c), macros
+ * (tbuild_pass_macros.c).  The build runs each text through the passes
+ * of the stages SillyTavern runs on it at that moment; its kind (a bit
+ * set) says which of them apply.
+ */
+enum tb_kind {
+	TB_STORED = 1,          /* entering the chat (the message typed,
+	                         * the greeting): the scripts that change
+	                         * the text stored (not is_prompt) */
+	TB_MACROS = 2,          /* its macros are substituted */
+	TB_PROMPT = 4,          /* as the prompt takes it (chat messages,
+	                         * world info, reasoning): the prompt-time
+	                         * scripts at its depth */
+};
+#define TB_NO_ITEM UINT32_MAX
+/* A text and what the passes need to know of it. */
+struct tb_text {
+	unsigned kind;          /* enum tb_kind */
+	uint32_t item;          /* whose stages it fills, or TB_NO_ITEM */
+	const char *asset;      /* the macros' diagnostics name it so, or
+	                         * NULL */
+	/* The card's override of main or jailbreak: substituted with
+	 * {{original}} the text; or NULL. */
+	const char *over;
+	enum regex_placement place;     /* the scripts' placement */
+	int depth;              /* in the chat, or REGEX_NO_DEPTH */
+	long chat;              /* the chat message it is, whose
+	                         * regex-post result is made once; or
+	                         * -1 */
+};
+/* x for a text of kind, recording on item (or TB_NO_ITEM): no asset,
+ * no override, no placement or depth, no chat message. */
+void tb_text_init(struct tb_text *x, unsigned kind, uint32_t item);
+extern const struct rewrite_pass tb_pass_regex_pre, tb_pass_macros,
+    tb_pass_regex_post;
+/* Chat message i (of those world info scans) after regex-post, with
+ * its reasoning in front: made once, world info, the history and the
+ * continue nudge sharing it (tbuild_pass_regex.c keeps it). */
+const char *tb_chat_post(struct tb *t, size_t i);
+/* s through the plan's passes of stages [from, to], recorded in
+ * t->stage and on x's item; the result (s itself when s is NULL). */
+const char *tb_rewrite(struct tb *t, const struct tb_text *x,
+    enum item_stage from, enum item_stage to, const char *s);
+/* The macros stage (and the stages after it) of item it, from s; the
+ * text after them. */
+const char *tb_macros(struct tb *t, uint32_t it, const char *asset,
+    const char *s);
+/* A message entering the chat as chat message i: regex-pre and macros
+ * on raw, which craw[i], cpre[i] and cpre_by[i] keep; the macros'
+ * text (the caller keeps it as cmac[i]). */
+const char *tb_stored(struct tb *t, size_t i, enum regex_placement place,
+    const char *asset, const char *raw);
+
+/* tbuild_read.c: the inputs (card, preset, settings, chat, read by
+ * tavern_read() before the build), the macro environment */
 void tb_card_fields(struct tb *t);
 bool tb_chat_given(const struct tavern_input *in);
 bool tb_chat_messages(struct tb *t);
-bool tb_read_inputs(struct tb *t);
+void tb_take_inputs(struct tb *t);
 void tb_setup_env(struct tb *t);
 
 /* tbuild_ext.c: the extension prompts (Author's Note, Character's Note,
@@ -242,7 +316,6 @@ int tb_ext_cmp(const void *a, const void *b);
 const char *tb_ext_collect(struct tb *t, int position, int64_t depth, int role,
     const uint32_t **items, uint32_t *nitems);
 enum regex_placement tb_placement(const struct tchat_msg *m);
-const char *tb_rx_at(struct tb *t, size_t j);
 bool tb_world_info(struct tb *t);
 
 /* tbuild_regex.c: the regex scripts.  tb_regex() gives text after the
@@ -260,6 +333,10 @@ struct node *tb_regex_rules(struct tb *t);
 /* tbuild_wi.c: the world-info scan of wi, whose messages, match texts,
  * inject buffer the caller set, into t->wi. */
 bool tb_wi_run(struct tb *t, struct wi_input *wi);
+/* Item it was read where the first entry world info placed at pos (for
+ * WORLD_DEPTH: at depth, as role) was; false when none went there. */
+bool tb_item_world(struct tb *t, uint32_t it, int pos, int64_t depth,
+    int role);
 
 /* tbuild_chat.c: history and the in-chat injections */
 const char *tb_completion_name(struct arena *a, const char *name);
@@ -289,6 +366,8 @@ void tb_own_inchat(struct tb *t);
 void tb_own_system(struct tb *t);
 
 /* tbuild_group.c: a group chat's hooks into the steps above */
+bool tb_group_read(struct run *run, const struct tavern_input *in,
+    struct group **out);
 bool tb_group_begin(struct tb *t, struct tavern_input *gin);
 void tb_group_env(struct tb *t);
 void tb_group_fields(struct tb *t);

@@ -173,8 +173,8 @@ tb_fired(struct tb *t)
 
 /* A new item with text raw at every stage; its index. */
 uint32_t
-tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
-    int64_t depth, const char *raw)
+tb_item_add(struct tb *t, const char *id, enum item_source source,
+    enum role role, int64_t depth, const char *raw)
 {
 	struct item_report *r = t->rep;
 	struct item *it;
@@ -196,7 +196,12 @@ tb_item_add(struct tb *t, const char *id, const char *source, enum role role,
 }
 
 /* Item i's text from stage k on is s (the text before it when equal, so
- * unchanged stages share one string). */
+ * unchanged stages share one string).  The plan's record hook writes
+ * the stages of the texts it runs (tbuild_rewrite.c); the build calls
+ * this itself only for a text the plan made before its item existed
+ * (a message as it entered the chat, a card field substituted once, a
+ * text made once for several items) or that strata's profile plan made
+ * (its entries). */
 void
 tb_item_stage(struct tb *t, uint32_t i, enum item_stage k, const char *s)
 {
@@ -278,9 +283,9 @@ tb_item_note(struct tb *t, uint32_t i, const char *note)
 
 /* An item left out before it had any text of its own: its index. */
 uint32_t
-tb_item_skip(struct tb *t, const char *id, const char *source, enum role role,
-    int64_t depth, const char *raw, enum entry_status reason,
-    const char *note)
+tb_item_skip(struct tb *t, const char *id, enum item_source source,
+    enum role role, int64_t depth, const char *raw,
+    enum entry_status reason, const char *note)
 {
 	uint32_t i = tb_item_add(t, id, source, role, depth, raw);
 
@@ -373,21 +378,21 @@ tb_em_block(struct arena *a, const char *s)
 	return s;
 }
 
+/* s through the macros stage alone (a text no item records). */
 const char *
 tb_sub(struct tb *t, const char *s)
 {
-	return macro_expands(t->run, &t->env, s);
+	return tb_sub_as(t, NULL, s);
 }
 
 const char *
 tb_sub_as(struct tb *t, const char *asset, const char *s)
 {
-	const char *was = t->env.asset, *r;
+	struct tb_text x;
 
-	t->env.asset = asset;
-	r = tb_sub(t, s);
-	t->env.asset = was;
-	return r;
+	tb_text_init(&x, TB_MACROS, TB_NO_ITEM);
+	x.asset = asset;
+	return tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_MACROS, s);
 }
 
 const char *

@@ -35,7 +35,7 @@ static uint32_t
 own_item(struct tb *t, const struct tavern_entry *e, int64_t depth,
     const char *place)
 {
-	uint32_t it = tb_item_add(t, e->key, "profile",
+	uint32_t it = tb_item_add(t, e->key, ITEM_SOURCE_PROFILE,
 	    tb_role_of(e->role), depth,
 	    e->raw ? e->raw : e->text);
 

@@ -116,23 +116,23 @@ builtin_prompt(const char *id)
 /* Where a marker's text comes from, and its text before the prompt's
  * own substitution (NULL: no marker). */
 static const char *
-marker_raw(struct tb *t, const char *id, const char **source)
+marker_raw(struct tb *t, const char *id, enum item_source *source)
 {
-	*source = "preset";
+	*source = ITEM_SOURCE_PRESET;
 	if (strncmp(id, "worldInfo", 9) == 0 && marker_content(t, id)) {
-		*source = "world info";
+		*source = ITEM_SOURCE_WORLD_INFO;
 		return marker_content(t, id);
 	}
-	*source = "card";
+	*source = ITEM_SOURCE_CARD;
 	if (strcmp(id, "charDescription") == 0)
 		return t->card->description.s;
 	if (strcmp(id, "charPersonality") == 0 ||
 	    strcmp(id, "scenario") == 0)
 		return marker_content(t, id);
-	*source = "settings";
+	*source = ITEM_SOURCE_SETTINGS;
 	if (strcmp(id, "personaDescription") == 0)
 		return t->s.persona;
-	*source = "preset";
+	*source = ITEM_SOURCE_PRESET;
 	return NULL;
 }
 
@@ -161,19 +161,24 @@ item_where(struct tb *t, uint32_t it, const char *id,
 		{ "charPersonality", "personality" },
 		{ "scenario", "scenario" },
 	};
-	const char *source;
+	enum item_source source;
 	size_t k;
 
 	if (marker_raw(t, id, &source)) {
-		if (strcmp(source, "card") == 0) {
+		if (source == ITEM_SOURCE_CARD) {
 			for (k = 0; k < LEN(card_fields); k++)
 				if (strcmp(card_fields[k][0], id) == 0)
 					tb_item_card(t, it, card_fields[k][1],
 					    card_field_node(t->card,
 					    card_fields[k][1]));
-		} else if (strcmp(source, "settings") == 0)
+		} else if (source == ITEM_SOURCE_SETTINGS)
 			tb_item_at(t, it, t->s.persona_node);
-		if (strcmp(source, "preset"))
+		else if (source == ITEM_SOURCE_WORLD_INFO &&
+		    tb_item_world(t, it, strcmp(id, "worldInfoBefore") ?
+		    WORLD_AFTER : WORLD_BEFORE, -1, -1))
+			return;
+		if (source != ITEM_SOURCE_PRESET &&
+		    source != ITEM_SOURCE_WORLD_INFO)
 			return;
 	}
 	if (pp && pp->node) {
@@ -187,7 +192,8 @@ item_where(struct tb *t, uint32_t it, const char *id,
 static uint32_t
 prompt_item(struct tb *t, const struct preset_prompt *pp, const char *raw)
 {
-	const char *source, *mr = marker_raw(t, pp->identifier, &source);
+	enum item_source source;
+	const char *mr = marker_raw(t, pp->identifier, &source);
 	uint32_t it = tb_item_add(t, pp->identifier, source,
 	    tb_role_of(pp->role), pp->in_chat &&
 	    !is_collection(pp->identifier) ? pp->depth : -1,
@@ -216,9 +222,8 @@ collect_inchat(struct tb *t, const struct preset_prompt *pp, bool enabled,
 		return;
 	}
 	content = marker_content(t, pp->identifier);
-	content = tb_sub_as(t, tb_prompt_asset(t, pp->identifier),
+	content = tb_macros(t, it, tb_prompt_asset(t, pp->identifier),
 	    content ? content : pp->content);
-	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
 	if (*content) {
 		injs[*ninj].role = tb_role_of(pp->role);
 		injs[*ninj].content = content;
@@ -238,47 +243,46 @@ collect_placed(struct tb *t, const struct preset_prompt *pp, bool enabled,
 {
 	const char *id = pp->identifier, *content;
 	bool main = strcmp(id, "main") == 0;
-	uint32_t it;
+	struct tb_text x;
 
-	it = prompt_item(t, pp, enabled ? NULL : pp->content);
+	tb_text_init(&x, TB_MACROS, prompt_item(t, pp, enabled ? NULL :
+	    pp->content));
+	x.asset = tb_prompt_asset(t, id);
 	content = marker_content(t, id);
 	if (!content)
 		content = enabled ? pp->content : "";
-	content = tb_sub_as(t, tb_prompt_asset(t, id), content);
 	/* The card's overrides, with {{original}}. */
 	if (main && enabled && !pp->forbid_overrides &&
 	    t->s.prefer_char_prompt && *t->system_prompt) {
-		content = macro_expand(t->run, &t->env,
-		    t->system_prompt, strlen(t->system_prompt),
-		    content);
-		tb_item_note(t, it, "overridden by the card's "
+		x.over = t->system_prompt;
+		tb_item_note(t, x.item, "overridden by the card's "
 		    "system_prompt ({{original}}: the preset's)");
 	} else if (main && pp->forbid_overrides && *t->system_prompt)
-		tb_item_note(t, it, "forbid_overrides: the card's "
+		tb_item_note(t, x.item, "forbid_overrides: the card's "
 		    "system_prompt is not used");
 	if (strcmp(id, "jailbreak") == 0 && !pp->forbid_overrides &&
 	    t->s.prefer_char_instructions && *t->phi) {
-		content = macro_expand(t->run, &t->env, t->phi,
-		    strlen(t->phi), content);
-		tb_item_note(t, it, "overridden by the card's "
+		x.over = t->phi;
+		tb_item_note(t, x.item, "overridden by the card's "
 		    "post_history_instructions ({{original}}: the "
 		    "preset's)");
 	} else if (strcmp(id, "jailbreak") == 0 &&
 	    pp->forbid_overrides && *t->phi)
-		tb_item_note(t, it, "forbid_overrides: the card's "
+		tb_item_note(t, x.item, "forbid_overrides: the card's "
 		    "post_history_instructions are not used");
-	tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
+	content = tb_rewrite(t, &x, ITEM_STAGE_MACROS, ITEM_STAGE_REGEX_POST,
+	    content);
 	if (*content)
 		tb_push_item(t, &s->msgs, tb_role_of(pp->role), NULL, content,
-		    id, it);
+		    id, x.item);
 	else if (!enabled)
-		tb_item_out(t, it, ENTRY_DISABLED, "main is disabled: its "
+		tb_item_out(t, x.item, ENTRY_DISABLED, "main is disabled: its "
 		    "place stays, for the Author's Note beside it");
 	else if (strcmp(id, "personaDescription") == 0 &&
 	    persona_moved(t))
-		tb_item_out(t, it, ENTRY_MOVED, persona_moved(t));
+		tb_item_out(t, x.item, ENTRY_MOVED, persona_moved(t));
 	else
-		tb_item_empty(t, it);
+		tb_item_empty(t, x.item);
 }
 
 /* A marker missing from the order (bias: the settings' user prompt
@@ -288,7 +292,8 @@ collect_appended(struct tb *t, const char *id)
 {
 	struct arena *a = &t->run->arena;
 	const struct preset *p = t->p;
-	const char *content, *source, *raw;
+	const char *content, *raw;
+	enum item_source source;
 	const struct preset_prompt *pp;
 	size_t k;
 	uint32_t it;
@@ -299,8 +304,8 @@ collect_appended(struct tb *t, const char *id)
 	if (strcmp(id, "bias") == 0) {
 		if (!*t->s.user_prompt_bias)
 			return;
-		it = tb_item_add(t, id, "settings", ROLE_ASSISTANT, -1,
-		    t->s.user_prompt_bias);
+		it = tb_item_add(t, id, ITEM_SOURCE_SETTINGS, ROLE_ASSISTANT,
+		    -1, t->s.user_prompt_bias);
 		tb_item_at(t, it, t->s.bias_node);
 		if (t->gen == TAVERN_GEN_IMPERSONATE ||
 		    t->gen == TAVERN_GEN_CONTINUE) {
@@ -308,8 +313,7 @@ collect_appended(struct tb *t, const char *id)
 			    "not sent on --type %s", t->type));
 			return;
 		}
-		content = tb_sub(t, t->s.user_prompt_bias);
-		tb_item_stage(t, it, ITEM_STAGE_MACROS, content);
+		content = tb_macros(t, it, NULL, t->s.user_prompt_bias);
 		if (*content)
 			tb_push_item(t, &tb_slot_add(t, id)->msgs,
 			    ROLE_ASSISTANT, NULL, content, id, it);
@@ -447,15 +451,15 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	long left = *lp;
 	uint32_t nci, ngi = 0;
 
+	nci = tb_item_add(t, "newMainChat", ITEM_SOURCE_PRESET, ROLE_SYSTEM,
+	    -1, ncp);
+	tb_item_preset(t, nci, nck);
 	newchat.role = ROLE_SYSTEM;
 	newchat.name = NULL;
-	newchat.content = tb_sub(t, ncp);
+	newchat.content = tb_macros(t, nci, NULL, ncp);
 	newchat.id = "newMainChat";
 	newchat.items = NULL;
 	newchat.nitems = 0;
-	nci = tb_item_add(t, "newMainChat", "preset", ROLE_SYSTEM, -1, ncp);
-	tb_item_preset(t, nci, nck);
-	tb_item_stage(t, nci, ITEM_STAGE_MACROS, newchat.content);
 	if (*newchat.content)
 		left -= (long)tb_tokens(t, &newchat);
 	else
@@ -464,18 +468,18 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 	/* The group nudge closes the history (not on impersonate); its
 	 * room is kept before the history fills. */
 	if (t->grp && t->gen != TAVERN_GEN_IMPERSONATE) {
-		nudge.content = tb_sub(t, t->p->group_nudge_prompt);
-		ngi = tb_item_add(t, "groupNudge", "preset", ROLE_SYSTEM, -1,
-		    t->p->group_nudge_prompt);
+		ngi = tb_item_add(t, "groupNudge", ITEM_SOURCE_PRESET,
+		    ROLE_SYSTEM, -1, t->p->group_nudge_prompt);
 		tb_item_preset(t, ngi, "group_nudge_prompt");
-		tb_item_stage(t, ngi, ITEM_STAGE_MACROS, nudge.content);
+		nudge.content = tb_macros(t, ngi, NULL,
+		    t->p->group_nudge_prompt);
 		if (*nudge.content)
 			left -= (long)tb_tokens(t, &nudge);
 		else
 			tb_item_empty(t, ngi);
 	} else if (t->grp)
-		tb_item_skip(t, "groupNudge", "preset", ROLE_SYSTEM, -1,
-		    t->p->group_nudge_prompt, ENTRY_TRIGGER,
+		tb_item_skip(t, "groupNudge", ITEM_SOURCE_PRESET,
+		    ROLE_SYSTEM, -1, t->p->group_nudge_prompt, ENTRY_TRIGGER,
 		    "--type impersonate sends no group nudge");
 	/* (On continue the message continued has left the history.) */
 	if (hist->n && hist->v[hist->n - 1].role == ROLE_ASSISTANT &&
@@ -483,8 +487,10 @@ fill_history(struct tb *t, struct slot *h, struct tlist *hist, long *lp)
 		struct tmsg e = { .role = ROLE_USER,
 		    .content = t->p->send_if_empty,
 		    .id = "emptyUserMessageReplacement" };
-		uint32_t it = tb_item_add(t, e.id, "preset", ROLE_USER, 0,
-		    t->p->send_if_empty);
+		uint32_t it = tb_item_add(t, e.id, ITEM_SOURCE_PRESET,
+		    ROLE_USER, 0, t->p->send_if_empty);
+
+		tb_item_preset(t, it, "send_if_empty");
 
 		tb_item_stage(t, it, ITEM_STAGE_MACROS, e.content);
 		tb_item_note(t, it,
@@ -565,8 +571,8 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 		uint32_t si = 0;
 
 		if (*sep.content) {
-			si = tb_item_add(t, "newChat", "preset", ROLE_SYSTEM,
-			    -1, t->p->new_example_chat_prompt);
+			si = tb_item_add(t, "newChat", ITEM_SOURCE_PRESET,
+			    ROLE_SYSTEM, -1, t->p->new_example_chat_prompt);
 			tb_item_preset(t, si, "new_example_chat_prompt");
 			tb_item_stage(t, si, ITEM_STAGE_MACROS, sep.content);
 			t->rep->items[si].tokens = (size_t)need;
@@ -575,8 +581,8 @@ fill_examples(struct tb *t, struct slot *ex, long *lp)
 		tb_example_messages(t, blocks.v[i].content, &msgs);
 		for (j = 0; j < msgs.n; j++) {
 			uint32_t ei = tb_item_add(t, arena_printf(a,
-			    "example#%zu", ne++), "card", ROLE_SYSTEM, -1,
-			    msgs.v[j].content);
+			    "example#%zu", ne++), ITEM_SOURCE_CARD,
+			    ROLE_SYSTEM, -1, msgs.v[j].content);
 
 			tb_item_card(t, ei, "mes_example",
 			    card_field_node(t->card, "mes_example"));
@@ -627,9 +633,9 @@ tb_fill(struct tb *t, struct tlist *hist)
 		return false;
 	}
 	if (ex && t->s.strip_examples)
-		tb_item_card(t, tb_item_skip(t, "dialogueExamples", "card",
-		    ROLE_SYSTEM, -1, t->mes_example, ENTRY_DISABLED,
-		    "strip_examples is set"), "mes_example",
+		tb_item_card(t, tb_item_skip(t, "dialogueExamples",
+		    ITEM_SOURCE_CARD, ROLE_SYSTEM, -1, t->mes_example,
+		    ENTRY_DISABLED, "strip_examples is set"), "mes_example",
 		    card_field_node(t->card, "mes_example"));
 	/* pin_examples: the examples get the budget first. */
 	if (ex && !t->s.strip_examples && t->s.pin_examples)
@@ -639,6 +645,23 @@ tb_fill(struct tb *t, struct tlist *hist)
 	if (ex && !t->s.strip_examples && !t->s.pin_examples)
 		fill_examples(t, ex, &left);
 	return true;
+}
+
+/* Item it was read where message m's first item was (the message
+ * continued: its line of the chat, or the card's greeting). */
+static void
+same_place(struct tb *t, uint32_t it, const struct tmsg *m)
+{
+	struct item *to = &t->rep->items[it];
+	const struct item *from;
+
+	if (!m->nitems)
+		return;
+	from = &t->rep->items[m->items[0]];
+	to->has_src = from->has_src;
+	to->src = from->src;
+	to->span = from->span;
+	to->field = from->field;
 }
 
 /*
@@ -687,8 +710,9 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 
 		text = *pre && *m.content ? arena_printf(a, "%s\n\n%s", pre,
 		    m.content) : *pre ? pre : m.content;
-		it = tb_item_add(t, "continuePrefill", "chat", m.role, -1,
-		    m.content);
+		it = tb_item_add(t, "continuePrefill", ITEM_SOURCE_CHAT,
+		    m.role, -1, m.content);
+		same_place(t, it, &m);
 		if (*text)
 			tb_push_item(t, &s->msgs, m.role, m.name ?
 			    tb_completion_name(a, cm->name) : NULL, text,
@@ -697,23 +721,24 @@ tb_continued(struct tb *t, struct tlist *hist, bool prefill)
 			tb_item_empty(t, it);
 		return;
 	}
-	it = tb_item_add(t, "continue", "chat", m.role, -1, m.content);
-	text = tb_sub(t, m.content);
-	tb_item_stage(t, it, ITEM_STAGE_MACROS, text);
+	it = tb_item_add(t, "continue", ITEM_SOURCE_CHAT, m.role, -1,
+	    m.content);
+	same_place(t, it, &m);
+	text = tb_macros(t, it, NULL, m.content);
 	/* An empty message is not sent; its nudge still is. */
 	if (*text)
 		tb_push_item(t, &s->msgs, m.role, m.name, text, "continue", it);
 	else
 		tb_item_empty(t, it);
-	last = tb_rx_at(t, t->chat.n - 1);
+	last = tb_chat_post(t, t->chat.n - 1);
 	if (!*last || last[strlen(last) - 1] != ' ')
 		last = arena_printf(a, "%s%s", last, t->p->continue_postfix);
 	t->env.last_chat_message = tb_trim(a, last);
 	text = tb_sub(t, t->p->continue_nudge_prompt);
 	t->env.last_chat_message = NULL;
 	if (*text) {
-		it = tb_item_add(t, "continueNudge", "preset", ROLE_SYSTEM, -1,
-		    t->p->continue_nudge_prompt);
+		it = tb_item_add(t, "continueNudge", ITEM_SOURCE_PRESET,
+		    ROLE_SYSTEM, -1, t->p->continue_nudge_prompt);
 		tb_item_preset(t, it, "continue_nudge_prompt");
 		tb_item_stage(t, it, ITEM_STAGE_MACROS, text);
 		tb_push_item(t, &s->msgs, ROLE_SYSTEM, NULL, text,

@@ -1,6 +1,8 @@
 /*
- * tbuild_read: the build's inputs (card, preset, settings.json, the chat
- * or a sandbox), the macro environment and the card fields.
+ * tbuild_read: the build's inputs, read by tavern_read() in the
+ * pipeline's front half (the settings, the card or a group's, the
+ * preset, the chat) and taken by the build (a sandbox's messages as the
+ * chat), the macro environment and the card fields.
  */
 #include "tavern/tbuild_int.h"
 
@@ -102,37 +104,79 @@ sandbox_chat(struct tb *t)
 	}
 }
 
-bool
-tb_read_inputs(struct tb *t)
+static bool
+check_options(struct run *run, const struct tavern_input *in)
 {
-	struct run *run = t->run;
-	const struct tavern_input *in = t->in;
+	int64_t ms;
+	uint64_t seed;
+
+	if (!in->has_now && in->now && !clock_parse(in->now, &ms)) {
+		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
+		return false;
+	}
+	if (in->seed && !macros_seed(in->seed, &seed)) {
+		diag_plain(run, DIAG_ERROR, MSG_TAVERN_SEED, in->seed);
+		return false;
+	}
+	return true;
+}
+
+static bool
+check_type(struct run *run, const char *type)
+{
+	enum tavern_gen g;
+
+	if (!type || tavern_gen_parse(type, &g))
+		return true;
+	diag_plain(run, DIAG_ERROR, MSG_TAVERN_TYPE, type);
+	return false;
+}
+
+bool
+tavern_read(struct run *run, const struct tavern_input *in,
+    struct tavern_files *f)
+{
 	bool ok = true;
 
-	if (!in->card) {
+	memset(f, 0, sizeof(*f));
+	if (!check_type(run, in->type) || !check_options(run, in))
+		return false;
+	/* A group chat: its members' cards are read with it. */
+	if (in->group || in->speaker) {
+		if (!tb_group_read(run, in, &f->grp))
+			return false;
+	} else if (!in->card) {
 		diag_plain(run, DIAG_ERROR, MSG_TAVERN_NO_CARD,
 		    in->preset ? "--preset" : in->chat ? "--chat" :
 		    "a SillyTavern build");
 		return false;
 	}
-	ok &= settings_read(run, in->settings, &t->s);
-	if (t->grp)
-		t->card = t->grp->m[t->speaker].card;   /* read with the group */
-	else
-		ok &= card_read(run, in->card, &t->card);
-	if (in->preset)
-		ok &= preset_read(run, in->preset, &t->p);
-	else
-		ok &= preset_read(run, NULL, &t->p);
+	f->s = arena_alloc(&run->arena, sizeof(*f->s));
+	f->chat = arena_alloc(&run->arena, sizeof(*f->chat));
+	ok &= settings_read(run, in->settings, in->settings_at, f->s);
+	if (!f->grp)
+		ok &= card_read(run, in->card, in->card_at, &f->card);
+	ok &= preset_read(run, in->preset, in->preset_at, &f->p);
 	if (in->chatfile)
-		tchat_from(run, in->chatfile, in->chat, &t->chat);
+		tchat_from(run, in->chatfile, in->chat, f->chat);
 	else
-		ok &= tchat_read(run, in->chat, &t->chat);
-	if (ok && t->grp)
-		tb_group_regenerate(t);
-	if (ok && in->has_msgs)
-		sandbox_chat(t);
+		ok &= tchat_read(run, in->chat, in->chat_at, f->chat);
 	return ok;
+}
+
+/* The files tavern_read() read, as the build's own; the speaker's card
+ * in a group chat. */
+void
+tb_take_inputs(struct tb *t)
+{
+	t->s = *t->f->s;
+	t->card = t->grp ? t->grp->m[t->speaker].card : t->f->card;
+	t->p = t->f->p;
+	t->chat = *t->f->chat;
+	if (t->grp)
+		tb_group_regenerate(t);
+	if (t->in->has_msgs)
+		sandbox_chat(t);
 }
 
 /* {{authorsNote}} (the chat's note, or the default a new chat takes),
@@ -384,6 +428,17 @@ greeting_where(struct tb *t, const struct card_text *g)
 	    arr->u.array.n == alt->n ? arr->u.array.items[k] : NULL;
 }
 
+/* Where the message typed was read (the --user option, or the file -u
+ * named), as a node for its item; NULL when the caller gave none. */
+const struct node *
+tb_typed_node(struct tb *t)
+{
+	const struct source *u = t->in->user_src;
+
+	return u ? tree_new(&t->run->arena, NODE_STRING, u->id,
+	    span_make(0, (uint32_t)u->len)) : NULL;
+}
+
 /* A new chat starts with the greeting; then the message typed. */
 bool
 tb_chat_messages(struct tb *t)
@@ -435,17 +490,9 @@ tb_chat_messages(struct tb *t)
 			g = &t->card->alternate_greetings.items[0];
 		greeting_where(t, g);
 		if (g->len) {
-			const char *s = tb_regex(t, REGEX_AI_OUTPUT, false,
-			    REGEX_NO_DEPTH,
-			    arena_strndup(&run->arena, g->s, g->len));
-
-			t->craw[t->chat.n] = arena_strndup(&run->arena, g->s,
-			    g->len);
-			t->cpre[t->chat.n] = s;
-			t->cpre_by[t->chat.n] = tb_fired(t);
-			tchat_add(run, &t->chat, t->char_name, tb_sub_as(t,
-			    "the card's greeting", s),
-			    false);
+			tchat_add(run, &t->chat, t->char_name, tb_stored(t,
+			    t->chat.n, REGEX_AI_OUTPUT, "the card's greeting",
+			    arena_strndup(&run->arena, g->s, g->len)), false);
 			t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n -
 			    1].text;
 			/* With alternate greetings the greeting has them
@@ -476,9 +523,10 @@ tb_chat_messages(struct tb *t)
 
 		if (!m->hidden)
 			tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
-			    "chat#%zu", t->chat.n - 1), "chat", ROLE_ASSISTANT,
-			    0, m->text, ENTRY_REPLACED, "--type regenerate "
-			    "deletes the last reply and generates it anew"),
+			    "chat#%zu", t->chat.n - 1), ITEM_SOURCE_CHAT,
+			    ROLE_ASSISTANT, 0, m->text, ENTRY_REPLACED,
+			    "--type regenerate deletes the last reply and "
+			    "generates it anew"),
 			    m->node);
 		tchat_pop(&t->chat);
 	} else if (t->gen == TAVERN_GEN_SWIPE && t->chat.n &&
@@ -486,7 +534,7 @@ tb_chat_messages(struct tb *t)
 		t->chat.n--;
 		t->swiping = true;
 		tb_item_at(t, tb_item_skip(t, arena_printf(&run->arena,
-		    "chat#%zu", t->chat.n), "chat", ROLE_ASSISTANT, 0,
+		    "chat#%zu", t->chat.n), ITEM_SOURCE_CHAT, ROLE_ASSISTANT, 0,
 		    t->chat.msgs[t->chat.n].text, ENTRY_REPLACED,
 		    "--type swipe generates a new swipe of the last reply"),
 		    t->chat.msgs[t->chat.n].node);
@@ -496,25 +544,18 @@ tb_chat_messages(struct tb *t)
 	if (t->gen == TAVERN_GEN_NORMAL && (!t->in->user ||
 	    !*t->in->user) && *tb_trim(&run->arena, t->p->send_if_empty)) {
 		const char *u = tb_trim(&run->arena, t->p->send_if_empty);
-		const char *s = tb_regex(t, REGEX_USER_INPUT, false,
-		    REGEX_NO_DEPTH, u);
 
-		t->craw[t->chat.n] = u;
-		t->cpre[t->chat.n] = s;
-		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
-		    "the user's message", s), true);
+		tchat_add(run, &t->chat, t->user_name, tb_stored(t, t->chat.n,
+		    REGEX_USER_INPUT, "the user's message", u), true);
+		t->chat.msgs[t->chat.n - 1].node = tree_get(t->p->root,
+		    "send_if_empty");
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
 	    t->gen == TAVERN_GEN_NORMAL) {
-		const char *s = tb_regex(t, REGEX_USER_INPUT, false,
-		    REGEX_NO_DEPTH, t->in->user);
-
-		t->craw[t->chat.n] = t->in->user;
-		t->cpre[t->chat.n] = s;
-		t->cpre_by[t->chat.n] = tb_fired(t);
-		tchat_add(run, &t->chat, t->user_name, tb_sub_as(t,
-		    "the user's message", s), true);
+		tchat_add(run, &t->chat, t->user_name, tb_stored(t, t->chat.n,
+		    REGEX_USER_INPUT, "the user's message", t->in->user), true);
+		t->chat.msgs[t->chat.n - 1].node = tb_typed_node(t);
 		t->cmac[t->chat.n - 1] = t->chat.msgs[t->chat.n - 1].text;
 		t->typed = true;
 	} else if (t->in->user && *t->in->user &&
@@ -523,10 +564,11 @@ tb_chat_messages(struct tb *t)
 		 * last message. */
 		t->quiet = tb_sub_as(t, "the user's message", t->in->user);
 	} else if (t->in->user && *t->in->user)
-		tb_item_skip(t, "userInput", "chat", ROLE_USER, 0, t->in->user,
-		    ENTRY_TRIGGER, arena_printf(&run->arena, "only a normal "
-		    "generation sends the message typed, not --type %s",
-		    t->type));
+		tb_item_at(t, tb_item_skip(t, "userInput", ITEM_SOURCE_CHAT,
+		    ROLE_USER, 0, t->in->user, ENTRY_TRIGGER,
+		    arena_printf(&run->arena, "only a normal generation "
+		    "sends the message typed, not --type %s", t->type)),
+		    tb_typed_node(t));
 	chat_macros(t);
 	return true;
 }

@@ -184,7 +184,7 @@ tb_post_process(struct tb *t, struct tlist *l)
 			    .content = t->s.strict_placeholder };
 
 			tb_holds(t, &ph, tb_item_add(t, "placeholder",
-			    "settings", ROLE_USER, -1,
+			    ITEM_SOURCE_SETTINGS, ROLE_USER, -1,
 			    t->s.strict_placeholder));
 			tb_item_note(t, ph.items[0], "strict post-processing: "
 			    "a user message first");

@@ -25,14 +25,9 @@ substitute(void *ctx, const char *text, const struct wi_book *book,
     const struct world_entry *e)
 {
 	struct tb *t = ctx;
-	const char *was, *r;
 
-	was = t->env.asset;
-	t->env.asset = arena_printf(&t->run->arena, "world info entry "
-	    "%lld of book '%s'", (long long)e->uid, book->world->name);
-	r = macro_expands(t->run, &t->env, text);
-	t->env.asset = was;
-	return r;
+	return tb_sub_as(t, arena_printf(&t->run->arena, "world info entry "
+	    "%lld of book '%s'", (long long)e->uid, book->world->name), text);
 }
 
 /* The persona's lorebook: power_user.persona_descriptions[user_avatar]
@@ -205,13 +200,14 @@ trigger(const char *type)
 static const char *
 entry_regex(void *ctx, const char *text, int64_t depth)
 {
-	struct tb *t = ctx;
+	struct tb_text x;
 
-	if (!text)
-		return text;
-	return tb_regex(t, REGEX_WORLD_INFO, true, depth == WI_NO_DEPTH ||
-	    depth < INT_MIN + 1 || depth > INT_MAX ? REGEX_NO_DEPTH :
-	    (int)depth, text);
+	tb_text_init(&x, TB_PROMPT, TB_NO_ITEM);
+	x.place = REGEX_WORLD_INFO;
+	if (depth != WI_NO_DEPTH && depth >= INT_MIN + 1 && depth <= INT_MAX)
+		x.depth = (int)depth;
+	return tb_rewrite(ctx, &x, ITEM_STAGE_REGEX_POST,
+	    ITEM_STAGE_REGEX_POST, text);
 }
 
 /* World info's budget (wi.h): SillyTavern counts a text there as a
@@ -309,4 +305,24 @@ tb_wi_run(struct tb *t, struct wi_input *wi)
 	wi->regex_ctx = t;
 	wi->seed = t->in->seed ? strtoull(t->in->seed, NULL, 10) : 0;
 	return wi_run(run, wi, t->wi);
+}
+
+bool
+tb_item_world(struct tb *t, uint32_t it, int pos, int64_t depth, int role)
+{
+	struct item *to = &t->rep->items[it];
+	size_t i;
+
+	for (i = 0; t->wi && i < t->wi->nactivated; i++) {
+		const struct world_entry *e = t->wi->activated[i]->entry;
+
+		if (e->position != pos || (pos == WORLD_DEPTH &&
+		    (e->depth_at != depth || e->role != role)))
+			continue;
+		to->has_src = true;
+		to->src = e->src;
+		to->span = e->span;
+		return true;
+	}
+	return false;
 }

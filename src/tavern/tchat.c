@@ -8,6 +8,7 @@
 #include "data/tree.h"
 #include "diag/run.h"
 #include "session/chatfile.h"
+#include "tavern/field.h"
 
 static void
 add(struct run *run, struct tchat *c, const struct tchat_msg *m)
@@ -74,7 +75,8 @@ text_of(const struct node *o)
 }
 
 bool
-tchat_read(struct run *run, const char *path, struct tchat *c)
+tchat_read(struct run *run, const char *path, const struct node *named,
+    struct tchat *c)
 {
 	struct chatfile f;
 	struct source *src;
@@ -83,7 +85,7 @@ tchat_read(struct run *run, const char *path, struct tchat *c)
 	c->id = "";
 	if (!path)
 		return true;
-	src = run_read(run, path, NULL, span_make(0, 0));
+	src = field_read(run, path, named);
 	if (!src || !chatfile_read(run, src, &f))
 		return false;
 	tchat_from(run, &f, path, c);

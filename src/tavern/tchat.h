@@ -47,7 +47,8 @@ struct tchat {
 };
 
 /* Read path (NULL: a new, empty chat).  Errors are reported. */
-bool tchat_read(struct run *run, const char *path, struct tchat *c);
+bool tchat_read(struct run *run, const char *path, const struct node *named,
+    struct tchat *c);
 /* The chat f, already read from path (a session the pipeline read:
  * the file is not read again). */
 struct chatfile;

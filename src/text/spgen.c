@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text/gen_literal.h"
 #include "text/tokenizer_sp.h"
 #include "text/tokenizer_table.h"
 
@@ -93,159 +94,228 @@ field(const unsigned char *b, size_t n, size_t *i, int *wire, uint64_t *v,
 	return (int)(key >> 3);
 }
 
-int
-main(int argc, char **argv)
-{
-	unsigned char *b, *user_first;
-	size_t n, cap = 1 << 20, i, j, np = 0, pcap = 1 << 16, nslot, total = 0;
-	size_t maxlen = 0, col;
+/* What a model holds that the encoder needs. */
+struct model {
 	struct piece *pc;
-	uint32_t *slot, byte_id[256], h, unk = UINT32_MAX;
-	uint64_t v = 0, user_lens = 0;
-	const unsigned char *p = NULL;
-	size_t len = 0;
-	int wire, f, model_type = 1, byte_fallback = 0, suffix = 0;
-	int dummy = 1, extra = 1, escape = 1;
-	FILE *in, *out;
+	size_t np;
+	int model_type, byte_fallback, suffix;  /* trainer spec */
+	int dummy, extra, escape;               /* normalizer spec */
+};
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: spgen OUT.c SYMBOL MODEL.model\n");
-		return 2;
-	}
-	path = argv[3];
-	if (!(in = fopen(path, "rb")))
+/* The whole file at path, its length in *n. */
+static unsigned char *
+read_all(size_t *n)
+{
+	size_t cap = 1 << 20, total = 0, k;
+	unsigned char *b = alloc(cap);
+	FILE *in = fopen(path, "rb");
+
+	if (!in)
 		fail("cannot read");
-	b = alloc(cap);
-	while ((n = fread(b + total, 1, cap - total, in)) > 0)
-		if ((total += n) == cap)
+	while ((k = fread(b + total, 1, cap - total, in)) > 0)
+		if ((total += k) == cap)
 			if (!(b = realloc(b, cap *= 2)))
 				fail("out of memory");
 	if (ferror(in))
 		fail("cannot read");
 	fclose(in);
-	n = total;
-	pc = alloc(pcap * sizeof(*pc));
+	*n = total;
+	return b;
+}
+
+/* A SentencePiece message q[0..qn): its piece, score and type. */
+static void
+read_piece(const unsigned char *q, size_t qn, struct piece *e)
+{
+	const unsigned char *s = NULL;
+	size_t k = 0, slen = 0;
+	uint64_t v = 0;
+	int wire;
+
+	memset(e, 0, sizeof(*e));
+	e->type = SP_NORMAL;
+	while (k < qn) {
+		int g = field(q, qn, &k, &wire, &v, &s, &slen);
+
+		if (g == 1 && wire == 2)
+			e->p = s, e->len = slen;
+		else if (g == 2 && wire == 5)
+			memcpy(&e->score, s, 4);
+		else if (g == 3 && wire == 0)
+			e->type = (int)v;
+	}
+	if (!e->p || e->len == 0)
+		fail("a piece is empty");
+}
+
+/* The trainer spec q[0..qn): model type, suffix white space, byte
+ * fallback. */
+static void
+read_trainer(const unsigned char *q, size_t qn, struct model *m)
+{
+	const unsigned char *s;
+	size_t k = 0, slen;
+	uint64_t v = 0;
+	int wire;
+
+	while (k < qn) {
+		int g = field(q, qn, &k, &wire, &v, &s, &slen);
+
+		if (wire != 0)
+			continue;
+		if (g == 3)
+			m->model_type = (int)v;
+		else if (g == 24)
+			m->suffix = v != 0;
+		else if (g == 35)
+			m->byte_fallback = v != 0;
+	}
+}
+
+/* The normalizer spec q[0..qn): only the identity, without rules. */
+static void
+read_normalizer(const unsigned char *q, size_t qn, struct model *m)
+{
+	const unsigned char *s;
+	size_t k = 0, slen;
+	uint64_t v = 0;
+	int wire;
+
+	while (k < qn) {
+		int g = field(q, qn, &k, &wire, &v, &s, &slen);
+
+		if (g == 1 && wire == 2 && (slen != 8 ||
+		    memcmp(s, "identity", 8) != 0))
+			fail("its normalization is not the identity");
+		if ((g == 2 || g == 6) && wire == 2 && slen)
+			fail("it has normalization rules");
+		if (wire != 0)
+			continue;
+		if (g == 3)
+			m->dummy = v != 0;
+		else if (g == 4)
+			m->extra = v != 0;
+		else if (g == 5)
+			m->escape = v != 0;
+	}
+}
+
+/* The ModelProto b[0..n) into *m; fails on what tok_sp() lacks. */
+static void
+read_model(const unsigned char *b, size_t n, struct model *m)
+{
+	size_t i, pcap = 1 << 16, len = 0;
+	const unsigned char *p = NULL;
+	uint64_t v = 0;
+	int wire, f;
+
+	memset(m, 0, sizeof(*m));
+	m->model_type = 1;
+	m->dummy = m->extra = m->escape = 1;
+	m->pc = alloc(pcap * sizeof(*m->pc));
 	for (i = 0; i < n;) {
 		f = field(b, n, &i, &wire, &v, &p, &len);
-		if (f == 1 && wire == 2) {              /* a piece */
-			const unsigned char *q = p, *s = NULL;
-			size_t k = 0, qn = len, slen = 0;
-			struct piece *e;
-
-			if (np == pcap && !(pc = realloc(pc,
-			    (pcap *= 2) * sizeof(*pc))))
+		if (wire != 2)
+			continue;
+		if (f == 1) {                           /* a piece */
+			if (m->np == pcap && !(m->pc = realloc(m->pc,
+			    (pcap *= 2) * sizeof(*m->pc))))
 				fail("out of memory");
-			e = &pc[np++];
-			e->type = SP_NORMAL;
-			while (k < qn) {
-				int g = field(q, qn, &k, &wire, &v, &s, &slen);
-
-				if (g == 1 && wire == 2)
-					e->p = s, e->len = slen;
-				else if (g == 2 && wire == 5)
-					memcpy(&e->score, s, 4);
-				else if (g == 3 && wire == 0)
-					e->type = (int)v;
-			}
-			if (!e->p || e->len == 0)
-				fail("a piece is empty");
-		} else if (f == 2 && wire == 2) {       /* trainer spec */
-			const unsigned char *q = p, *s;
-			size_t k = 0, qn = len, slen;
-
-			while (k < qn) {
-				int g = field(q, qn, &k, &wire, &v, &s, &slen);
-
-				if (wire != 0)
-					continue;
-				if (g == 3)
-					model_type = (int)v;
-				else if (g == 24)
-					suffix = v != 0;
-				else if (g == 35)
-					byte_fallback = v != 0;
-			}
-		} else if (f == 3 && wire == 2) {       /* normalizer spec */
-			const unsigned char *q = p, *s;
-			size_t k = 0, qn = len, slen;
-
-			while (k < qn) {
-				int g = field(q, qn, &k, &wire, &v, &s, &slen);
-
-				if (g == 1 && wire == 2 && (slen != 8 ||
-				    memcmp(s, "identity", 8) != 0))
-					fail("its normalization is not the "
-					    "identity");
-				if ((g == 2 || g == 6) && wire == 2 && slen)
-					fail("it has normalization rules");
-				if (wire != 0)
-					continue;
-				if (g == 3)
-					dummy = v != 0;
-				else if (g == 4)
-					extra = v != 0;
-				else if (g == 5)
-					escape = v != 0;
-			}
+			read_piece(p, len, &m->pc[m->np++]);
+		} else if (f == 2) {
+			read_trainer(p, len, m);
+		} else if (f == 3) {
+			read_normalizer(p, len, m);
 		}
 	}
-	if (model_type != 2)
+	if (m->model_type != 2)
 		fail("it is not a BPE model");
-	if (extra)
+	if (m->extra)
 		fail("it removes extra white space");
-	if (suffix)
+	if (m->suffix)
 		fail("it treats white space as a suffix");
-	if (np == 0 || np >= TOKENIZER_SLOT_EMPTY)
+	if (m->np == 0 || m->np >= TOKENIZER_SLOT_EMPTY)
 		fail("no pieces, or too many");
+}
 
-	for (nslot = 1; nslot < 2 * np; nslot *= 2)
+/* The tables written beside the pieces. */
+struct index {
+	uint32_t *slot, byte_id[256], unk;
+	size_t nslot, total, maxlen;
+	unsigned char user_first[32];
+	uint64_t user_lens;
+};
+
+/* A byte piece e (<0xXX>) is the piece of that byte. */
+static void
+index_byte(const struct piece *e, uint32_t id, struct index *x)
+{
+	unsigned c;
+	char hex[7];
+
+	if (e->len != 6)
+		fail("a byte piece is not <0xXX>");
+	memcpy(hex, e->p, 6);
+	hex[6] = '\0';
+	if (sscanf(hex, "<0x%2X>", &c) != 1 || c > 255)
+		fail("a byte piece is not <0xXX>");
+	x->byte_id[c] = id;
+}
+
+/* Piece i of m into the hash table. */
+static void
+index_hash(const struct model *m, size_t i, struct index *x)
+{
+	const struct piece *e = &m->pc[i];
+	uint32_t h = tokenizer_table_hash(e->p, e->len);
+	size_t j;
+
+	for (j = h & (x->nslot - 1); x->slot[j] != TOKENIZER_SLOT_EMPTY;
+	    j = (j + 1) & (x->nslot - 1))
+		if (m->pc[x->slot[j]].len == e->len &&
+		    memcmp(m->pc[x->slot[j]].p, e->p, e->len) == 0)
+			fail("a piece is defined twice");
+	x->slot[j] = (uint32_t)i;
+}
+
+static void
+index_model(const struct model *m, struct index *x)
+{
+	size_t i;
+
+	memset(x, 0, sizeof(*x));
+	x->unk = UINT32_MAX;
+	for (x->nslot = 1; x->nslot < 2 * m->np; x->nslot *= 2)
 		;
-	slot = alloc(nslot * sizeof(*slot));
-	memset(slot, 0xff, nslot * sizeof(*slot));
-	user_first = alloc(32);
+	x->slot = alloc(x->nslot * sizeof(*x->slot));
+	memset(x->slot, 0xff, x->nslot * sizeof(*x->slot));
 	for (i = 0; i < 256; i++)
-		byte_id[i] = UINT32_MAX;
-	total = 0;
-	for (i = 0; i < np; i++) {
-		struct piece *e = &pc[i];
+		x->byte_id[i] = UINT32_MAX;
+	for (i = 0; i < m->np; i++) {
+		const struct piece *e = &m->pc[i];
 
-		total += e->len;
-		if (e->len > maxlen)
-			maxlen = e->len;
+		x->total += e->len;
+		if (e->len > x->maxlen)
+			x->maxlen = e->len;
 		switch (e->type) {
 		case SP_UNUSED:
 			fail("it has unused pieces");
 			break;
 		case SP_UNKNOWN:
-			unk = (uint32_t)i;
+			x->unk = (uint32_t)i;
 			break;
-		case SP_BYTE: {
-			unsigned x;
-			char hex[7];
-
-			if (e->len != 6)
-				fail("a byte piece is not <0xXX>");
-			memcpy(hex, e->p, 6);
-			hex[6] = '\0';
-			if (sscanf(hex, "<0x%2X>", &x) != 1 || x > 255)
-				fail("a byte piece is not <0xXX>");
-			byte_id[x] = (uint32_t)i;
+		case SP_BYTE:
+			index_byte(e, (uint32_t)i, x);
 			break;
-		}
 		case SP_USER_DEFINED:
 			if (e->len > 64)
 				fail("a user-defined piece is too long");
-			user_lens |= UINT64_C(1) << (e->len - 1);
-			user_first[e->p[0] >> 3] |= (unsigned char)(1 << (e->p[0] & 7));
+			x->user_lens |= UINT64_C(1) << (e->len - 1);
+			x->user_first[e->p[0] >> 3] |=
+			    (unsigned char)(1 << (e->p[0] & 7));
 			/* FALLTHROUGH */
 		case SP_NORMAL:
-			h = tokenizer_table_hash(e->p, e->len);
-			for (j = h & (nslot - 1); slot[j] != TOKENIZER_SLOT_EMPTY;
-			    j = (j + 1) & (nslot - 1))
-				if (pc[slot[j]].len == e->len &&
-				    memcmp(pc[slot[j]].p, e->p, e->len) == 0)
-					fail("a piece is defined twice");
-			slot[j] = (uint32_t)i;
+			index_hash(m, i, x);
 			break;
 		case SP_CONTROL:
 			break;
@@ -253,13 +323,83 @@ main(int argc, char **argv)
 			fail("a piece has an unknown type");
 		}
 	}
-	if (unk == UINT32_MAX)
+	if (x->unk == UINT32_MAX)
 		fail("it has no unknown piece");
-	if (byte_fallback)
+	if (m->byte_fallback)
 		for (i = 0; i < 256; i++)
-			if (byte_id[i] == UINT32_MAX)
+			if (x->byte_id[i] == UINT32_MAX)
 				fail("a byte piece is missing");
+}
 
+/* The pieces' bytes as one C string literal (gen_literal.h). */
+static void
+write_bytes(FILE *out, const struct model *m)
+{
+	size_t i, col = GEN_LITERAL_START;
+
+	for (i = 0; i < m->np; i++)
+		gen_literal_bytes(out, m->pc[i].p, m->pc[i].len, &col);
+	gen_literal_end(out, col);
+}
+
+static void
+write_tables(FILE *out, const char *symbol, const struct model *m,
+    const struct index *x)
+{
+	size_t i, total = 0;
+
+	fprintf(out, "\nstatic const uint32_t off[%zu] = {", m->np + 1);
+	for (i = 0; i <= m->np; i++) {
+		fprintf(out, "%s%zu,", i % 10 ? "" : "\n\t", total);
+		if (i < m->np)
+			total += m->pc[i].len;
+	}
+	/* Hexadecimal floats are exact. */
+	fprintf(out, "\n};\n\nstatic const float score[%zu] = {", m->np);
+	for (i = 0; i < m->np; i++)
+		fprintf(out, "%s%af,", i % 6 ? " " : "\n\t",
+		    (double)m->pc[i].score);
+	fprintf(out, "\n};\n\nstatic const unsigned char type[%zu] = {",
+	    m->np);
+	for (i = 0; i < m->np; i++)
+		fprintf(out, "%s%d,", i % 24 ? "" : "\n\t", m->pc[i].type);
+	fprintf(out, "\n};\n\nstatic const uint32_t slot[%zu] = {", x->nslot);
+	for (i = 0; i < x->nslot; i++)
+		fprintf(out, "%s%lu,", i % 8 ? "" : "\n\t",
+		    (unsigned long)x->slot[i]);
+	fprintf(out, "\n};\n\nconst struct tokenizer_sp %s = {\n"
+	    "\tbytes, off, score, type, slot,\n\t%zu, %zu, %zu, %lu,\n\t{",
+	    symbol, m->np, x->nslot - 1, x->maxlen, (unsigned long)x->unk);
+	for (i = 0; i < 256; i++)
+		fprintf(out, "%s%lu,", i % 10 ? "" : "\n\t\t",
+		    (unsigned long)x->byte_id[i]);
+	fprintf(out, "\n\t},\n\t{");
+	for (i = 0; i < 32; i++)
+		fprintf(out, "%s%u,", i % 16 ? "" : "\n\t\t",
+		    x->user_first[i]);
+	fprintf(out, "\n\t},\n\tUINT64_C(0x%llx),\n\t%s, %s, %s,\n};\n",
+	    (unsigned long long)x->user_lens, m->dummy ? "true" : "false",
+	    m->escape ? "true" : "false",
+	    m->byte_fallback ? "true" : "false");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct model m;
+	struct index x;
+	unsigned char *b;
+	size_t n;
+	FILE *out;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: spgen OUT.c SYMBOL MODEL.model\n");
+		return 2;
+	}
+	path = argv[3];
+	b = read_all(&n);
+	read_model(b, n, &m);
+	index_model(&m, &x);
 	if (!(out = fopen(argv[1], "w")))
 		fail("cannot write the output");
 	fprintf(out, "/* Generated by spgen from %s: do not edit. */\n"
@@ -267,65 +407,13 @@ main(int argc, char **argv)
 	    "#if defined(__GNUC__)\n"
 	    "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
 	    "#endif\n\n"
-	    "static const unsigned char bytes[%zu] =", path, total + 1);
-	/* As tokgen: three-digit octal escapes, '?' escaped (trigraphs). */
-	col = 80;
-	for (i = 0; i < np; i++)
-		for (j = 0; j < pc[i].len; j++) {
-			int c = pc[i].p[j];
-
-			if (col >= 72) {
-				fputs("\n\t\"", out);
-				col = 0;
-			}
-			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
-			    c != '?') {
-				putc(c, out);
-				col++;
-			} else {
-				fprintf(out, "\\%03o", c);
-				col += 4;
-			}
-			if (col >= 72)
-				putc('"', out);
-		}
-	fprintf(out, "%s;\n\nstatic const uint32_t off[%zu] = {",
-	    col < 72 ? "\"" : "", np + 1);
-	total = 0;
-	for (i = 0; i <= np; i++) {
-		fprintf(out, "%s%zu,", i % 10 ? "" : "\n\t", total);
-		if (i < np)
-			total += pc[i].len;
-	}
-	/* Hexadecimal floats are exact. */
-	fprintf(out, "\n};\n\nstatic const float score[%zu] = {", np);
-	for (i = 0; i < np; i++)
-		fprintf(out, "%s%af,", i % 6 ? " " : "\n\t",
-		    (double)pc[i].score);
-	fprintf(out, "\n};\n\nstatic const unsigned char type[%zu] = {", np);
-	for (i = 0; i < np; i++)
-		fprintf(out, "%s%d,", i % 24 ? "" : "\n\t", pc[i].type);
-	fprintf(out, "\n};\n\nstatic const uint32_t slot[%zu] = {", nslot);
-	for (i = 0; i < nslot; i++)
-		fprintf(out, "%s%lu,", i % 8 ? "" : "\n\t",
-		    (unsigned long)slot[i]);
-	fprintf(out, "\n};\n\nconst struct tokenizer_sp %s = {\n"
-	    "\tbytes, off, score, type, slot,\n\t%zu, %zu, %zu, %lu,\n\t{",
-	    argv[2], np, nslot - 1, maxlen, (unsigned long)unk);
-	for (i = 0; i < 256; i++)
-		fprintf(out, "%s%lu,", i % 10 ? "" : "\n\t\t",
-		    (unsigned long)byte_id[i]);
-	fprintf(out, "\n\t},\n\t{");
-	for (i = 0; i < 32; i++)
-		fprintf(out, "%s%u,", i % 16 ? "" : "\n\t\t", user_first[i]);
-	fprintf(out, "\n\t},\n\tUINT64_C(0x%llx),\n\t%s, %s, %s,\n};\n",
-	    (unsigned long long)user_lens, dummy ? "true" : "false",
-	    escape ? "true" : "false", byte_fallback ? "true" : "false");
+	    "static const unsigned char bytes[%zu] =", path, x.total + 1);
+	write_bytes(out, &m);
+	write_tables(out, argv[2], &m, &x);
 	if (fclose(out) != 0)
 		fail("cannot write the output");
 	free(b);
-	free(pc);
-	free(slot);
-	free(user_first);
+	free(m.pc);
+	free(x.slot);
 	return 0;
 }

@@ -19,8 +19,8 @@
  * placeholders as they are, and so is a macro that needs SillyTavern's
  * state or is given bad arguments; block errors (unclosed, stray, bad
  * include, include cycle) are errors at theirs.  Tokens are found by the
- * shared lexer (text/macro_lex.h).  It runs as a pass of the rewrite
- * stage (pipeline/rewrite.h).
+ * shared lexer (text/macro_lex.h).  It runs as a pass of the profile
+ * build's rewrite plan (pipeline/rewrite.h).
  *
  * Names are found through a hash map, so defining n variables and
  * expanding text of length m take O(n + m) time.  The variables, the map

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text/gen_literal.h"
 #include "text/tokenizer_table.h"
 
 struct tok {
@@ -120,100 +121,137 @@ read_merges(const char *path, const struct tok *tok, size_t ntok,
 	fclose(in);
 }
 
+/* The ranks of path (.tiktoken) into *t. */
+struct ranks {
+	struct tok *tok;
+	size_t ntok, first, total, maxlen;
+};
+
+static void
+read_ranks(const char *path, struct ranks *t)
+{
+	char line[4096], *sp, *end;
+	unsigned char buf[4096];
+	size_t cap = 1 << 18, i;
+	unsigned long rank;
+	long len;
+	FILE *in;
+
+	memset(t, 0, sizeof(*t));
+	t->first = SIZE_MAX;
+	if (!(in = fopen(path, "r")))
+		fail("cannot read", path);
+	t->tok = alloc(cap * sizeof(*t->tok));
+	while (fgets(line, sizeof(line), in)) {
+		if (!(sp = strchr(line, ' ')))
+			fail("no rank on a line of", path);
+		rank = strtoul(sp + 1, &end, 10);
+		if (end == sp + 1 || (*end != '\n' && *end != '\0'))
+			fail("bad rank in", path);
+		if ((len = unbase64(line, (size_t)(sp - line), buf)) <= 0)
+			fail("bad base64 in", path);
+		if (rank >= cap || rank >= TOKENIZER_RANK_MASK)
+			fail("rank too large in", path);
+		if (t->tok[rank].p)
+			fail("duplicate rank in", path);
+		t->tok[rank].p = alloc((size_t)len);
+		memcpy(t->tok[rank].p, buf, (size_t)len);
+		t->tok[rank].len = (size_t)len;
+		if (rank + 1 > t->ntok)
+			t->ntok = rank + 1;
+		if (rank < t->first)
+			t->first = rank;
+	}
+	if (ferror(in))
+		fail("cannot read", path);
+	fclose(in);
+	if (t->ntok == 0)
+		fail("no ranks in", path);
+	for (i = t->first; i < t->ntok; i++) {
+		if (!t->tok[i].p)
+			fail("a rank is missing in", path);
+		t->total += t->tok[i].len;
+		if (t->tok[i].len > t->maxlen)
+			t->maxlen = t->tok[i].len;
+	}
+}
+
+/* The ranks' hash table (at most half full: a miss, the common case
+ * while merging, then probes about two slots, and the tag usually
+ * spares the memcmp) and each single byte's rank. */
+static uint32_t *
+rank_slots(const char *path, const struct ranks *t, size_t *nslot,
+    uint32_t byte_rank[256])
+{
+	uint32_t *slot, h, r;
+	size_t i;
+
+	for (*nslot = 1; *nslot < 2 * t->ntok; *nslot *= 2)
+		;
+	slot = alloc(*nslot * sizeof(*slot));
+	memset(slot, 0xff, *nslot * sizeof(*slot));
+	for (i = 0; i < 256; i++)
+		byte_rank[i] = TOKENIZER_SLOT_EMPTY;
+	for (r = (uint32_t)t->first; r < t->ntok; r++) {
+		h = tokenizer_table_hash(t->tok[r].p, t->tok[r].len);
+		for (i = h & (*nslot - 1); slot[i] != TOKENIZER_SLOT_EMPTY;
+		    i = (i + 1) & (*nslot - 1))
+			;
+		slot[i] = (h >> TOKENIZER_RANK_BITS) << TOKENIZER_RANK_BITS | r;
+		if (t->tok[r].len == 1)
+			byte_rank[t->tok[r].p[0]] = r;
+	}
+	for (i = 0; i < 256; i++)
+		if (byte_rank[i] == TOKENIZER_SLOT_EMPTY)
+			fail("a single byte has no rank in", path);
+	return slot;
+}
+
+/* The merge rules' hash table, keyed by their pair. */
+static uint32_t *
+merge_slots(const char *path, const uint32_t *left, const uint32_t *right,
+    size_t nmerge, size_t *mslot)
+{
+	uint32_t *mtab, r;
+	size_t i;
+
+	for (*mslot = 1; *mslot < 2 * nmerge; *mslot *= 2)
+		;
+	mtab = alloc(*mslot * sizeof(*mtab));
+	memset(mtab, 0xff, *mslot * sizeof(*mtab));
+	for (r = 0; r < nmerge; r++) {
+		for (i = tokenizer_pair_hash(left[r], right[r]) &
+		    (*mslot - 1); mtab[i] != TOKENIZER_SLOT_EMPTY;
+		    i = (i + 1) & (*mslot - 1))
+			if (left[mtab[i]] == left[r] &&
+			    right[mtab[i]] == right[r])
+				fail("a duplicate merge rule in", path);
+		mtab[i] = r;
+	}
+	return mtab;
+}
+
 int
 main(int argc, char **argv)
 {
-	char line[4096], *sp, *end;
-	struct tok *tok;
-	size_t ntok = 0, cap = 1 << 18, total = 0, maxlen = 0, nslot, i, col;
-	size_t first = SIZE_MAX, nmerge = 0, mcap = 0, mslot = 0;
+	struct ranks t;
+	size_t nslot, i, col, nmerge = 0, mcap = 0, mslot = 0, total;
 	uint32_t *mleft = NULL, *mright = NULL, *mtab = NULL;
-	uint32_t *slot, h, r, byte_rank[256];
-	unsigned char buf[4096];
-	unsigned long rank;
-	long len;
-	FILE *in, *out;
+	uint32_t *slot, r, byte_rank[256];
+	FILE *out;
 
 	if (argc != 4 && argc != 5) {
 		fprintf(stderr, "usage: tokgen OUT.c SYMBOL RANKS.tiktoken "
 		    "[MERGES]\n");
 		return 2;
 	}
-	if (!(in = fopen(argv[3], "r")))
-		fail("cannot read", argv[3]);
-	tok = alloc(cap * sizeof(*tok));
-	while (fgets(line, sizeof(line), in)) {
-		if (!(sp = strchr(line, ' ')))
-			fail("no rank on a line of", argv[3]);
-		rank = strtoul(sp + 1, &end, 10);
-		if (end == sp + 1 || (*end != '\n' && *end != '\0'))
-			fail("bad rank in", argv[3]);
-		if ((len = unbase64(line, (size_t)(sp - line), buf)) <= 0)
-			fail("bad base64 in", argv[3]);
-		if (rank >= cap || rank >= TOKENIZER_RANK_MASK)
-			fail("rank too large in", argv[3]);
-		if (tok[rank].p)
-			fail("duplicate rank in", argv[3]);
-		tok[rank].p = alloc((size_t)len);
-		memcpy(tok[rank].p, buf, (size_t)len);
-		tok[rank].len = (size_t)len;
-		if (rank + 1 > ntok)
-			ntok = rank + 1;
-		if (rank < first)
-			first = rank;
-	}
-	if (ferror(in))
-		fail("cannot read", argv[3]);
-	fclose(in);
-	if (ntok == 0)
-		fail("no ranks in", argv[3]);
-	for (i = first; i < ntok; i++) {
-		if (!tok[i].p)
-			fail("a rank is missing in", argv[3]);
-		total += tok[i].len;
-		if (tok[i].len > maxlen)
-			maxlen = tok[i].len;
-	}
-
-	/* At most half full: a miss (the common case while merging) then
-	 * probes about two slots, and the tag usually spares the memcmp. */
-	for (nslot = 1; nslot < 2 * ntok; nslot *= 2)
-		;
-	slot = alloc(nslot * sizeof(*slot));
-	memset(slot, 0xff, nslot * sizeof(*slot));
-	for (i = 0; i < 256; i++)
-		byte_rank[i] = TOKENIZER_SLOT_EMPTY;
-	for (r = (uint32_t)first; r < ntok; r++) {
-		h = tokenizer_table_hash(tok[r].p, tok[r].len);
-		for (i = h & (nslot - 1); slot[i] != TOKENIZER_SLOT_EMPTY;
-		    i = (i + 1) & (nslot - 1))
-			;
-		slot[i] = (h >> TOKENIZER_RANK_BITS) << TOKENIZER_RANK_BITS | r;
-		if (tok[r].len == 1)
-			byte_rank[tok[r].p[0]] = r;
-	}
-	for (i = 0; i < 256; i++)
-		if (byte_rank[i] == TOKENIZER_SLOT_EMPTY)
-			fail("a single byte has no rank in", argv[3]);
+	read_ranks(argv[3], &t);
+	slot = rank_slots(argv[3], &t, &nslot, byte_rank);
 	if (argc == 5)
-		read_merges(argv[4], tok, ntok, first, &mleft, &mright,
+		read_merges(argv[4], t.tok, t.ntok, t.first, &mleft, &mright,
 		    &nmerge, &mcap);
-	if (nmerge) {
-		for (mslot = 1; mslot < 2 * nmerge; mslot *= 2)
-			;
-		mtab = alloc(mslot * sizeof(*mtab));
-		memset(mtab, 0xff, mslot * sizeof(*mtab));
-		for (r = 0; r < nmerge; r++) {
-			for (i = tokenizer_pair_hash(mleft[r], mright[r]) &
-			    (mslot - 1); mtab[i] != TOKENIZER_SLOT_EMPTY;
-			    i = (i + 1) & (mslot - 1))
-				if (mleft[mtab[i]] == mleft[r] &&
-				    mright[mtab[i]] == mright[r])
-					fail("a duplicate merge rule in",
-					    argv[4]);
-			mtab[i] = r;
-		}
-	}
+	if (nmerge)
+		mtab = merge_slots(argv[4], mleft, mright, nmerge, &mslot);
 
 	if (!(out = fopen(argv[1], "w")))
 		fail("cannot write", argv[1]);
@@ -222,42 +260,20 @@ main(int argc, char **argv)
 	    "#if defined(__GNUC__)\n"
 	    "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
 	    "#endif\n\n"
-	    "static const unsigned char bytes[%zu] =", argv[3], total + 1);
-	/* Octal escapes are always three digits, so a digit after one is
-	 * not swallowed; '?' is escaped because -std=c11 has trigraphs. */
-	col = 80;
-	for (r = 0; r < ntok; r++)
-		for (i = 0; i < tok[r].len; i++) {
-			int c = tok[r].p[i];
-
-			if (col >= 72) {
-				fputs("\n\t\"", out);
-				col = 0;
-			}
-			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
-			    c != '?') {
-				putc(c, out);
-				col++;
-			} else {
-				fprintf(out, "\\%03o", c);
-				col += 4;
-			}
-			if (col >= 72)
-				putc('"', out);
-		}
-	fprintf(out, "%s;\n\nstatic const uint32_t off[%zu] = {",
-	    col < 72 ? "\"" : "", ntok + 1);
+	    "static const unsigned char bytes[%zu] =", argv[3], t.total + 1);
+	col = GEN_LITERAL_START;
+	for (r = 0; r < t.ntok; r++)
+		gen_literal_bytes(out, t.tok[r].p, t.tok[r].len, &col);
+	gen_literal_end(out, col);
+	fprintf(out, "\nstatic const uint32_t off[%zu] = {", t.ntok + 1);
 	total = 0;
-	for (r = 0; r <= ntok; r++) {
+	for (r = 0; r <= t.ntok; r++) {
 		fprintf(out, "%s%zu,", r % 10 ? "" : "\n\t", total);
-		if (r < ntok)
-			total += tok[r].len;
+		if (r < t.ntok)
+			total += t.tok[r].len;
 	}
-	fprintf(out, "\n};\n\nstatic const uint32_t slot[%zu] = {", nslot);
-	for (i = 0; i < nslot; i++)
-		fprintf(out, "%s%lu,", i % 8 ? "" : "\n\t",
-		    (unsigned long)slot[i]);
 	fprintf(out, "\n};\n\n");
+	write_u32s(out, "slot", slot, nslot);
 	if (nmerge) {
 		write_u32s(out, "merge_left", mleft, nmerge);
 		write_u32s(out, "merge_right", mright, nmerge);
@@ -268,19 +284,19 @@ main(int argc, char **argv)
 	for (i = 0; i < 256; i++)
 		fprintf(out, "%s%lu,", i % 10 ? "" : "\n\t\t",
 		    (unsigned long)byte_rank[i]);
-	fprintf(out, "\n\t},\n\t%zu, %zu, %zu, %zu,\n", ntok, nslot - 1,
-	    maxlen, first);
+	fprintf(out, "\n\t},\n\t%zu, %zu, %zu, %zu,\n", t.ntok, nslot - 1,
+	    t.maxlen, t.first);
 	if (nmerge)
 		fprintf(out, "\tmerge_left, merge_right, merge_slot, %zu, %zu, "
-		    "%zu,\n", nmerge, mslot - 1, first + 256);
+		    "%zu,\n", nmerge, mslot - 1, t.first + 256);
 	else
 		fprintf(out, "\tNULL, NULL, NULL, 0, 0, 0,\n");
 	fprintf(out, "};\n");
 	if (fclose(out) != 0)
 		fail("cannot write", argv[1]);
-	for (i = 0; i < ntok; i++)
-		free(tok[i].p);
-	free(tok);
+	for (i = 0; i < t.ntok; i++)
+		free(t.tok[i].p);
+	free(t.tok);
 	free(slot);
 	free(mleft);
 	free(mright);

@@ -259,13 +259,13 @@ done:
 		}
 		put(preset_path, pre, np);
 		put(settings_path, set, ns);
-		if (preset_read(&run, preset_path, &p)) {
+		if (preset_read(&run, preset_path, NULL, &p)) {
 			const struct preset_prompt *pp = preset_find(p, "main");
 
 			if (pp)
 				(void)preset_triggered(pp, "normal");
 		}
-		if (settings_read(&run, settings_path, &st)) {
+		if (settings_read(&run, settings_path, NULL, &st)) {
 			struct wi_settings ws;
 			int64_t ctx;
 			struct regex_set rs;

@@ -377,7 +377,7 @@ read_card(const char *path)
 	struct card *c = NULL;
 
 	capture();
-	card_read(&run, path, &c);
+	card_read(&run, path, NULL, &c);
 	release();
 	return c;
 }

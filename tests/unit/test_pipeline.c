@@ -135,26 +135,28 @@ static void
 plug_in(void)
 {
 	static const struct rewrite_pass up = { "upper", ENTRY_TEMPLATE,
-		upper, NULL };
-	static const struct rewrite_pass dp = { "depth", 0, NULL, depth };
+		upper, NULL, NULL, 0 };
+	static const struct rewrite_pass dp = { "depth", 0, NULL, depth,
+		NULL, 0 };
 	static const struct rewrite_pass *const passes[] = {
 		&rewrite_placeholders, &up, &rewrite_tidy, &dp };
 	const struct rewrite_plan plan = { passes, LEN(passes) };
 	struct run run;
 	struct tvars vars;
-	struct rewrite_ctx cx = { &run, NULL, &vars };
+	struct rewrite_profile px;
 	struct entry *e;
 	struct message m[2];
 	struct chat c;
 
 	run_init(&run);
 	template_vars_init(&run, &vars);
+	rewrite_profile_init(&px, &run, NULL, &vars);
 	template_var(&run, &vars, "x", "value", 5, NULL, span_make(0, 0));
 	e = entry_new(&run.arena, "k", "inject");
 	entry_set_raw(&run.arena, e, "  say {{x}} ", 12, 0, span_make(0, 0),
 	    false);
 	e->rewrite = ENTRY_TEMPLATE | ENTRY_TIDY;
-	CHECK(rewrite_entries(&cx, &plan, &e, 1));
+	CHECK(rewrite_entries(&px.cx, &plan, &e, 1));
 	CHECK_INT(e->nstages, 3);
 	CHECK_STR(str(&run, &e->stages[0]), "  say value ");
 	CHECK_STR(str(&run, &e->stages[1]), "  SAY VALUE ");
@@ -166,7 +168,7 @@ plug_in(void)
 	m[0].len = m[1].len = 4;
 	c.msgs = m;
 	c.n = 2;
-	CHECK(rewrite_messages(&cx, &plan, &c));
+	CHECK(rewrite_messages(&px.cx, &plan, &c));
 	CHECK_INT(ndepths, 2);
 	CHECK_INT(depths[0], 1);
 	CHECK_INT(depths[1], 0);

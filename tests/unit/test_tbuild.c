@@ -13,6 +13,7 @@
 #include "diag/run.h"
 #include "prompt/chat.h"
 #include "tavern/tbuild.h"
+#include "tavern/tbuild_int.h"
 #include "tavern/titem.h"
 #include "world/wi.h"
 #include "check.h"
@@ -45,6 +46,7 @@ main(void)
 	static const char *const worlds[] = { "unit/tavern/world.json" };
 	static const char *const regex[] = { "unit/tavern/regex.json" };
 	struct tavern_input in;
+	struct tavern_files f;
 	struct run run;
 	struct chat c;
 	const struct node *meta;
@@ -64,7 +66,7 @@ main(void)
 	in.worlds_active = true;
 	in.regex = regex;
 	in.nregex = 1;
-	CHECK(tavern_build(&run, &in, &c));
+	CHECK(tavern_read(&run, &in, &f) && tavern_build(&run, &in, &f, &c));
 	CHECK_INT(run.diag.errors, 0);
 
 	/* The scripts: the --regex file's four, nothing else in scope. */
@@ -119,6 +121,13 @@ main(void)
 		CHECK_STR(c.items->items[c.items->msg_items[17][0]].id,
 		    "authorsNote");
 	}
+	/* The dialect's plan: each pass records the item stage it is
+	 * named for. */
+	CHECK_STR(item_stage_name(tb_pass_regex_pre.stage),
+	    tb_pass_regex_pre.name);
+	CHECK_STR(item_stage_name(tb_pass_macros.stage), tb_pass_macros.name);
+	CHECK_STR(item_stage_name(tb_pass_regex_post.stage),
+	    tb_pass_regex_post.name);
 	run_free(&run);
 	return check_done("test_tbuild");
 }

@@ -65,6 +65,7 @@ main(void)
 {
 	struct tavern_entry e[6];
 	struct tavern_input in;
+	struct tavern_files f;
 	const struct item *it;
 	struct run run;
 	struct chat c;
@@ -99,7 +100,7 @@ main(void)
 	run_init(&run);
 	memset(&c, 0, sizeof(c));
 	setup(&in, e, 6);
-	CHECK(tavern_build(&run, &in, &c));
+	CHECK(tavern_read(&run, &in, &f) && tavern_build(&run, &in, &f, &c));
 	CHECK_INT(run.diag.errors, 0);
 
 	/* System entries: one prompt right after main, joined; the anchored
@@ -125,7 +126,7 @@ main(void)
 	it = item(&c, "persona");
 	CHECK(it != NULL);
 	if (it) {
-		CHECK_STR(it->source, "profile");
+		CHECK_STR(item_source_name(it->source), "profile");
 		CHECK_INT(it->message, own);
 		CHECK_STR(it->note, "after main");
 	}
@@ -146,7 +147,7 @@ main(void)
 	memset(&c, 0, sizeof(c));
 	e[2].anchor = "charDescripton";
 	setup(&in, e, 3);
-	CHECK(!tavern_build(&run, &in, &c));
+	CHECK(tavern_read(&run, &in, &f) && !tavern_build(&run, &in, &f, &c));
 	CHECK_INT(run.diag.errors, 1);
 	run_free(&run);
 	return check_done("test_tbuild_own");
