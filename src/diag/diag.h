@@ -284,7 +284,7 @@ enum diag_level {
 	/* tavern: SillyTavern presets, settings, assembly */ \
 	X(MSG_TAVERN_NOT_OBJECT, "%s must be a JSON object, not %s") \
 	X(MSG_TAVERN_WRONG_TYPE, "'%s' must be %s, not %s") \
-	X(MSG_TAVERN_UNKNOWN_PROMPT, "prompt_order names '%s', which is not one of the preset's prompts") \
+	X(MSG_TAVERN_UNKNOWN_PROMPT, "prompt_order names '%s', which is not one of the preset's prompts: skipped, as SillyTavern skips it") \
 	X(MSG_TAVERN_NAMES_BEHAVIOR, "unknown names_behavior %s (expected -1, 0, 1 or 2)") \
 	X(MSG_TAVERN_POST_PROCESSING, "unknown custom_prompt_post_processing '%s' (expected merge, semi, strict or single)") \
 	X(MSG_TAVERN_TYPE, "unknown generation type '%s' (expected normal, continue, impersonate, swipe, regenerate or quiet)") \
@@ -305,6 +305,7 @@ enum diag_level {
 	X(MSG_GROUP_NEEDS, "--speaker needs a group chat (--group FILE or [tavern] group)") \
 	X(MSG_TAVERN_YAML_BODY, "%s is not YAML: SillyTavern ignores it, and so does strata") \
 	X(MSG_TAVERN_BIAS_TOKENIZER, "logit_bias: model %s is tokenized with SillyTavern's %s tokenizer, which strata does not have: no logit_bias is sent") \
+	X(MSG_TAVERN_NOT_NUMBER, "%s is a string that is not a number: SillyTavern sends null, strata leaves it out") \
 	X(MSG_TAVERN_STOPS, "custom_stopping_strings is not a JSON array: SillyTavern sends no stopping strings then, and neither does strata") \
 	X(MSG_TAVERN_BUDGET, "the prompts that must be sent need %zu tokens, more than the budget of %ld (openai_max_context - openai_max_tokens - 3)") \
 	/* tavern stages: debug --stage (emit/emit_tavern.c) */ \
@@ -405,7 +406,8 @@ enum diag_level {
 	X(MSG_WI_WRONG_TYPE, "'%s' must be %s, not %s (%s)") \
 	X(MSG_WI_NOT_WORLD, "a world file must be a JSON object with \"entries\", not %s") \
 	X(MSG_WI_NO_ENTRIES, "no \"entries\": neither a world file nor a character_book") \
-	X(MSG_WI_EMPTY_KEY, "uid %lld: %s key %zu is empty after trimming and never matches") \
+	X(MSG_WI_EMPTY_KEY, "uid %lld: %s key %zu is empty and never matches") \
+	X(MSG_WI_BLANK_KEY, "uid %lld: %s key %zu is only white space and matches every text (SillyTavern looks for the empty string)") \
 	X(MSG_WI_BAD_REGEX, "uid %lld: regex key '%s' does not compile (%s at offset %zu); SillyTavern matches it as plain text") \
 	X(MSG_WI_WORD_EDGE, "uid %lld: key '%s' starts or ends with a non-word character; as a whole-word key it needs one more non-word character beside it") \
 	X(MSG_WI_DUP_UID, "duplicate uid %lld: timed effects and debug views cannot tell the entries apart") \

@@ -387,6 +387,8 @@ emit_openai_message(struct run *run, const struct chat *c, size_t *ip,
 	}
 	if (x && x->call_id)
 		tree_put(a, o, "tool_call_id", tree_str(a, x->call_id));
+	if (x && x->flag)
+		tree_put(a, o, x->flag, tree_bool(a, true));
 	return o;
 }
 

@@ -239,6 +239,12 @@ provider_shape(struct shape *sh, struct slist *l, bool claude)
 		    "\xe2\x80\x8b", it);
 		push(sh, l, &m);
 	}
+	/* With extended thinking Claude takes no prefill: SillyTavern
+	 * sends the last message as the user's when it is the
+	 * assistant's. */
+	if (claude && q->claude_budget && l->n &&
+	    l->v[l->n - 1].role == ROLE_ASSISTANT)
+		l->v[l->n - 1].role = ROLE_USER;
 	if (!claude) {
 		/* Join each role's run after the system prompt. */
 		struct slist rest = { l->v + lead, l->n - lead, l->n - lead };
@@ -274,18 +280,41 @@ names_in_text(struct shape *sh, struct slist *l)
 
 /* The preset's Claude samplers; the Claude models SillyTavern limits
  * (Opus 4.1 and 4.5, Sonnet 4.5, Haiku 4.5) take temperature or top_p,
- * not both: top_p when it is below 1, else temperature. */
+ * not both: top_p when it is below 1, else temperature.  With extended
+ * thinking none of temperature, top_p, top_k, and max_tokens at least
+ * 1025 (1024 more when it was not). */
 static const struct node *
 claude_params(struct shape *sh)
 {
 	static const char *const limited[] = { "claude-opus-4-1",
 		"claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5" };
+	static const char *const sampling[] = { "temperature", "top_p",
+		"top_k" };
 	const char *model = sh->c->model;
 	const struct node *b = sh->q->body_claude, *tp;
 	const char *drop;
-	struct node *out;
+	struct node *out, *th;
 	size_t i;
 
+	if (sh->q->claude_budget) {
+		out = tree_copy(sh->a, b);
+		tp = tree_get(out, "max_tokens");
+		if (tp && tp->kind == NODE_INT && tp->u.i <= 1024)
+			tree_put(sh->a, out, "max_tokens", tree_int(sh->a,
+			    tp->u.i + 1024));
+		for (i = 0; i < LEN(sampling); i++)
+			tree_remove(sh->a, out, sampling[i],
+			    strlen(sampling[i]));
+		th = tree_get(out, "anthropic");
+		if (!th)
+			th = tree_put(sh->a, out, "anthropic",
+			    tree_table(sh->a));
+		th = tree_put(sh->a, th, "thinking", tree_table(sh->a));
+		tree_put(sh->a, th, "type", tree_str(sh->a, "enabled"));
+		tree_put(sh->a, th, "budget_tokens", tree_int(sh->a,
+		    sh->q->claude_budget));
+		return out;
+	}
 	for (i = 0; i < LEN(limited) && !(model && strncmp(model, limited[i],
 	    strlen(limited[i])) == 0); i++)
 		;
@@ -317,15 +346,16 @@ responses_params(struct shape *sh)
 
 /* The samplers b with the custom stopping strings as "stop" (strata's
  * name; each emitter writes its provider's), as SillyTavern sends them:
- * the first 4 for an OpenAI-compatible source, all for Claude, and for
- * Google those of the first 5 that are 1 to 16 UTF-16 units long. */
+ * the first 4 for an OpenAI-compatible source (all for Mistral), all
+ * for Claude, and for Google those of the first 5 that are 1 to 16
+ * UTF-16 units long. */
 static const struct node *
 with_stops(struct shape *sh, const struct node *b)
 {
 	const struct item_request *q = sh->q;
 	enum out_format f = sh->c->format;
-	size_t max = f == FORMAT_ANTHROPIC ? SIZE_MAX : f == FORMAT_GEMINI ?
-	    5 : 4, i, u;
+	size_t max = f == FORMAT_ANTHROPIC || q->all_stops ? SIZE_MAX :
+	    f == FORMAT_GEMINI ? 5 : 4, i, u;
 	struct node *out, *list;
 
 	/* The Responses API has no stop strings; the views show them as

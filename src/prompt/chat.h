@@ -86,6 +86,10 @@ struct message_extra {
 	const char *reasoning;
 	size_t reasoning_len;
 	const struct node *replay;
+	/* ROLE_ASSISTANT, the last message: a property the OpenAI-compatible
+	 * body sets true on it, for a server that continues the message
+	 * rather than answering it (DeepSeek's "prefix"), or NULL. */
+	const char *flag;
 };
 
 struct message {

@@ -131,6 +131,9 @@ struct item_request {
 	 * sends it for the model (logit bias, reasoning effort, verbosity),
 	 * Claude's and Google's. */
 	const struct node *body, *body_model, *body_claude, *body_google;
+	/* Claude's extended thinking budget_tokens for the model, 0 for
+	 * none. */
+	int64_t claude_budget;
 	/* The tokenizer family body_model's logit_bias needed and strata
 	 * lacks (no logit_bias is in it), or NULL: a warning when it is
 	 * sent. */
@@ -139,6 +142,7 @@ struct item_request {
 	 * so. */
 	const char *const *stops;
 	size_t nstops;
+	bool all_stops;                 /* the source takes them all, not 4 */
 	/* The connection's custom_include_body and custom_exclude_body
 	 * (YAML text, "" for none). */
 	const char *include_body, *exclude_body;

@@ -1,5 +1,6 @@
 #include "tavern/card.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +514,15 @@ card_depth_prompt(const struct card *card, struct card_depth_prompt *dp)
 	else if (d && d->kind == NODE_FLOAT && d->u.f >= 0 &&
 	    d->u.f < 1e15 && d->u.f == floor(d->u.f))
 		dp->depth = (int64_t)d->u.f;
+	else if (d && d->kind == NODE_STRING) {
+		/* SillyTavern takes Number() of it: "2" is 2. */
+		char *end;
+		long long v = strtoll(d->u.str.s, &end, 10);
+
+		if (end != d->u.str.s && *end == '\0' && v >= 0 &&
+		    isdigit((unsigned char)d->u.str.s[0]))
+			dp->depth = v;
+	}
 	role = tree_get(n, "role");
 	if (role && role->kind == NODE_STRING &&
 	    (strcmp(role->u.str.s, "user") == 0 ||

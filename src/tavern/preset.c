@@ -1,5 +1,7 @@
 #include "tavern/preset.h"
 
+#include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +81,9 @@ read_prompt(struct run *run, const struct node *o, struct preset_prompt *pp)
 	ok &= field_bool(run, o, "forbid_overrides", false,
 	    &pp->forbid_overrides);
 	ok &= field_int(run, o, "injection_position", 0, &pos);
-	pp->in_chat = pos == 1;
+	/* SillyTavern compares with the number 1: "1" stays relative. */
+	pp->in_chat = pos == 1 && tree_get(o, "injection_position")->kind !=
+	    NODE_STRING;
 	pp->has_depth = tree_get(o, "injection_depth") &&
 	    tree_get(o, "injection_depth")->kind != NODE_NULL;
 	ok &= field_int(run, o, "injection_depth", 4, &pp->depth);
@@ -165,12 +169,13 @@ read_order(struct run *run, struct preset *p, const struct node *list)
 		p->order[p->norder].prompt = preset_find(p, id);
 		p->order[p->norder].enabled = en;
 		if (!p->order[p->norder].prompt) {
+			/* SillyTavern skips it (a prompt deleted, its
+			 * order entry left behind). */
 			const struct node *v = tree_get(e, "identifier");
 
-			diag_error(run, run_source(run, v ? v->src : e->src),
-			    v ? v->span : e->span, MSG_TAVERN_UNKNOWN_PROMPT,
-			    id);
-			ok = false;
+			diag_warning(run, run_source(run, v ? v->src :
+			    e->src), v ? v->span : e->span,
+			    MSG_TAVERN_UNKNOWN_PROMPT, id);
 			continue;
 		}
 		p->norder++;
@@ -178,14 +183,64 @@ read_order(struct run *run, struct preset *p, const struct node *list)
 	return ok;
 }
 
+/* The body's seed, taken out of it (from the body or its own table,
+ * where a seed written as a string is), or NULL. */
+static const struct node *
+take_seed(struct arena *a, struct node *body)
+{
+	struct node *own = tree_get(body, "openai");
+	const struct node *v = tree_get(body, "seed");
+
+	if (v)
+		tree_remove(a, body, "seed", 4);
+	else if (own && (v = tree_get(own, "seed")))
+		tree_remove(a, own, "seed", 4);
+	return v;
+}
+
+/* The body's own "openai" table (fields sent as written), made when
+ * missing. */
+static struct node *
+own_table(struct arena *a, struct node *body)
+{
+	struct node *t = tree_get(body, "openai");
+
+	return t ? t : tree_put(a, body, "openai", tree_table(a));
+}
+
 static void
 copy_number(struct run *run, struct node *body, const struct node *root,
     const char *from, const char *to)
 {
-	const struct node *v = field_number(root, from);
+	const struct node *v = field_number(root, from), *s;
+	const char *b, *e;
+	char *end, *text;
+	double d;
 
-	if (v)
+	if (v) {
 		tree_put(&run->arena, body, to, tree_copy(&run->arena, v));
+		return;
+	}
+	/* A number written as a string: SillyTavern's Number() of it
+	 * (blank is 0). */
+	s = tree_get(root, from);
+	if (!s || s->kind != NODE_STRING)
+		return;
+	for (b = s->u.str.s; *b && strchr(" \t\n\r\f\v", *b); b++)
+		;
+	for (e = b + strlen(b); e > b && strchr(" \t\n\r\f\v", e[-1]); e--)
+		;
+	text = arena_strndup(&run->arena, b, (size_t)(e - b));
+	d = *text ? strtod(text, &end) : 0;
+	if (*text && (*end || !isfinite(d) || !(isdigit((unsigned char)
+	    text[*text == '-' || *text == '+']) || text[*text == '-' ||
+	    *text == '+'] == '.'))) {
+		diag_warning(run, run_source(run, s->src), s->span,
+		    MSG_TAVERN_NOT_NUMBER, from);
+		return;
+	}
+	tree_put(&run->arena, body, to, d == floor(d) && fabs(d) < 9e15 ?
+	    tree_int(&run->arena, (int64_t)d) : tree_float(&run->arena, d));
 }
 
 /* What SillyTavern 1.15 sends Claude and Google from the preset: no
@@ -309,8 +364,17 @@ preset_read(struct run *run, const char *path, const struct node *named,
 		ok = false;
 	}
 	p->names = (enum preset_names)names;
+	/* Older presets: names_in_completion true (exactly) means names
+	 * in the completion, whatever names_behavior says, and "claude"
+	 * post-processing is merge, as SillyTavern migrates them on
+	 * selecting the preset. */
+	v = tree_get(p->root, "names_in_completion");
+	if (v && v->kind == NODE_BOOL && v->u.b)
+		p->names = PRESET_NAMES_COMPLETION;
 	ok &= field_str(run, p->root, "custom_prompt_post_processing", "",
 	    &post);
+	if (strcmp(post, "claude") == 0)
+		post = "merge";
 	if (strncmp(post, "merge", 5) == 0)
 		p->post = PRESET_POST_MERGE;
 	else if (strncmp(post, "semi", 4) == 0)
@@ -356,7 +420,15 @@ preset_read(struct run *run, const char *path, const struct node *named,
 	 * source; fields the preset lacks stay absent. */
 	p->body = tree_table(a);
 	copy_number(run, p->body, p->root, "temperature", "temperature");
-	tree_put(a, p->body, "max_tokens", tree_int(a, p->max_tokens));
+	/* max_tokens and seed go out as the preset has them: a number in
+	 * a string stays a string (SillyTavern passes both on as read). */
+	v = tree_get(p->root, "openai_max_tokens");
+	if (v && v->kind == NODE_STRING)
+		tree_put(a, own_table(a, p->body), "max_tokens",
+		    tree_copy(a, v));
+	else
+		tree_put(a, p->body, "max_tokens", tree_int(a,
+		    p->max_tokens));
 	tree_put(a, p->body, "stream", tree_bool(a, false));
 	copy_number(run, p->body, p->root, "presence_penalty",
 	    "presence_penalty");
@@ -365,7 +437,10 @@ preset_read(struct run *run, const char *path, const struct node *named,
 	copy_number(run, p->body, p->root, "top_p", "top_p");
 	if (!field_int(run, p->root, "seed", -1, &seed))
 		return false;
-	if (seed >= 0)
+	v = tree_get(p->root, "seed");
+	if (seed >= 0 && v && v->kind == NODE_STRING)
+		tree_put(a, own_table(a, p->body), "seed", tree_copy(a, v));
+	else if (seed >= 0)
 		tree_put(a, p->body, "seed", tree_int(a, seed));
 	return other_providers(run, p, seed) && (*out = p, true);
 }
@@ -604,6 +679,212 @@ logit_bias(struct run *run, const struct preset *p,
 	return out;
 }
 
+static bool
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* A preset field, else settings.json's oai_settings one (any kind). */
+static const struct node *
+setting_node(const struct preset *p, const struct node *settings,
+    const char *key)
+{
+	const struct node *v = tree_get(p->root, key), *oai;
+
+	if (!v && settings && (oai = tree_get(settings, "oai_settings")))
+		v = tree_get(oai, key);
+	return v;
+}
+
+/* Google's thinking budget for the reasoning effort e and max_tokens
+ * n, as SillyTavern 1.15's server computes it by model family: a
+ * number (*level NULL), a level (*level set), or neither (false). */
+static bool
+google_budget(const char *m, const char *e, int64_t n, int64_t *budget,
+    const char **level)
+{
+	static const char *const efforts[] = { "low", "medium", "high",
+		"max" };
+	static const int64_t den[] = { 10, 4, 2, 1 };
+	bool g3pro = strstr(m, "gemini-3-pro") != NULL;
+	int64_t b = 0, lo, hi;
+	size_t i;
+
+	*level = NULL;
+	if (g3pro || strstr(m, "gemini-3-flash")) {
+		if (strcmp(e, "min") == 0)
+			*level = g3pro ? "low" : "minimal";
+		else if (strcmp(e, "low") == 0 || strcmp(e, "medium") == 0)
+			*level = g3pro ? "low" : e;
+		else if (strcmp(e, "high") == 0 || strcmp(e, "max") == 0)
+			*level = "high";
+		return *level != NULL;
+	}
+	if (strstr(m, "flash-lite"))
+		lo = 512, hi = 24576;
+	else if (strstr(m, "flash"))
+		lo = 0, hi = 24576;
+	else if (strstr(m, "pro"))
+		lo = 128, hi = 32768;
+	else
+		return false;
+	if (strcmp(e, "auto") == 0) {
+		*budget = -1;
+		return true;
+	}
+	if (strcmp(e, "min") == 0) {
+		*budget = lo == 512 ? 0 : lo;
+		return true;
+	}
+	for (i = 0; i < LEN(efforts); i++)
+		if (strcmp(e, efforts[i]) == 0)
+			b = n / den[i];
+	*budget = b < lo ? lo : b > hi ? hi : b;
+	return true;
+}
+
+struct node *
+preset_google_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model)
+{
+	struct arena *a = &run->arena;
+	struct node *out, *own, *tc;
+	const struct node *st = setting_node(p, settings, "show_thoughts");
+	const char *effort = setting_str(p, settings, "reasoning_effort",
+	    "auto"), *level;
+	bool thoughts = st ? st->kind == NODE_BOOL ? st->u.b :
+	    st->kind != NODE_NULL : true;
+	int64_t budget = 0;
+
+	if (!model)
+		model = "";
+	/* Thinking models: gemini-2.5-flash and -pro (not the image
+	 * ones), gemini-3-flash and -pro. */
+	if (!((strncmp(model, "gemini-2.5-flash", 16) == 0 ||
+	    strncmp(model, "gemini-2.5-pro", 14) == 0) &&
+	    !ends_with(model, "-image") && !ends_with(model,
+	    "-image-preview")) && strncmp(model, "gemini-3-flash", 14) &&
+	    strncmp(model, "gemini-3-pro", 12))
+		return p->body_google;
+	out = tree_copy(a, p->body_google);
+	own = tree_get(out, "gemini");
+	if (!own)
+		own = tree_put(a, out, "gemini", tree_table(a));
+	tc = tree_put(a, own, "thinkingConfig", tree_table(a));
+	if (google_budget(model, effort, p->max_tokens, &budget, &level)) {
+		if (!level && budget == 0 && strcmp(preset_source(settings),
+		    "vertexai") == 0)
+			thoughts = false;
+		tree_put(a, tc, "includeThoughts", tree_bool(a, thoughts));
+		if (level)
+			tree_put(a, tc, "thinkingLevel", tree_str(a, level));
+		else
+			tree_put(a, tc, "thinkingBudget", tree_int(a, budget));
+	} else
+		tree_put(a, tc, "includeThoughts", tree_bool(a, thoughts));
+	return out;
+}
+
+int64_t
+preset_claude_budget(const struct preset *p, const struct node *settings,
+    const char *model)
+{
+	static const char *const thinking[] = { "claude-3-7",
+		"claude-opus-4", "claude-sonnet-4", "claude-haiku-4-5" };
+	static const struct { const char *e; double f; } part[] = {
+		{ "low", 0.1 }, { "medium", 0.25 }, { "high", 0.5 },
+		{ "max", 0.95 } };
+	const char *e = setting_str(p, settings, "reasoning_effort", "auto");
+	double b = 0;
+	size_t i;
+
+	for (i = 0; i < LEN(thinking) && !(model && strncmp(model,
+	    thinking[i], strlen(thinking[i])) == 0); i++)
+		;
+	if (i == LEN(thinking) || strcmp(e, "auto") == 0)
+		return 0;
+	if (strcmp(e, "min") == 0)
+		b = 1024;
+	for (i = 0; i < LEN(part); i++)
+		if (strcmp(e, part[i].e) == 0)
+			b = floor((double)p->max_tokens * part[i].f);
+	return b < 1024 ? 1024 : b > 21333 ? 21333 : (int64_t)b;
+}
+
+const char *
+preset_source(const struct node *settings)
+{
+	const struct node *oai = settings ?
+	    tree_get(settings, "oai_settings") : NULL;
+	const struct node *v = oai ?
+	    tree_get(oai, "chat_completion_source") : NULL;
+
+	return v && v->kind == NODE_STRING ? v->u.str.s : "custom";
+}
+
+/* What SillyTavern 1.15 strips for an OpenAI source's model name
+ * (its client, for the o-series and gpt-5 names). */
+enum strip {
+	STRIP_MAXTOK = 1,       /* max_tokens sent as max_completion_tokens */
+	STRIP_SAMPLING = 2,     /* no temperature, top_p */
+	STRIP_PENALTIES = 4,    /* no presence_penalty, frequency_penalty */
+	STRIP_BIAS_STOP = 8,    /* no logit_bias, stop */
+};
+
+static unsigned
+openai_strip(const char *m)
+{
+	unsigned all = STRIP_MAXTOK | STRIP_SAMPLING | STRIP_PENALTIES |
+	    STRIP_BIAS_STOP;
+
+	if (strncmp(m, "o1", 2) == 0 || strncmp(m, "o3", 2) == 0 ||
+	    strncmp(m, "o4", 2) == 0)
+		return all;
+	if (strstr(m, "gpt-5")) {
+		if (strstr(m, "gpt-5-chat-latest"))
+			return STRIP_MAXTOK;
+		if ((strstr(m, "gpt-5.1") || strstr(m, "gpt-5.2")) &&
+		    !strstr(m, "chat-latest"))
+			return STRIP_MAXTOK | STRIP_PENALTIES |
+			    STRIP_BIAS_STOP;
+		return all;
+	}
+	if (strstr(m, "gpt") && strstr(m, "vision"))
+		return STRIP_BIAS_STOP;
+	return 0;
+}
+
+/* And for xAI's (its client again): grok-3-mini takes no penalties
+ * nor stop, grok-4 and grok-code no penalties and, but for
+ * grok-4-fast-non-reasoning, no stop. */
+static unsigned
+xai_strip(const char *m)
+{
+	if (strstr(m, "grok-3-mini"))
+		return STRIP_PENALTIES | STRIP_BIAS_STOP;
+	if (strstr(m, "grok-4") || strstr(m, "grok-code"))
+		return STRIP_PENALTIES | (strstr(m,
+		    "grok-4-fast-non-reasoning") ? 0 : STRIP_BIAS_STOP);
+	return 0;
+}
+
+bool
+preset_source_stops(const struct node *settings, const char *model)
+{
+	const char *src = preset_source(settings);
+
+	if (!model)
+		model = "";
+	if (strcmp(src, "openai") == 0)
+		return !(openai_strip(model) & STRIP_BIAS_STOP);
+	if (strcmp(src, "xai") == 0)
+		return !(xai_strip(model) & STRIP_BIAS_STOP);
+	return true;
+}
+
 struct node *
 preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
@@ -614,18 +895,71 @@ preset_model_body(struct run *run, const struct preset *p,
 	const char *effort = setting_str(p, settings, "reasoning_effort",
 	    "auto");
 	const char *verb = setting_str(p, settings, "verbosity", "auto");
+	const char *src = preset_source(settings);
+	bool openai = strcmp(src, "openai") == 0;
+	bool deepseek = strcmp(src, "deepseek") == 0;
+	bool mistral = strcmp(src, "mistralai") == 0;
+	bool xai = strcmp(src, "xai") == 0;
+	unsigned strip;
+	const struct node *v;
 
 	if (!model)
 		model = "";
+	strip = openai ? openai_strip(model) : xai ? xai_strip(model) : 0;
 	/* Fields strata does not translate go in params' own "openai"
 	 * table, sent as written. */
-#define OWN() (own ? own : (own = tree_put(a, out, "openai", tree_table(a))))
+#define OWN() (own ? own : (own = own_table(a, out)))
 	*missing = NULL;
-	if ((bias = logit_bias(run, p, settings, model, missing)))
+	if (deepseek) {
+		/* DeepSeek: no seed, bias, effort nor verbosity; a top_p
+		 * of 0 is sent as Number.EPSILON. */
+		take_seed(a, out);
+		v = tree_get(out, "top_p");
+		if (v && (v->kind == NODE_INT ? v->u.i == 0 :
+		    v->kind == NODE_FLOAT && v->u.f == 0))
+			tree_put(a, out, "top_p", tree_float(a, DBL_EPSILON));
+		return out;
+	}
+	if (mistral) {
+		/* Mistral: the seed is random_seed, safe_prompt false. */
+		v = take_seed(a, out);
+		tree_put(a, OWN(), "safe_prompt", tree_bool(a, false));
+		if (v)
+			tree_put(a, OWN(), "random_seed", tree_copy(a, v));
+		return out;
+	}
+	if (strip & STRIP_MAXTOK) {
+		v = tree_get(out, "max_tokens");
+		tree_remove(a, out, "max_tokens", 10);
+		if (v)
+			tree_put(a, OWN(), "max_completion_tokens",
+			    tree_copy(a, v));
+	}
+	if (strip & STRIP_SAMPLING) {
+		tree_remove(a, out, "temperature", 11);
+		tree_remove(a, out, "top_p", 5);
+	}
+	if (strip & STRIP_PENALTIES) {
+		tree_remove(a, out, "presence_penalty", 16);
+		tree_remove(a, out, "frequency_penalty", 17);
+	}
+	if (xai) {
+		/* xAI: no bias; the effort, only for grok-3-mini, is high
+		 * or low. */
+		if (strcmp(effort, "auto") && *effort &&
+		    strstr(model, "grok-3-mini"))
+			tree_put(a, OWN(), "reasoning_effort", tree_str(a,
+			    strcmp(effort, "high") == 0 ||
+			    strcmp(effort, "max") == 0 ? "high" : "low"));
+		return out;
+	}
+	if (!(strip & STRIP_BIAS_STOP) &&
+	    (bias = logit_bias(run, p, settings, model, missing)))
 		tree_put(a, OWN(), "logit_bias", bias);
 	if (strcmp(effort, "auto") && *effort && effort_model(model))
 		tree_put(a, OWN(), "reasoning_effort", tree_str(a,
-		    strcmp(effort, "min") == 0 ? "low" :
+		    strcmp(effort, "min") == 0 ? (openai &&
+		    strncmp(model, "gpt-5", 5) == 0 ? "minimal" : "low") :
 		    strcmp(effort, "max") == 0 ? "high" : effort));
 	if (strcmp(verb, "auto") && *verb && strncmp(model, "gpt-5", 5) == 0)
 		tree_put(a, OWN(), "verbosity", tree_str(a, verb));

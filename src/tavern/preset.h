@@ -84,6 +84,23 @@ struct preset {
  * needs a tokenizer strata lacks, no logit_bias is added and *missing is
  * that tokenizer's family (else NULL): the caller warns
  * (MSG_TAVERN_BIAS_TOKENIZER) when it sends the body. */
+/* The chat completion source: settings.json's
+ * oai_settings.chat_completion_source, "custom" without one.  The
+ * bodies strata knows are custom's, openai's and deepseek's; any other
+ * source gets custom's. */
+const char *preset_source(const struct node *settings);
+/* Whether the source sends the custom stopping strings for model. */
+bool preset_source_stops(const struct node *settings, const char *model);
+/* The preset's Google body for model: with SillyTavern's thinking
+ * config (includeThoughts from show_thoughts, the budget or level from
+ * the reasoning effort) for the models that take one. */
+struct node *preset_google_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model);
+/* Claude's extended thinking budget_tokens SillyTavern sends for model
+ * (claude-3-7, -opus-4, -sonnet-4, -haiku-4-5 names) and the reasoning
+ * effort (not auto), non-streaming; 0 for none. */
+int64_t preset_claude_budget(const struct preset *p,
+    const struct node *settings, const char *model);
 struct node *preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
     const struct node *body, const char **missing);

@@ -263,6 +263,7 @@ messages_out(struct tb *t, const struct tlist *all, struct chat *c)
 		for (j = 0; j < all->v[i].nitems; j++)
 			t->rep->items[all->v[i].items[j]].message = (long)i;
 	}
+	tb_last_flag(t, c);
 	/* What was decided nowhere else: in no message, for no reason. */
 	for (i = 0; i < t->rep->n; i++)
 		if (t->rep->items[i].message < 0 && !t->rep->items[i].reason &&

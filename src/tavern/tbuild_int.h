@@ -381,6 +381,7 @@ const char *tb_card_text(struct tb *t, const char *asset, const char *s);
 /* tbuild_shape.c: squash, post-processing, and what the provider
  * shaping (emit/emit_shape.c) takes of the preset and settings */
 void tb_post_process(struct tb *t, struct tlist *l);
+void tb_last_flag(struct tb *t, struct chat *c);
 void tb_request(struct tb *t, const char *model);
 void tb_squash(struct tb *t, struct tlist *l);
 

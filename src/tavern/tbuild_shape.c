@@ -105,8 +105,76 @@ merge_roles(struct tb *t, struct tlist *l)
 	*l = out;
 }
 
+static bool
+starts_named(const char *content, const char *who)
+{
+	size_t n = strlen(who);
+
+	return strncmp(content, who, n) == 0 && content[n] == ':' &&
+	    content[n + 1] == ' ';
+}
+
+/* What SillyTavern's server does with the names a message still has
+ * for the mistralai and xai sources, which take none: the examples'
+ * speakers go in front of their text; for Mistral so does every other
+ * name of a message that is not the system's (a name already in front
+ * stays a name); for xAI the character's in front of each of its
+ * messages, and only the user's messages keep their names. */
+static void
+source_names(struct tb *t, struct tlist *l)
+{
+	struct arena *a = &t->run->arena;
+	const char *src = preset_source(t->s.root);
+	bool mistral = strcmp(src, "mistralai") == 0;
+	size_t i;
+
+	if (!mistral && strcmp(src, "xai") != 0)
+		return;
+	for (i = 0; i < l->n; i++) {
+		struct tmsg *m = &l->v[i];
+		bool sys = m->role == ROLE_SYSTEM;
+
+		if (!m->name || (!mistral && m->role == ROLE_USER))
+			continue;
+		if (sys && strcmp(m->name, "example_assistant") == 0)
+			m->content = bot_prefixed(t, m->content);
+		else if (sys && strcmp(m->name, "example_user") == 0)
+			m->content = item_prefixed(a, t->user_name,
+			    m->content);
+		else if (mistral && sys)
+			continue;
+		else if (mistral && starts_named(m->content, m->name))
+			continue;
+		else if (mistral)
+			m->content = item_prefixed(a, m->name, m->content);
+		else if (m->role == ROLE_ASSISTANT)
+			m->content = bot_prefixed(t, m->content);
+		m->name = NULL;
+	}
+}
+
+/* DeepSeek's server marks a last assistant message (a continuation, or
+ * a prefill) with prefix: true, when the request has no tools (a
+ * SillyTavern build carries none). */
+void
+tb_last_flag(struct tb *t, struct chat *c)
+{
+	struct message *m = c->n ? &c->msgs[c->n - 1] : NULL;
+	struct message_extra *x;
+
+	if (!m || m->role != ROLE_ASSISTANT ||
+	    strcmp(preset_source(t->s.root), "deepseek") != 0)
+		return;
+	x = arena_alloc(&t->run->arena, sizeof(*x));
+	if (m->x)
+		*x = *m->x;
+	x->flag = "prefix";
+	m->x = x;
+}
+
 /* The server's custom_prompt_post_processing (merge, semi, strict,
- * single), after the names went into the contents. */
+ * single), after the names went into the contents; then what the
+ * source does with names left. */
 void
 tb_post_process(struct tb *t, struct tlist *l)
 {
@@ -114,8 +182,14 @@ tb_post_process(struct tb *t, struct tlist *l)
 	enum preset_post mode = t->p->post;
 	size_t i;
 
-	if (mode == PRESET_POST_NONE)
+	/* DeepSeek's server post-processes semi-strictly after it. */
+	if (strcmp(preset_source(t->s.root), "deepseek") == 0 &&
+	    (mode == PRESET_POST_NONE || mode == PRESET_POST_MERGE))
+		mode = PRESET_POST_SEMI;
+	if (mode == PRESET_POST_NONE) {
+		source_names(t, l);
 		return;
+	}
 	for (i = 0; i < l->n; i++) {
 		struct tmsg *m = &l->v[i];
 		const char *who = m->name;
@@ -269,13 +343,19 @@ tb_request(struct tb *t, const char *model)
 	q->body_model = preset_model_body(t->run, t->p, t->s.root, model,
 	    t->p->body, &q->bias_missing);
 	q->body_claude = t->p->body_claude;
-	q->body_google = t->p->body_google;
+	q->claude_budget = preset_claude_budget(t->p, t->s.root, model);
+	q->body_google = preset_google_body(t->run, t->p, t->s.root, model);
 	stops = arena_array(a, t->s.nstops + 1, sizeof(*stops));
 	for (i = 0; i < t->s.nstops; i++)
 		stops[i] = t->s.stops_macros ? tb_sub(t, t->s.stops[i]) :
 		    t->s.stops[i];
 	q->stops = stops;
-	q->nstops = t->s.nstops;
-	q->include_body = connection_str(t, "custom_include_body");
-	q->exclude_body = connection_str(t, "custom_exclude_body");
+	q->nstops = preset_source_stops(t->s.root, model) ? t->s.nstops : 0;
+	q->all_stops = strcmp(preset_source(t->s.root), "mistralai") == 0;
+	/* Only the custom source takes these. */
+	q->include_body = q->exclude_body = "";
+	if (strcmp(preset_source(t->s.root), "custom") == 0) {
+		q->include_body = connection_str(t, "custom_include_body");
+		q->exclude_body = connection_str(t, "custom_exclude_body");
+	}
 }

@@ -245,9 +245,11 @@ macros_pick(struct arena *a, size_t cnt, uint64_t chat_hash,
 	const char *seed = arena_printf(a, "%llu-%llu-%zu",
 	    (unsigned long long)chat_hash, (unsigned long long)text_hash, off);
 
+	/* The seed is a number, which seedrandom flattens to its decimal
+	 * text and a NUL. */
 	seed = arena_printf(a, "%llu",
 	    (unsigned long long)rng_cyrb53(seed, strlen(seed), 0));
-	rng_arc4_seed(&r, seed, strlen(seed));
+	rng_arc4_seed(&r, seed, strlen(seed) + 1);
 	return (size_t)floor(rng_arc4_double(&r) * (double)cnt);
 }
 

@@ -130,32 +130,57 @@ wi_entry_key(struct engine *g, const struct item *it)
 	    (long long)it->e->uid);
 }
 
-/* Decorators: leading lines "@@activate" / "@@dont_activate"; "@@@..."
- * escapes a line that should start with "@@". */
+/* A decorator SillyTavern knows: one that starts with "@@activate" or
+ * "@@dont_activate" (so "@@activate_x" is known, and does nothing). */
+static bool
+known_decorator(const char *d, size_t n)
+{
+	return (n >= 10 && memcmp(d, "@@activate", 10) == 0) ||
+	    (n >= 15 && memcmp(d, "@@dont_activate", 15) == 0);
+}
+
+/*
+ * Decorators, as SillyTavern 1.15 parses them: the leading lines that
+ * start with "@@" (lines split at '\n' only, so a '\r' stays part of
+ * one).  A known one is taken, its text whole: only exactly
+ * "@@activate" and "@@dont_activate" act.  An unknown one is dropped
+ * and makes a following "@@@..." line a decorator with one '@' less;
+ * otherwise a "@@@..." line is dropped.  The content starts at the
+ * first other line; when there is none it is left as it was.
+ */
 static void
 parse_decorators(struct engine *g, struct item *it)
 {
-	const char *c = it->e->content, *nl;
-	size_t n;
+	const char *c = it->e->content, *line, *nl, *d;
+	bool fallbacked = false;
+	size_t n, dn;
 
+	(void)g;
 	it->content = c;
-	while (c[0] == '@' && c[1] == '@') {
-		if (c[2] == '@') {
-			c++;
-			break;
+	if (c[0] != '@' || c[1] != '@')
+		return;
+	for (line = c;; line = nl + 1) {
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n < 2 || line[0] != '@' || line[1] != '@') {
+			it->content = line;
+			return;
 		}
-		nl = strchr(c, '\n');
-		n = nl ? (size_t)(nl - c) : strlen(c);
-		while (n > 0 && (c[n - 1] == ' ' || c[n - 1] == '\t' ||
-		    c[n - 1] == '\r'))
-			n--;
-		if (n == 10 && memcmp(c, "@@activate", 10) == 0)
-			it->dec_activate = true;
-		else if (n == 15 && memcmp(c, "@@dont_activate", 15) == 0)
-			it->dec_dont = true;
-		c = nl ? nl + 1 : c + strlen(c);
+		if (!(n >= 3 && line[2] == '@' && !fallbacked)) {
+			d = line + (n >= 3 && line[2] == '@');
+			dn = n - (size_t)(d - line);
+			if (known_decorator(d, dn)) {
+				if (dn == 10)
+					it->dec_activate = true;
+				else if (dn == 15 && d[2] == 'd')
+					it->dec_dont = true;
+				fallbacked = false;
+			} else
+				fallbacked = true;
+		}
+		if (!nl)
+			return;         /* all decorators: content as is */
 	}
-	it->content = c;
 }
 
 static void

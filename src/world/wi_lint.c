@@ -63,8 +63,9 @@ lint_key(struct run *run, const struct world_entry *e, int pass, size_t k,
 	while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
 		t++;
 	if (!*t) {
-		diag_warning(run, src, e->span, MSG_WI_EMPTY_KEY,
-		    (long long)e->uid, pass ? "secondary" : "primary", k + 1);
+		diag_warning(run, src, e->span, *s ? MSG_WI_BLANK_KEY :
+		    MSG_WI_EMPTY_KEY, (long long)e->uid, pass ? "secondary" :
+		    "primary", k + 1);
 		return;
 	}
 	if (!wi_regex_check(t, err, sizeof(err), &off, &is_re)) {

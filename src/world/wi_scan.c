@@ -39,6 +39,7 @@ struct wi_key {
 	pcre2_code *re;         /* a /pattern/flags key; else NULL */
 	struct jsregex_prefix pre;      /* where a match of re can begin */
 	bool has_pre;
+	bool blank;             /* only whitespace: matches everything */
 	bool words;             /* only word bytes: an index lookup */
 	bool spaced;            /* holds whitespace: substring match */
 	/* The last scan, so that a recursion pass searches only the text
@@ -622,11 +623,19 @@ prepare_list(struct wi_scan *sc, const struct wi_book *book,
 			t = sc->in->substitute(sc->in->substitute_ctx, t,
 			    book, e);
 		n = strlen(t);
-		t = js_trim(t, &n);
 		if (n == 0)
 			continue;       /* empty keys are skipped */
+		t = js_trim(t, &n);
 		key = &keys[(*nout)++];
 		memset(key, 0, sizeof(*key));
+		if (n == 0) {
+			/* Whitespace only: SillyTavern looks for "" in the
+			 * text, which is always there (and its whole-word
+			 * pattern matches at the text's \x01 start). */
+			key->text = key->cmp = "";
+			key->blank = true;
+			continue;
+		}
 		/* Nothing trimmed at the end: the text is t as it is. */
 		key->text = t[n] == '\0' ? t : arena_strndup(&sc->run->arena,
 		    t, n);
@@ -953,6 +962,13 @@ wi_scan_key(struct wi_scan *sc, const struct world_entry *e,
 	struct wi_key *k = &keys[i];
 	bool ok;
 
+	if (k->blank) {
+		m->where = WI_IN_MESSAGE;
+		m->where_index = 0;
+		m->found = true;
+		m->key = i;
+		return true;
+	}
 	if (depth == 0 || k->c_dead)
 		return false;   /* depth <= 0: the buffer is "" */
 	/* The buffer only grows between passes of one depth: a key found

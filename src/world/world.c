@@ -616,9 +616,9 @@ read_file_entry(struct reader *r, const struct node *t,
 
 	fields_of(t, file_fields, F__COUNT, f, r->guess[0]);
 	get_int(r, f[F_UID], "uid", &e->uid, false);
-	ok &= get_strings(r, f[F_KEY], "key", &e->key, true);
+	ok &= get_strings(r, f[F_KEY], "key", &e->key, false);
 	ok &= get_strings(r, f[F_KEYSECONDARY], "keysecondary",
-	    &e->keysecondary, true);
+	    &e->keysecondary, false);
 	get_str(r, f[F_COMMENT], "comment", &e->comment);
 	get_str(r, f[F_CONTENT], "content", &e->content);
 	get_bool(r, f[F_CONSTANT], "constant", &e->constant);
@@ -698,9 +698,9 @@ read_book_entry(struct reader *r, const struct node *t, size_t index,
 	e->uid = (int64_t)index;
 	e->display_index = (int64_t)index;
 	get_int(r, f[B_ID], "id", &e->uid, false);
-	ok &= get_strings(r, f[B_KEYS], "keys", &e->key, true);
+	ok &= get_strings(r, f[B_KEYS], "keys", &e->key, false);
 	ok &= get_strings(r, f[B_SECONDARY_KEYS], "secondary_keys",
-	    &e->keysecondary, true);
+	    &e->keysecondary, false);
 	get_str(r, f[B_COMMENT], "comment", &e->comment);
 	get_str(r, f[B_CONTENT], "content", &e->content);
 	get_bool(r, f[B_CONSTANT], "constant", &e->constant);

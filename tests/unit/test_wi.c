@@ -102,8 +102,11 @@ main(void)
 	CHECK(fires("/soft/i", "\xc5\xbfoft", 0, 1));
 	CHECK(fires("/kin/i", "\xe2\x84\xaain", 0, 1));
 	CHECK(!fires("/soft/", "\xc5\xbfoft", 0, 1));
-	/* empty after trim: never */
-	CHECK(!fires("   ", "   ", 0, 0));
+	/* empty: never; whitespace only: always, as SillyTavern looks for
+	 * the trimmed "" in the text */
+	CHECK(!fires("", "tea", 0, 0));
+	CHECK(fires("   ", "tea", 0, 0));
+	CHECK(fires("   ", "tea", 1, 1));
 	/* keys go through the macro callback before matching */
 	CHECK(!fires("{{char}}", "hi Sera", 0, 1));
 	use_macros = true;

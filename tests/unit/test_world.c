@@ -128,8 +128,10 @@ main(void)
 	CHECK_INT(w.entries[0].depth, 2);
 	CHECK_STR(w.entries[0].keysecondary.v[0], "s");
 
-	/* Refused: key not an array; not an object; no entries. */
-	CHECK(!readw("{\"entries\": {\"0\": {\"key\": \"a\"}}}", &w));
+	/* A key that is not an array: no keys, with a warning (SillyTavern
+	 * skips such an entry).  Refused: not an object; no entries. */
+	CHECK(readw("{\"entries\": {\"0\": {\"key\": \"a\"}}}", &w));
+	CHECK_INT(w.entries[0].key.n, 0);
 	CHECK(!readw("[1]", &w));
 	CHECK(!readw("{\"x\": 1}", &w));
 	/* Coerced: order as a string; a flag that is not a boolean is
