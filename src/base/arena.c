@@ -1,6 +1,8 @@
 #include "base/arena.h"
 
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,26 +184,118 @@ arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+/*
+ * A format of only literal text, %s, %.*s and %% (most of the pipeline's:
+ * "%s\n\n%s", "%.*s%s%s") is joined here without vsnprintf(), whose
+ * setup per call costs more than the copying.  False, having consumed
+ * nothing of the caller's, for any other conversion, a NULL string or
+ * more than PIECES pieces: then vsnprintf() does it all.
+ */
+#define PIECES 16
+
+static bool
+join(struct arena *a, const char *fmt, va_list ap, char **out)
+{
+	struct {
+		const char *s;
+		size_t n;
+	} v[PIECES];
+	size_t nv = 0, total = 0, i;
+	const char *f = fmt, *pct, *s;
+	char *p;
+	int prec;
+
+	while (*f) {
+		if (nv == PIECES)
+			return false;
+		if (*f != '%') {
+			pct = strchr(f, '%');
+			v[nv].s = f;
+			v[nv].n = pct ? (size_t)(pct - f) : strlen(f);
+			f += v[nv].n;
+		} else if (f[1] == '%') {
+			v[nv].s = f;
+			v[nv].n = 1;
+			f += 2;
+		} else if (f[1] == 's') {
+			if (!(s = va_arg(ap, const char *)))
+				return false;
+			v[nv].s = s;
+			v[nv].n = strlen(s);
+			f += 2;
+		} else if (f[1] == '.' && f[2] == '*' && f[3] == 's') {
+			prec = va_arg(ap, int);
+			if (!(s = va_arg(ap, const char *)))
+				return false;
+			v[nv].s = s;
+			v[nv].n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
+			f += 4;
+		} else {
+			return false;
+		}
+		total += v[nv++].n;
+	}
+	if (total >= INT_MAX)   /* vsnprintf() fails on it: let it */
+		return false;
+	*out = p = alloc_raw(a, total + 1);
+	for (i = 0; i < nv; i++) {
+		memcpy(p, v[i].s, v[i].n);
+		p += v[i].n;
+	}
+	*p = '\0';
+	return true;
+}
+
 char *
 arena_printf(struct arena *a, const char *fmt, ...)
 {
+	struct arena_block *b = a->head;
+	size_t room = b ? b->size - b->used : 0, cap;
 	va_list ap;
 	int n;
+	bool joined;
 	char *p, small[256];
 
 	/* GCC 12 with -fsanitize=undefined warns of a "null format string"
 	 * on the sanitizer's own path unless told fmt is not NULL. */
 	if (!fmt)
 		die("arena_printf: no format");
-	/* Most results are short: format once into the stack, and a second
-	 * time only when the text is longer. */
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
+	joined = join(a, fmt, ap, &p);
 	va_end(ap);
-	if (n < 0)
-		die("vsnprintf:");
-	if ((size_t)n < sizeof small)
-		return arena_strndup(a, small, (size_t)n);
+	if (joined)
+		return p;
+	/* Format once, straight into the current block's free space when
+	 * it has some (else into the stack), and a second time only when
+	 * the text is longer than that: a measuring pass of vsnprintf()
+	 * over a long argument costs as much as the printing. */
+	if (room >= sizeof small + REDZONE) {
+		cap = room - REDZONE;
+		p = (char *)b->data + b->used;
+		unpoison(p, cap);
+		va_start(ap, fmt);
+		n = vsnprintf(p, cap, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			die("vsnprintf:");
+		poison(p, cap);
+		if ((size_t)n < cap) {
+			/* room and used are multiples of ALIGN, so this
+			 * rounding stays within the block. */
+			b->used += ((size_t)n + 1 + REDZONE + ALIGN - 1) &
+			    ~(size_t)(ALIGN - 1);
+			unpoison(p, (size_t)n + 1);
+			return p;
+		}
+	} else {
+		va_start(ap, fmt);
+		n = vsnprintf(small, sizeof small, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			die("vsnprintf:");
+		if ((size_t)n < sizeof small)
+			return arena_strndup(a, small, (size_t)n);
+	}
 	p = alloc_raw(a, (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);

@@ -52,6 +52,8 @@ struct png_text {
 	const struct png_chunk *chunk;
 };
 
+/* The CRC-32 PNG uses (ISO 3309) of data[0..n). */
+uint32_t png_crc32(const void *data, size_t n);
 /* True if s[0..n) starts with the PNG signature. */
 bool png_is_png(const char *s, size_t n);
 bool png_read(struct run *run, const struct source *src, struct png *out);

@@ -1,9 +1,14 @@
+/* MAP_ANONYMOUS is not POSIX. */
+#define _DEFAULT_SOURCE
+
 #include "diag/source.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +30,102 @@ add(struct sources *reg, const char *path, char *text, size_t len)
 	src->len = len;
 	reg->v[reg->n++] = src;
 	return src;
+}
+
+/*
+ * The mapped sources, for the SIGBUS handler: a mapped file truncated
+ * while we read it raises SIGBUS on a page past its new end, and the
+ * handler maps zero pages over the rest of that mapping so that the
+ * access reads zeros.  A fixed table: the files mapped are a run's
+ * cards, a handful; past MAPS_MAX files are read.
+ */
+#define MAPS_MAX 16
+
+static struct mapping {
+	char *volatile at;      /* NULL: a free slot */
+	size_t size;            /* whole pages */
+} maps[MAPS_MAX];
+static size_t page_size;
+
+static void
+on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	char *a = si->si_addr, *from;
+	size_t i;
+
+	(void)ctx;
+	if (si->si_code > 0)    /* from the kernel, not kill(2) */
+		for (i = 0; i < MAPS_MAX; i++) {
+			if (!maps[i].at || a < maps[i].at ||
+			    a >= maps[i].at + maps[i].size)
+				continue;
+			from = maps[i].at + ((size_t)(a - maps[i].at) &
+			    ~(page_size - 1));
+			if (mmap(from, (size_t)(maps[i].at + maps[i].size -
+			    from), PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			    MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+				return;
+			break;
+		}
+	/* Not ours: die of it as without this handler. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Map regular file fd of len bytes (see sources_read() in source.h), NUL-
+ * terminated; NULL when it is not a PNG file to map or cannot be.
+ */
+static char *
+map_file(int fd, size_t len, size_t *mapped)
+{
+	static bool handled;
+	struct sigaction sa;
+	char sig[8], *p;
+	size_t i;
+
+	if (!page_size)
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+	/* A length that fills its last page leaves no byte of the mapping
+	 * for the NUL. */
+	if (len < SOURCE_MAP_MIN || len % page_size == 0 ||
+	    pread(fd, sig, 8, 0) != 8 ||
+	    memcmp(sig, "\x89PNG\r\n\x1a\n", 8) != 0)
+		return NULL;
+	for (i = 0; i < MAPS_MAX && maps[i].at; i++)
+		;
+	if (i == MAPS_MAX)
+		return NULL;
+	if (!handled) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, NULL) < 0)
+			return NULL;
+		handled = true;
+	}
+	/* Private and writable: the NUL goes into a private copy of the
+	 * last page; nothing else is written. */
+	p = mmap(NULL, len + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*mapped = (len + page_size) & ~(page_size - 1);
+	maps[i].size = *mapped;
+	maps[i].at = p;
+	p[len] = '\0';
+	return p;
+}
+
+static void
+unmap(char *p, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < MAPS_MAX; i++)
+		if (maps[i].at == p)
+			maps[i].at = NULL;
+	munmap(p, size);
 }
 
 /* Read fd to its end, or until it has given more than max bytes
@@ -133,6 +234,18 @@ sources_read(struct sources *reg, const char *path, bool regular_only,
 		errno = EFBIG;
 		goto fail;
 	}
+	if (S_ISREG(st.st_mode) && !is_stdin) {
+		size_t mapped = 0;
+		char *p = map_file(fd, (size_t)st.st_size, &mapped);
+
+		if (p) {
+			close(fd);
+			*out = add(reg, path, p, (size_t)st.st_size);
+			(*out)->file = true;
+			(*out)->mapped = mapped;
+			return SOURCE_OK;
+		}
+	}
 	max = S_ISREG(st.st_mode) ? SOURCE_MAX : SOURCE_STREAM_MAX;
 	if (!slurp(fd, &b, S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 0,
 	    max)) {
@@ -177,7 +290,10 @@ sources_truncate(struct sources *reg, size_t n)
 		struct source *s = reg->v[--reg->n];
 
 		free(s->path);
-		free(s->text);
+		if (s->mapped)
+			unmap(s->text, s->mapped);
+		else
+			free(s->text);
 		free(s->lines);
 		free(s);
 	}

@@ -35,6 +35,8 @@ struct source {
 	bool binary;            /* a binary file (PNG): messages give a
 				 * 0-based byte offset, not line:col */
 	bool file;              /* read by sources_read(), not from memory */
+	size_t mapped;          /* bytes mapped (see sources_read()), or 0:
+	                         * text is malloc'd */
 	/* Lines of the named file before this text (a JSON Lines line read
 	 * on its own): messages number lines from line_base + 1. */
 	unsigned line_base;
@@ -66,7 +68,17 @@ enum source_status {
  * without it, a FIFO is opened again to wait for its writer and a pipe
  * or device is read up to SOURCE_STREAM_MAX bytes.  *type names the kind
  * of file found ("a FIFO", ...) for a message.
+ *
+ * A regular PNG file of SOURCE_MAP_MIN bytes or more (a character card,
+ * mostly image data) is mapped rather than copied: its pages come from
+ * the page cache as they are read, with no copy and no zeroed buffer.
+ * Its reader (png.c) reads each byte once, so a file rewritten meanwhile
+ * gives bytes from before or after, as read() would; one truncated
+ * meanwhile reads as zeros past the cut (a SIGBUS handler maps zero
+ * pages there), where read() would have given a shorter text.  Other
+ * files are read into memory: their readers may look at a byte twice.
  */
+#define SOURCE_MAP_MIN ((size_t)64 << 10)
 enum source_status sources_read(struct sources *reg, const char *path,
     bool regular_only, struct source **out, const char **type);
 /* A source from memory (embedded defaults, tests); the text is copied. */

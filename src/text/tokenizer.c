@@ -103,24 +103,30 @@ static const struct tokenizer_sp *const sp_models[TOKENIZER__COUNT] = {
 #define COUNTED_SLOTS	1024
 #define COUNTED_BYTES	((size_t)8 << 20)
 
+/* The slots hold 1 + an index into counted[], which grows as texts come:
+ * a build touches one page of slots and as many of texts as it keeps,
+ * not the 40 KB a table of the texts themselves would spread over. */
+static uint16_t counted_slot[COUNTED_SLOTS];    /* 0: empty */
 static struct counted {
-	char *text;             /* NULL: empty slot */
+	char *text;
 	size_t len, count;
 	uint64_t hash;
 	enum tokenizer_kind kind;
-} counted[COUNTED_SLOTS];
-static size_t counted_n, counted_bytes;
+} *counted;
+static size_t counted_n, counted_cap, counted_bytes;
 
 void
 tokenizer_release(void)
 {
 	size_t i;
 
-	for (i = 0; i < COUNTED_SLOTS; i++) {
+	for (i = 0; i < counted_n; i++)
 		free(counted[i].text);
-		counted[i].text = NULL;
-	}
-	counted_n = counted_bytes = 0;
+	free(counted);
+	counted = NULL;
+	if (counted_n)
+		memset(counted_slot, 0, sizeof(counted_slot));
+	counted_n = counted_cap = counted_bytes = 0;
 	tok_split_release();
 }
 
@@ -234,31 +240,39 @@ size_t
 tokenizer_count(enum tokenizer_kind kind, const char *s, size_t len)
 {
 	struct tok_sink out = { NULL, 0 };
-	struct counted *c = NULL;
+	struct counted *c;
+	uint16_t *slot = NULL;
 	uint64_t h = 0;
 	size_t i;
 
 	if (len >= COUNTED_MIN) {
 		h = hash_keyed(s, len);
-		for (i = h & (COUNTED_SLOTS - 1); counted[i].text;
-		    i = (i + 1) & (COUNTED_SLOTS - 1))
-			if (counted[i].hash == h && counted[i].len == len &&
-			    counted[i].kind == kind &&
-			    memcmp(counted[i].text, s, len) == 0)
-				return counted[i].count;
+		for (i = h & (COUNTED_SLOTS - 1); counted_slot[i];
+		    i = (i + 1) & (COUNTED_SLOTS - 1)) {
+			c = &counted[counted_slot[i] - 1];
+			if (c->hash == h && c->len == len && c->kind == kind &&
+			    memcmp(c->text, s, len) == 0)
+				return c->count;
+		}
 		if (counted_n < COUNTED_SLOTS / 4 * 3 &&
 		    len <= COUNTED_BYTES - counted_bytes)
-			c = &counted[i];
+			slot = &counted_slot[i];
 	}
 	tokenize(kind, s, len, true, &out);
-	if (c) {
+	if (slot) {
+		if (counted_n == counted_cap) {
+			counted_cap = counted_cap ? counted_cap * 2 : 64;
+			counted = xreallocarray(counted, counted_cap,
+			    sizeof(*counted));
+		}
+		c = &counted[counted_n++];
 		c->text = xmalloc(len);
 		memcpy(c->text, s, len);
 		c->len = len;
 		c->count = out.count;
 		c->hash = h;
 		c->kind = kind;
-		counted_n++;
+		*slot = (uint16_t)counted_n;
 		counted_bytes += len;
 	}
 	return out.count;

@@ -34,6 +34,12 @@ static struct memo {
 	unsigned char bytes[MEMO_LEN];
 	uint32_t ids[MEMO_IDS];
 } memos[TOKENIZER__COUNT][MEMO_SLOTS];
+/* A slot holds 1 + the index of its piece in memos[kind], which fill in
+ * order: a build touches the pages of the pieces it keeps, not pages
+ * all over the 56 KB table (each faulted twice: a read of the zero page,
+ * then its copy on write). */
+static uint16_t memo_slot[TOKENIZER__COUNT][MEMO_SLOTS];       /* 0: none */
+static uint16_t memo_n[TOKENIZER__COUNT];
 
 /* The rank of the token whose bytes are p[0..n), 2 <= n <= t->maxlen,
  * whose tokenizer_table_hash() is h, or NONE. */
@@ -381,8 +387,10 @@ encode_long(struct tok_merge *m, const struct tokenizer_table *t,
  * or those memo (the encoding's table) kept for these bytes. */
 static void
 encode_piece(struct tok_merge *m, const struct tokenizer_table *t,
-    struct memo *memo, const unsigned char *p, size_t n, struct tok_sink *out)
+    enum tokenizer_kind kind, const unsigned char *p, size_t n,
+    struct tok_sink *out)
 {
+	uint16_t *slot;
 	struct memo *e = NULL;
 	uint32_t r, h, i, k;
 
@@ -402,7 +410,10 @@ encode_piece(struct tok_merge *m, const struct tokenizer_table *t,
 			return;
 		}
 		if (n <= MEMO_LEN) {
-			e = &memo[h & (MEMO_SLOTS - 1)];
+			slot = &memo_slot[kind][h & (MEMO_SLOTS - 1)];
+			if (!*slot)     /* at most one piece per slot */
+				*slot = ++memo_n[kind];
+			e = &memos[kind][*slot - 1];
 			if (e->len == n && memcmp(e->bytes, p, n) == 0) {
 				for (k = 0; k < e->nids; k++)
 					tok_emit(out, e->ids[k]);
@@ -436,7 +447,7 @@ void
 tok_encode_piece(struct tok_merge *m, enum tokenizer_kind kind,
     const unsigned char *p, size_t n, struct tok_sink *out)
 {
-	encode_piece(m, tok_encodings[kind].table, memos[kind], p, n, out);
+	encode_piece(m, tok_encodings[kind].table, kind, p, n, out);
 }
 
 void

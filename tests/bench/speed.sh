@@ -14,7 +14,8 @@
 #             chat; target a median under 3 ms.
 #
 # For each: the median and p90 wall time and the median CPU time (user +
-# system, which a loaded machine inflates less) over RUNS runs (default
+# system, which a loaded machine inflates less) and page faults (minor
+# and major, from the same rusage) over RUNS runs (default
 # 200; STRATA_BENCH_RUNS overrides), the instructions of one run (`perf
 # stat -e instructions:u`, when perf is installed and allowed), peak
 # memory (ru_maxrss), and the heavy input's peak memory at 4,000, 8,000
@@ -235,15 +236,16 @@ def run(a):
     return p.stdout
 
 def timed(argvs, runs):
-    res = [([], []) for _ in argvs]
+    res = [([], [], []) for _ in argvs]
     for _ in range(runs):
-        for a, (walls, cpus) in zip(argvs, res):
+        for a, (walls, cpus, faults) in zip(argvs, res):
             t = time.perf_counter()
             p = subprocess.Popen(a, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
             _, status, ru = os.wait4(p.pid, 0)
             walls.append((time.perf_counter() - t) * 1000)
             cpus.append((ru.ru_utime + ru.ru_stime) * 1000)
+            faults.append(ru.ru_minflt + ru.ru_majflt)
             if status != 0:
                 sys.exit("strata failed: " + " ".join(a))
     return res
@@ -300,21 +302,23 @@ for name, make, target in (("heavy", heavy, 10.0),
     argvs = [a] + ([make(before)] if before else [])
     timed(argvs, 5)                                  # warm the cache
     res = timed(argvs, RUNS)
-    walls, cpus = res[0]
+    walls, cpus, faults = res[0]
     med = statistics.median(walls)
     hit = med < target
     ok &= hit
     print("%-9s median %.2f ms, p90 %.2f ms wall, median %.2f ms CPU over "
-          "%d runs; %s; peak %.1f MB; body %d bytes (target < %g ms): %s"
+          "%d runs; %s; %d page faults; peak %.1f MB; body %d bytes "
+          "(target < %g ms): %s"
           % (name, med, p90(walls), statistics.median(cpus), RUNS,
-             fmt_ins(instructions(a)), peak_mb(a), len(body), target,
-             "ok" if hit else "MISSED"))
+             fmt_ins(instructions(a)), statistics.median(faults),
+             peak_mb(a), len(body), target, "ok" if hit else "MISSED"))
     if before:
-        bw, bc = res[1]
+        bw, bc, bf = res[1]
         print("  before   median %.2f ms, p90 %.2f ms wall, median %.2f ms "
-              "CPU; %s; peak %.1f MB"
+              "CPU; %s; %d page faults; peak %.1f MB"
               % (statistics.median(bw), p90(bw), statistics.median(bc),
-                 fmt_ins(instructions(argvs[1])), peak_mb(argvs[1])))
+                 fmt_ins(instructions(argvs[1])), statistics.median(bf),
+                 peak_mb(argvs[1])))
 
 rows = []
 for n in (4000, 8000, 16000):

@@ -33,6 +33,25 @@ main(void)
 	CHECK_INT(arr[3], 3);
 	CHECK_INT(arr[99], 0);
 	CHECK_STR(arena_printf(&a, "%d-%s", 42, "x"), "42-x");
+	/* Formats of text, %s, %.*s and %% only are joined without
+	 * vsnprintf(): the same results, precision included. */
+	CHECK_STR(arena_printf(&a, "%s\n\n%s", "ab", ""), "ab\n\n");
+	CHECK_STR(arena_printf(&a, "<%.*s|%.*s|%.*s>%%", 2, "abc", 9, "de",
+	    -1, "fgh"), "<ab|de|fgh>%");
+	CHECK_STR(arena_printf(&a, "%s", ""), "");
+	CHECK_STR(arena_printf(&a, "100%% %s%s", "sure", "!"), "100% sure!");
+	/* Longer than the stack buffer, and far into a block and past it. */
+	for (i = 0; i < 40; i++) {
+		size_t n = 1000 + i * 997;
+		char *t = arena_alloc(&a, n + 1);
+
+		memset(t, 'a' + (int)(i % 26), n);
+		p = arena_printf(&a, "[%s]%d", t, (int)i);
+		CHECK(strlen(p) == n + 2 + (i < 10 ? 1 : 2) && p[0] == '[' &&
+		    p[n] == t[0] && p[n + 1] == ']');
+		p = arena_printf(&a, "[%s]", t);
+		CHECK(strlen(p) == n + 2 && p[n] == t[0] && p[n + 1] == ']');
+	}
 	CHECK_STR(arena_strndup(&a, "abcdef", 3), "abc");
 	CHECK(a.total >= (1u << 20));
 	arena_free(&a);

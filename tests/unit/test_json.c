@@ -352,6 +352,36 @@ test_errors(void)
 	    "   |             ^\n");
 }
 
+/* Objects of many members: the duplicate found while the members wait
+ * on the reader's stack (up to 32), after they moved into the table,
+ * and keys of the same first and last bytes and length that differ. */
+static void
+test_duplicates_wide(void)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	/* A fresh run: its count of messages shown is capped. */
+	run_free(&run);
+	run_init(&run);
+	buf_putc(&b, '{');
+	for (i = 0; i < 40; i++)
+		buf_printf(&b, "\"k%02d\": %d, ", i, i);
+	buf_puts(&b, "\"kab\": 1, \"kbb\": 2, \"k05\": 3, \"k39\": 4}");
+	CHECK(parse(b.data, b.len) == NULL);
+	CHECK(strstr(err, "duplicate key 'k05'") != NULL);
+	CHECK(strstr(err, "duplicate key 'k39'") != NULL);
+	CHECK(strstr(err, "'kab'") == NULL && strstr(err, "'kbb'") == NULL);
+	buf_reset(&b);
+	buf_putc(&b, '{');
+	for (i = 0; i < 20; i++)
+		buf_printf(&b, "\"k%02d\": %d, ", i, i);
+	buf_puts(&b, "\"k07\": 0}");
+	CHECK(parse(b.data, b.len) == NULL);
+	CHECK(strstr(first(), "duplicate key 'k07'") != NULL);
+	buf_free(&b);
+}
+
 static void
 test_duplicates(void)
 {
@@ -530,6 +560,7 @@ main(void)
 	test_strings();
 	test_errors();
 	test_duplicates();
+	test_duplicates_wide();
 	test_depth();
 	test_write_strings();
 	test_plain_span();

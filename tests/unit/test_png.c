@@ -339,6 +339,30 @@ test_sample(void)
 	return check_done("test_png sample");
 }
 
+/* png_crc32() folds 64 bytes a step where the processor can and goes
+ * byte by byte over the rest: every length and alignment around those
+ * steps gives the bitwise CRC. */
+static void
+test_crc(void)
+{
+	static char data[4096 + 64];
+	uint32_t x = 27;
+	size_t i, off, n;
+
+	for (i = 0; i < sizeof(data); i++) {
+		x = x * 1103515245u + 12345u;
+		data[i] = (char)(x >> 16);
+	}
+	for (off = 0; off < 16; off++)
+		for (n = 0; n <= 300; n++)
+			CHECK(png_crc32(data + off, n) == crc(data + off, n));
+	for (n = 4000; n <= 4096; n++)
+		CHECK(png_crc32(data + 3, n) == crc(data + 3, n));
+	memset(data, 0xff, sizeof(data));
+	CHECK(png_crc32(data, 4096) == crc(data, 4096));
+	CHECK(png_crc32("123456789", 9) == 0xcbf43926u);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -350,6 +374,7 @@ main(int argc, char **argv)
 		run_free(&run);
 		return status;
 	}
+	test_crc();
 	test_read();
 	test_write();
 	test_errors();
