@@ -241,6 +241,9 @@ struct tavern_files {
 	 * in in's order. */
 	struct world **worlds;
 	const struct node **regex;
+	/* The build's time: --now (parsed once, by the caller when it set
+	 * has_now), else the clock, read once. */
+	int64_t now_ms;
 };
 
 /* Check in's options (--type, --now, --seed, a group's) and read its

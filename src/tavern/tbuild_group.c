@@ -47,19 +47,14 @@ replace_ci(struct arena *a, const char *s, const char *pat,
 	return r;
 }
 
-/* The generator of the group's draws: --seed's, else the clock's. */
+/* The generator of the group's draws: --seed's, else the build's time
+ * (--now's, or the clock's). */
 static uint64_t
-group_seed(const struct tavern_input *in)
+group_seed(const struct tavern_input *in, int64_t now_ms)
 {
-	int64_t ms;
-
 	if (in->seed)
 		return strtoull(in->seed, NULL, 10) ^ 0x67726f7570ULL;
-	if (in->has_now)
-		return (uint64_t)in->now_ms;
-	if (in->now && clock_parse(in->now, &ms))
-		return (uint64_t)ms;
-	return (uint64_t)clock_now_ms();
+	return (uint64_t)now_ms;
 }
 
 /* getFirstCharacterMessage: first_mes, or one of it and the alternate
@@ -174,7 +169,7 @@ tb_group_begin(struct tb *t, struct tavern_input *gin)
 	size_t i;
 	bool ok;
 
-	rng = group_seed(gin);
+	rng = group_seed(gin, t->f->now_ms);
 	/* A new chat opens with every member's greeting (muted ones too). */
 	greet = arena_array(&run->arena, g->n + 1, sizeof(*greet));
 	/* The chat as the group sees it when the message is sent: the chat

@@ -108,12 +108,16 @@ sandbox_chat(struct tb *t)
 }
 
 static bool
-check_options(struct run *run, const struct tavern_input *in)
+check_options(struct run *run, const struct tavern_input *in,
+    struct tavern_files *f)
 {
-	int64_t ms;
 	uint64_t seed;
 
-	if (!in->has_now && in->now && !clock_parse(in->now, &ms)) {
+	if (in->has_now) {
+		f->now_ms = in->now_ms;
+	} else if (!in->now) {
+		f->now_ms = clock_now_ms();
+	} else if (!clock_parse(in->now, &f->now_ms)) {
 		diag_plain(run, DIAG_ERROR, MSG_SESSION_BAD_TIME, in->now);
 		return false;
 	}
@@ -193,7 +197,7 @@ tavern_read(struct run *run, const struct tavern_input *in,
 	bool ok = true;
 
 	memset(f, 0, sizeof(*f));
-	if (!check_type(run, in->type) || !check_options(run, in))
+	if (!check_type(run, in->type) || !check_options(run, in, f))
 		return false;
 	/* A group chat: its members' cards are read with it. */
 	if (in->group || in->speaker) {
@@ -215,7 +219,9 @@ tavern_read(struct run *run, const struct tavern_input *in,
 		tchat_from(run, in->chatfile, in->chat, f->chat);
 	else
 		ok &= tchat_read(run, in->chat, in->chat_at, f->chat);
-	return read_worlds(run, in, f) & read_regex(run, in, f) & ok;
+	ok &= read_worlds(run, in, f);
+	ok &= read_regex(run, in, f);
+	return ok;
 }
 
 /* The files tavern_read() read, as the build's own; the speaker's card
@@ -267,7 +273,6 @@ tb_setup_env(struct tb *t)
 	struct run *run = t->run;
 	const struct node *vars = NULL;
 	const char *base, *dot;
-	int64_t ms;
 
 	t->type = t->in->type ? t->in->type : "normal";
 	if (!tavern_gen_parse(t->type, &t->gen))
@@ -299,12 +304,7 @@ tb_setup_env(struct tb *t)
 	t->env.globals = &t->globals;
 	t->env.user_macros = t->in->macros;
 	note_macros(t);
-	if (t->in->has_now)
-		t->env.now_ms = t->in->now_ms;
-	else if (t->in->now && clock_parse(t->in->now, &ms))
-		t->env.now_ms = ms;
-	else
-		t->env.now_ms = clock_now_ms();
+	t->env.now_ms = t->f->now_ms;       /* tavern_read()'s */
 	t->env.rng = t->in->seed ? strtoull(t->in->seed, NULL, 10) :
 	    (uint64_t)t->env.now_ms;
 	t->env.rng = t->env.rng * 0x9e3779b97f4a7c15ULL + 1;

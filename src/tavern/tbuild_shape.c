@@ -172,14 +172,14 @@ tb_source_roles(struct tb *t, struct tlist *l, const char *model)
 
 /* DeepSeek's server marks a last assistant message (a continuation, or
  * a prefill) with prefix: true, when the request has no tools (a
- * SillyTavern build carries none). */
+ * profile's tools go into a SillyTavern build's request). */
 void
 tb_last_flag(struct tb *t, struct chat *c)
 {
 	struct message *m = c->n ? &c->msgs[c->n - 1] : NULL;
 	struct message_extra *x;
 
-	if (!m || m->role != ROLE_ASSISTANT ||
+	if (!m || m->role != ROLE_ASSISTANT || c->tools.n ||
 	    strcmp(preset_source(t->s.root), "deepseek") != 0)
 		return;
 	x = arena_alloc(&t->run->arena, sizeof(*x));
