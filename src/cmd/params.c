@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/path.h"
 #include "base/vec.h"
 #include "cmd/cmd.h"
 #include "data/json.h"
@@ -72,9 +73,8 @@ want(struct seed *s, const struct member *m, enum node_kind kind,
 static const char *
 path_of(struct seed *s, const struct node *v)
 {
-	if (!s->dir || v->u.str.s[0] == '/')
-		return v->u.str.s;
-	return arena_printf(&s->run->arena, "%s/%s", s->dir, v->u.str.s);
+	return s->dir ? path_join(&s->run->arena, s->dir, v->u.str.s) :
+	    v->u.str.s;
 }
 
 static bool
@@ -362,7 +362,6 @@ seed_build(struct run *run, const struct cmd_pipeline_args *args,
 {
 	struct seed s;
 	const struct node *msgs;
-	const char *slash;
 	size_t i;
 	bool ok = true;
 	int status;
@@ -373,10 +372,8 @@ seed_build(struct run *run, const struct cmd_pipeline_args *args,
 	s.src = src;
 	s.a = *args;
 	s.a.params = NULL;
-	slash = strcmp(args->params, "-") ? strrchr(args->params, '/') : NULL;
-	if (slash)
-		s.dir = arena_strndup(&run->arena, args->params,
-		    (size_t)(slash - args->params));
+	if (strcmp(args->params, "-") != 0)
+		s.dir = path_dir(&run->arena, args->params);
 	s.a.build.vars = copy_arr(opt->vars, opt->nvars, sizeof(*opt->vars),
 	    &s.capv);
 	s.a.build.global_vars = copy_arr(opt->global_vars, opt->nglobal_vars,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/path.h"
 #include "data/json.h"
 #include "data/tree.h"
 #include "diag/run.h"
@@ -201,17 +202,15 @@ globals_path(struct run *run, const struct options *opt,
     const struct profile *p)
 {
 	const struct node *t = profile_tavern(p), *v;
-	const char *slash;
 
 	if (opt->globals)
 		return opt->globals;
 	if (!t || !(v = tree_get(t, "globals")) || v->kind != NODE_STRING)
 		return NULL;
-	if (v->u.str.s[0] == '/' || p->embedded || !p->src ||
-	    !(slash = strrchr(p->src->path, '/')))
+	if (p->embedded || !p->src)
 		return v->u.str.s;
-	return arena_printf(&run->arena, "%.*s/%s",
-	    (int)(slash - p->src->path), p->src->path, v->u.str.s);
+	return path_join(&run->arena, path_dir(&run->arena, p->src->path),
+	    v->u.str.s);
 }
 
 bool

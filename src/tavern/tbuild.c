@@ -9,6 +9,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/clock.h"
+#include "base/path.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "data/tree.h"
@@ -37,9 +38,7 @@ tavern_wanted(const struct tavern_input *in, const struct node *pt)
 static const char *
 relative(struct run *run, const char *dir, const struct node *v)
 {
-	if (!dir || v->u.str.s[0] == '/')
-		return v->u.str.s;
-	return arena_printf(&run->arena, "%s/%s", dir, v->u.str.s);
+	return dir ? path_join(&run->arena, dir, v->u.str.s) : v->u.str.s;
 }
 
 /* The profile's paths arr, then the command line's cli[0..ncli); *at
@@ -73,15 +72,14 @@ tavern_input_profile(struct run *run, struct tavern_input *in,
 		"settings" };
 	const char **slots[4];
 	const struct node **at[4];
-	const char *dir = NULL, *slash;
+	const char *dir = NULL;
 	const struct node *v;
 	size_t i;
 
 	if (!t)
 		return true;
-	if (profile_path && (slash = strrchr(profile_path, '/')))
-		dir = arena_strndup(&run->arena, profile_path,
-		    (size_t)(slash - profile_path));
+	if (profile_path)
+		dir = path_dir(&run->arena, profile_path);
 	slots[0] = &in->card;
 	slots[1] = &in->preset;
 	slots[2] = &in->chat;
