@@ -825,8 +825,9 @@ preset_source(const struct node *settings)
 	return v && v->kind == NODE_STRING ? v->u.str.s : "custom";
 }
 
-/* What SillyTavern 1.15 strips for an OpenAI source's model name
- * (its client, for the o-series and gpt-5 names). */
+/* What SillyTavern 1.15 strips for the model name on an "OpenAI-like"
+ * source (its client's gptSources: OpenAI's, Azure's and OpenRouter's)
+ * for the o-series, gpt-5 and gpt vision names. */
 enum strip {
 	STRIP_MAXTOK = 1,       /* max_tokens sent as max_completion_tokens */
 	STRIP_SAMPLING = 2,     /* no temperature, top_p */
@@ -834,14 +835,35 @@ enum strip {
 	STRIP_BIAS_STOP = 8,    /* no logit_bias, stop */
 };
 
+bool
+preset_gpt_source(const char *src)
+{
+	return strcmp(src, "openai") == 0 || strcmp(src, "azure_openai") ==
+	    0 || strcmp(src, "openrouter") == 0;
+}
+
+const char *
+preset_o_series(const char *src, const char *m)
+{
+	if (strcmp(src, "openrouter") == 0) {
+		if (strncmp(m, "openai/", 7) != 0)
+			return NULL;
+		m += 7;
+	} else if (strcmp(src, "openai") != 0 &&
+	    strcmp(src, "azure_openai") != 0) {
+		return NULL;
+	}
+	return m[0] == 'o' && (m[1] == '1' || m[1] == '3' || m[1] == '4') ?
+	    m : NULL;
+}
+
 static unsigned
-openai_strip(const char *m)
+openai_strip(const char *src, const char *m)
 {
 	unsigned all = STRIP_MAXTOK | STRIP_SAMPLING | STRIP_PENALTIES |
 	    STRIP_BIAS_STOP;
 
-	if (strncmp(m, "o1", 2) == 0 || strncmp(m, "o3", 2) == 0 ||
-	    strncmp(m, "o4", 2) == 0)
+	if (preset_o_series(src, m))
 		return all;
 	if (strstr(m, "gpt-5")) {
 		if (strstr(m, "gpt-5-chat-latest"))
@@ -878,8 +900,8 @@ preset_source_stops(const struct node *settings, const char *model)
 
 	if (!model)
 		model = "";
-	if (strcmp(src, "openai") == 0)
-		return !(openai_strip(model) & STRIP_BIAS_STOP);
+	if (preset_gpt_source(src))
+		return !(openai_strip(src, model) & STRIP_BIAS_STOP);
 	if (strcmp(src, "xai") == 0)
 		return !(xai_strip(model) & STRIP_BIAS_STOP);
 	return true;
@@ -905,7 +927,8 @@ preset_model_body(struct run *run, const struct preset *p,
 
 	if (!model)
 		model = "";
-	strip = openai ? openai_strip(model) : xai ? xai_strip(model) : 0;
+	strip = preset_gpt_source(src) ? openai_strip(src, model) : xai ?
+	    xai_strip(model) : 0;
 	/* Fields strata does not translate go in params' own "openai"
 	 * table, sent as written. */
 #define OWN() (own ? own : (own = own_table(a, out)))

@@ -84,11 +84,22 @@ struct preset {
  * needs a tokenizer strata lacks, no logit_bias is added and *missing is
  * that tokenizer's family (else NULL): the caller warns
  * (MSG_TAVERN_BIAS_TOKENIZER) when it sends the body. */
+struct node *preset_model_body(struct run *run, const struct preset *p,
+    const struct node *settings, const char *model,
+    const struct node *body, const char **missing);
 /* The chat completion source: settings.json's
  * oai_settings.chat_completion_source, "custom" without one.  The
- * bodies strata knows are custom's, openai's and deepseek's; any other
- * source gets custom's. */
+ * bodies strata knows are custom's, openai's (and the OpenAI-like azure
+ * and openrouter's o-series, gpt-5 and vision rules), deepseek's,
+ * mistralai's and xai's; any other source gets custom's. */
 const char *preset_source(const struct node *settings);
+/* Whether source src is one SillyTavern's client calls OpenAI-like
+ * (openai, azure_openai, openrouter): its o-series, gpt-5 and vision
+ * rules apply.  preset_o_series(): model m's name after OpenRouter's
+ * "openai/" when it is an o-series one (o1, o3, o4...) on such a source,
+ * else NULL. */
+bool preset_gpt_source(const char *src);
+const char *preset_o_series(const char *src, const char *m);
 /* Whether the source sends the custom stopping strings for model. */
 bool preset_source_stops(const struct node *settings, const char *model);
 /* The preset's Google body for model: with SillyTavern's thinking
@@ -101,9 +112,6 @@ struct node *preset_google_body(struct run *run, const struct preset *p,
  * effort (not auto), non-streaming; 0 for none. */
 int64_t preset_claude_budget(const struct preset *p,
     const struct node *settings, const char *model);
-struct node *preset_model_body(struct run *run, const struct preset *p,
-    const struct node *settings, const char *model,
-    const struct node *body, const char **missing);
 /* Read and check the preset at path.  Errors are reported. */
 bool preset_read(struct run *run, const char *path, const struct node *named,
     struct preset **out);

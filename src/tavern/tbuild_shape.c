@@ -154,16 +154,16 @@ source_names(struct tb *t, struct tlist *l)
 }
 
 /* SillyTavern's client sends the system messages of an o1 name (OpenAI's
- * and Azure's sources) as the user's, before the server's
- * post-processing. */
+ * and Azure's sources, openai/o1... on OpenRouter's) as the user's,
+ * before the server's post-processing. */
 void
 tb_source_roles(struct tb *t, struct tlist *l, const char *model)
 {
-	const char *src = preset_source(t->s.root);
+	const char *o = model ? preset_o_series(preset_source(t->s.root),
+	    model) : NULL;
 	size_t i;
 
-	if (!model || strncmp(model, "o1", 2) != 0 ||
-	    (strcmp(src, "openai") != 0 && strcmp(src, "azure_openai") != 0))
+	if (!o || o[1] != '1')
 		return;
 	for (i = 0; i < l->n; i++)
 		if (l->v[i].role == ROLE_SYSTEM)
