@@ -31,7 +31,12 @@
 # SHARED is the shared data directory (default ../shared); without its
 # samples/sillytavern/ the benchmark says so and exits 0.  Build with
 # --buildtype=release for figures worth quoting; run from the repository
-# root (or `meson test -C BUILD --suite bench --setup bench`).  Exits 1
+# root (or `meson test -C BUILD --benchmark -v speed`).  Every run also
+# checks both bodies against the SHA-256 recorded below (the bodies
+# 106633c printed, before issue 27's last round of changes): a body that
+# differs fails the benchmark even with STRATA_BENCH_REPORT_ONLY, so CI
+# catches a speed change that altered the output.  A change meant to
+# alter these bodies updates BODY_SHA256 in the same commit.  Exits 1
 # when a target is missed (STRATA_BENCH_REPORT_ONLY=1: prints the same and
 # exits 0 -- CI's shared runners time nothing worth failing on).  Not part of the default test run: timings
 # belong to a benchmark.  STRATA_BENCH_DIR=DIR writes the inputs to DIR
@@ -55,7 +60,7 @@ else
 	trap 'rm -rf "$tmp"' EXIT
 fi
 exec python3 - "$bin" "$tmp" "$st" "$before" <<'PY'
-import json, os, random, shutil, statistics, subprocess, sys, time
+import hashlib, json, os, random, shutil, statistics, subprocess, sys, time
 
 bin, tmp, st, before = sys.argv[1:5]
 RUNS = int(os.environ.get("STRATA_BENCH_RUNS", "200"))
@@ -288,11 +293,22 @@ def fmt_ins(n):
     return "%.1f M instructions (%s)" % (n[0] / 1e6, n[1]) if n \
         else "instructions n/a"
 
+BODY_SHA256 = {
+    "heavy": "d9880405f18ec29509d9cbe3decbd6ed10dd671b6cf6e35fdc4aec405d2d244e",
+    "seraphina": "1dd09d9b404340dd3c3401dcf8d73600a9c7278e7710c2a2967d67e4e296170b",
+}
+
 ok = True
+same = True
 for name, make, target in (("heavy", heavy, 10.0),
                            ("seraphina", seraphina, 3.0)):
     a = make(bin)
     body = run(a)
+    got = hashlib.sha256(body).hexdigest()
+    if got != BODY_SHA256[name]:
+        print("%s: the body differs from the recorded one (sha256 %s, "
+              "recorded %s)" % (name, got, BODY_SHA256[name]))
+        same = False
     if before:
         b = make(before)
         if run(b) != body:
@@ -337,6 +353,8 @@ print("memory: %s; peak per further input byte %.2f (4000->8000), %.2f "
       % (", ".join("%d messages (%.1f MB) %.1f MB" % (n, s / 1e6, k)
                    for n, s, k in rows), slope1, slope2,
          "ok" if lin else "MISSED"))
+if not same:
+    sys.exit(1)
 if not ok and os.environ.get("STRATA_BENCH_REPORT_ONLY"):
     print("(STRATA_BENCH_REPORT_ONLY: targets reported, not enforced)")
     sys.exit(0)
