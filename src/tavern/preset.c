@@ -775,8 +775,8 @@ preset_google_body(struct run *run, const struct preset *p,
 		own = tree_put(a, out, "gemini", tree_table(a));
 	tc = tree_put(a, own, "thinkingConfig", tree_table(a));
 	if (google_budget(model, effort, p->max_tokens, &budget, &level)) {
-		if (!level && budget == 0 && strcmp(preset_source(settings),
-		    "vertexai") == 0)
+		if (!level && budget == 0 &&
+		    preset_source(settings) == SOURCE_VERTEXAI)
 			thoughts = false;
 		tree_put(a, tc, "includeThoughts", tree_bool(a, thoughts));
 		if (level)
@@ -814,15 +814,27 @@ preset_claude_budget(const struct preset *p, const struct node *settings,
 	return b < 1024 ? 1024 : b > 21333 ? 21333 : (int64_t)b;
 }
 
-const char *
+enum preset_source
 preset_source(const struct node *settings)
 {
+	static const char *const names[] = {
+		[SOURCE_CUSTOM] = "custom", [SOURCE_OPENAI] = "openai",
+		[SOURCE_AZURE_OPENAI] = "azure_openai",
+		[SOURCE_OPENROUTER] = "openrouter",
+		[SOURCE_DEEPSEEK] = "deepseek", [SOURCE_MISTRALAI] = "mistralai",
+		[SOURCE_XAI] = "xai", [SOURCE_VERTEXAI] = "vertexai" };
 	const struct node *oai = settings ?
 	    tree_get(settings, "oai_settings") : NULL;
 	const struct node *v = oai ?
 	    tree_get(oai, "chat_completion_source") : NULL;
+	size_t i;
 
-	return v && v->kind == NODE_STRING ? v->u.str.s : "custom";
+	if (!v || v->kind != NODE_STRING)
+		return SOURCE_CUSTOM;
+	for (i = 0; i < LEN(names); i++)
+		if (strcmp(v->u.str.s, names[i]) == 0)
+			return (enum preset_source)i;
+	return SOURCE_OTHER;
 }
 
 /* What SillyTavern 1.15 strips for the model name on an "OpenAI-like"
@@ -836,21 +848,20 @@ enum strip {
 };
 
 bool
-preset_gpt_source(const char *src)
+preset_gpt_source(enum preset_source src)
 {
-	return strcmp(src, "openai") == 0 || strcmp(src, "azure_openai") ==
-	    0 || strcmp(src, "openrouter") == 0;
+	return src == SOURCE_OPENAI || src == SOURCE_AZURE_OPENAI ||
+	    src == SOURCE_OPENROUTER;
 }
 
 const char *
-preset_o_series(const char *src, const char *m)
+preset_o_series(enum preset_source src, const char *m)
 {
-	if (strcmp(src, "openrouter") == 0) {
+	if (src == SOURCE_OPENROUTER) {
 		if (strncmp(m, "openai/", 7) != 0)
 			return NULL;
 		m += 7;
-	} else if (strcmp(src, "openai") != 0 &&
-	    strcmp(src, "azure_openai") != 0) {
+	} else if (src != SOURCE_OPENAI && src != SOURCE_AZURE_OPENAI) {
 		return NULL;
 	}
 	return m[0] == 'o' && (m[1] == '1' || m[1] == '3' || m[1] == '4') ?
@@ -858,7 +869,7 @@ preset_o_series(const char *src, const char *m)
 }
 
 static unsigned
-openai_strip(const char *src, const char *m)
+openai_strip(enum preset_source src, const char *m)
 {
 	unsigned all = STRIP_MAXTOK | STRIP_SAMPLING | STRIP_PENALTIES |
 	    STRIP_BIAS_STOP;
@@ -896,13 +907,13 @@ xai_strip(const char *m)
 bool
 preset_source_stops(const struct node *settings, const char *model)
 {
-	const char *src = preset_source(settings);
+	enum preset_source src = preset_source(settings);
 
 	if (!model)
 		model = "";
 	if (preset_gpt_source(src))
 		return !(openai_strip(src, model) & STRIP_BIAS_STOP);
-	if (strcmp(src, "xai") == 0)
+	if (src == SOURCE_XAI)
 		return !(xai_strip(model) & STRIP_BIAS_STOP);
 	return true;
 }
@@ -917,11 +928,11 @@ preset_model_body(struct run *run, const struct preset *p,
 	const char *effort = setting_str(p, settings, "reasoning_effort",
 	    "auto");
 	const char *verb = setting_str(p, settings, "verbosity", "auto");
-	const char *src = preset_source(settings);
-	bool openai = strcmp(src, "openai") == 0;
-	bool deepseek = strcmp(src, "deepseek") == 0;
-	bool mistral = strcmp(src, "mistralai") == 0;
-	bool xai = strcmp(src, "xai") == 0;
+	enum preset_source src = preset_source(settings);
+	bool openai = src == SOURCE_OPENAI;
+	bool deepseek = src == SOURCE_DEEPSEEK;
+	bool mistral = src == SOURCE_MISTRALAI;
+	bool xai = src == SOURCE_XAI;
 	unsigned strip;
 	const struct node *v;
 

@@ -87,19 +87,31 @@ struct preset {
 struct node *preset_model_body(struct run *run, const struct preset *p,
     const struct node *settings, const char *model,
     const struct node *body, const char **missing);
-/* The chat completion source: settings.json's
- * oai_settings.chat_completion_source, "custom" without one.  The
- * bodies strata knows are custom's, openai's (and the OpenAI-like azure
- * and openrouter's o-series, gpt-5 and vision rules), deepseek's,
- * mistralai's and xai's; any other source gets custom's. */
-const char *preset_source(const struct node *settings);
-/* Whether source src is one SillyTavern's client calls OpenAI-like
- * (openai, azure_openai, openrouter): its o-series, gpt-5 and vision
- * rules apply.  preset_o_series(): model m's name after OpenRouter's
- * "openai/" when it is an o-series one (o1, o3, o4...) on such a source,
- * else NULL. */
-bool preset_gpt_source(const char *src);
-const char *preset_o_series(const char *src, const char *m);
+/* The chat completion sources whose request strata shapes: settings.json's
+ * oai_settings.chat_completion_source, as preset_source() reads it
+ * (custom without one; SOURCE_OTHER for a source strata does not model,
+ * which gets custom's body).  The bodies strata knows are custom's,
+ * openai's (and the OpenAI-like azure_openai and openrouter's o-series,
+ * gpt-5 and vision rules), deepseek's, mistralai's and xai's; vertexai
+ * differs from makersuite in Google's thinking config only. */
+enum preset_source {
+	SOURCE_CUSTOM,
+	SOURCE_OPENAI,
+	SOURCE_AZURE_OPENAI,
+	SOURCE_OPENROUTER,
+	SOURCE_DEEPSEEK,
+	SOURCE_MISTRALAI,
+	SOURCE_XAI,
+	SOURCE_VERTEXAI,
+	SOURCE_OTHER
+};
+enum preset_source preset_source(const struct node *settings);
+/* Whether src is one SillyTavern's client calls OpenAI-like (openai,
+ * azure_openai, openrouter): its o-series, gpt-5 and vision rules apply.
+ * preset_o_series(): model m's name after OpenRouter's "openai/" when it
+ * is an o-series one (o1, o3, o4...) on such a source, else NULL. */
+bool preset_gpt_source(enum preset_source src);
+const char *preset_o_series(enum preset_source src, const char *m);
 /* Whether the source sends the custom stopping strings for model. */
 bool preset_source_stops(const struct node *settings, const char *model);
 /* The preset's Google body for model: with SillyTavern's thinking

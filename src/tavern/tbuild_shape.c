@@ -124,11 +124,11 @@ static void
 source_names(struct tb *t, struct tlist *l)
 {
 	struct arena *a = &t->run->arena;
-	const char *src = preset_source(t->s.root);
-	bool mistral = strcmp(src, "mistralai") == 0;
+	enum preset_source src = preset_source(t->s.root);
+	bool mistral = src == SOURCE_MISTRALAI;
 	size_t i;
 
-	if (!mistral && strcmp(src, "xai") != 0)
+	if (!mistral && src != SOURCE_XAI)
 		return;
 	for (i = 0; i < l->n; i++) {
 		struct tmsg *m = &l->v[i];
@@ -180,7 +180,7 @@ tb_last_flag(struct tb *t, struct chat *c)
 	struct message_extra *x;
 
 	if (!m || m->role != ROLE_ASSISTANT || c->tools.n ||
-	    strcmp(preset_source(t->s.root), "deepseek") != 0)
+	    preset_source(t->s.root) != SOURCE_DEEPSEEK)
 		return;
 	x = arena_alloc(&t->run->arena, sizeof(*x));
 	if (m->x)
@@ -200,7 +200,7 @@ tb_post_process(struct tb *t, struct tlist *l)
 	size_t i;
 
 	/* DeepSeek's server post-processes semi-strictly after it. */
-	if (strcmp(preset_source(t->s.root), "deepseek") == 0 &&
+	if (preset_source(t->s.root) == SOURCE_DEEPSEEK &&
 	    (mode == PRESET_POST_NONE || mode == PRESET_POST_MERGE))
 		mode = PRESET_POST_SEMI;
 	if (mode == PRESET_POST_NONE) {
@@ -368,10 +368,10 @@ tb_request(struct tb *t, const char *model)
 		    t->s.stops[i];
 	q->stops = stops;
 	q->nstops = preset_source_stops(t->s.root, model) ? t->s.nstops : 0;
-	q->all_stops = strcmp(preset_source(t->s.root), "mistralai") == 0;
+	q->all_stops = preset_source(t->s.root) == SOURCE_MISTRALAI;
 	/* Only the custom source takes these. */
 	q->include_body = q->exclude_body = "";
-	if (strcmp(preset_source(t->s.root), "custom") == 0) {
+	if (preset_source(t->s.root) == SOURCE_CUSTOM) {
 		q->include_body = connection_str(t, "custom_include_body");
 		q->exclude_body = connection_str(t, "custom_exclude_body");
 	}
